@@ -1,0 +1,115 @@
+"""The engine's errors. Each carries the position of the construct at fault.
+
+`kind` and `detail` follow the openCypher TCK's error names (`SyntaxError`/`InvalidRelationshipPattern`,
+`TypeError`/`InvalidArgumentType`, ...) so conformance checks can match them; the message is for people.
+"""
+
+from __future__ import annotations
+
+from engine.syntax.span import Span
+
+
+class CypherError(Exception):
+    """Base of every error the engine raises on a statement."""
+
+    kind = "Error"
+    phase = "runtime"
+
+    def __init__(self, message: str, span: Span | None = None, *, detail: str | None = None,
+                 source: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.detail = detail
+        self.source = source
+
+    @property
+    def line(self) -> int | None:
+        return self.span.line if self.span else None
+
+    @property
+    def column(self) -> int | None:
+        return self.span.column if self.span else None
+
+    def with_source(self, source: str) -> CypherError:
+        """Attach the statement text so `str()` can show the line and a caret."""
+        if self.source is None:
+            self.source = source
+        return self
+
+    def __str__(self) -> str:
+        if self.span is None:
+            return self.message
+        text = f"{self.message} (line {self.span.line}, column {self.span.column})"
+        if self.source:
+            lines = self.source.splitlines() or [""]
+            if 0 < self.span.line <= len(lines):
+                excerpt = lines[self.span.line - 1]
+                text += f"\n  {excerpt}\n  {' ' * (self.span.column - 1)}^"
+        return text
+
+
+class CypherSyntaxError(CypherError):
+    """The text is not Cypher, or not Cypher we parse."""
+
+    kind = "SyntaxError"
+    phase = "compile time"
+
+
+class CypherSemanticError(CypherError):
+    """Well-formed Cypher that is invalid: an undefined variable, a misplaced aggregate, ..."""
+
+    kind = "SemanticError"
+    phase = "compile time"
+
+
+class CypherTypeError(CypherError):
+    """A value of the wrong type reached an operator or function."""
+
+    kind = "TypeError"
+
+
+class CypherArgumentError(CypherError):
+    """A value of the right type but outside what a function or clause accepts."""
+
+    kind = "ArgumentError"
+
+
+class EntityNotFound(CypherError):
+    """A node or relationship was used after it was deleted."""
+
+    kind = "EntityNotFound"
+
+
+class ConstraintViolation(CypherError):
+    """A write broke a constraint, or a delete would leave relationships dangling."""
+
+    kind = "ConstraintVerificationFailed"
+
+
+class UnsupportedFeature(CypherError):
+    """Valid Cypher that this engine does not run. Raised rather than giving a wrong answer."""
+
+    kind = "UnsupportedFeature"
+    phase = "compile time"
+
+
+class ParameterMissing(CypherError):
+    """The statement uses `$name` and no value was given for it."""
+
+    kind = "ParameterMissing"
+    phase = "compile time"
+
+
+class ProcedureError(CypherError):
+    """A procedure call names an unknown procedure or breaks its signature."""
+
+    kind = "ProcedureError"
+    phase = "compile time"
+
+
+class ReadOnlyViolation(CypherError):
+    """A statement that writes was given to a read-only execution."""
+
+    kind = "ForbiddenError"
+    phase = "compile time"

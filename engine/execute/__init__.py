@@ -1,0 +1,1 @@
+"""Running generated SQL and turning its rows into Cypher values."""

@@ -1,0 +1,53 @@
+"""The result of one statement: column names, rows of Python values, and update counters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+COUNTER_NAMES: tuple[str, ...] = (
+    "nodes_created",
+    "nodes_deleted",
+    "relationships_created",
+    "relationships_deleted",
+    "properties_set",
+    "labels_added",
+    "labels_removed",
+    "indexes_added",
+    "indexes_removed",
+    "constraints_added",
+    "constraints_removed",
+)
+
+
+def empty_counters() -> dict[str, int]:
+    return dict.fromkeys(COUNTER_NAMES, 0)
+
+
+@dataclass
+class Result:
+    """What `Connection.execute` returns.
+
+    `ordered` is True when the statement's final projection has ORDER BY, so callers comparing results
+    know whether row order is part of the answer.
+    """
+
+    columns: list[str]
+    rows: list[tuple[Any, ...]]
+    counters: dict[str, int] = field(default_factory=empty_counters)
+    ordered: bool = False
+    statement: str = ""
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        return list(self.rows)
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @property
+    def contains_updates(self) -> bool:
+        return any(self.counters.values())

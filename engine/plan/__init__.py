@@ -1,0 +1,1 @@
+"""Logical plans: one step per clause."""

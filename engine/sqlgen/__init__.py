@@ -1,0 +1,1 @@
+"""SQL generation: each plan step becomes DuckDB SQL over the previous binding table."""

@@ -1,0 +1,1 @@
+"""Cypher syntax: tokens, the AST and the recursive-descent parser."""

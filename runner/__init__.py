@@ -1,0 +1,1 @@
+"""The cookbook runner: pages in, checked results out."""
