@@ -1,0 +1,218 @@
+"""`cookbook`: the command line over the runner. Arguments, progress, summary and exit codes; no logic.
+
+    cookbook run [PAGE ...] [--cell NAME] [--update] [--db PATH] [--json FILE] [--html FILE]
+
+Exit codes: 0 every cell matches its recording (or `--update` recorded it), 1 a cell drifted or failed
+with an engine error, 2 a page error (before any cell ran) or a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from runner.page import Page, read_page
+from runner.report_html import write_html_report
+from runner.run import ERROR, FAILED, PASSED, SKIPPED, UNRECORDED, PageOutcome, missing_cell_error, run_page
+from runner.update import update_page
+
+OK, DRIFT, USAGE = 0, 1, 2
+PAGE_DIRECTORY = Path("cookbook")
+STATUS_STYLES = {PASSED: "green", FAILED: "red", ERROR: "bold red", SKIPPED: "yellow", UNRECORDED: "yellow"}
+
+
+class UsageError(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="cookbook",
+                                     description="A literate cookbook runner for graph recipes.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser(
+        "run", help="run pages and check every cell against its recorded result",
+        description="Run each page's cells in order on a fresh database and diff every result against its "
+                    "recorded table or gram block.")
+    run.add_argument("pages", nargs="*", metavar="PAGE",
+                     help="a page file, or a page name looked up in cookbook/ (default: every page there)")
+    run.add_argument("--cell", metavar="NAME",
+                     help="run the cells before NAME unchecked, then check NAME only")
+    run.add_argument("--update", action="store_true",
+                     help="rewrite recorded blocks that differ and add missing ones, changing no other byte")
+    run.add_argument("--db", metavar="PATH", help="run on a new file database at PATH instead of in memory")
+    run.add_argument("--json", metavar="FILE", help="write the run's outcome as JSON to FILE ('-': stdout)")
+    run.add_argument("--html", metavar="FILE", help="write a standalone HTML report of the run to FILE")
+    run.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                     help="colour the output (default: when writing to a terminal)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = build_parser().parse_args(argv)
+    console = make_console(arguments.color, sys.stdout)
+    errors = make_console(arguments.color, sys.stderr)
+    try:
+        return run_command(arguments, console, errors)
+    except UsageError as error:
+        errors.print(Text(f"cookbook: error: {error}", style="red"))
+        return USAGE
+
+
+def make_console(color: str, stream: object) -> Console:
+    force = {"always": True, "never": False}.get(color)
+    return Console(file=stream, force_terminal=force, no_color=color == "never", highlight=False,
+                   soft_wrap=True, emoji=False)
+
+
+def resolve_pages(names: Sequence[str]) -> list[Path]:
+    if not names:
+        pages = sorted(PAGE_DIRECTORY.glob("*.md"))
+        if not pages:
+            raise UsageError("no PAGE given and no pages in cookbook/")
+        return pages
+    paths = []
+    for name in names:
+        candidates = [Path(name), PAGE_DIRECTORY / name, PAGE_DIRECTORY / f"{name}.md"]
+        found = next((path for path in candidates if path.is_file()), None)
+        if found is None:
+            raise UsageError(f"no page {name!r} (looked for {', '.join(map(str, candidates))})")
+        paths.append(found)
+    return paths
+
+
+def run_command(arguments: argparse.Namespace, console: Console, errors: Console) -> int:
+    paths = resolve_pages(arguments.pages)
+    if arguments.db:
+        if len(paths) > 1:
+            raise UsageError("--db takes a single page: each page runs on a database of its own")
+        if Path(arguments.db).exists():
+            raise UsageError(f"--db {arguments.db} exists; pages run on a fresh database, so remove it "
+                             "or choose a new path")
+    pages = [read_page(path) for path in paths]
+    if report_page_problems(pages, arguments.cell, errors):
+        write_outputs(arguments, [PageOutcome(page, errors=page.errors) for page in pages], USAGE)
+        return USAGE
+
+    outcomes = []
+    started = time.monotonic()
+    for page in pages:
+        with console.status(f"running {page.path} …", spinner="dots"):
+            outcome = run_page(page, database=arguments.db or ":memory:", cell=arguments.cell)
+        outcomes.append(outcome)
+        report_page(outcome, console, update=arguments.update)
+        if arguments.update:
+            for edit in update_page(outcome):
+                verb = "updated" if edit.cell.recorded else "added"
+                line = edit.cell.recorded.line if edit.cell.recorded else edit.cell.fence.end_line + 2
+                console.print(Text(f"{page.path}:{line}: {verb} the {edit.kind} block of cell "
+                                   f"{edit.cell.name!r}", style="cyan"))
+        console.print(progress_line(outcome, arguments.update))
+
+    code = exit_code(outcomes, arguments.update)
+    console.print(summary_line(outcomes, arguments.update, time.monotonic() - started))
+    write_outputs(arguments, outcomes, code)
+    return code
+
+
+def report_page_problems(pages: list[Page], cell: str | None, errors: Console) -> bool:
+    """Print warnings and page errors; True when some page cannot run."""
+    failed = False
+    for page in pages:
+        for warning in page.warnings:
+            errors.print(Text(str(warning), style="yellow"))
+        for error in page.errors:
+            errors.print(Text(str(error), style="red"))
+            failed = True
+        missing = missing_cell_error(page, cell) if cell is not None and not page.errors else None
+        if missing:
+            errors.print(Text(str(missing), style="red"))
+            page.errors.append(missing)
+            failed = True
+    return failed
+
+
+def report_page(outcome: PageOutcome, console: Console, *, update: bool) -> None:
+    for cell_outcome in outcome.cells:
+        if cell_outcome.status == ERROR or (cell_outcome.status == FAILED and not update):
+            console.print(styled_failure(cell_outcome.failure))
+
+
+def styled_failure(text: str) -> Text:
+    styled = Text()
+    for line in text.splitlines(keepends=True):
+        style = ("red" if line.startswith("-") else "green" if line.startswith("+") else
+                 "cyan" if line.startswith("@@") else "bold" if line[:1] not in (" ", "") else "")
+        if line.startswith(("---", "+++")):
+            style = "bold"
+        styled.append(line, style=style)
+    return styled
+
+
+def progress_line(outcome: PageOutcome, update: bool) -> Text:
+    counts = outcome.counts()
+    words = {FAILED: "updated", UNRECORDED: "added"} if update else {}
+    parts = [f"{count} {words.get(status, status)}" for status, count in counts.items() if count]
+    status = outcome.status
+    label = {PASSED: "PASS", FAILED: "FAIL", ERROR: "ERROR"}[status]
+    if update and status == FAILED and not counts[ERROR]:
+        label, status = "UPDATED", PASSED
+    line = Text()
+    line.append(f"{label:<7}", style=STATUS_STYLES[status])
+    line.append(f" {outcome.page.path}  {', '.join(parts) or 'no cells'}")
+    return line
+
+
+def totals(outcomes: Sequence[PageOutcome]) -> dict[str, int]:
+    total = dict.fromkeys((PASSED, FAILED, ERROR, SKIPPED, UNRECORDED), 0)
+    for outcome in outcomes:
+        for status, count in outcome.counts().items():
+            total[status] += count
+    return total
+
+
+def summary_line(outcomes: Sequence[PageOutcome], update: bool, seconds: float) -> Text:
+    total = totals(outcomes)
+    failed = total[ERROR] + (0 if update else total[FAILED])
+    words = [f"{total[PASSED]} passed", f"{failed} failed"]
+    if update and total[FAILED] + total[UNRECORDED]:
+        words.append(f"{total[FAILED] + total[UNRECORDED]} updated")
+    elif total[UNRECORDED]:
+        words.append(f"{total[UNRECORDED]} unrecorded")
+    if total[SKIPPED]:
+        words.append(f"{total[SKIPPED]} skipped")
+    text = Text(", ".join(words) + f" in {seconds:.2f}s")
+    text.stylize("red" if failed else "green")
+    return text
+
+
+def exit_code(outcomes: Sequence[PageOutcome], update: bool) -> int:
+    total = totals(outcomes)
+    if any(outcome.errors for outcome in outcomes):
+        return USAGE
+    if total[ERROR] or (total[FAILED] and not update):
+        return DRIFT
+    return OK
+
+
+def write_outputs(arguments: argparse.Namespace, outcomes: list[PageOutcome], code: int) -> None:
+    if arguments.json:
+        document = {"exit_code": code, "summary": totals(outcomes),
+                    "pages": [outcome.as_dict() for outcome in outcomes]}
+        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        if arguments.json == "-":
+            sys.stdout.write(text)
+        else:
+            Path(arguments.json).write_text(text, encoding="utf-8")
+    if arguments.html:
+        write_html_report(outcomes, arguments.html)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

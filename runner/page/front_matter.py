@@ -1,0 +1,96 @@
+"""YAML front matter between leading `---` lines, checked against the shipped JSON Schema.
+
+Problems come back as PageErrors naming the field and the line it is on.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from runner.errors import PageError
+
+DELIMITER = re.compile(r"^---[ \t]*$")
+CLOSING = re.compile(r"^(---|\.\.\.)[ \t]*$")
+
+
+@cache
+def page_schema() -> dict[str, Any]:
+    """The JSON Schema of a page's front matter (runner/schemas/page.schema.json)."""
+    text = resources.files("runner").joinpath("schemas/page.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def find_front_matter(lines: list[str]) -> tuple[int, int] | None:
+    """The 0-based indexes of the opening and closing `---` lines, or None when the page has none.
+
+    `lines` have no line endings. An opening `---` with no closing line is not front matter (it is a
+    thematic break, as Markdown reads it).
+    """
+    if not lines or not DELIMITER.match(lines[0].lstrip("\ufeff")):
+        return None
+    for index in range(1, len(lines)):
+        if CLOSING.match(lines[index]):
+            return 0, index
+    return None
+
+
+def read_front_matter(path: str | Path, lines: list[str]) -> tuple[dict[str, Any], list[PageError]]:
+    """Parse and validate the front matter of a page given as lines. Returns (fields, errors)."""
+    found = find_front_matter(lines)
+    if found is None:
+        return {}, []
+    start, end = found
+    text = "\n".join(lines[start + 1:end])
+    first_line = start + 2  # 1-based line of the first YAML line
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+        line = first_line + mark.line if mark else start + 1
+        problem = getattr(error, "problem", None) or str(error)
+        return {}, [PageError(path, line, f"front matter is not valid YAML: {problem}")]
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        return {}, [PageError(path, first_line, "front matter must be a mapping of fields")]
+    key_lines = _key_lines(node, first_line)
+    errors = [_schema_error(path, error, key_lines, start + 1)
+              for error in sorted(jsonschema.Draft202012Validator(page_schema()).iter_errors(data),
+                                  key=lambda e: (list(e.path), e.message))]
+    errors.sort(key=lambda e: e.line)
+    return (data if not errors else {}), errors
+
+
+def _key_lines(node: Any, first_line: int) -> dict[str, int]:
+    """Top-level key → the 1-based page line it is written on."""
+    if not isinstance(node, yaml.MappingNode):
+        return {}
+    return {str(key.value): first_line + key.start_mark.line for key, _ in node.value}
+
+
+def _schema_error(path: str | Path, error: jsonschema.ValidationError, key_lines: dict[str, int],
+                  opening_line: int) -> PageError:
+    properties = page_schema()["properties"]
+    if error.validator == "additionalProperties":
+        unknown = sorted(set(error.instance) - set(properties))
+        field = unknown[0] if unknown else "?"
+        hint = difflib.get_close_matches(field, list(properties), n=1)
+        suggestion = f"; did you mean {hint[0]!r}?" if hint else f"; known fields: {', '.join(properties)}"
+        return PageError(path, key_lines.get(field, opening_line),
+                         f"front matter: unknown field {field!r}{suggestion}")
+    if error.validator == "required":
+        return PageError(path, opening_line, f"front matter: {error.message}")
+    field = str(error.path[0]) if error.path else "?"
+    where = "".join(f"[{part}]" for part in list(error.path)[1:])
+    return PageError(path, key_lines.get(field, opening_line),
+                     f"front matter: field {field!r}{where}: {error.message}")

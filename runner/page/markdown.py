@@ -1,0 +1,234 @@
+"""Markdown source → Page: markdown-it-py finds the fences, BLOCK_KINDS says what each one is.
+
+markdown-it numbers lines from 0 with an exclusive end (`token.map`); this module converts them to the
+1-based lines used everywhere else, once, in `_fence_from_token`. Fences that markdown-it leaves inside
+an HTML block (a `<details>` with no blank line before the fence) are found by `_fences_in_html`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from runner.errors import PageError, PageWarning
+from runner.page.front_matter import find_front_matter, read_front_matter
+from runner.page.info_string import InfoString, parse_info_string
+from runner.page.model import Cell, DataBlock, Fence, Page, RecordedBlock
+
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+FENCE_OPEN = re.compile(r"^(?P<indent> {0,3})(?P<marker>`{3,}|~{3,})(?P<info>.*)$")
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines without their endings, split the way Markdown splits them (LF, CRLF or CR)."""
+    return LINE_BREAK.split(text)
+
+
+def read_page(path: str | Path) -> Page:
+    """Read and parse the page at `path`. Problems end up in `page.errors`, never raised."""
+    path = Path(path)
+    data = path.read_bytes()
+    try:
+        source = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[:error.start].count(b"\n") + 1
+        page = Page(path=path, source=data.decode("utf-8", errors="replace"))
+        page.errors.append(PageError(path, line, f"the page is not UTF-8 text ({error.reason})"))
+        return page
+    return parse_page(source, path)
+
+
+def parse_page(source: str, path: str | Path = "<page>") -> Page:
+    """Parse Markdown text into a Page: front matter, cells, data blocks and recorded blocks."""
+    path = Path(path)
+    page = Page(path=path, source=source)
+    lines = split_lines(source.removeprefix("\ufeff"))
+    page.front_matter, errors = read_front_matter(path, lines)
+    page.errors.extend(errors)
+    found = find_front_matter(lines)
+    if found:  # blank the front matter so markdown-it's line numbers stay those of the file
+        lines = [""] * (found[1] + 1) + lines[found[1] + 1:]
+    reader = _PageReader(page)
+    for fence in find_fences(lines):
+        reader.add(fence)
+    reader.finish()
+    page.errors.sort(key=lambda error: error.line)
+    page.warnings.sort(key=lambda warning: warning.line)
+    return page
+
+
+def find_fences(lines: list[str]) -> list[Fence]:
+    """Every fenced code block of the document, in page order, including those inside HTML blocks."""
+    tokens = MarkdownIt("commonmark").parse("\n".join(lines))
+    fences: list[Fence] = []
+    for token in tokens:
+        if token.type == "fence" and token.map:
+            fences.append(_fence_from_token(token.info, token.content, token.markup, token.map, lines))
+        elif token.type == "html_block" and token.map:
+            fences.extend(_fences_in_html(lines, token.map[0], token.map[1]))
+    return sorted(fences, key=lambda fence: fence.line)
+
+
+def _fence_from_token(info: str, content: str, markup: str, line_map: list[int], lines: list[str]) -> Fence:
+    start, end = line_map  # 0-based, end exclusive
+    last = lines[end - 1] if end - 1 < len(lines) else ""
+    closing = re.match(rf"^(?P<prefix>.*?){re.escape(markup[0])}{{{len(markup)},}}[ \t]*$", last)
+    closed = end - 1 > start and closing is not None
+    prefix = closing["prefix"] if closed and closing else _prefix_of(lines[start], markup)
+    return Fence(info=info.strip(), content=content, line=start + 1, end_line=end, closed=closed,
+                 prefix=prefix, marker=markup)
+
+
+def _prefix_of(opening: str, markup: str) -> str:
+    index = opening.find(markup)
+    return re.sub(r"[^>\s]", " ", opening[:index]) if index > 0 else ""
+
+
+def _fences_in_html(lines: list[str], start: int, end: int) -> list[Fence]:
+    """Fences markdown-it kept inside an HTML block's raw text, found line by line as CommonMark would."""
+    fences = []
+    index = start
+    while index < end:
+        opening = FENCE_OPEN.match(lines[index])
+        if not opening or (opening["marker"][0] == "`" and "`" in opening["info"]):
+            index += 1
+            continue
+        marker, indent = opening["marker"], len(opening["indent"])
+        closing = re.compile(rf"^ {{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ \t]*$")
+        close_at = next((i for i in range(index + 1, end) if closing.match(lines[i])), None)
+        last = close_at if close_at is not None else end  # a blank line ended the HTML block first
+        content = "".join(_strip_indent(line, indent) + "\n" for line in lines[index + 1:last])
+        fences.append(Fence(info=opening["info"].strip(), content=content, line=index + 1,
+                            end_line=last + 1 if close_at is not None else last, closed=close_at is not None,
+                            prefix="", marker=marker))
+        index = last + 1
+    return fences
+
+
+def _strip_indent(line: str, indent: int) -> str:
+    removable = len(line) - len(line.lstrip(" "))
+    return line[min(indent, removable):]
+
+
+@dataclass(frozen=True)
+class BlockKind:
+    """What a fence's first info-string word means: the keys and bare flags it takes, and its reader."""
+
+    keys: tuple[str, ...]
+    flags: tuple[str, ...]
+    read: Callable[[_PageReader, Fence, InfoString], None]
+
+
+class _PageReader:
+    """Turns fences, in page order, into the page's cells, data blocks and recorded blocks."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.current: Cell | None = None
+
+    def error(self, line: int, message: str) -> None:
+        self.page.errors.append(PageError(self.page.path, line, message))
+
+    def warn(self, line: int, message: str) -> None:
+        self.page.warnings.append(PageWarning(self.page.path, line, message))
+
+    def add(self, fence: Fence) -> None:
+        info = parse_info_string(fence.info)
+        kind = BLOCK_KINDS.get(info.language)
+        if kind is None:
+            return  # mermaid, python, trace, ...: not ours
+        for problem in info.problems:
+            self.warn(fence.line, f"info string {fence.info!r}: {problem}")
+        if not fence.closed:
+            self.warn(fence.line, f"this `{info.language}` fence is never closed (inside HTML such as "
+                                  "<details>, leave a blank line before the fence)")
+        self._check_words(fence, info, kind)
+        kind.read(self, fence, info)
+
+    def _check_words(self, fence: Fence, info: InfoString, kind: BlockKind) -> None:
+        known = [*kind.keys, *kind.flags]
+        for word, spelled in [*((key, f"{key}=") for key in info.attributes if key not in kind.keys),
+                              *((flag, flag) for flag in info.flags if flag not in kind.flags)]:
+            hint = difflib.get_close_matches(word, known, n=1)
+            suggestion = f"; did you mean {hint[0]!r}?" if hint else (
+                f"; a `{info.language}` block takes {', '.join(known)}" if known else "")
+            self.warn(fence.line, f"unknown {spelled!r} in `{info.language}` info string{suggestion}")
+
+    def read_cell(self, fence: Fence, info: InfoString) -> None:
+        name = info.attributes.get("cell")
+        if name is None:
+            if "params" in info.attributes or "setup" in info.flags:
+                self.warn(fence.line, "a `cypher` block with params= or setup but no cell=NAME is not run")
+            return
+        if not name:
+            self.error(fence.line, "cell= needs a name")
+            return
+        earlier = self.page.cell(name)
+        if earlier:
+            self.error(fence.line, f"duplicate cell name {name!r} (first defined at line {earlier.line})")
+        cell = Cell(name=name, fence=fence, params=info.attributes.get("params"), setup="setup" in info.flags)
+        self.current = cell
+        if not earlier:
+            self.page.cells.append(cell)
+
+    def read_data(self, fence: Fence, info: InfoString) -> None:
+        name = info.attributes.get("data")
+        if name is None:
+            return  # plain JSON
+        if not name:
+            self.error(fence.line, "data= needs a name")
+            return
+        if name in self.page.data:
+            first = self.page.data[name].line
+            self.error(fence.line, f"duplicate data block name {name!r} (first defined at line {first})")
+            return
+        try:
+            values = json.loads(fence.content)
+        except json.JSONDecodeError as error:
+            self.error(fence.content_line + error.lineno - 1,
+                       f"invalid JSON in data block {name!r}: {error.msg} (column {error.colno})")
+            return
+        if not isinstance(values, dict):
+            self.error(fence.line, f"data block {name!r} must be a JSON object whose keys are parameters, "
+                                   f"not {_json_kind(values)}")
+            return
+        self.page.data[name] = DataBlock(name=name, values=values, fence=fence)
+
+    def read_recorded(self, fence: Fence, info: InfoString) -> None:
+        kind = info.language
+        if self.current is None:
+            self.error(fence.line, f"a `{kind}` block records a cell's result, but there is no cell above it")
+            return
+        if self.current.recorded is not None:
+            self.error(fence.line, f"cell {self.current.name!r} already has its recorded block at line "
+                                   f"{self.current.recorded.line}")
+            return
+        self.current.recorded = RecordedBlock(kind=kind, fence=fence)
+
+    def finish(self) -> None:
+        for cell in self.page.cells:
+            if cell.params is not None and cell.params not in self.page.data:
+                hint = difflib.get_close_matches(cell.params, list(self.page.data), n=1)
+                suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
+                self.error(cell.line,
+                           f"cell {cell.name!r}: params={cell.params} names no data block{suggestion}")
+
+
+def _json_kind(value: object) -> str:
+    return {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number",
+            type(None): "null"}.get(type(value), type(value).__name__)
+
+
+BLOCK_KINDS: dict[str, BlockKind] = {
+    "cypher": BlockKind(keys=("cell", "params"), flags=("setup",), read=_PageReader.read_cell),
+    "json": BlockKind(keys=("data",), flags=(), read=_PageReader.read_data),
+    "table": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),
+    "gram": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),
+}
+"""Info-string language word → the kind of block. Fences of any other language are left alone."""

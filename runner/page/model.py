@@ -1,0 +1,114 @@
+"""What a page is made of once read: cells, data blocks and recorded blocks, each with its 1-based line.
+
+Lines are those of the Markdown source, counted from 1, the way editors show them. A fenced block's
+`line` is its opening fence; its content starts on `line + 1` (`content_line`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from runner.errors import PageError, PageWarning
+
+
+@dataclass
+class Fence:
+    """A fenced code block as found in the source, whatever its kind.
+
+    `end_line` is the closing fence's line, or the last line of the block when the fence is never closed
+    (`closed` is then False). `prefix` is what stands before the fence marker on a content line (`> ` in a
+    block quote, spaces in a list item); the update step re-applies it to lines it writes. `marker` is the
+    opening fence's run of backticks or tildes.
+    """
+
+    info: str
+    content: str
+    line: int
+    end_line: int
+    closed: bool = True
+    prefix: str = ""
+    marker: str = "```"
+
+    @property
+    def content_line(self) -> int:
+        return self.line + 1
+
+
+@dataclass
+class DataBlock:
+    """A ```` ```json data=NAME ```` block: a JSON object whose keys are query parameters."""
+
+    name: str
+    values: dict[str, Any]
+    fence: Fence
+
+    @property
+    def line(self) -> int:
+        return self.fence.line
+
+
+@dataclass
+class RecordedBlock:
+    """A ```` ```table ```` or ```` ```gram ```` block: the recorded result of the cell above it."""
+
+    kind: str
+    fence: Fence
+
+    @property
+    def line(self) -> int:
+        return self.fence.line
+
+    @property
+    def text(self) -> str:
+        return self.fence.content
+
+
+@dataclass
+class Cell:
+    """A ```` ```cypher cell=NAME ```` block: one or more `;`-separated statements, run in page order."""
+
+    name: str
+    fence: Fence
+    params: str | None = None
+    setup: bool = False
+    recorded: RecordedBlock | None = None
+
+    @property
+    def line(self) -> int:
+        return self.fence.line
+
+    @property
+    def text(self) -> str:
+        return self.fence.content
+
+    @property
+    def content_line(self) -> int:
+        return self.fence.content_line
+
+
+@dataclass
+class Page:
+    """A parsed page. `errors` are the problems that keep it from running; `warnings` do not.
+
+    `source` is the file's exact text (line endings included): the update step edits it, nothing else.
+    """
+
+    path: Path
+    source: str
+    front_matter: dict[str, Any] = field(default_factory=dict)
+    cells: list[Cell] = field(default_factory=list)
+    data: dict[str, DataBlock] = field(default_factory=dict)
+    errors: list[PageError] = field(default_factory=list)
+    warnings: list[PageWarning] = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        return str(self.front_matter.get("title") or self.path.stem)
+
+    def cell(self, name: str) -> Cell | None:
+        return next((cell for cell in self.cells if cell.name == name), None)
+
+    def params_for(self, cell: Cell) -> dict[str, Any] | None:
+        return self.data[cell.params].values if cell.params else None

@@ -1,0 +1,199 @@
+"""Run a page: its cells in page order on one fresh engine database, each checked against its recording.
+
+`run_page` is what every adapter calls (the `cookbook` command now, the pytest and MkDocs plugins later);
+`run_cells` yields one CellOutcome at a time for adapters that report as they go. An engine error marks
+its cell as an error and skips the rest of the page. The error's position is converted here, once, from
+a line of the cell's text to a line of the page.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import engine
+from runner.check import Check, check_cell, failure_text
+from runner.errors import PageError
+from runner.page.markdown import split_lines
+from runner.page.model import Cell, Page
+from runner.render import block_kind_for, render
+from runner.result import CellResult
+
+PASSED, FAILED, ERROR, SKIPPED, UNRECORDED, RAN = "passed", "failed", "error", "skipped", "unrecorded", "ran"
+"""Cell statuses. RAN is a cell run only to build the state a `--cell` target needs, and not checked."""
+
+
+@dataclass
+class CellError:
+    """An engine error in a cell, at a line of the page."""
+
+    kind: str
+    message: str
+    line: int
+    column: int | None = None
+    source_line: str = ""
+
+    def text(self, path: str | Path, cell: str) -> str:
+        head = f"{path}:{self.line}: cell {cell!r} failed: {self.kind}: {self.message}\n"
+        if not self.source_line:
+            return head
+        gutter = f"{self.line:>6} | "
+        caret = f"{' ' * (len(gutter) - 2)}| {' ' * ((self.column or 1) - 1)}^\n" if self.column else ""
+        return head + gutter + self.source_line + "\n" + caret
+
+
+@dataclass
+class CellOutcome:
+    """What happened to one cell. `actual` is the result rendered as the block `--update` would write."""
+
+    cell: Cell
+    status: str
+    result: CellResult | None = None
+    check: Check | None = None
+    error: CellError | None = None
+    failure: str = ""
+
+    @property
+    def block_kind(self) -> str | None:
+        if self.cell.recorded:
+            return self.cell.recorded.kind
+        return block_kind_for(self.result) if self.result is not None else None
+
+    @property
+    def actual(self) -> str | None:
+        if self.check is not None:
+            return self.check.actual
+        if self.result is not None and self.block_kind:
+            return render(self.result, self.block_kind)
+        return None
+
+    def as_dict(self) -> dict[str, Any]:
+        recorded = self.cell.recorded
+        return {
+            "name": self.cell.name,
+            "line": self.cell.line,
+            "setup": self.cell.setup,
+            "status": self.status,
+            "recorded_line": recorded.line if recorded else None,
+            "reasons": self.check.reasons if self.check and not self.check.equal else [],
+            "diff": self.failure if self.status == FAILED else None,
+            "error": ({"kind": self.error.kind, "message": self.error.message, "line": self.error.line,
+                       "column": self.error.column} if self.error else None),
+        }
+
+
+@dataclass
+class PageOutcome:
+    """A page's run: its cells' outcomes, or the page errors that kept it from running."""
+
+    page: Page
+    cells: list[CellOutcome] = field(default_factory=list)
+    errors: list[PageError] = field(default_factory=list)
+
+    @property
+    def status(self) -> str:
+        if self.errors:
+            return ERROR
+        if any(outcome.status in (FAILED, ERROR) for outcome in self.cells):
+            return FAILED
+        return PASSED
+
+    def counts(self) -> dict[str, int]:
+        counts = dict.fromkeys((PASSED, FAILED, ERROR, SKIPPED, UNRECORDED), 0)
+        for outcome in self.cells:
+            if outcome.status in counts:
+                counts[outcome.status] += 1
+        return counts
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "path": str(self.page.path),
+            "title": self.page.title,
+            "status": self.status,
+            "errors": [{"line": error.line, "message": error.message} for error in self.errors],
+            "warnings": [{"line": item.line, "message": item.message} for item in self.page.warnings],
+            "cells": [outcome.as_dict() for outcome in self.cells if outcome.status != RAN],
+        }
+
+
+def run_page(page: Page, *, database: str = ":memory:", cell: str | None = None) -> PageOutcome:
+    """Run `page` on a fresh database (in memory, or the file `database`). With `cell`, run the cells
+    before it unchecked, then that one, and stop."""
+    outcome = PageOutcome(page=page, errors=list(page.errors))
+    missing = missing_cell_error(page, cell) if cell is not None and not outcome.errors else None
+    if missing:
+        outcome.errors.append(missing)
+    if outcome.errors:
+        return outcome
+    try:
+        connection = engine.connect(database)
+    except Exception as error:  # a bad --db path, a file that is not a database
+        outcome.errors.append(PageError(page.path, 1, f"cannot open the database {database}: {error}"))
+        return outcome
+    with connection:
+        outcome.cells.extend(run_cells(page, connection, only=cell))
+    return outcome
+
+
+def run_cells(page: Page, connection: engine.Connection, *, only: str | None = None) -> Iterator[CellOutcome]:
+    """Run the page's cells in order on `connection`, yielding each one's outcome as it finishes."""
+    lines = split_lines(page.source)
+    failed_at: str | None = None
+    for cell in page.cells:
+        if failed_at is not None:
+            yield CellOutcome(cell, SKIPPED, failure=f"skipped: cell {failed_at!r} failed before it")
+            if cell.name == only:
+                return
+            continue
+        try:
+            results = connection.execute_script(cell.text, page.params_for(cell))
+        except Exception as error:  # an engine error, or an engine bug: either way the cell failed
+            cell_error = _cell_error(error, cell, lines)
+            failed_at = cell.name
+            yield CellOutcome(cell, ERROR, error=cell_error, failure=cell_error.text(page.path, cell.name))
+            if only is not None and cell.name == only:
+                return
+            continue
+        result = CellResult.from_results(results)
+        if only is not None and cell.name != only:
+            yield CellOutcome(cell, RAN, result=result)
+            continue
+        yield check(page, cell, result)
+        if only is not None:
+            return
+
+
+def check(page: Page, cell: Cell, result: CellResult) -> CellOutcome:
+    """Compare a cell's result with its recorded block (a cell with none is UNRECORDED)."""
+    if cell.recorded is None:
+        return CellOutcome(cell, UNRECORDED, result=result)
+    outcome = check_cell(cell.recorded, result)
+    if outcome.equal:
+        return CellOutcome(cell, PASSED, result=result, check=outcome)
+    text = failure_text(cell.recorded.text, outcome.shown, path=page.path, line=cell.recorded.line,
+                        cell=cell.name, reasons=outcome.reasons)
+    return CellOutcome(cell, FAILED, result=result, check=outcome, failure=text)
+
+
+def _cell_error(error: Exception, cell: Cell, lines: list[str]) -> CellError:
+    if not isinstance(error, engine.CypherError):
+        return CellError(type(error).__name__, str(error) or repr(error), cell.line)
+    span = error.span
+    if span is None:
+        return CellError(error.kind, error.message, cell.line)
+    line = cell.content_line + span.line - 1
+    source_line = lines[line - 1] if 0 < line <= len(lines) else ""
+    column = span.column + len(cell.fence.prefix) if source_line else None
+    return CellError(error.kind, error.message, line, column, source_line)
+
+
+def missing_cell_error(page: Page, name: str) -> PageError | None:
+    """The error for `--cell NAME` on a page with no such cell, or None when it has one."""
+    if page.cell(name) is not None:
+        return None
+    hint = difflib.get_close_matches(name, [cell.name for cell in page.cells], n=1)
+    suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
+    return PageError(page.path, 1, f"no cell named {name!r}{suggestion}")

@@ -1,0 +1,95 @@
+"""`--update`: rewrite recorded blocks in place, changing no other byte of the page.
+
+A recorded block whose content differs from the result gets the new content between its own fence lines;
+a cell with no recorded block gets one right after it, separated by a blank line. Every line written uses
+the line ending of the fence it belongs to, so a CRLF page stays CRLF. Cells that failed with an error,
+or were skipped, are never recorded.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from runner.page.model import Cell, Page
+from runner.run import FAILED, UNRECORDED, PageOutcome
+
+LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|$)")
+
+
+@dataclass
+class Edit:
+    """New content for a cell's recorded block (`kind` is used when the block has to be added)."""
+
+    cell: Cell
+    kind: str
+    content: str
+
+
+def edits_for(outcome: PageOutcome) -> list[Edit]:
+    """The blocks that differ from the results, and the missing ones; nothing for errors or skips."""
+    edits = []
+    for cell_outcome in outcome.cells:
+        if cell_outcome.status in (FAILED, UNRECORDED) and cell_outcome.actual is not None:
+            kind = cell_outcome.block_kind or "table"
+            edits.append(Edit(cell_outcome.cell, kind, cell_outcome.actual))
+    return edits
+
+
+def split_with_endings(text: str) -> list[tuple[str, str]]:
+    """(line, ending) pairs; joining them gives `text` back exactly. Line i is the page's line i + 1."""
+    pairs = []
+    position = 0
+    while True:
+        match = LINE.match(text, position)
+        assert match is not None
+        pairs.append((match[1], match[2]))
+        position = match.end()
+        if not match[2]:
+            return pairs
+
+
+def apply_edits(page: Page, edits: list[Edit]) -> str:
+    """The page's source with the edits made. Edits are applied bottom-up so line numbers stay valid."""
+    lines = split_with_endings(page.source)
+    default_ending = next((ending for _, ending in lines if ending), "\n")
+    for edit in sorted(edits, key=lambda e: e.cell.line, reverse=True):
+        recorded = edit.cell.recorded
+        if recorded is not None:
+            fence = recorded.fence
+            ending = lines[fence.line - 1][1] or default_ending
+            new = [(fence.prefix + text, ending) for text in _content_lines(edit.content)]
+            if fence.closed:
+                lines[fence.line:fence.end_line - 1] = new
+            else:
+                lines[fence.line:fence.end_line] = [*new, (fence.prefix + fence.marker, ending)]
+            continue
+        fence = edit.cell.fence
+        if not fence.closed:
+            continue  # a cell running to the end of the page has no "after"
+        closing_index = fence.end_line - 1
+        text, ending = lines[closing_index]
+        ending = ending or lines[fence.line - 1][1] or default_ending
+        lines[closing_index] = (text, ending)
+        block = [("", ending), (fence.prefix + fence.marker + edit.kind, ending),
+                 *((fence.prefix + text, ending) for text in _content_lines(edit.content)),
+                 (fence.prefix + fence.marker, ending)]
+        after = closing_index + 1
+        if after < len(lines) and lines[after][0].strip():
+            block.append(("", ending))  # keep a blank line between the new block and what follows
+        lines[after:after] = block
+    return "".join(text + ending for text, ending in lines)
+
+
+def _content_lines(content: str) -> list[str]:
+    return content.split("\n")[:-1] if content.endswith("\n") else content.split("\n")
+
+
+def update_page(outcome: PageOutcome) -> list[Edit]:
+    """Write the page's updated recordings to its file. Returns the edits made (none: file untouched)."""
+    edits = edits_for(outcome)
+    if edits:
+        text = apply_edits(outcome.page, edits)
+        Path(outcome.page.path).write_bytes(text.encode("utf-8"))
+    return edits
