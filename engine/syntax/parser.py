@@ -1,0 +1,1598 @@
+"""Tokens → syntax tree: a recursive-descent parser driven by tables.
+
+* `STATEMENT_PARSERS` picks the statement kind by its first word (schema commands; anything else is a query),
+  `CLAUSE_PARSERS` the clause by its first keyword, `ATOM_PARSERS` an expression atom by its first token.
+* Operator precedence is a table too: `BINARY_OPERATORS` maps each infix token to its binding power and name,
+  and `parse_expression` is one precedence-climbing loop over it (one call per operand, not one per level).
+  Comparisons (`COMPARISON_OPERATORS`) chain: `a < b < c` is `a < b AND b < c`, sharing the node of `b`;
+  predicates (`PREDICATE_OPERATORS`: STARTS WITH, IN, ...; IS NULL, IS :: TYPE) take several words.
+* Errors are `CypherSyntaxError`s with the span of the offending token and a message saying what was expected,
+  e.g. "expected ')' to close the node pattern opened at 1:7, found RETURN". `detail` is the openCypher TCK's
+  name for the error (`InvalidRelationshipPattern`, `IntegerOverflow`, ...), `UnexpectedSyntax` by default.
+
+Checks made here rather than in the binder are the ones that need no scope: literal ranges, pattern shapes
+that CREATE / MERGE cannot write, parameters used as MATCH/MERGE property maps, mixed UNION kinds, YIELD *
+inside a larger query, updates inside EXISTS { }, and bare patterns used where a value (not a predicate) is
+expected.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from typing import NoReturn, TypeVar
+
+from engine.errors import CypherSyntaxError
+from engine.syntax import ast
+from engine.syntax.span import Span
+from engine.syntax.tokenizer import tokenize
+from engine.syntax.tokens import KEYWORDS, VARIABLE_KEYWORDS, Token, TokenKind, TokenType
+
+T = TypeVar("T")
+TT = TokenType
+
+Statement = ast.Statement
+
+INT64_MAX = 2**63 - 1
+
+# Binding powers, loosest first. `a OR b AND c` is `a OR (b AND c)`; NOT is a prefix between AND and the
+# comparisons (`NOT a = b` is `NOT (a = b)`); unary + and - bind tighter than every infix operator, so that
+# `-2 ^ 2` is `(-2) ^ 2` as in openCypher's grammar.
+OR_POWER, XOR_POWER, AND_POWER, NOT_POWER = 1, 2, 3, 4
+COMPARISON_POWER, PREDICATE_POWER, ADDITIVE_POWER, MULTIPLICATIVE_POWER, EXPONENT_POWER = 5, 6, 7, 8, 9
+
+# Left-associative binary operators: token → (binding power, operator name in ast.BinaryOp).
+BINARY_OPERATORS: dict[TokenKind, tuple[int, str]] = {
+    TT.OR: (OR_POWER, "OR"),
+    TT.XOR: (XOR_POWER, "XOR"),
+    TT.AND: (AND_POWER, "AND"),
+    TT.PLUS: (ADDITIVE_POWER, "+"),
+    TT.MINUS: (ADDITIVE_POWER, "-"),
+    TT.DPIPE: (ADDITIVE_POWER, "||"),
+    TT.STAR: (MULTIPLICATIVE_POWER, "*"),
+    TT.SLASH: (MULTIPLICATIVE_POWER, "/"),
+    TT.PERCENT: (MULTIPLICATIVE_POWER, "%"),
+    TT.CARET: (EXPONENT_POWER, "^"),
+}
+# Comparisons chain: `a < b <= c` is `a < b AND b <= c`, the two sharing the node of `b`.
+COMPARISON_OPERATORS = {TT.EQ: "=", TT.NEQ: "<>", TT.LT: "<", TT.GT: ">", TT.LTE: "<=", TT.GTE: ">="}
+# Predicates on the operand to their left: token → (second token required, operator name). IS (NULL, TYPED)
+# and `::` are predicates of the same power, read by parse_is and parse_type.
+PREDICATE_OPERATORS: dict[TokenKind, tuple[TokenKind | None, str]] = {
+    TT.STARTS: (TT.WITH, "STARTS WITH"),
+    TT.ENDS: (TT.WITH, "ENDS WITH"),
+    TT.CONTAINS: (None, "CONTAINS"),
+    TT.IN: (None, "IN"),
+    TT.REGEX_MATCH: (None, "=~"),
+}
+PREDICATE_TOKENS = frozenset({*PREDICATE_OPERATORS, TT.IS, TT.COLONCOLON})
+
+# Clauses that write: not allowed inside EXISTS { } / COUNT { } / COLLECT { }.
+UPDATING_CLAUSES = (ast.Create, ast.Merge, ast.SetClause, ast.Remove, ast.Delete, ast.Foreach)
+
+INDEX_KINDS = {"RANGE": "range", "BTREE": "range", "TEXT": "text", "POINT": "point", "FULLTEXT": "fulltext",
+               "VECTOR": "vector", "LOOKUP": "lookup"}
+PATH_MODES = {"WALK": "walk", "TRAIL": "trail", "ACYCLIC": "acyclic"}
+# Words of a type after IS :: (the ones that cannot appear first are still accepted: the binder judges types).
+TYPE_WORDS = frozenset({
+    "ANY", "NOTHING", "NULL", "BOOL", "BOOLEAN", "STRING", "VARCHAR", "INT", "INTEGER", "SIGNED", "INTEGER64",
+    "FLOAT", "FLOAT64", "DATE", "LOCAL", "ZONED", "TIME", "DATETIME", "TIMESTAMP", "ZONE", "DURATION",
+    "POINT",
+    "NODE", "VERTEX", "RELATIONSHIP", "EDGE", "MAP", "LIST", "ARRAY", "PATH", "PROPERTY", "VALUE", "NOT",
+})
+CLAUSE_WORDS = ("MATCH", "OPTIONAL MATCH", "WITH", "RETURN", "UNWIND", "CREATE", "MERGE", "SET", "REMOVE",
+                "DELETE", "DETACH DELETE", "FOREACH", "CALL", "UNION", "FINISH")
+
+
+def parse(text: str) -> ast.Statement:
+    """The one statement in `text` (a trailing `;` is allowed)."""
+    tokens = tokenize(text)
+    parser = Parser(text, tokens)
+    statement = parser.parse_statement()
+    parser.match(TT.SEMICOLON)
+    if parser.current.type is not TT.EOF:
+        after = "after ';' (parse_script reads several statements)" if parser.previous.type is TT.SEMICOLON \
+            else "after the statement"
+        parser.fail(f"expected end of input {after}, found {parser.current.describe()}")
+    return statement
+
+
+def parse_script(text: str) -> list[tuple[ast.Statement, Span]]:
+    """Every statement of `text`, split on top-level `;`, with spans relative to the whole text."""
+    tokens = tokenize(text)
+    statements: list[tuple[ast.Statement, Span]] = []
+    segment: list[Token] = []
+    for token in tokens:
+        if token.type is TT.SEMICOLON or token.type is TT.EOF:
+            if segment:
+                parser = Parser(text, [*segment, Token(TT.EOF, "", None, token.span)])
+                statement = parser.parse_statement()
+                if parser.current.type is not TT.EOF:
+                    parser.fail(f"expected ';' or end of input after the statement, found "
+                                f"{parser.current.describe()}")
+                statements.append((statement, segment[0].span.cover(segment[-1].span)))
+                segment = []
+        else:
+            segment.append(token)
+    return statements
+
+
+_new_tuple = tuple.__new__
+
+
+def _join(first: Span, last: Span) -> Span:
+    """The span from the start of `first` to the end of `last` (`first` starts no later than `last`)."""
+    return _new_tuple(Span, (first.line, first.column, first.start, last.end))
+
+
+def _as_pattern(path: ast.PathPattern) -> ast.Pattern:
+    return ast.Pattern((ast.PatternPart(None, path, None, None, span=path.span),), span=path.span)
+
+
+class Parser:
+    """One statement's tokens → ast. `current` is the next token to read, `previous` the last one read."""
+
+    def __init__(self, text: str, tokens: list[Token]) -> None:
+        self.text = text
+        self.tokens = tokens
+        self.index = 0
+        self.current = tokens[0]
+        self.previous = tokens[0]
+        self._closers: dict[int, int] | None = None
+        # Inside a comprehension's WHERE, FOREACH's or reduce's list: `|` ends the expression, it is
+        # no label OR.
+        self._pipe_ends_expression = False
+        # Bare patterns parsed as expressions, with whether each sits where a predicate is expected.
+        self._pattern_expressions: list[tuple[ast.PatternExpression, bool]] = []
+        self._predicate_depth = 0
+
+    # --------------------------------------------------------------------------------------------------------
+    # Token helpers
+
+    def advance(self) -> Token:
+        token = self.current
+        self.previous = token
+        if token.type is not TT.EOF:
+            self.index += 1
+            self.current = self.tokens[self.index]
+        return token
+
+    def peek(self, offset: int = 1) -> Token:
+        index = self.index + offset
+        return self.tokens[index] if index < len(self.tokens) else self.tokens[-1]
+
+    def match(self, kind: TokenKind) -> Token | None:
+        if self.current.type is kind:
+            return self.advance()
+        return None
+
+    def match_word(self, *words: str) -> Token | None:
+        """Read the current token if it is one of `words` (upper case; keywords or contextual words)."""
+        if self.current.upper in words:
+            return self.advance()
+        return None
+
+    def expect(self, kind: TokenKind, purpose: str = "") -> Token:
+        if self.current.type is kind:
+            return self.advance()
+        purpose = f" {purpose}" if purpose else ""
+        self.fail(f"expected '{kind.value}'{purpose}, found {self.current.describe()}")
+
+    def expect_word(self, word: str, purpose: str = "") -> Token:
+        if self.current.upper == word:
+            return self.advance()
+        self.fail(f"expected {word}{' ' + purpose if purpose else ''}, found {self.current.describe()}")
+
+    def fail(self, message: str, token: Token | None = None, detail: str = "UnexpectedSyntax",
+             span: Span | None = None) -> NoReturn:
+        where = span or (token or self.current).span
+        raise CypherSyntaxError(message, where, detail=detail, source=self.text)
+
+    def span_from(self, start: Token | Span) -> Span:
+        """From the start of `start` (a token or a span) to the end of the last token read."""
+        first = start.span if type(start) is Token else start
+        last = self.previous.span
+        if last.start < first.start:
+            return first
+        return _new_tuple(Span, (first.line, first.column, first.start, last.end))
+
+    def at_word(self, word: str, offset: int = 0) -> bool:
+        return (self.peek(offset) if offset else self.current).upper == word
+
+    def comma_separated(self, parse_item: Callable[[], T]) -> tuple[T, ...]:
+        items = [parse_item()]
+        while self.match(TT.COMMA):
+            items.append(parse_item())
+        return tuple(items)
+
+    def closer_of(self, index: int) -> int:
+        """Index of the token closing the bracket at `index` (or of EOF when it is never closed)."""
+        if self._closers is None:
+            closers: dict[int, int] = {}
+            stack: list[int] = []
+            openers = (TT.LPAREN, TT.LBRACKET, TT.LBRACE)
+            closing = (TT.RPAREN, TT.RBRACKET, TT.RBRACE)
+            for position, token in enumerate(self.tokens):
+                if token.type in openers:
+                    stack.append(position)
+                elif token.type in closing and stack:
+                    closers[stack.pop()] = position
+            self._closers = closers
+        return self._closers.get(index, len(self.tokens) - 1)
+
+    # --------------------------------------------------------------------------------------------------------
+    # Names
+
+    def is_variable_token(self, token: Token) -> bool:
+        kind = token.type
+        return kind is TT.IDENTIFIER or kind is TT.QUOTED_IDENTIFIER or kind in VARIABLE_KEYWORDS
+
+    @staticmethod
+    def name_of(token: Token) -> str:
+        return token.value if token.type is TT.QUOTED_IDENTIFIER else token.text
+
+    def parse_name(self, what: str = "a name") -> str:
+        """Any word (keywords included, e.g. `n.count`, `:Match`, `{end: 1}`)."""
+        token = self.current
+        if token.is_word:
+            self.advance()
+            return self.name_of(token)
+        self.fail(f"expected {what}, found {token.describe()}")
+
+    def parse_variable(self, what: str = "a variable name") -> ast.Variable:
+        token = self.current
+        if self.is_variable_token(token):
+            self.advance()
+            return ast.Variable(self.name_of(token), span=token.span)
+        self.fail(f"expected {what}, found {token.describe()}")
+
+    def parse_symbolic_name(self) -> str:
+        """A dotted name (`db.labels`, `apoc.coll.sum`) of a procedure or function."""
+        parts = [self.parse_name("a procedure name")]
+        while self.current.type is TT.DOT and self.peek().is_word:
+            self.advance()
+            parts.append(self.parse_name())
+        return ".".join(parts)
+
+    # --------------------------------------------------------------------------------------------------------
+    # Statements
+
+    def parse_statement(self) -> ast.Statement:
+        parser = STATEMENT_PARSERS.get(self.current.upper)
+        statement = parser(self) if parser else None
+        if statement is None:
+            statement = self.parse_query()
+        self.check_pattern_expressions()
+        return statement
+
+    def parse_query(self, closing: TokenKind = TT.EOF) -> ast.Query:
+        start = self.current
+        parts = [self.parse_single_query(closing)]
+        union_all: list[bool] = []
+        while self.current.type is TT.UNION:
+            union = self.advance()
+            is_all = self.match(TT.ALL) is not None
+            if union_all and union_all[0] != is_all:
+                self.fail("cannot mix UNION and UNION ALL in one query", union,
+                          detail="InvalidClauseComposition", span=self.span_from(union))
+            union_all.append(is_all)
+            parts.append(self.parse_single_query(closing))
+        return ast.Query(tuple(parts), tuple(union_all), span=self.span_from(start))
+
+    def parse_single_query(self, closing: TokenKind) -> ast.SingleQuery:
+        start = self.current
+        clauses: list[ast.Clause] = []
+        while True:
+            kind = self.current.type
+            if kind is TT.UNION or kind is closing or kind is TT.SEMICOLON or kind is TT.EOF:
+                break
+            clauses.append(self.parse_clause())
+        if not clauses:
+            self.fail(f"expected a clause ({', '.join(CLAUSE_WORDS)}), found {self.current.describe()}")
+        if len(clauses) > 1:
+            for clause in clauses:
+                if isinstance(clause, ast.CallProcedure) and clause.yield_star:
+                    self.fail("YIELD * is only allowed in a standalone procedure call", span=clause.span)
+        return ast.SingleQuery(tuple(clauses), span=self.span_from(start))
+
+    def parse_clause(self) -> ast.Clause:
+        token = self.current
+        parser = CLAUSE_PARSERS.get(token.type) or CONTEXTUAL_CLAUSE_PARSERS.get(token.upper)
+        if parser is None:
+            hint = ""
+            if token.type is TT.IDENTIFIER:
+                close = difflib.get_close_matches(token.text.upper(), [*KEYWORDS, "FINISH"], n=1)
+                hint = f" (did you mean {close[0]}?)" if close else ""
+            self.fail(f"expected a clause ({', '.join(CLAUSE_WORDS)}), found {token.describe()}{hint}")
+        return parser(self)
+
+    # --------------------------------------------------------------------------------------------------------
+    # Reading clauses
+
+    def parse_match(self) -> ast.Clause:
+        start = self.current
+        optional = self.match(TT.OPTIONAL) is not None
+        if optional and self.current.type is TT.CALL:
+            return self.parse_call(start, optional=True)
+        self.expect(TT.MATCH, "after OPTIONAL" if optional else "")
+        pattern = self.parse_pattern()
+        self.check_no_parameter_maps(pattern, "MATCH")
+        # Cypher 25 `SEARCH n IN (VECTOR INDEX ... ) SCORE AS s` will be read here, between the
+        # pattern and hints.
+        hints = self.parse_hints()
+        where = self.parse_where()
+        return ast.Match(optional, pattern, where, hints, span=self.span_from(start))
+
+    def parse_hints(self) -> tuple[ast.Hint, ...]:
+        hints: list[ast.Hint] = []
+        while self.current.type is TT.USING:
+            start = self.advance()
+            if self.match_word("JOIN"):
+                self.expect(TT.ON, "after USING JOIN")
+                variables = self.comma_separated(self.parse_variable)
+                hints.append(ast.UsingJoin(variables, span=self.span_from(start)))
+                continue
+            is_index = self.match_word("INDEX") is not None
+            if not is_index:
+                self.expect_word("SCAN", "or INDEX or JOIN after USING")
+            seek = is_index and self.match_word("SEEK") is not None
+            variable = self.parse_variable()
+            self.expect(TT.COLON, "before the label of the hint")
+            label = self.parse_name("a label")
+            if not is_index:
+                hints.append(ast.UsingScan(variable, label, span=self.span_from(start)))
+                continue
+            opened = self.expect(TT.LPAREN, "before the indexed properties")
+            properties = self.comma_separated(lambda: self.parse_name("a property key"))
+            self.expect_closing(TT.RPAREN, "the property list", opened)
+            hints.append(ast.UsingIndex(variable, label, properties, seek, span=self.span_from(start)))
+        return tuple(hints)
+
+    def parse_where(self) -> ast.Expression | None:
+        if self.match(TT.WHERE) is None:
+            return None
+        return self.parse_predicate()
+
+    def parse_predicate(self) -> ast.Expression:
+        """An expression in a position that expects a boolean, where a bare pattern may stand."""
+        self._predicate_depth += 1
+        try:
+            return self.parse_expression()
+        finally:
+            self._predicate_depth -= 1
+
+    def parse_unwind(self) -> ast.Unwind:
+        start = self.advance()
+        expression = self.parse_expression()
+        self.expect(TT.AS, "after the UNWIND expression")
+        variable = self.parse_variable()
+        return ast.Unwind(expression, variable, span=self.span_from(start))
+
+    def parse_with(self) -> ast.With:
+        start = self.advance()
+        projection = self.parse_projection(start)
+        where = self.parse_where()
+        return ast.With(projection, where, span=self.span_from(start))
+
+    def parse_return(self) -> ast.Return:
+        start = self.advance()
+        projection = self.parse_projection(start)
+        return ast.Return(projection, span=self.span_from(start))
+
+    def parse_projection(self, keyword: Token) -> ast.Projection:
+        distinct = self.match(TT.DISTINCT) is not None
+        star = self.match(TT.STAR) is not None
+        items: tuple[ast.ProjectionItem, ...] = ()
+        if not star or self.match(TT.COMMA):
+            items = self.comma_separated(self.parse_projection_item)
+        order_by: tuple[ast.SortItem, ...] = ()
+        if self.current.type is TT.ORDER:
+            self.advance()
+            self.expect(TT.BY, "after ORDER")
+            order_by = self.comma_separated(self.parse_sort_item)
+        skip = limit = None
+        if self.match(TT.SKIP) or self.match_word("OFFSET"):
+            skip = self.parse_expression()
+            self.check_not_negative(skip, "SKIP")
+        if self.match(TT.LIMIT):
+            limit = self.parse_expression()
+            self.check_not_negative(limit, "LIMIT")
+        return ast.Projection(items, star, distinct, order_by, skip, limit, span=self.span_from(keyword))
+
+    def check_not_negative(self, expression: ast.Expression, clause: str) -> None:
+        if isinstance(expression, ast.Literal) and isinstance(expression.value, int) \
+                and not isinstance(expression.value, bool) and expression.value < 0:
+            self.fail(f"{clause} must be a non-negative integer, got {expression.value}",
+                      detail="NegativeIntegerArgument", span=expression.span)
+
+    def parse_projection_item(self) -> ast.ProjectionItem:
+        start = self.current
+        expression = self.parse_expression()
+        text = self.text[start.span.start:self.previous.span.end]
+        alias = None
+        if self.match(TT.AS):
+            alias = self.parse_name("an alias after AS")
+        return ast.ProjectionItem(expression, alias, text, span=self.span_from(start))
+
+    def parse_sort_item(self) -> ast.SortItem:
+        start = self.current
+        expression = self.parse_expression()
+        descending = False
+        if self.match(TT.DESC) or self.match(TT.DESCENDING):
+            descending = True
+        elif not self.match(TT.ASC):
+            self.match(TT.ASCENDING)
+        return ast.SortItem(expression, descending, span=self.span_from(start))
+
+    # --------------------------------------------------------------------------------------------------------
+    # Updating clauses
+
+    def parse_create(self) -> ast.Create:
+        start = self.advance()
+        pattern = self.parse_pattern()
+        for part in pattern.parts:
+            self.check_writable(part, "CREATE")
+        return ast.Create(pattern, span=self.span_from(start))
+
+    def parse_merge(self) -> ast.Merge:
+        start = self.advance()
+        part = self.parse_pattern_part()
+        self.check_writable(part, "MERGE")
+        self.check_no_parameter_maps(ast.Pattern((part,), span=part.span), "MERGE")
+        actions: list[ast.MergeAction] = []
+        while self.current.type is TT.ON:
+            on_token = self.advance()
+            if self.match(TT.CREATE):
+                on = "create"
+            elif self.match(TT.MATCH):
+                on = "match"
+            else:
+                self.fail(f"expected CREATE or MATCH after ON, found {self.current.describe()}")
+            self.expect(TT.SET, f"after ON {on.upper()}")
+            items = self.comma_separated(self.parse_set_item)
+            actions.append(ast.MergeAction(on, items, span=self.span_from(on_token)))
+        return ast.Merge(part, tuple(actions), span=self.span_from(start))
+
+    def check_writable(self, part: ast.PatternPart, clause: str) -> None:
+        """CREATE and MERGE write each relationship: one type, a direction (CREATE), a single hop."""
+        for element in part.element.elements:
+            if isinstance(element, ast.QuantifiedPath):
+                self.fail(f"{clause} cannot use a quantified path pattern", detail="CreatingVarLength",
+                          span=element.span)
+            if not isinstance(element, ast.RelationshipPattern):
+                continue
+            if element.length is not None or element.quantifier is not None:
+                self.fail(f"{clause} cannot use a variable-length relationship", detail="CreatingVarLength",
+                          span=element.span)
+            # Without a type and with a variable, the variable may be bound already: the binder decides.
+            if not isinstance(element.types, ast.LabelName) and (element.types or element.variable is None):
+                problem = "without a type" if element.types is None else "with more than one type"
+                self.fail(f"{clause} needs exactly one relationship type, found a relationship {problem}",
+                          detail="NoSingleRelationshipType", span=element.span)
+            if clause == "CREATE" and element.direction == "both":
+                self.fail("CREATE needs a directed relationship: use -[...]-> or <-[...]-",
+                          detail="RequiresDirectedRelationship", span=element.span)
+        if part.selector is not None or part.function is not None:
+            self.fail(f"{clause} cannot use a path selector or {part.function or 'shortest path'}",
+                      span=part.span)
+
+    def check_no_parameter_maps(self, pattern: ast.Pattern, clause: str) -> None:
+        for part in pattern.parts:
+            for element in part.element.elements:
+                if isinstance(getattr(element, "properties", None), ast.Parameter):
+                    self.fail(f"a parameter cannot stand for the property map of a {clause} pattern; write "
+                              "{key: $param.key} instead", detail="InvalidParameterUse",
+                              span=element.properties.span)
+
+    def parse_set(self) -> ast.SetClause:
+        start = self.advance()
+        items = self.comma_separated(self.parse_set_item)
+        return ast.SetClause(items, span=self.span_from(start))
+
+    def parse_set_item(self) -> ast.SetItem:
+        start = self.current
+        target = self.parse_postfix(self.parse_atom(), labels=False)
+        if isinstance(target, ast.Variable) and self.current.type in (TT.COLON, TT.IS):
+            labels = self.parse_label_list()
+            return ast.SetLabels(target, labels, span=self.span_from(start))
+        if self.match(TT.PLUS_EQ):
+            if not isinstance(target, ast.Variable):
+                self.fail("expected a variable before '+='", span=target.span)
+            return ast.MergeProperties(target, self.parse_expression(), span=self.span_from(start))
+        self.expect(TT.EQ, "in the SET item")
+        value = self.parse_expression()
+        if isinstance(target, ast.PropertyLookup):
+            return ast.SetProperty(target, value, span=self.span_from(start))
+        if isinstance(target, ast.Subscript):
+            return ast.SetDynamicProperty(target, value, span=self.span_from(start))
+        if isinstance(target, ast.Variable):
+            return ast.SetAllProperties(target, value, span=self.span_from(start))
+        self.fail("expected a property (n.key), a variable or n[key] to SET", span=target.span)
+
+    def parse_label_list(self) -> tuple[str, ...]:
+        """`:A:B` or `IS A` / `IS A&B` after a variable in SET and REMOVE."""
+        labels: list[str] = []
+        if self.match(TT.IS):
+            labels.append(self.parse_name("a label"))
+            while self.match(TT.AMP) or self.match(TT.COLON):
+                labels.append(self.parse_name("a label"))
+            return tuple(labels)
+        while self.match(TT.COLON):
+            labels.append(self.parse_name("a label after ':'"))
+        return tuple(labels)
+
+    def parse_remove(self) -> ast.Remove:
+        start = self.advance()
+
+        def item() -> ast.RemoveItem:
+            first = self.current
+            target = self.parse_postfix(self.parse_atom(), labels=False)
+            if isinstance(target, ast.Variable) and self.current.type in (TT.COLON, TT.IS):
+                return ast.RemoveLabels(target, self.parse_label_list(), span=self.span_from(first))
+            if isinstance(target, (ast.PropertyLookup, ast.Subscript)):
+                return ast.RemoveProperty(target, span=self.span_from(first))
+            self.fail("expected a property (n.key) or labels (n:Label) to REMOVE", span=target.span)
+
+        return ast.Remove(self.comma_separated(item), span=self.span_from(start))
+
+    def parse_delete(self) -> ast.Delete:
+        start = self.advance()
+        detach = start.type is TT.DETACH
+        if detach:
+            self.expect(TT.DELETE, "after DETACH")
+        expressions = self.comma_separated(self.parse_expression)
+        for expression in expressions:
+            if isinstance(expression, ast.HasLabels):
+                self.fail("DELETE removes nodes, relationships or paths; use REMOVE n:Label to remove a "
+                          "label", detail="InvalidDelete", span=expression.span)
+        return ast.Delete(expressions, detach, span=self.span_from(start))
+
+    def parse_foreach(self) -> ast.Foreach:
+        start = self.advance()
+        opened = self.expect(TT.LPAREN, "after FOREACH")
+        variable = self.parse_variable()
+        self.expect(TT.IN, "after the FOREACH variable")
+        source = self.parse_expression_before_pipe()
+        self.expect(TT.PIPE, "before the FOREACH clauses")
+        clauses: list[ast.Clause] = []
+        while self.current.type is not TT.RPAREN and self.current.type is not TT.EOF:
+            clauses.append(self.parse_clause())
+        if not clauses:
+            self.fail(f"expected an updating clause in FOREACH, found {self.current.describe()}")
+        self.expect_closing(TT.RPAREN, "FOREACH", opened)
+        return ast.Foreach(variable, source, tuple(clauses), span=self.span_from(start))
+
+    def parse_finish(self) -> ast.Finish:
+        start = self.advance()
+        return ast.Finish(span=self.span_from(start))
+
+    # --------------------------------------------------------------------------------------------------------
+    # CALL
+
+    def parse_call_clause(self) -> ast.Clause:
+        return self.parse_call(self.current, optional=False)
+
+    def parse_call(self, start: Token, optional: bool) -> ast.Clause:
+        self.expect(TT.CALL)
+        if self.current.type in (TT.LBRACE, TT.LPAREN):
+            return self.parse_call_subquery(start, optional)
+        if optional:
+            self.fail(f"expected '{{' or '(' after OPTIONAL CALL, found {self.current.describe()}")
+        return self.parse_call_procedure(start)
+
+    def parse_call_subquery(self, start: Token, optional: bool) -> ast.CallSubquery:
+        importing: tuple[ast.Variable, ...] | None = None
+        import_all = False
+        if self.current.type is TT.LPAREN:
+            opened = self.advance()
+            if self.match(TT.STAR):
+                import_all = True
+                importing = ()
+            elif self.current.type is TT.RPAREN:
+                importing = ()
+            else:
+                importing = self.comma_separated(self.parse_variable)
+            self.expect_closing(TT.RPAREN, "the CALL scope", opened)
+        query = self.parse_braced_query("the CALL subquery")
+        in_transactions = False
+        batch_size = None
+        on_error = None
+        if self.current.type is TT.IN and self.at_word("TRANSACTIONS", 1):
+            self.advance()
+            self.advance()
+            in_transactions = True
+            if self.match_word("OF"):
+                batch_size = self.parse_expression()
+                if not self.match_word("ROWS", "ROW"):
+                    self.fail(f"expected ROWS after IN TRANSACTIONS OF n, found {self.current.describe()}")
+            if self.current.type is TT.ON and self.at_word("ERROR", 1):
+                self.advance()
+                self.advance()
+                mode = self.match_word("CONTINUE", "BREAK", "FAIL")
+                if mode is None:
+                    self.fail("expected CONTINUE, BREAK or FAIL after ON ERROR, found "
+                              f"{self.current.describe()}")
+                on_error = mode.upper.lower()
+        return ast.CallSubquery(query, importing, import_all, optional, in_transactions, batch_size, on_error,
+                                span=self.span_from(start))
+
+    def parse_braced_query(self, what: str) -> ast.Query:
+        opened = self.expect(TT.LBRACE, f"to open {what}")
+        query = self.parse_query(closing=TT.RBRACE)
+        self.expect_closing(TT.RBRACE, what, opened)
+        return query
+
+    def parse_call_procedure(self, start: Token) -> ast.CallProcedure:
+        name = self.parse_symbolic_name()
+        arguments: tuple[ast.Expression, ...] | None = None
+        if self.current.type is TT.LPAREN:
+            opened = self.advance()
+            arguments = ()
+            if self.current.type is not TT.RPAREN:
+                arguments = self.comma_separated(self.parse_expression)
+            self.expect_closing(TT.RPAREN, "the procedure arguments", opened)
+        yield_items: tuple[ast.YieldItem, ...] | None = None
+        yield_star = False
+        where = None
+        if self.match(TT.YIELD):
+            if self.match(TT.STAR):
+                yield_star = True
+            else:
+                yield_items = self.comma_separated(self.parse_yield_item)
+                where = self.parse_where()
+        return ast.CallProcedure(name, arguments, yield_items, yield_star, where, span=self.span_from(start))
+
+    def parse_yield_item(self) -> ast.YieldItem:
+        start = self.current
+        field = self.parse_name("a procedure output name")
+        alias = self.parse_variable("an alias after AS") if self.match(TT.AS) else None
+        return ast.YieldItem(field, alias, span=self.span_from(start))
+
+    # --------------------------------------------------------------------------------------------------------
+    # Patterns
+
+    def parse_pattern(self) -> ast.Pattern:
+        start = self.current
+        parts = self.comma_separated(self.parse_pattern_part)
+        return ast.Pattern(parts, span=self.span_from(start))
+
+    def parse_pattern_part(self) -> ast.PatternPart:
+        start = self.current
+        variable = None
+        if self.is_variable_token(self.current) and self.peek().type is TT.EQ:
+            variable = self.parse_variable()
+            self.advance()
+        selector = self.parse_path_selector()
+        function = None
+        if self.current.upper in ("SHORTESTPATH", "ALLSHORTESTPATHS") and self.peek().type is TT.LPAREN:
+            function = "shortestPath" if self.current.upper == "SHORTESTPATH" else "allShortestPaths"
+            self.advance()
+            opened = self.advance()
+            element = self.parse_path_pattern()
+            self.expect_closing(TT.RPAREN, function, opened)
+        else:
+            element = self.parse_path_pattern()
+        return ast.PatternPart(variable, element, selector, function, span=self.span_from(start))
+
+    def parse_path_selector(self) -> ast.PathSelector | None:
+        start = self.current
+        kind: str | None = None
+        count: int | None = None
+        if self.match(TT.ANY):
+            if self.match_word("SHORTEST"):
+                kind = "any_shortest"
+            else:
+                kind = "any"
+                if self.current.type is TT.INTEGER:
+                    count = self.advance().value
+        elif self.match(TT.ALL):
+            kind = "all_shortest" if self.match_word("SHORTEST") else "all"
+        elif self.match_word("SHORTEST"):
+            if self.current.type is not TT.INTEGER:
+                self.fail(f"expected the number of paths after SHORTEST, found {self.current.describe()}")
+            count = self.advance().value
+            kind = "shortest_k"
+        mode = None
+        mode_token = self.match_word(*PATH_MODES)
+        if mode_token is not None:
+            mode = PATH_MODES[mode_token.upper]
+        if kind is None and mode is None:
+            return None
+        if self.match_word("GROUP", "GROUPS"):
+            if kind != "shortest_k":
+                self.fail("GROUPS goes with SHORTEST k", token=self.previous)
+            kind = "shortest_groups"
+        else:
+            self.match_word("PATH", "PATHS")
+        return ast.PathSelector(kind or "all", count, mode, span=self.span_from(start))
+
+    def parse_path_pattern(self) -> ast.PathPattern:
+        start = self.current
+        elements: list[ast.NodePattern | ast.RelationshipPattern | ast.QuantifiedPath] = []
+        while True:
+            kind = self.current.type
+            if kind is TT.LPAREN:
+                after_node = elements and isinstance(elements[-1], ast.NodePattern)
+                if after_node and self.peek().type is not TT.LPAREN:
+                    break
+                if self.peek().type is TT.LPAREN:
+                    elements.append(self.parse_quantified_path())
+                else:
+                    elements.append(self.parse_node_pattern())
+            elif (kind is TT.MINUS or kind is TT.LT) and elements:
+                if isinstance(elements[-1], ast.RelationshipPattern):
+                    break
+                elements.append(self.parse_relationship_pattern())
+                if self.current.type is not TT.LPAREN:
+                    self.fail(f"expected '(' to start the node pattern after the relationship, found "
+                              f"{self.current.describe()}")
+            else:
+                break
+        if not elements:
+            self.fail(f"expected a pattern starting with '(', found {self.current.describe()}")
+        return ast.PathPattern(tuple(elements), span=self.span_from(start))
+
+    def parse_node_pattern(self) -> ast.NodePattern:
+        opened = self.expect(TT.LPAREN, "to open a node pattern")
+        variable = self.parse_variable() if self.is_variable_token(self.current) else None
+        labels = None
+        if self.current.type is TT.COLON or self.current.type is TT.IS:
+            labels = self.parse_label_expression()
+        properties = self.parse_pattern_properties()
+        where = self.parse_predicate() if self.match(TT.WHERE) else None
+        self.expect_closing(TT.RPAREN, "the node pattern", opened)
+        return ast.NodePattern(variable, labels, properties, where, span=self.span_from(opened))
+
+    def parse_pattern_properties(self) -> ast.MapLiteral | ast.Parameter | None:
+        if self.current.type is TT.LBRACE:
+            return self.parse_map_literal()
+        if self.current.type is TT.PARAMETER:
+            token = self.advance()
+            return ast.Parameter(token.value, span=token.span)
+        return None
+
+    def parse_relationship_pattern(self) -> ast.RelationshipPattern:
+        start = self.current
+        left = self.match(TT.LT) is not None
+        self.expect(TT.MINUS, "in the relationship pattern")
+        variable = types = properties = where = length = None
+        if self.current.type is TT.LBRACKET:
+            opened = self.advance()
+            if self.is_variable_token(self.current):
+                variable = self.parse_variable()
+            if self.current.type is TT.COLON or self.current.type is TT.IS:
+                types = self.parse_label_expression()
+            if self.current.type is TT.STAR:
+                length = self.parse_var_length()
+            elif self.current.type in (TT.DOTDOT, TT.INTEGER):
+                self.fail(f"expected '*' before the length of a variable-length relationship, found "
+                          f"{self.current.describe()}", detail="InvalidRelationshipPattern")
+            properties = self.parse_pattern_properties()
+            if self.match(TT.WHERE):
+                where = self.parse_predicate()
+            self.expect_closing(TT.RBRACKET, "the relationship pattern", opened)
+        self.expect(TT.MINUS, "to finish the relationship pattern")
+        right = self.match(TT.GT) is not None
+        direction = "left" if left and not right else "right" if right and not left else "both"
+        quantifier = self.parse_quantifier()
+        return ast.RelationshipPattern(variable, types, properties, direction, length, quantifier,
+                                       where, span=self.span_from(start))
+
+    def parse_var_length(self) -> ast.VarLength:
+        star = self.advance()
+        low = high = None
+        if self.current.type is TT.MINUS:
+            self.fail("the length of a variable-length relationship cannot be negative",
+                      detail="InvalidRelationshipPattern")
+        if self.current.type is TT.INTEGER:
+            low = self.advance().value
+        if self.match(TT.DOTDOT):
+            if self.current.type is TT.MINUS:
+                self.fail("the length of a variable-length relationship cannot be negative",
+                          detail="InvalidRelationshipPattern")
+            if self.current.type is TT.INTEGER:
+                high = self.advance().value
+        elif low is not None:
+            high = low
+        if self.current.type in (TT.FLOAT, TT.BAD_NUMBER):
+            self.fail(f"expected an integer length, found {self.current.describe()}",
+                      detail="InvalidRelationshipPattern")
+        return ast.VarLength(low, high, span=self.span_from(star))
+
+    def parse_quantifier(self) -> ast.Quantifier | None:
+        kind = self.current.type
+        if kind is TT.PLUS:
+            token = self.advance()
+            return ast.Quantifier(1, None, span=token.span)
+        if kind is TT.STAR:
+            token = self.advance()
+            return ast.Quantifier(0, None, span=token.span)
+        if kind is not TT.LBRACE:
+            return None
+        opened = self.advance()
+        low = high = None
+        if self.current.type is TT.INTEGER:
+            low = self.advance().value
+        if self.match(TT.COMMA):
+            if self.current.type is TT.INTEGER:
+                high = self.advance().value
+        else:
+            if low is None:
+                self.fail(f"expected a number in the quantifier, found {self.current.describe()}")
+            high = low
+        self.expect_closing(TT.RBRACE, "the quantifier", opened)
+        return ast.Quantifier(low, high, span=self.span_from(opened))
+
+    def parse_quantified_path(self) -> ast.QuantifiedPath:
+        opened = self.advance()
+        pattern = self.parse_path_pattern()
+        where = self.parse_predicate() if self.match(TT.WHERE) else None
+        self.expect_closing(TT.RPAREN, "the parenthesised path", opened)
+        quantifier = self.parse_quantifier()
+        return ast.QuantifiedPath(pattern, where, quantifier, span=self.span_from(opened))
+
+    def expect_closing(self, kind: TokenKind, what: str, opened: Token) -> Token:
+        if self.current.type is kind:
+            return self.advance()
+        where = f"{opened.span.line}:{opened.span.column}"
+        self.fail(f"expected '{kind.value}' to close {what} opened at {where}, "
+                  f"found {self.current.describe()}")
+
+    # --------------------------------------------------------------------------------------------------------
+    # Label expressions: `|` (or), `&` (and), `!` (not), `%`, parentheses; legacy `:A:B` and `:A|:B`.
+
+    def parse_label_expression(self) -> ast.LabelExpression:
+        """After `:` (or `IS`): a label expression, with the legacy `:A:B` conjunction."""
+        start = self.advance()
+        expression = self.parse_label_or()
+        while self.current.type is TT.COLON and start.type is TT.COLON:
+            self.advance()
+            right = self.parse_label_or()
+            expression = ast.LabelAnd(expression, right, span=expression.span.cover(right.span))
+        return expression
+
+    def parse_label_or(self) -> ast.LabelExpression:
+        left = self.parse_label_and()
+        while self.current.type is TT.PIPE and not self._pipe_ends_expression:
+            self.advance()
+            self.match(TT.COLON)
+            right = self.parse_label_and()
+            left = ast.LabelOr(left, right, span=left.span.cover(right.span))
+        return left
+
+    def parse_label_and(self) -> ast.LabelExpression:
+        left = self.parse_label_not()
+        while self.current.type is TT.AMP:
+            self.advance()
+            right = self.parse_label_not()
+            left = ast.LabelAnd(left, right, span=left.span.cover(right.span))
+        return left
+
+    def parse_label_not(self) -> ast.LabelExpression:
+        if self.current.type is TT.BANG:
+            start = self.advance()
+            operand = self.parse_label_not()
+            return ast.LabelNot(operand, span=self.span_from(start))
+        token = self.current
+        if token.type is TT.PERCENT:
+            self.advance()
+            return ast.LabelWildcard(span=token.span)
+        if token.type is TT.LPAREN:
+            opened = self.advance()
+            saved, self._pipe_ends_expression = self._pipe_ends_expression, False
+            expression = self.parse_label_or()
+            self._pipe_ends_expression = saved
+            self.expect_closing(TT.RPAREN, "the label expression", opened)
+            return expression
+        name = self.parse_name("a label or relationship type")
+        return ast.LabelName(name, span=token.span)
+
+    # --------------------------------------------------------------------------------------------------------
+    # Expressions, loosest binding first
+
+    def parse_expression(self, min_power: int = OR_POWER) -> ast.Expression:
+        """An expression of operators binding at least as tight as `min_power` (precedence climbing)."""
+        left = self.parse_not() if self.current.type is TT.NOT else self.parse_unary()
+        while True:
+            kind = self.current.type
+            entry = BINARY_OPERATORS.get(kind)
+            if entry is not None:
+                power, op = entry
+                if power < min_power:
+                    return left
+                self.advance()
+                right = self.parse_expression(power + 1)
+                left = ast.BinaryOp(op, left, right, span=_join(left.span, right.span))
+            elif kind in COMPARISON_OPERATORS:
+                if min_power > COMPARISON_POWER:
+                    return left
+                left = self.parse_comparison(left)
+            elif kind in PREDICATE_TOKENS:
+                if min_power > PREDICATE_POWER:
+                    return left
+                left = self.parse_predicate_operator(left)
+            else:
+                return left
+
+    def parse_expression_before_pipe(self) -> ast.Expression:
+        saved, self._pipe_ends_expression = self._pipe_ends_expression, True
+        try:
+            return self.parse_expression()
+        finally:
+            self._pipe_ends_expression = saved
+
+    def parse_not(self) -> ast.Expression:
+        start = self.advance()
+        self._predicate_depth += 1
+        try:
+            operand = self.parse_expression(NOT_POWER)
+        finally:
+            self._predicate_depth -= 1
+        return ast.UnaryOp("NOT", operand, span=self.span_from(start))
+
+    def parse_comparison(self, left: ast.Expression) -> ast.Expression:
+        result: ast.Expression | None = None
+        while (op := COMPARISON_OPERATORS.get(self.current.type)) is not None:
+            self.advance()
+            right = self.parse_expression(COMPARISON_POWER + 1)
+            comparison = ast.BinaryOp(op, left, right, span=_join(left.span, right.span))
+            result = comparison if result is None else \
+                ast.BinaryOp("AND", result, comparison, span=_join(result.span, comparison.span))
+            left = right
+        return result
+
+    def parse_predicate_operator(self, left: ast.Expression) -> ast.Expression:
+        kind = self.current.type
+        if kind is TT.IS:
+            return self.parse_is(left)
+        self.advance()
+        if kind is TT.COLONCOLON:
+            type_name = self.parse_type()
+            return ast.IsType(left, type_name, False, span=self.span_from(left.span))
+        second, op = PREDICATE_OPERATORS[kind]
+        if second is not None:
+            self.expect(second, f"after {op.split()[0]}")
+        right = self.parse_expression(PREDICATE_POWER + 1)
+        return ast.BinaryOp(op, left, right, span=_join(left.span, right.span))
+
+    def parse_is(self, operand: ast.Expression) -> ast.Expression:
+        self.advance()
+        negated = self.match(TT.NOT) is not None
+        if self.match(TT.NULL):
+            return ast.IsNull(operand, negated, span=self.span_from(operand.span))
+        if self.match(TT.COLONCOLON) or self.match_word("TYPED"):
+            type_name = self.parse_type()
+            return ast.IsType(operand, type_name, negated, span=self.span_from(operand.span))
+        self.fail(f"expected NULL, TYPED or '::' after IS{' NOT' if negated else ''}, "
+                  f"found {self.current.describe()}")
+
+    def parse_type(self) -> str:
+        """A type after `IS ::`, normalised: `INTEGER`, `LIST<STRING NOT NULL>`, `INTEGER | FLOAT`."""
+        alternatives = [self.parse_single_type()]
+        while self.current.type is TT.PIPE and not self._pipe_ends_expression:
+            self.advance()
+            alternatives.append(self.parse_single_type())
+        return " | ".join(alternatives)
+
+    def parse_single_type(self) -> str:
+        words: list[str] = []
+        while True:
+            token = self.current
+            upper = token.upper
+            type_word = upper in TYPE_WORDS and (upper != "NOT" or self.at_word("NULL", 1))
+            time_zone = upper in ("WITH", "WITHOUT") and self.at_word("TIME", 1)  # TIME WITH TIME ZONE
+            if type_word or time_zone:
+                words.append(upper)
+            elif token.type is TT.LT and words:
+                self.advance()
+                inner = self.parse_type()
+                self.expect(TT.GT, "to close the type's '<'")
+                words[-1] += f"<{inner}>"
+                continue
+            else:
+                break
+            self.advance()
+        if not words:
+            self.fail(f"expected a type name, found {self.current.describe()}")
+        return " ".join(words)
+
+    def parse_unary(self) -> ast.Expression:
+        kind = self.current.type
+        if kind is TT.MINUS or kind is TT.PLUS:
+            start = self.advance()
+            if kind is TT.MINUS and self.current.type in (TT.INTEGER, TT.FLOAT):
+                literal = self.parse_number(negative=True, sign=start)
+                return self.parse_postfix(literal)
+            operand = self.parse_unary()
+            return ast.UnaryOp(start.text, operand, span=self.span_from(start))
+        return self.parse_postfix(self.parse_atom())
+
+    def parse_number(self, negative: bool = False, sign: Token | None = None) -> ast.Literal:
+        token = self.advance()
+        value = token.value
+        span = self.span_from(sign or token)
+        if token.type is TT.INTEGER:
+            limit = INT64_MAX + 1 if negative else INT64_MAX
+            if value > limit:
+                text = f"-{token.text}" if negative else token.text
+                self.fail(f"integer literal {text} is outside the 64-bit integer range",
+                          detail="IntegerOverflow", span=span)
+        return ast.Literal(-value if negative else value, span=span)
+
+    def parse_postfix(self, subject: ast.Expression, labels: bool = True) -> ast.Expression:
+        while True:
+            kind = self.current.type
+            if kind is TT.DOT:
+                self.advance()
+                key = self.parse_name("a property key after '.'")
+                subject = ast.PropertyLookup(subject, key, span=self.span_from(subject.span))
+            elif kind is TT.LBRACKET:
+                opened = self.advance()
+                start = None if self.current.type is TT.DOTDOT else self.parse_expression()
+                if self.match(TT.DOTDOT):
+                    end = None if self.current.type is TT.RBRACKET else self.parse_expression()
+                    self.expect_closing(TT.RBRACKET, "the slice", opened)
+                    subject = ast.Slice(subject, start, end, span=self.span_from(subject.span))
+                else:
+                    self.expect_closing(TT.RBRACKET, "the subscript", opened)
+                    subject = ast.Subscript(subject, start, span=self.span_from(subject.span))
+            elif kind is TT.COLON and labels:
+                expression = self.parse_label_expression()
+                return ast.HasLabels(subject, expression, span=self.span_from(subject.span))
+            else:
+                return subject
+
+    # --------------------------------------------------------------------------------------------------------
+    # Atoms
+
+    def parse_atom(self) -> ast.Expression:
+        token = self.current
+        parser = ATOM_PARSERS.get(token.type)
+        if parser is None:
+            self.fail(f"expected an expression, found {token.describe()}")
+        return parser(self)
+
+    def parse_number_atom(self) -> ast.Expression:
+        return self.parse_number()
+
+    def parse_bad_number(self) -> NoReturn:
+        token = self.current
+        self.fail(f"invalid number literal {token.text!r}", detail="InvalidNumberLiteral")
+
+    def parse_string(self) -> ast.Expression:
+        token = self.advance()
+        return ast.Literal(token.value, span=token.span)
+
+    def parse_constant(self) -> ast.Expression:
+        token = self.advance()
+        value = {TT.TRUE: True, TT.FALSE: False, TT.NULL: None}[token.type]
+        return ast.Literal(value, span=token.span)
+
+    def parse_parameter(self) -> ast.Expression:
+        token = self.advance()
+        return ast.Parameter(token.value, span=token.span)
+
+    def parse_map_literal(self) -> ast.MapLiteral:
+        opened = self.expect(TT.LBRACE)
+        entries: list[tuple[str, ast.Expression]] = []
+        if self.current.type is not TT.RBRACE:
+            while True:
+                key = self.parse_name("a property key name in the map")
+                self.expect(TT.COLON, f"after the map key '{key}'")
+                entries.append((key, self.parse_expression()))
+                if not self.match(TT.COMMA):
+                    break
+        self.expect_closing(TT.RBRACE, "the map", opened)
+        return ast.MapLiteral(tuple(entries), span=self.span_from(opened))
+
+    def parse_bracket(self) -> ast.Expression:
+        """`[`: a list literal, a list comprehension or a pattern comprehension."""
+        opened = self.current
+        after = self.peek()
+        if self.is_variable_token(after) and self.peek(2).type is TT.IN:
+            return self.parse_list_comprehension()
+        if (after.type is TT.LPAREN and self.looks_like_pattern(self.index + 1)) or (
+                self.is_variable_token(after) and self.peek(2).type is TT.EQ
+                and self.peek(3).type is TT.LPAREN):
+            return self.parse_pattern_comprehension()
+        self.advance()
+        items: list[ast.Expression] = []
+        if self.current.type is not TT.RBRACKET:
+            items = list(self.comma_separated(self.parse_expression))
+        self.expect_closing(TT.RBRACKET, "the list", opened)
+        return ast.ListLiteral(tuple(items), span=self.span_from(opened))
+
+    def parse_list_comprehension(self) -> ast.ListComprehension:
+        opened = self.advance()
+        variable = self.parse_variable()
+        self.advance()  # IN
+        source = self.parse_expression_before_pipe()
+        where = self.parse_expression_before_pipe() if self.match(TT.WHERE) else None
+        projection = self.parse_expression() if self.match(TT.PIPE) else None
+        self.expect_closing(TT.RBRACKET, "the list comprehension", opened)
+        return ast.ListComprehension(variable, source, where, projection, span=self.span_from(opened))
+
+    def parse_pattern_comprehension(self) -> ast.PatternComprehension:
+        opened = self.advance()
+        variable = None
+        if self.is_variable_token(self.current):
+            variable = self.parse_variable()
+            self.advance()  # =
+        pattern = self.parse_path_pattern()
+        self.check_no_parameter_maps(_as_pattern(pattern), "pattern comprehension")
+        where = None
+        if self.match(TT.WHERE):
+            saved, self._pipe_ends_expression = self._pipe_ends_expression, True
+            try:
+                where = self.parse_predicate()
+            finally:
+                self._pipe_ends_expression = saved
+        self.expect(TT.PIPE, "before the projection of the pattern comprehension")
+        projection = self.parse_expression()
+        self.expect_closing(TT.RBRACKET, "the pattern comprehension", opened)
+        return ast.PatternComprehension(variable, pattern, where, projection, span=self.span_from(opened))
+
+    def looks_like_pattern(self, index: int) -> bool:
+        """Whether the `(` at `index` opens a node pattern followed by a relationship: `(a)-->`, `(:A)<-[`."""
+        tokens = self.tokens
+        inner = tokens[index + 1]
+        if self.is_variable_token(inner):
+            inner = tokens[index + 2]
+        if inner.type not in (TT.RPAREN, TT.COLON, TT.LBRACE, TT.PARAMETER, TT.WHERE, TT.IS):
+            return False
+        close = self.closer_of(index)
+        if close + 2 >= len(tokens):
+            return False
+        first, second = tokens[close + 1].type, tokens[close + 2].type
+        if first is TT.MINUS:
+            return second is TT.MINUS or second is TT.LBRACKET
+        return first is TT.LT and second is TT.MINUS
+
+    def parse_parenthesis(self) -> ast.Expression:
+        if self.looks_like_pattern(self.index):
+            return self.parse_pattern_expression()
+        opened = self.advance()
+        expression = self.parse_expression()
+        self.expect_closing(TT.RPAREN, "the parenthesised expression", opened)
+        return expression
+
+    def parse_pattern_expression(self) -> ast.PatternExpression:
+        pattern = self.parse_path_pattern()
+        self.check_no_parameter_maps(_as_pattern(pattern), "pattern expression")
+        expression = ast.PatternExpression(pattern, span=pattern.span)
+        self._pattern_expressions.append((expression, self._predicate_depth > 0))
+        return expression
+
+    def parse_case(self) -> ast.Case:
+        start = self.advance()
+        subject = None if self.current.type is TT.WHEN else self.parse_expression()
+        alternatives: list[tuple[ast.Expression, ast.Expression]] = []
+        while self.match(TT.WHEN):
+            condition = self.parse_expression()
+            self.expect(TT.THEN, "after the WHEN condition")
+            alternatives.append((condition, self.parse_expression()))
+        if not alternatives:
+            self.fail(f"expected WHEN in CASE, found {self.current.describe()}")
+        default = self.parse_expression() if self.match(TT.ELSE) else None
+        self.expect_closing(TT.END, "CASE", start)
+        return ast.Case(subject, tuple(alternatives), default, span=self.span_from(start))
+
+    def parse_count(self) -> ast.Expression:
+        following = self.peek().type
+        if following is TT.LBRACE:
+            start = self.advance()
+            query, pattern, where = self.parse_subquery_body("COUNT")
+            return ast.CountSubquery(query, pattern, where, span=self.span_from(start))
+        if following is TT.LPAREN and self.peek(2).type is TT.STAR and self.peek(3).type is TT.RPAREN:
+            start = self.advance()
+            self.advance()
+            self.advance()
+            self.advance()
+            return ast.CountStar(span=self.span_from(start))
+        return self.parse_name_atom()
+
+    def parse_exists(self) -> ast.Expression:
+        start = self.advance()
+        if self.current.type is TT.LBRACE:
+            query, pattern, where = self.parse_subquery_body("EXISTS")
+            return ast.ExistsSubquery(query, pattern, where, span=self.span_from(start))
+        if self.current.type is TT.LPAREN:
+            arguments = self.parse_arguments_after_name("exists")
+            return ast.FunctionCall(start.text, arguments, False, span=self.span_from(start))
+        self.fail(f"expected '{{' or '(' after EXISTS, found {self.current.describe()}")
+
+    def parse_subquery_body(self, keyword: str) -> tuple[ast.Query | None, ast.Pattern | None,
+                                                         ast.Expression | None]:
+        """The braces after EXISTS / COUNT: a full query, or a pattern with an optional WHERE."""
+        opened = self.expect(TT.LBRACE)
+        token = self.current
+        if token.type in CLAUSE_PARSERS or token.upper in CONTEXTUAL_CLAUSE_PARSERS:
+            query = self.parse_query(closing=TT.RBRACE)
+            self.expect_closing(TT.RBRACE, f"the {keyword} subquery", opened)
+            for part in query.parts:
+                for clause in part.clauses:
+                    if isinstance(clause, UPDATING_CLAUSES):
+                        self.fail(f"an {keyword} subquery cannot update the graph",
+                                  detail="InvalidClauseComposition", span=clause.span)
+            return query, None, None
+        saved = self._predicate_depth
+        self._predicate_depth = 0
+        pattern = self.parse_pattern()
+        where = self.parse_where()
+        self._predicate_depth = saved
+        self.expect_closing(TT.RBRACE, f"the {keyword} subquery", opened)
+        return None, pattern, where
+
+    def parse_quantifier_word(self) -> ast.Expression:
+        token = self.current
+        following = self.peek().type
+        if following is TT.LPAREN and self.is_variable_token(self.peek(2)) and self.peek(3).type is TT.IN:
+            self.advance()
+            opened = self.advance()
+            variable = self.parse_variable()
+            self.advance()  # IN
+            source = self.parse_expression()
+            where = self.parse_predicate() if self.match(TT.WHERE) else None
+            self.expect_closing(TT.RPAREN, f"{token.text}(...)", opened)
+            kind = token.type.value.lower()
+            return ast.QuantifierExpression(kind, variable, source, where, span=self.span_from(token))
+        if token.type is TT.ALL:
+            self.fail(f"expected all(variable IN list WHERE predicate), found {token.describe()}")
+        return self.parse_name_atom()
+
+    def parse_name_atom(self) -> ast.Expression:
+        """An identifier: a variable, a function call (dotted name), reduce(...), COLLECT { }, a map
+        projection."""
+        token = self.current
+        following = self.peek().type
+        upper = token.upper
+        if following is TT.LPAREN:
+            if upper == "REDUCE" and self.is_variable_token(self.peek(2)) and self.peek(3).type is TT.EQ:
+                return self.parse_reduce()
+            if upper in ("SHORTESTPATH", "ALLSHORTESTPATHS"):
+                part = self.parse_pattern_part()
+                pattern = ast.PatternExpression(part.element, span=part.element.span)
+                return ast.FunctionCall(token.text, (pattern,), False, span=part.span)
+            return self.parse_function_call()
+        if following is TT.LBRACE:
+            if upper == "COLLECT":
+                self.advance()
+                query = self.parse_braced_query("the COLLECT subquery")
+                for part in query.parts:
+                    for clause in part.clauses:
+                        if isinstance(clause, UPDATING_CLAUSES):
+                            self.fail("a COLLECT subquery cannot update the graph",
+                                      detail="InvalidClauseComposition", span=clause.span)
+                return ast.CollectSubquery(query, span=self.span_from(token))
+            return self.parse_map_projection()
+        if following is TT.DOT:
+            # A namespaced function `a.b.c(`? Otherwise a property lookup, read by parse_postfix.
+            index = self.index + 1
+            tokens = self.tokens
+            while tokens[index].type is TT.DOT and tokens[index + 1].is_word:
+                index += 2
+            if tokens[index].type is TT.LPAREN:
+                return self.parse_function_call()
+        if not self.is_variable_token(token):
+            self.fail(f"expected an expression, found {token.describe()}")
+        return self.parse_variable()
+
+    def parse_function_call(self) -> ast.FunctionCall:
+        start = self.current
+        name = self.parse_symbolic_name()
+        opened = self.expect(TT.LPAREN)
+        distinct = self.match(TT.DISTINCT) is not None
+        arguments: tuple[ast.Expression, ...] = ()
+        if self.current.type is not TT.RPAREN:
+            arguments = self.comma_separated(self.parse_argument)
+        self.expect_closing(TT.RPAREN, f"the arguments of {name}()", opened)
+        return ast.FunctionCall(name, arguments, distinct, span=self.span_from(start))
+
+    def parse_argument(self) -> ast.Expression:
+        return self.parse_expression()
+
+    def parse_arguments_after_name(self, name: str) -> tuple[ast.Expression, ...]:
+        opened = self.expect(TT.LPAREN)
+        arguments: tuple[ast.Expression, ...] = ()
+        if self.current.type is not TT.RPAREN:
+            self._predicate_depth += 1  # exists((a)-->(b)) tests a pattern
+            try:
+                arguments = self.comma_separated(self.parse_expression)
+            finally:
+                self._predicate_depth -= 1
+        self.expect_closing(TT.RPAREN, f"the arguments of {name}()", opened)
+        return arguments
+
+    def parse_reduce(self) -> ast.Reduce:
+        start = self.advance()
+        opened = self.advance()
+        accumulator = self.parse_variable()
+        self.expect(TT.EQ, "after the reduce accumulator")
+        initial = self.parse_expression()
+        self.expect(TT.COMMA, "after the reduce initial value")
+        variable = self.parse_variable()
+        self.expect(TT.IN, "after the reduce variable")
+        source = self.parse_expression_before_pipe()
+        self.expect(TT.PIPE, "before the reduce expression")
+        expression = self.parse_expression()
+        self.expect_closing(TT.RPAREN, "reduce(...)", opened)
+        return ast.Reduce(accumulator, initial, variable, source, expression, span=self.span_from(start))
+
+    def parse_map_projection(self) -> ast.MapProjection:
+        variable = self.parse_variable()
+        opened = self.advance()
+        items: list[ast.MapProjectionItem] = []
+        if self.current.type is not TT.RBRACE:
+            while True:
+                items.append(self.parse_map_projection_item())
+                if not self.match(TT.COMMA):
+                    break
+        self.expect_closing(TT.RBRACE, "the map projection", opened)
+        return ast.MapProjection(variable, tuple(items), span=self.span_from(variable.span))
+
+    def parse_map_projection_item(self) -> ast.MapProjectionItem:
+        start = self.current
+        if self.match(TT.DOT):
+            if self.match(TT.STAR):
+                return ast.AllPropertiesSelector(span=self.span_from(start))
+            key = self.parse_name("a property key after '.'")
+            return ast.PropertySelector(key, span=self.span_from(start))
+        if self.current.is_word and self.peek().type is TT.COLON:
+            key = self.parse_name()
+            self.advance()
+            return ast.LiteralEntry(key, self.parse_expression(), span=self.span_from(start))
+        variable = self.parse_variable("a map projection item (.key, .*, key: value or a variable)")
+        return ast.VariableSelector(variable, span=variable.span)
+
+    # --------------------------------------------------------------------------------------------------------
+    # Schema commands
+
+    def parse_create_statement(self) -> ast.Statement | None:
+        following = self.peek()
+        upper = following.upper
+        if upper == "INDEX" or (upper in INDEX_KINDS and self.at_word("INDEX", 2)):
+            return self.parse_create_index()
+        if following.type is TT.CONSTRAINT:
+            return self.parse_create_constraint()
+        return None
+
+    def parse_schema_name(self, *stop: str) -> str | None:
+        token = self.current
+        if not token.is_word or token.upper in stop:
+            return None
+        if token.upper == "IF" and self.peek().type is TT.NOT:
+            return None
+        return self.parse_name()
+
+    def parse_if_not_exists(self) -> bool:
+        if self.current.upper == "IF" and self.peek().type is TT.NOT:
+            self.advance()
+            self.advance()
+            self.expect(TT.EXISTS, "after IF NOT")
+            return True
+        return False
+
+    def parse_if_exists(self) -> bool:
+        if self.current.upper == "IF" and self.peek().type is TT.EXISTS:
+            self.advance()
+            self.advance()
+            return True
+        return False
+
+    def parse_schema_target(self) -> tuple[str, ast.Variable, tuple[str, ...]]:
+        """`(n:L)`, `(n:A|B)`, `()-[r:T]-()` after FOR / ON: the entity, its variable and its labels."""
+        start = self.current
+        pattern = self.parse_path_pattern()
+        elements = pattern.elements
+        if len(elements) == 1 and isinstance(elements[0], ast.NodePattern):
+            entity, element = "node", elements[0]
+            expression = element.labels
+        elif len(elements) == 3 and isinstance(elements[1], ast.RelationshipPattern):
+            entity, element = "relationship", elements[1]
+            expression = element.types
+        else:
+            self.fail("expected (n:Label) or ()-[r:TYPE]-() in the schema command", token=start)
+        if element.variable is None:
+            self.fail("expected a variable in the schema command's pattern", token=start)
+        labels: list[str] = []
+        pending = [expression] if expression is not None else []
+        while pending:
+            item = pending.pop()
+            if isinstance(item, ast.LabelName):
+                labels.insert(0, item.name)
+            elif isinstance(item, ast.LabelOr):
+                pending += [item.left, item.right]
+            else:
+                self.fail("expected a label, or labels joined by '|'", span=item.span)
+        return entity, element.variable, tuple(labels)
+
+    def parse_property_reference(self) -> str:
+        self.parse_variable()
+        self.expect(TT.DOT, "between the variable and the property key")
+        return self.parse_name("a property key")
+
+    def parse_create_index(self) -> ast.CreateIndex:
+        start = self.advance()
+        kind_token = self.match_word(*INDEX_KINDS)
+        kind = INDEX_KINDS[kind_token.upper] if kind_token else "range"
+        self.expect_word("INDEX")
+        name = self.parse_schema_name("FOR", "ON")
+        if_not_exists = self.parse_if_not_exists()
+        self.expect(TT.FOR, "before the indexed pattern")
+        entity, variable, labels = self.parse_schema_target()
+        self.expect(TT.ON, "before the indexed properties")
+        properties: tuple[str, ...] = ()
+        function = None
+        if kind == "lookup":
+            self.match_word("EACH")
+            function = self.parse_name("labels or type")
+            opened = self.expect(TT.LPAREN)
+            self.parse_variable()
+            self.expect_closing(TT.RPAREN, f"{function}(...)", opened)
+        elif self.match_word("EACH"):
+            opened = self.expect(TT.LBRACKET, "after ON EACH")
+            properties = self.comma_separated(self.parse_property_reference)
+            self.expect_closing(TT.RBRACKET, "the property list", opened)
+        else:
+            opened = self.expect(TT.LPAREN, "before the indexed properties")
+            properties = self.comma_separated(self.parse_property_reference)
+            self.expect_closing(TT.RPAREN, "the property list", opened)
+        options = self.parse_map_literal() if self.match_word("OPTIONS") else None
+        return ast.CreateIndex(name, kind, entity, variable, labels, properties, if_not_exists, options,
+                               function, span=self.span_from(start))
+
+    def parse_create_constraint(self) -> ast.CreateConstraint:
+        start = self.advance()
+        self.advance()  # CONSTRAINT
+        name = self.parse_schema_name("FOR", "ON")
+        if_not_exists = self.parse_if_not_exists()
+        legacy = self.match(TT.ON) is not None
+        if not legacy:
+            self.expect(TT.FOR, "before the constrained pattern")
+        entity, variable, labels = self.parse_schema_target()
+        if len(labels) != 1:
+            self.fail("a constraint applies to exactly one label or relationship type", token=start)
+        if legacy:
+            self.expect_word("ASSERT", "after the constrained pattern")
+        else:
+            self.expect_word("REQUIRE", "after the constrained pattern")
+        kind, properties, property_type = self.parse_constraint_predicate()
+        options = self.parse_map_literal() if self.match_word("OPTIONS") else None
+        return ast.CreateConstraint(name, kind, entity, variable, labels[0], properties, if_not_exists,
+                                    property_type, options, span=self.span_from(start))
+
+    def parse_constraint_predicate(self) -> tuple[str, tuple[str, ...], str | None]:
+        if self.current.type is TT.EXISTS:  # legacy ASSERT exists(n.p)
+            self.advance()
+            opened = self.expect(TT.LPAREN)
+            prop = self.parse_property_reference()
+            self.expect_closing(TT.RPAREN, "exists(...)", opened)
+            return "not_null", (prop,), None
+        if self.current.type is TT.LPAREN:
+            opened = self.advance()
+            properties = self.comma_separated(self.parse_property_reference)
+            self.expect_closing(TT.RPAREN, "the property list", opened)
+        else:
+            properties = (self.parse_property_reference(),)
+        if self.match(TT.COLONCOLON):
+            return "property_type", properties, self.parse_type()
+        self.expect(TT.IS, "after the constrained properties")
+        if self.match(TT.COLONCOLON) or self.match_word("TYPED"):
+            return "property_type", properties, self.parse_type()
+        if self.match(TT.NOT):
+            self.expect(TT.NULL, "after IS NOT")
+            return "not_null", properties, None
+        self.match_word("NODE", "RELATIONSHIP", "REL")
+        if self.match_word("UNIQUE"):
+            return "unique", properties, None
+        if self.match_word("KEY"):
+            return "node_key", properties, None
+        self.fail(f"expected UNIQUE, KEY, NOT NULL or :: TYPE, found {self.current.describe()}")
+
+    def parse_drop_statement(self) -> ast.Statement:
+        start = self.advance()
+        if self.match_word("INDEX"):
+            if self.match(TT.ON):  # legacy DROP INDEX ON :Label(prop)
+                self.expect(TT.COLON, "before the label")
+                label = self.parse_name("a label")
+                opened = self.expect(TT.LPAREN)
+                properties = self.comma_separated(lambda: self.parse_name("a property key"))
+                self.expect_closing(TT.RPAREN, "the property list", opened)
+                return ast.DropIndex(None, False, label, properties, span=self.span_from(start))
+            name = self.parse_name("an index name")
+            return ast.DropIndex(name, self.parse_if_exists(), span=self.span_from(start))
+        self.expect(TT.CONSTRAINT, "or INDEX after DROP")
+        if self.match(TT.ON):
+            entity, variable, labels = self.parse_schema_target()
+            self.expect_word("ASSERT", "after the constrained pattern")
+            kind, properties, _ = self.parse_constraint_predicate()
+            return ast.DropConstraint(None, False, kind, entity, variable, labels[0] if labels else None,
+                                      properties, span=self.span_from(start))
+        name = self.parse_name("a constraint name")
+        return ast.DropConstraint(name, self.parse_if_exists(), span=self.span_from(start))
+
+    def parse_show_statement(self) -> ast.Statement:
+        start = self.advance()
+        words: list[str] = []
+        nouns = ("INDEX", "INDEXES", "CONSTRAINT", "CONSTRAINTS")
+        while self.current.is_word and self.current.upper not in nouns:
+            words.append(self.advance().upper.lower())
+        noun = self.match_word("INDEX", "INDEXES", "CONSTRAINT", "CONSTRAINTS")
+        if noun is None:
+            self.fail(f"expected INDEXES or CONSTRAINTS after SHOW, found {self.current.describe()}")
+        kind = "_".join(words) or "all"
+        yield_items: tuple[ast.YieldItem, ...] | None = None
+        yield_star = False
+        where = None
+        returns = None
+        if self.match(TT.YIELD):
+            if self.match(TT.STAR):
+                yield_star = True
+            else:
+                yield_items = self.comma_separated(self.parse_yield_item)
+        where = self.parse_where()
+        if self.current.type is TT.RETURN:
+            returns = self.parse_return()
+        node = ast.ShowIndexes if noun.upper.startswith("INDEX") else ast.ShowConstraints
+        return node(kind, yield_items, yield_star, where, returns, span=self.span_from(start))
+
+    # --------------------------------------------------------------------------------------------------------
+
+    def check_pattern_expressions(self) -> None:
+        """Bare patterns are predicates (Cypher 5): in a projection, SET value or size(...) they are
+        errors."""
+        for expression, as_predicate in self._pattern_expressions:
+            if not as_predicate:
+                self.fail("a pattern can only be used as a predicate here (use EXISTS { ... }, COUNT { ... } "
+                          "or a pattern comprehension [ (a)-->(b) | b ])", span=expression.span)
+
+
+STATEMENT_PARSERS: dict[str, Callable[[Parser], ast.Statement | None]] = {
+    "CREATE": Parser.parse_create_statement,  # None when it is a CREATE clause: the statement is a query
+    "DROP": Parser.parse_drop_statement,
+    "SHOW": Parser.parse_show_statement,
+}
+
+CLAUSE_PARSERS: dict[TokenKind, Callable[[Parser], ast.Clause]] = {
+    TT.MATCH: Parser.parse_match,
+    TT.OPTIONAL: Parser.parse_match,
+    TT.UNWIND: Parser.parse_unwind,
+    TT.WITH: Parser.parse_with,
+    TT.RETURN: Parser.parse_return,
+    TT.CREATE: Parser.parse_create,
+    TT.MERGE: Parser.parse_merge,
+    TT.SET: Parser.parse_set,
+    TT.REMOVE: Parser.parse_remove,
+    TT.DELETE: Parser.parse_delete,
+    TT.DETACH: Parser.parse_delete,
+    TT.FOREACH: Parser.parse_foreach,
+    TT.CALL: Parser.parse_call_clause,
+}
+
+# Clauses whose first word is not reserved (matched by upper-cased text).
+CONTEXTUAL_CLAUSE_PARSERS: dict[str, Callable[[Parser], ast.Clause]] = {
+    "FINISH": Parser.parse_finish,
+}
+
+ATOM_PARSERS: dict[TokenKind, Callable[[Parser], ast.Expression]] = {
+    TT.INTEGER: Parser.parse_number_atom,
+    TT.FLOAT: Parser.parse_number_atom,
+    TT.BAD_NUMBER: Parser.parse_bad_number,
+    TT.STRING: Parser.parse_string,
+    TT.TRUE: Parser.parse_constant,
+    TT.FALSE: Parser.parse_constant,
+    TT.NULL: Parser.parse_constant,
+    TT.PARAMETER: Parser.parse_parameter,
+    TT.LBRACKET: Parser.parse_bracket,
+    TT.LBRACE: Parser.parse_map_literal,
+    TT.LPAREN: Parser.parse_parenthesis,
+    TT.CASE: Parser.parse_case,
+    TT.COUNT: Parser.parse_count,
+    TT.EXISTS: Parser.parse_exists,
+    TT.ALL: Parser.parse_quantifier_word,
+    TT.ANY: Parser.parse_quantifier_word,
+    TT.NONE: Parser.parse_quantifier_word,
+    TT.SINGLE: Parser.parse_quantifier_word,
+    TT.IDENTIFIER: Parser.parse_name_atom,
+    TT.QUOTED_IDENTIFIER: Parser.parse_name_atom,
+}
