@@ -56,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
-    console = make_console(arguments.color, sys.stdout)
+    # with `--json -` the JSON alone goes to stdout, and the progress to stderr
+    console = make_console(arguments.color, sys.stderr if arguments.json == "-" else sys.stdout)
     errors = make_console(arguments.color, sys.stderr)
     try:
         return run_command(arguments, console, errors)
@@ -106,6 +107,8 @@ def run_command(arguments: argparse.Namespace, console: Console, errors: Console
         with console.status(f"running {page.path} …", spinner="dots"):
             outcome = run_page(page, database=arguments.db or ":memory:", cell=arguments.cell)
         outcomes.append(outcome)
+        for error in outcome.errors:  # found while running: the database could not be opened
+            errors.print(Text(str(error), style="red"))
         report_page(outcome, console, update=arguments.update)
         if arguments.update:
             for edit in update_page(outcome):
@@ -165,7 +168,8 @@ def progress_line(outcome: PageOutcome, update: bool) -> Text:
         label, status = "UPDATED", PASSED
     line = Text()
     line.append(f"{label:<7}", style=STATUS_STYLES[status])
-    line.append(f" {outcome.page.path}  {', '.join(parts) or 'no cells'}")
+    detail = "page error" if outcome.errors else ", ".join(parts) or "no cells"
+    line.append(f" {outcome.page.path}  {detail}")
     return line
 
 

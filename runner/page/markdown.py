@@ -78,7 +78,7 @@ def find_fences(lines: list[str]) -> list[Fence]:
 def _fence_from_token(info: str, content: str, markup: str, line_map: list[int], lines: list[str]) -> Fence:
     start, end = line_map  # 0-based, end exclusive
     last = lines[end - 1] if end - 1 < len(lines) else ""
-    closing = re.match(rf"^(?P<prefix>.*?){re.escape(markup[0])}{{{len(markup)},}}[ \t]*$", last)
+    closing = re.match(rf"^(?P<prefix>[ \t>]*){re.escape(markup[0])}{{{len(markup)},}}[ \t]*$", last)
     closed = end - 1 > start and closing is not None
     prefix = closing["prefix"] if closed and closing else _prefix_of(lines[start], markup)
     return Fence(info=info.strip(), content=content, line=start + 1, end_line=end, closed=closed,
