@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
+from dataclasses import replace
 from typing import NoReturn, TypeVar
 
 from engine.errors import CypherSyntaxError
@@ -835,8 +836,8 @@ class Parser:
         if self.current.type is kind:
             return self.advance()
         where = f"{opened.span.line}:{opened.span.column}"
-        self.fail(f"expected '{kind.value}' to close {what} opened at {where}, "
-                  f"found {self.current.describe()}")
+        closer = kind.value if kind.value in KEYWORDS else f"'{kind.value}'"
+        self.fail(f"expected {closer} to close {what} opened at {where}, found {self.current.describe()}")
 
     # --------------------------------------------------------------------------------------------------------
     # Label expressions: `|` (or), `&` (and), `!` (not), `%`, parentheses; legacy `:A:B` and `:A|:B`.
@@ -1154,7 +1155,7 @@ class Parser:
         opened = self.advance()
         expression = self.parse_expression()
         self.expect_closing(TT.RPAREN, "the parenthesised expression", opened)
-        return expression
+        return replace(expression, span=self.span_from(opened))  # the span takes in the parentheses
 
     def parse_pattern_expression(self) -> ast.PatternExpression:
         pattern = self.parse_path_pattern()
@@ -1174,7 +1175,7 @@ class Parser:
         if not alternatives:
             self.fail(f"expected WHEN in CASE, found {self.current.describe()}")
         default = self.parse_expression() if self.match(TT.ELSE) else None
-        self.expect_closing(TT.END, "CASE", start)
+        self.expect_closing(TT.END, "the CASE expression", start)
         return ast.Case(subject, tuple(alternatives), default, span=self.span_from(start))
 
     def parse_count(self) -> ast.Expression:
