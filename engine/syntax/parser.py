@@ -68,6 +68,13 @@ PREDICATE_OPERATORS: dict[TokenKind, tuple[TokenKind | None, str]] = {
 }
 PREDICATE_TOKENS = frozenset({*PREDICATE_OPERATORS, TT.IS, TT.COLONCOLON})
 
+VARIABLE_TYPES = frozenset({TT.IDENTIFIER, TT.QUOTED_IDENTIFIER, *VARIABLE_KEYWORDS})
+# After an identifier, the tokens that make it more than a variable: a call, COLLECT { } or a map projection,
+# a namespaced function name.
+NAME_ATOM_FOLLOWERS = frozenset({TT.LPAREN, TT.LBRACE, TT.DOT})
+OPENING_BRACKETS = frozenset({TT.LPAREN, TT.LBRACKET, TT.LBRACE})
+CLOSING_BRACKETS = frozenset({TT.RPAREN, TT.RBRACKET, TT.RBRACE})
+
 # Clauses that write: not allowed inside EXISTS { } / COUNT { } / COLLECT { }.
 UPDATING_CLAUSES = (ast.Create, ast.Merge, ast.SetClause, ast.Remove, ast.Delete, ast.Foreach)
 
@@ -139,13 +146,14 @@ class Parser:
         self.index = 0
         self.current = tokens[0]
         self.previous = tokens[0]
-        self._closers: dict[int, int] | None = None
         # Inside a comprehension's WHERE, FOREACH's or reduce's list: `|` ends the expression, it is
         # no label OR.
         self._pipe_ends_expression = False
         # Bare patterns parsed as expressions, with whether each sits where a predicate is expected.
         self._pattern_expressions: list[tuple[ast.PatternExpression, bool]] = []
         self._predicate_depth = 0
+        # Ids of bare patterns that are an operand of AND, OR, XOR or NOT: predicates wherever they stand.
+        self._boolean_operands: set[int] = set()
 
     # --------------------------------------------------------------------------------------------------------
     # Token helpers
@@ -208,25 +216,24 @@ class Parser:
 
     def closer_of(self, index: int) -> int:
         """Index of the token closing the bracket at `index` (or of EOF when it is never closed)."""
-        if self._closers is None:
-            closers: dict[int, int] = {}
-            stack: list[int] = []
-            openers = (TT.LPAREN, TT.LBRACKET, TT.LBRACE)
-            closing = (TT.RPAREN, TT.RBRACKET, TT.RBRACE)
-            for position, token in enumerate(self.tokens):
-                if token.type in openers:
-                    stack.append(position)
-                elif token.type in closing and stack:
-                    closers[stack.pop()] = position
-            self._closers = closers
-        return self._closers.get(index, len(self.tokens) - 1)
+        tokens = self.tokens
+        depth = 0
+        for position in range(index, len(tokens)):
+            kind = tokens[position].type
+            if kind in OPENING_BRACKETS:
+                depth += 1
+            elif kind in CLOSING_BRACKETS:
+                depth -= 1
+                if depth == 0:
+                    return position
+        return len(tokens) - 1
 
     # --------------------------------------------------------------------------------------------------------
     # Names
 
-    def is_variable_token(self, token: Token) -> bool:
-        kind = token.type
-        return kind is TT.IDENTIFIER or kind is TT.QUOTED_IDENTIFIER or kind in VARIABLE_KEYWORDS
+    @staticmethod
+    def is_variable_token(token: Token) -> bool:
+        return token.type in VARIABLE_TYPES
 
     @staticmethod
     def name_of(token: Token) -> str:
@@ -242,7 +249,7 @@ class Parser:
 
     def parse_variable(self, what: str = "a variable name") -> ast.Variable:
         token = self.current
-        if self.is_variable_token(token):
+        if token.type in VARIABLE_TYPES:
             self.advance()
             return ast.Variable(self.name_of(token), span=token.span)
         self.fail(f"expected {what}, found {token.describe()}")
@@ -903,6 +910,8 @@ class Parser:
                     return left
                 self.advance()
                 right = self.parse_expression(power + 1)
+                if power <= AND_POWER:
+                    self.mark_boolean_operands(left, right)
                 left = ast.BinaryOp(op, left, right, span=_join(left.span, right.span))
             elif kind in COMPARISON_OPERATORS:
                 if min_power > COMPARISON_POWER:
@@ -929,6 +938,7 @@ class Parser:
             operand = self.parse_expression(NOT_POWER)
         finally:
             self._predicate_depth -= 1
+        self.mark_boolean_operands(operand)
         return ast.UnaryOp("NOT", operand, span=self.span_from(start))
 
     def parse_comparison(self, left: ast.Expression) -> ast.Expression:
@@ -1006,7 +1016,10 @@ class Parser:
                 return self.parse_postfix(literal)
             operand = self.parse_unary()
             return ast.UnaryOp(start.text, operand, span=self.span_from(start))
-        return self.parse_postfix(self.parse_atom())
+        parser = ATOM_PARSERS.get(kind)
+        if parser is None:
+            self.fail(f"expected an expression, found {self.current.describe()}")
+        return self.parse_postfix(parser(self))
 
     def parse_number(self, negative: bool = False, sign: Token | None = None) -> ast.Literal:
         token = self.advance()
@@ -1025,7 +1038,12 @@ class Parser:
             kind = self.current.type
             if kind is TT.DOT:
                 self.advance()
-                key = self.parse_name("a property key after '.'")
+                token = self.current
+                if token.type is TT.IDENTIFIER:  # the common case of parse_name, inline
+                    self.advance()
+                    key = token.text
+                else:
+                    key = self.parse_name("a property key after '.'")
                 subject = ast.PropertyLookup(subject, key, span=self.span_from(subject.span))
             elif kind is TT.LBRACKET:
                 opened = self.advance()
@@ -1153,7 +1171,7 @@ class Parser:
         if self.looks_like_pattern(self.index):
             return self.parse_pattern_expression()
         opened = self.advance()
-        expression = self.parse_expression()
+        expression = self.parse_nested_expression()
         self.expect_closing(TT.RPAREN, "the parenthesised expression", opened)
         return replace(expression, span=self.span_from(opened))  # the span takes in the parentheses
 
@@ -1246,6 +1264,9 @@ class Parser:
         projection."""
         token = self.current
         following = self.peek().type
+        if token.type is TT.IDENTIFIER and following not in NAME_ATOM_FOLLOWERS:  # the common case
+            self.advance()
+            return ast.Variable(token.text, span=token.span)
         upper = token.upper
         if following is TT.LPAREN:
             if upper == "REDUCE" and self.is_variable_token(self.peek(2)) and self.peek(3).type is TT.EQ:
@@ -1285,12 +1306,19 @@ class Parser:
         distinct = self.match(TT.DISTINCT) is not None
         arguments: tuple[ast.Expression, ...] = ()
         if self.current.type is not TT.RPAREN:
-            arguments = self.comma_separated(self.parse_argument)
+            arguments = self.comma_separated(self.parse_nested_expression)
         self.expect_closing(TT.RPAREN, f"the arguments of {name}()", opened)
         return ast.FunctionCall(name, arguments, distinct, span=self.span_from(start))
 
-    def parse_argument(self) -> ast.Expression:
-        return self.parse_expression()
+    def parse_nested_expression(self) -> ast.Expression:
+        """An expression in brackets of its own, where `|` is a label OR again, even in a comprehension."""
+        if not self._pipe_ends_expression:
+            return self.parse_expression()
+        self._pipe_ends_expression = False
+        try:
+            return self.parse_expression()
+        finally:
+            self._pipe_ends_expression = True
 
     def parse_arguments_after_name(self, name: str) -> tuple[ast.Expression, ...]:
         opened = self.expect(TT.LPAREN)
@@ -1539,11 +1567,16 @@ class Parser:
 
     # --------------------------------------------------------------------------------------------------------
 
+    def mark_boolean_operands(self, *operands: ast.Expression) -> None:
+        for operand in operands:
+            if isinstance(operand, ast.PatternExpression):
+                self._boolean_operands.add(id(operand))
+
     def check_pattern_expressions(self) -> None:
         """Bare patterns are predicates (Cypher 5): in a projection, SET value or size(...) they are
         errors."""
         for expression, as_predicate in self._pattern_expressions:
-            if not as_predicate:
+            if not as_predicate and id(expression) not in self._boolean_operands:
                 self.fail("a pattern can only be used as a predicate here (use EXISTS { ... }, COUNT { ... } "
                           "or a pattern comprehension [ (a)-->(b) | b ])", span=expression.span)
 
