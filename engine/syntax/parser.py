@@ -97,7 +97,8 @@ def parse(text: str) -> ast.Statement:
     tokens = tokenize(text)
     parser = Parser(text, tokens)
     statement = parser.parse_statement()
-    parser.match(TT.SEMICOLON)
+    while parser.match(TT.SEMICOLON):
+        pass
     if parser.current.type is not TT.EOF:
         after = "after ';' (parse_script reads several statements)" if parser.previous.type is TT.SEMICOLON \
             else "after the statement"
