@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import duckdb
+
+from engine.compile import bind
+from engine.errors import CypherError
+from engine.execute.executor import Executor
 from engine.execute.results import Result
+from engine.sqlgen import runtime
+from engine.storage.schema import GraphStore
+from engine.syntax.parser import parse, parse_script
 
 
 class Connection:
@@ -13,24 +21,41 @@ class Connection:
 
     def __init__(self, path: str = ":memory:") -> None:
         self.path = path
-        raise NotImplementedError("the engine is being built")
+        self._duck = duckdb.connect(path)
+        self._duck.execute("SET TimeZone = 'UTC'")
+        runtime.install(self._duck)
+        self._store = GraphStore(self._duck)
+        self._executor = Executor(self._duck, self._store)
 
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *,
                 read_only: bool = False) -> Result:
         """Run exactly one Cypher statement as one transaction."""
-        raise NotImplementedError
+        try:
+            bound = bind(parse(statement), params)
+        except CypherError as error:
+            raise error.with_source(statement) from None
+        return self._executor.run(bound, statement, read_only=read_only)
 
-    def execute_script(self, text: str, params: Mapping[str, Any] | None = None) -> list[Result]:
+    def execute_script(self, text: str, params: Mapping[str, Any] | None = None, *,
+                       read_only: bool = False) -> list[Result]:
         """Run `;`-separated statements in order; error positions are relative to `text`."""
-        raise NotImplementedError
+        results = []
+        for statement, span in parse_script(text):
+            try:
+                bound = bind(statement, params)
+            except CypherError as error:
+                raise error.with_source(text) from None
+            result = self._executor.run(bound, text, read_only=read_only)
+            result.statement = text[span.start:span.end]
+            results.append(result)
+        return results
 
     def register_procedure(self, signature: str, rows: list[Mapping[str, Any]]) -> None:
-        """Make a table-backed procedure callable: `CALL name(args) YIELD ...` returns the rows of `rows`
-        whose input columns equal the arguments. `signature` is `ns.name(in :: TYPE?, ...) :: (out :: TYPE?, ...)`."""
-        raise NotImplementedError
+        """Make a table-backed procedure callable (see `engine.procedures`)."""
+        raise NotImplementedError("procedures arrive with the TCK's clauses/call")
 
     def close(self) -> None:
-        raise NotImplementedError
+        self._duck.close()
 
     def __enter__(self) -> Connection:
         return self

@@ -69,6 +69,12 @@ class CypherTypeError(CypherError):
     kind = "TypeError"
 
 
+class CypherArithmeticError(CypherError):
+    """Integer overflow or division of an integer by zero."""
+
+    kind = "ArithmeticError"
+
+
 class CypherArgumentError(CypherError):
     """A value of the right type but outside what a function or clause accepts."""
 

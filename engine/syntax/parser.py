@@ -27,7 +27,7 @@ from engine.errors import CypherSyntaxError
 from engine.syntax import ast
 from engine.syntax.span import Span
 from engine.syntax.tokenizer import tokenize
-from engine.syntax.tokens import KEYWORDS, VARIABLE_KEYWORDS, Token, TokenKind, TokenType
+from engine.syntax.tokens import KEYWORDS, VARIABLE_KEYWORDS, WORD_TYPES, Token, TokenKind, TokenType
 
 T = TypeVar("T")
 TT = TokenType
@@ -72,6 +72,9 @@ VARIABLE_TYPES = frozenset({TT.IDENTIFIER, TT.QUOTED_IDENTIFIER, *VARIABLE_KEYWO
 # After an identifier, the tokens that make it more than a variable: a call, COLLECT { } or a map projection,
 # a namespaced function name.
 NAME_ATOM_FOLLOWERS = frozenset({TT.LPAREN, TT.LBRACE, TT.DOT})
+LABEL_OPERATORS = frozenset({TT.PIPE, TT.AMP})
+POSTFIX_TOKENS = frozenset({TT.DOT, TT.LBRACKET, TT.COLON})
+PROPERTY_MAP_STARTS = frozenset({TT.LBRACE, TT.PARAMETER})
 OPENING_BRACKETS = frozenset({TT.LPAREN, TT.LBRACKET, TT.LBRACE})
 CLOSING_BRACKETS = frozenset({TT.RPAREN, TT.RBRACKET, TT.RBRACE})
 
@@ -114,7 +117,7 @@ def parse_script(text: str) -> list[tuple[ast.Statement, Span]]:
     for token in tokens:
         if token.type is TT.SEMICOLON or token.type is TT.EOF:
             if segment:
-                parser = Parser(text, [*segment, Token(TT.EOF, "", None, token.span)])
+                parser = Parser(text, [*segment, token._replace(type=TT.EOF, text="", value=None)])
                 statement = parser.parse_statement()
                 if parser.current.type is not TT.EOF:
                     parser.fail(f"expected ';' or end of input after the statement, found "
@@ -172,9 +175,14 @@ class Parser:
         return self.tokens[index] if index < len(self.tokens) else self.tokens[-1]
 
     def match(self, kind: TokenKind) -> Token | None:
-        if self.current.type is kind:
-            return self.advance()
-        return None
+        token = self.current
+        if token.type is not kind:
+            return None
+        self.previous = token  # advance(), inline: this is the parser's most frequent call
+        if kind is not TT.EOF:
+            self.index += 1
+            self.current = self.tokens[self.index]
+        return token
 
     def match_word(self, *words: str) -> Token | None:
         """Read the current token if it is one of `words` (upper case; keywords or contextual words)."""
@@ -183,8 +191,13 @@ class Parser:
         return None
 
     def expect(self, kind: TokenKind, purpose: str = "") -> Token:
-        if self.current.type is kind:
-            return self.advance()
+        token = self.current
+        if token.type is kind:
+            self.previous = token  # advance(), inline
+            if kind is not TT.EOF:
+                self.index += 1
+                self.current = self.tokens[self.index]
+            return token
         purpose = f" {purpose}" if purpose else ""
         self.fail(f"expected '{kind.value}'{purpose}, found {self.current.describe()}")
 
@@ -200,11 +213,7 @@ class Parser:
 
     def span_from(self, start: Token | Span) -> Span:
         """From the start of `start` (a token or a span) to the end of the last token read."""
-        first = start.span if type(start) is Token else start
-        last = self.previous.span
-        if last.start < first.start:
-            return first
-        return _new_tuple(Span, (first.line, first.column, first.start, last.end))
+        return _new_tuple(Span, (start.line, start.column, start.start, max(self.previous.end, start.end)))
 
     def at_word(self, word: str, offset: int = 0) -> bool:
         return (self.peek(offset) if offset else self.current).upper == word
@@ -236,23 +245,20 @@ class Parser:
     def is_variable_token(token: Token) -> bool:
         return token.type in VARIABLE_TYPES
 
-    @staticmethod
-    def name_of(token: Token) -> str:
-        return token.value if token.type is TT.QUOTED_IDENTIFIER else token.text
 
     def parse_name(self, what: str = "a name") -> str:
         """Any word (keywords included, e.g. `n.count`, `:Match`, `{end: 1}`)."""
         token = self.current
-        if token.is_word:
+        if token.type in WORD_TYPES:
             self.advance()
-            return self.name_of(token)
+            return token.value
         self.fail(f"expected {what}, found {token.describe()}")
 
     def parse_variable(self, what: str = "a variable name") -> ast.Variable:
         token = self.current
         if token.type in VARIABLE_TYPES:
             self.advance()
-            return ast.Variable(self.name_of(token), span=token.span)
+            return ast.Variable(token.value, span=token.span)
         self.fail(f"expected {what}, found {token.describe()}")
 
     def parse_symbolic_name(self) -> str:
@@ -417,7 +423,7 @@ class Parser:
     def parse_projection_item(self) -> ast.ProjectionItem:
         start = self.current
         expression = self.parse_expression()
-        text = self.text[start.span.start:self.previous.span.end]
+        text = self.text[start.start:self.previous.end]
         alias = None
         if self.match(TT.AS):
             alias = self.parse_name("an alias after AS")
@@ -668,12 +674,13 @@ class Parser:
     def parse_pattern_part(self) -> ast.PatternPart:
         start = self.current
         variable = None
-        if self.is_variable_token(self.current) and self.peek().type is TT.EQ:
+        if start.type in VARIABLE_TYPES and self.peek().type is TT.EQ:
             variable = self.parse_variable()
             self.advance()
         selector = self.parse_path_selector()
         function = None
-        if self.current.upper in ("SHORTESTPATH", "ALLSHORTESTPATHS") and self.peek().type is TT.LPAREN:
+        if self.current.type is TT.IDENTIFIER and self.current.upper in ("SHORTESTPATH", "ALLSHORTESTPATHS") \
+                and self.peek().type is TT.LPAREN:
             function = "shortestPath" if self.current.upper == "SHORTESTPATH" else "allShortestPaths"
             self.advance()
             opened = self.advance()
@@ -685,6 +692,8 @@ class Parser:
 
     def parse_path_selector(self) -> ast.PathSelector | None:
         start = self.current
+        if start.type is TT.LPAREN:
+            return None
         kind: str | None = None
         count: int | None = None
         if self.match(TT.ANY):
@@ -743,12 +752,12 @@ class Parser:
 
     def parse_node_pattern(self) -> ast.NodePattern:
         opened = self.expect(TT.LPAREN, "to open a node pattern")
-        variable = self.parse_variable() if self.is_variable_token(self.current) else None
+        variable = self.parse_variable() if self.current.type in VARIABLE_TYPES else None
         labels = None
         if self.current.type is TT.COLON or self.current.type is TT.IS:
             labels = self.parse_label_expression()
-        properties = self.parse_pattern_properties()
-        where = self.parse_predicate() if self.match(TT.WHERE) else None
+        properties = self.parse_pattern_properties() if self.current.type in PROPERTY_MAP_STARTS else None
+        where = self.parse_predicate() if self.current.type is TT.WHERE and self.advance() else None
         self.expect_closing(TT.RPAREN, "the node pattern", opened)
         return ast.NodePattern(variable, labels, properties, where, span=self.span_from(opened))
 
@@ -767,7 +776,7 @@ class Parser:
         variable = types = properties = where = length = None
         if self.current.type is TT.LBRACKET:
             opened = self.advance()
-            if self.is_variable_token(self.current):
+            if self.current.type in VARIABLE_TYPES:
                 variable = self.parse_variable()
             if self.current.type is TT.COLON or self.current.type is TT.IS:
                 types = self.parse_label_expression()
@@ -776,7 +785,8 @@ class Parser:
             elif self.current.type in (TT.DOTDOT, TT.INTEGER):
                 self.fail(f"expected '*' before the length of a variable-length relationship, found "
                           f"{self.current.describe()}", detail="InvalidRelationshipPattern")
-            properties = self.parse_pattern_properties()
+            if self.current.type in PROPERTY_MAP_STARTS:
+                properties = self.parse_pattern_properties()
             if self.match(TT.WHERE):
                 where = self.parse_predicate()
             self.expect_closing(TT.RBRACKET, "the relationship pattern", opened)
@@ -853,7 +863,12 @@ class Parser:
     def parse_label_expression(self) -> ast.LabelExpression:
         """After `:` (or `IS`): a label expression, with the legacy `:A:B` conjunction."""
         start = self.advance()
-        expression = self.parse_label_or()
+        token = self.current
+        if token.type in WORD_TYPES and self.peek().type not in LABEL_OPERATORS:  # `:Name`, the common case
+            self.advance()
+            expression: ast.LabelExpression = ast.LabelName(token.value, span=token.span)
+        else:
+            expression = self.parse_label_or()
         while self.current.type is TT.COLON and start.type is TT.COLON:
             self.advance()
             right = self.parse_label_or()
@@ -1020,7 +1035,8 @@ class Parser:
         parser = ATOM_PARSERS.get(kind)
         if parser is None:
             self.fail(f"expected an expression, found {self.current.describe()}")
-        return self.parse_postfix(parser(self))
+        atom = parser(self)
+        return self.parse_postfix(atom) if self.current.type in POSTFIX_TOKENS else atom
 
     def parse_number(self, negative: bool = False, sign: Token | None = None) -> ast.Literal:
         token = self.advance()

@@ -20,6 +20,9 @@ from engine.errors import CypherSyntaxError
 from engine.syntax.span import Span
 from engine.syntax.tokens import KEYWORDS, SYMBOLS, Token, TokenType
 
+IDENTIFIER, QUOTED_IDENTIFIER = TokenType.IDENTIFIER, TokenType.QUOTED_IDENTIFIER
+STRING, PARAMETER, EOF = TokenType.STRING, TokenType.PARAMETER, TokenType.EOF
+
 # Dashes that look like '-' but are not Cypher's minus (openCypher rejects them in expressions).
 UNICODE_DASHES = "\u00ad\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 
@@ -84,24 +87,22 @@ def _tokenize(text: str) -> list[Token]:
         if skipped != start and count("\n", skipped, start):  # newlines in the whitespace or comments before
             line += count("\n", skipped, start)
             line_start = text.rindex("\n", skipped, start) + 1
-        span = make_token(Span, (line, start - line_start + 1, start, end))
+        column = start - line_start + 1
         chunk = text[start:end]
         if kind == "word":
             keyword = KEYWORDS.get(chunk.upper())
-            if keyword is None:
-                append(make_token(Token, (TokenType.IDENTIFIER, chunk, chunk, span)))
-            else:
-                append(make_token(Token, (keyword, chunk, keyword.value, span)))
+            append(make_token(Token, (keyword or IDENTIFIER, chunk, chunk, line, column, start, end)))
         elif kind == "symbol":
-            append(make_token(Token, (SYMBOLS[chunk], chunk, chunk, span)))
+            append(make_token(Token, (SYMBOLS[chunk], chunk, chunk, line, column, start, end)))
         elif kind == "number":
-            append(_number(chunk, span))
+            append(_number(chunk, Span(line, column, start, end)))
         elif kind == "string" or kind == "quoted":
             if kind == "string":
-                append(make_token(Token, (TokenType.STRING, chunk, _unescape(chunk, span), span)))
+                value = _unescape(chunk, Span(line, column, start, end))
+                append(make_token(Token, (STRING, chunk, value, line, column, start, end)))
             else:
                 name = chunk[1:-1].replace("``", "`")
-                append(make_token(Token, (TokenType.QUOTED_IDENTIFIER, chunk, name, span)))
+                append(make_token(Token, (QUOTED_IDENTIFIER, chunk, name, line, column, start, end)))
             if "\n" in chunk:  # a multi-line literal: the next token's line
                 line += chunk.count("\n")
                 line_start = start + chunk.rindex("\n") + 1
@@ -109,29 +110,29 @@ def _tokenize(text: str) -> list[Token]:
             name = chunk[1:]
             if name.startswith("`"):
                 name = name[1:-1].replace("``", "`")
-            append(make_token(Token, (TokenType.PARAMETER, chunk, name, span)))
+            append(make_token(Token, (PARAMETER, chunk, name, line, column, start, end)))
         elif kind == "end":
-            append(make_token(Token, (TokenType.EOF, "", None, span)))
+            append(make_token(Token, (EOF, "", None, line, column, start, end)))
             return tokens
         else:
-            _raise_for(kind, chunk, span)
+            _raise_for(kind, chunk, Span(line, column, start, end))
     raise AssertionError("the token pattern always ends with an `end` match")  # pragma: no cover
 
 
 def _number(chunk: str, span: Span) -> Token:
     if DECIMAL_INTEGER.fullmatch(chunk):
-        return Token(TokenType.INTEGER, chunk, int(chunk.replace("_", "")), span)
+        return Token(TokenType.INTEGER, chunk, int(chunk.replace("_", "")), *span)
     if HEX_INTEGER.fullmatch(chunk):
-        return Token(TokenType.INTEGER, chunk, int(chunk[2:].replace("_", ""), 16), span)
+        return Token(TokenType.INTEGER, chunk, int(chunk[2:].replace("_", ""), 16), *span)
     if OCTAL_INTEGER.fullmatch(chunk):
-        return Token(TokenType.INTEGER, chunk, int(chunk[2:].replace("_", ""), 8), span)
+        return Token(TokenType.INTEGER, chunk, int(chunk[2:].replace("_", ""), 8), *span)
     if DECIMAL_FLOAT.fullmatch(chunk):
         value = float(chunk.replace("_", ""))
         if value == float("inf"):
             raise CypherSyntaxError(f"floating point number is too large: {chunk}", span,
                                     detail="FloatingPointOverflow")
-        return Token(TokenType.FLOAT, chunk, value, span)
-    return Token(TokenType.BAD_NUMBER, chunk, None, span)
+        return Token(TokenType.FLOAT, chunk, value, *span)
+    return Token(TokenType.BAD_NUMBER, chunk, None, *span)
 
 
 def _unescape(chunk: str, span: Span) -> str:

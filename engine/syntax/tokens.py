@@ -184,14 +184,25 @@ WORD_TYPES = frozenset({TokenType.IDENTIFIER, TokenType.QUOTED_IDENTIFIER, *KEYW
 
 
 class Token(NamedTuple):
-    """One token. `value` is the decoded payload: a name (backticks removed), a keyword's upper-case text,
-    a string's unescaped text, a number's int or float, a parameter's name. A named tuple, built with
-    `tuple.__new__` in the tokenizer's loop, for speed."""
+    """One token: its kind, its text as written, its decoded `value` (a name with backticks removed, a
+    keyword's text as written, a string's unescaped text, a number's int or float, a parameter's name)
+    and where it is.
+
+    The position is kept as plain ints and `span` builds the `Span` when asked: the tokenizer makes one
+    tuple per token instead of two, and the parser asks only for the tokens that start a node.
+    """
 
     type: TokenKind
     text: str
     value: object
-    span: Span
+    line: int
+    column: int
+    start: int
+    end: int
+
+    @property
+    def span(self) -> Span:
+        return Span(self.line, self.column, self.start, self.end)
 
     @property
     def is_word(self) -> bool:

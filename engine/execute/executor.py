@@ -1,0 +1,209 @@
+"""Runs a bound statement clause by clause, inside one transaction.
+
+Each read clause's SELECT is materialized as a temporary table, the binding table the next clause
+reads; updating clauses run through `Writer`. After the last clause the rows are fetched in `__ord`
+order and decoded. Any error rolls the whole statement back (ADR-0002).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import duckdb
+
+from engine import errors
+from engine.errors import ConstraintViolation, CypherError, ReadOnlyViolation, UnsupportedFeature
+from engine.execute.decode import Decoder
+from engine.execute.results import Result, empty_counters
+from engine.execute.schema_commands import run_schema_command
+from engine.execute.writes import Writer
+from engine.semantic import bound as b
+from engine.sqlgen.context import Parameters
+from engine.sqlgen.generator import QueryCompiler, Relation, union_select
+from engine.storage.schema import GraphStore
+from engine.syntax.span import Span
+
+READ_CLAUSES = (b.BMatch, b.BUnwind, b.BProjection)
+WRITE_HANDLERS = {
+    b.BCreate: Writer.create,
+    b.BMerge: Writer.merge,
+    b.BSet: Writer.set_clause,
+    b.BDelete: Writer.delete,
+}
+
+_TABLE_NAMES = itertools.count()
+
+
+class StatementRun:
+    """One statement's execution state: temp tables made so far and whether anything was deleted."""
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore) -> None:
+        self.connection = connection
+        self.store = store
+        self.tables: list[str] = []
+        self.aliases = [0]
+        self.deleted_nodes = False
+        self.span: Span | None = None
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
+        self.connection.execute(sql, list(parameters))
+
+    def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> tuple[Any, ...]:
+        row = self.connection.execute(sql, list(parameters)).fetchone()
+        assert row is not None
+        return row
+
+    def materialize(self, select: str, variables: list[Any], parameters: Sequence[Any] = ()) -> Relation:
+        name = f"_cypher_t{next(_TABLE_NAMES)}"
+        body = select[1:-1] if select.startswith("(") and select.endswith(")") else f"SELECT * FROM {select}"
+        self.connection.execute(f"CREATE TEMP TABLE {name} AS {body}", list(parameters))
+        self.tables.append(name)
+        return Relation(name, list(variables))
+
+    def drop_tables(self) -> None:
+        for name in self.tables:
+            self.connection.execute(f"DROP TABLE IF EXISTS {name}")
+        self.tables.clear()
+
+
+class Executor:
+    def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore) -> None:
+        self.connection = connection
+        self.store = store
+
+    def run(self, statement: b.BoundQuery | b.BSchemaCommand, text: str, *, read_only: bool = False) -> Result:
+        if isinstance(statement, b.BSchemaCommand):
+            if read_only and statement.statement.__class__.__name__.startswith(("Create", "Drop")):
+                raise ReadOnlyViolation("schema commands write: use a writing call")
+            return self._in_transaction(lambda run: run_schema_command(run, statement), text)
+        if read_only and statement.updating:
+            raise ReadOnlyViolation("this statement writes to the graph; a read-only call cannot run it")
+        return self._in_transaction(lambda run: self._run_query(run, statement), text)
+
+    def _in_transaction(self, body: Any, text: str) -> Result:
+        self.connection.execute("BEGIN TRANSACTION")
+        run = StatementRun(self.connection, self.store)
+        try:
+            result = body(run)
+            if run.deleted_nodes:
+                self._check_no_dangling(run)
+            run.drop_tables()
+            self.connection.execute("COMMIT")
+        except BaseException as error:
+            self.connection.execute("ROLLBACK")
+            self.store.reload()
+            if isinstance(error, duckdb.Error):
+                raise translate(error, run.span).with_source(text) from error
+            if isinstance(error, CypherError):
+                if error.span is None:
+                    error.span = run.span
+                raise error.with_source(text) from None
+            raise
+        result.statement = text
+        return result
+
+    def _run_query(self, run: StatementRun, query: b.BoundQuery) -> Result:
+        counters: Counter[str] = Counter()
+        relations = []
+        for part in query.parts:
+            relation, part_counters = self._run_single(run, part)
+            counters += part_counters
+            relations.append(relation)
+        if len(query.parts) > 1:
+            parameters = Parameters()
+            relation = run.materialize(union_select(query, relations), list(query.parts[0].output),
+                                       parameters.values)
+        else:
+            relation = relations[0]
+        output = query.parts[0].output
+        if not query.columns:
+            rows: list[tuple[Any, ...]] = []
+        else:
+            columns = ", ".join(v.column for v in output)
+            raw = self.connection.execute(f"SELECT {columns} FROM {relation.sql} ORDER BY __ord").fetchall()
+            rows = Decoder(self.connection, self.store.catalog).decode_rows(raw, [v.type for v in output])
+        result_counters = empty_counters()
+        result_counters.update(counters)
+        return Result(list(query.columns), rows, result_counters, query.ordered)
+
+    def _run_single(self, run: StatementRun, query: b.BoundSingleQuery) -> tuple[Relation, Counter[str]]:
+        counters: Counter[str] = Counter()
+        relation = Relation("(SELECT 1::BIGINT AS __ord)", [])
+        writer = Writer(run)
+        for clause in query.clauses:
+            run.span = clause.span
+            if isinstance(clause, READ_CLAUSES) or (
+                    isinstance(clause, b.BCallSubquery) and not clause.query.updating):
+                parameters = Parameters()
+                queries = QueryCompiler(self.store.catalog, parameters)
+                queries._aliases = run.aliases
+                produced = queries.read_clause(clause, relation)
+                relation = run.materialize(produced.sql, produced.variables, parameters.values)
+                continue
+            handler = WRITE_HANDLERS.get(type(clause))
+            if handler is None:
+                raise UnsupportedFeature(f"{type(clause).__name__[1:]} here", clause.span)
+            written = handler(writer, clause, relation)
+            relation = written.relation
+            counters += written.counters
+            self._check_constraints(run)
+        return relation, counters
+
+    def _check_constraints(self, run: StatementRun) -> None:
+        for constraint in self.store.catalog.constraints.values():
+            if constraint.entity != "node" or constraint.kind not in ("unique", "node_key"):
+                continue
+            columns = [self.store.catalog.column("node", key) for key in constraint.properties]
+            if any(column is None for column in columns):
+                continue
+            keys = ", ".join(f"cy_key({column})" for column in columns)
+            present = " AND ".join(f"{column} IS NOT NULL" for column in columns)
+            parameters = [constraint.label]
+            row = run.connection.execute(
+                f"SELECT min(id), max(id) FROM nodes WHERE list_contains(labels, $1) AND {present}"
+                f" GROUP BY {keys} HAVING count(*) > 1 LIMIT 1", parameters).fetchone()
+            if row is not None:
+                names = ", ".join(constraint.properties)
+                raise ConstraintViolation(
+                    f"node({row[1]}) already exists with label `{constraint.label}` and the same value of "
+                    f"property `{names}` as node({row[0]})", run.span, detail="ConstraintValidationFailed")
+
+    def _check_no_dangling(self, run: StatementRun) -> None:
+        row = run.connection.execute(
+            "SELECT src, dst FROM rels WHERE src NOT IN (SELECT id FROM nodes) OR dst NOT IN (SELECT id FROM nodes)"
+            " LIMIT 1").fetchone()
+        if row is not None:
+            raise ConstraintViolation(
+                "cannot delete a node that still has relationships; delete them first or use DETACH DELETE",
+                run.span, detail="DeleteConnectedNode")
+
+
+ERROR_KINDS: dict[str, type[CypherError]] = {
+    "TypeError": errors.CypherTypeError,
+    "ArgumentError": errors.CypherArgumentError,
+    "ArithmeticError": errors.CypherArithmeticError,
+    "SemanticError": errors.CypherSemanticError,
+    "SyntaxError": errors.CypherSyntaxError,
+    "UnsupportedFeature": errors.UnsupportedFeature,
+    "EntityNotFound": errors.EntityNotFound,
+    "ConstraintVerificationFailed": errors.ConstraintViolation,
+}
+
+
+def translate(error: duckdb.Error, span: Span | None) -> CypherError:
+    """A DuckDB error raised while running generated SQL, as the engine error it stands for."""
+    message = str(error)
+    if "CYPHER|" in message:
+        _, _, rest = message.partition("CYPHER|")
+        kind, detail, text = (rest.split("|", 2) + ["", ""])[:3]
+        text = text.splitlines()[0] if text else kind
+        return ERROR_KINDS.get(kind, CypherError)(text, span, detail=detail or None)
+    if "Overflow" in message or "out of range" in message.lower():
+        return errors.CypherArithmeticError("integer overflow", span, detail="IntegerOverflow")
+    if "Division by zero" in message:
+        return errors.CypherArithmeticError("/ by zero", span, detail="DivisionByZero")
+    return CypherError(f"internal error while running the statement: {message.splitlines()[0]}", span,
+                       detail="Internal")

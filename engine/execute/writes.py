@@ -1,0 +1,539 @@
+"""Updating clauses, each set-based over the whole binding table of the clause before it.
+
+A write clause runs a few SQL statements: INSERTs of every new node and relationship at once (ids from
+the catalog's counters, in row order), UPDATEs that take the last row's value per entity, DELETEs of id
+sets. Counters are counted in SQL too. MERGE groups the rows that found no match by everything the
+pattern depends on, creates one pattern per group for its first row, and lets the group's later rows
+match what that row created, which is Neo4j's row-by-row outcome (ADR-0006).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.errors import CypherSemanticError, CypherSyntaxError, CypherTypeError, UnsupportedFeature
+from engine.semantic import bound as b
+from engine.semantic.scope import Variable
+from engine.semantic.types import Kind, is_storable
+from engine.sqlgen.context import Parameters
+from engine.sqlgen.expressions import ExpressionCompiler
+from engine.sqlgen.generator import QueryCompiler, Relation, _group_key
+from engine.syntax import ast
+
+if TYPE_CHECKING:
+    from engine.execute.executor import StatementRun
+
+
+@dataclass
+class WriteResult:
+    relation: Relation
+    counters: Counter[str] = field(default_factory=Counter)
+
+
+def label_names(expression: ast.LabelExpression | None, span: Any) -> list[str]:
+    """The labels a node pattern to be created names: `:A:B` or `:A&B`, never `|` or `!`."""
+    if expression is None:
+        return []
+    if isinstance(expression, ast.LabelName):
+        return [expression.name]
+    if isinstance(expression, ast.LabelAnd):
+        return label_names(expression.left, span) + label_names(expression.right, span)
+    raise CypherSyntaxError("label expressions with |, ! or % cannot be used to create nodes", span,
+                            detail="InvalidLabelExpression")
+
+
+class Writer:
+    """Runs the updating clauses of one statement."""
+
+    def __init__(self, run: StatementRun) -> None:
+        self.run = run
+
+    @property
+    def store(self) -> Any:
+        return self.run.store
+
+    def compiler(self, relation: Relation) -> tuple[QueryCompiler, ExpressionCompiler, str, Parameters]:
+        parameters = Parameters()
+        queries = QueryCompiler(self.store.catalog, parameters)
+        queries._aliases = self.run.aliases
+        alias = queries.alias()
+        context = queries.context_for(relation, alias)
+        return queries, ExpressionCompiler(context, queries), alias, parameters
+
+    # -- CREATE -------------------------------------------------------------------------------------
+
+    def create(self, clause: b.BCreate, relation: Relation) -> WriteResult:
+        return self.create_paths(clause.paths, relation)
+
+    def create_paths(self, paths: list[b.BoundPath], relation: Relation) -> WriteResult:
+        ranked = self.run.materialize(f"(SELECT *, row_number() OVER (ORDER BY __ord) AS __rank FROM {relation.sql})",
+                                      relation.variables)
+        (rows,) = self.run.fetchone(f"SELECT count(*) FROM {ranked.sql}")
+        new_nodes: list[b.BoundNode] = []
+        seen: set[int] = set()
+        for path in paths:
+            for node in path.nodes:
+                if node.is_new and id(node.variable) not in seen:
+                    seen.add(id(node.variable))
+                    new_nodes.append(node)
+        new_rels = [rel for path in paths for rel in path.relationships]
+        counters: Counter[str] = Counter()
+        node_base = self.store.allocate_ids("node", rows * len(new_nodes)) if new_nodes and rows else 0
+        rel_base = self.store.allocate_ids("relationship", rows * len(new_rels)) if new_rels and rows else 0
+        id_sql: dict[int, str] = {}
+        for index, node in enumerate(new_nodes):
+            id_sql[id(node.variable)] = f"({node_base} + (__rank - 1) * {len(new_nodes)} + {index})"
+        for index, rel in enumerate(new_rels):
+            id_sql[id(rel.variable)] = f"({rel_base} + (__rank - 1) * {len(new_rels)} + {index})"
+        if rows:
+            for node in new_nodes:
+                counters += self._insert_node(node, ranked, id_sql)
+            for path in paths:
+                for index, rel in enumerate(path.relationships):
+                    left, right = path.nodes[index], path.nodes[index + 1]
+                    counters += self._insert_relationship(rel, left, right, ranked, id_sql)
+        columns = [f"q.{v.column}" for v in relation.variables]
+        new_variables: list[Variable] = []
+        for node in new_nodes:
+            if not node.variable.anonymous:
+                columns.append(f"{id_sql[id(node.variable)]} AS {node.variable.column}")
+                new_variables.append(node.variable)
+        for rel in new_rels:
+            if not rel.variable.anonymous:
+                columns.append(f"{id_sql[id(rel.variable)]} AS {rel.variable.column}")
+                new_variables.append(rel.variable)
+        for path in paths:
+            if path.variable is not None:
+                node_ids = ", ".join(self._endpoint_sql(node, id_sql, "q") for node in path.nodes)
+                rel_ids = ", ".join(id_sql[id(rel.variable)] for rel in path.relationships)
+                columns.append(f"struct_pack(nodes := [{node_ids}], rels := [{rel_ids}]::BIGINT[])"
+                               f" AS {path.variable.column}")
+                new_variables.append(path.variable)
+        output = self.run.materialize(
+            f"(SELECT {', '.join([*columns, 'q.__ord'])} FROM {ranked.sql} AS q)",
+            relation.variables + new_variables)
+        return WriteResult(output, counters)
+
+    def _endpoint_sql(self, node: b.BoundNode, id_sql: dict[int, str], alias: str) -> str:
+        if id(node.variable) in id_sql:
+            return id_sql[id(node.variable)]
+        return f"{alias}.{node.variable.column}"
+
+    def _property_entries(self, properties: b.BoundExpression | None) -> list[tuple[str, b.BoundExpression]]:
+        if properties is None:
+            return []
+        if isinstance(properties, b.BMap):
+            return list(properties.entries)
+        if properties.type.is_record:
+            return [(key, b.BProperty(properties, key, type=value_type, span=properties.span))
+                    for key, value_type in properties.type.fields or ()]
+        if properties.type.kind is Kind.NULL:
+            return []
+        raise UnsupportedFeature("creating properties from a map whose keys are only known at run time",
+                                 properties.span)
+
+    def _property_values(self, compiler: ExpressionCompiler,
+                         entries: list[tuple[str, b.BoundExpression]]) -> list[tuple[str, str]]:
+        values = []
+        for key, value in entries:
+            storable = is_storable(value.type)
+            if storable is False:
+                raise CypherTypeError(f"property values can only be of primitive types or arrays thereof "
+                                      f"(`{key}` is {value.type!r})", value.span, detail="InvalidPropertyType")
+            values.append((key, f"cy_property({compiler.variant(value)})"))
+        return values
+
+    def _insert_node(self, node: b.BoundNode, ranked: Relation, id_sql: dict[int, str]) -> Counter[str]:
+        labels = label_names(node.labels, node.span)
+        _, compiler, alias, parameters = self.compiler(ranked)
+        for variable_id, sql in id_sql.items():
+            compiler.context.variables[variable_id] = sql.replace("__rank", f"{alias}.__rank")
+        values = self._property_values(compiler, self._property_entries(node.properties))
+        columns = [self.store.ensure_property_column("node", key) for key, _ in values]
+        label_sql = "[" + ", ".join(parameters.text(label) for label in labels) + "]::VARCHAR[]"
+        own_id = id_sql[id(node.variable)].replace("__rank", f"{alias}.__rank")
+        select = ", ".join([own_id, label_sql, *[sql for _, sql in values]])
+        self.run.execute(
+            f"INSERT INTO nodes (id, labels{''.join(', ' + c for c in columns)}) SELECT {select}"
+            f" FROM {ranked.sql} AS {alias}{compiler.context.join_text()}", parameters.values)
+        counters: Counter[str] = Counter()
+        (count,) = self.run.fetchone(f"SELECT count(*) FROM {ranked.sql}")
+        counters["nodes_created"] += count
+        counters["labels_added"] += count * len(labels)
+        if columns:
+            (props,) = self.run.fetchone(
+                f"SELECT coalesce(sum({' + '.join(f'({c} IS NOT NULL)::INTEGER' for c in columns)}), 0)"
+                f" FROM nodes WHERE id IN (SELECT {own_id} FROM {ranked.sql} AS {alias})")
+            counters["properties_set"] += props
+        return counters
+
+    def _insert_relationship(self, rel: b.BoundRelationship, left: b.BoundNode, right: b.BoundNode,
+                             ranked: Relation, id_sql: dict[int, str]) -> Counter[str]:
+        assert isinstance(rel.types, ast.LabelName)
+        _, compiler, alias, parameters = self.compiler(ranked)
+        for variable_id, sql in id_sql.items():
+            compiler.context.variables[variable_id] = sql.replace("__rank", f"{alias}.__rank")
+        values = self._property_values(compiler, self._property_entries(rel.properties))
+        columns = [self.store.ensure_property_column("relationship", key) for key, _ in values]
+        start = self._endpoint_sql(left, id_sql, alias).replace("__rank", f"{alias}.__rank")
+        end = self._endpoint_sql(right, id_sql, alias).replace("__rank", f"{alias}.__rank")
+        if rel.direction == "left":
+            start, end = end, start
+        own_id = id_sql[id(rel.variable)].replace("__rank", f"{alias}.__rank")
+        missing = ("error('CYPHER|SemanticError|CreateRelationshipWithNullNode|"
+                   "failed to create a relationship: a node is null')")
+        type_sql = parameters.text(rel.types.name)
+        select = ", ".join([own_id, type_sql, f"coalesce({start}, {missing})", f"coalesce({end}, {missing})",
+                            *[sql for _, sql in values]])
+        self.run.execute(
+            f"INSERT INTO rels (id, type, src, dst{''.join(', ' + c for c in columns)}) SELECT {select}"
+            f" FROM {ranked.sql} AS {alias}{compiler.context.join_text()}", parameters.values)
+        counters: Counter[str] = Counter()
+        (count,) = self.run.fetchone(f"SELECT count(*) FROM {ranked.sql}")
+        counters["relationships_created"] += count
+        if columns:
+            (props,) = self.run.fetchone(
+                f"SELECT coalesce(sum({' + '.join(f'({c} IS NOT NULL)::INTEGER' for c in columns)}), 0)"
+                f" FROM rels WHERE id IN (SELECT {own_id} FROM {ranked.sql} AS {alias})")
+            counters["properties_set"] += props
+        return counters
+
+    # -- MERGE --------------------------------------------------------------------------------------
+
+    def merge(self, clause: b.BMerge, relation: Relation) -> WriteResult:
+        path = clause.path
+        self._check_merge_sets(clause)
+        table = self.run.materialize(relation.sql, relation.variables)
+        queries, compiler, alias, parameters = self.compiler(table)
+        match_sql, _ = queries.pattern_rows([path], table, compiler, alias)
+        matched = self.run.materialize(f"({match_sql})", [], parameters.values)
+        unmatched = Relation(f"(SELECT * FROM {table.sql} WHERE __ord NOT IN (SELECT __parent FROM {matched.sql}))",
+                             relation.variables)
+        keyed, key_names = self._keyed_rows(path, unmatched)
+        key_list = "".join(f", {name}" for name in key_names)
+        representatives = self.run.materialize(
+            f"(SELECT min(__ord) AS __rep{key_list} FROM {keyed.sql} GROUP BY ALL)", [])
+        created = self.create_paths(
+            [path], Relation(f"(SELECT * FROM {table.sql} WHERE __ord IN (SELECT __rep FROM {representatives.sql}))",
+                             relation.variables))
+        counters: Counter[str] = Counter(created.counters)
+        new_variables = [v for v in created.relation.variables if all(v is not w for w in relation.variables)]
+        old = [v.column for v in relation.variables]
+        new = [v.column for v in new_variables]
+        matched_rows = (f"SELECT {_columns('t', old)}{_columns('m', new)}false AS __created, t.__ord AS __o1,"
+                        f" m.__k AS __o2 FROM {table.sql} AS t JOIN {matched.sql} AS m ON m.__parent = t.__ord")
+        join_keys = " AND ".join(f"u.{k} IS NOT DISTINCT FROM r.{k}" for k in key_names) or "true"
+        created_rows = (f"SELECT {_columns('u', old)}{_columns('c', new)}u.__ord = r.__rep AS __created,"
+                        f" u.__ord AS __o1, 0 AS __o2 FROM {keyed.sql} AS u JOIN {representatives.sql} AS r"
+                        f" ON {join_keys} JOIN {created.relation.sql} AS c ON c.__ord = r.__rep")
+        combined = self.run.materialize(
+            f"(SELECT * EXCLUDE (__o1, __o2), row_number() OVER (ORDER BY __o1, __o2) AS __ord FROM"
+            f" ({matched_rows} UNION ALL {created_rows}))", relation.variables + new_variables)
+        for items, created_flag in ((clause.on_create, "true"), (clause.on_match, "false")):
+            if items:
+                subset = Relation(f"(SELECT * FROM {combined.sql} WHERE __created = {created_flag})",
+                                  combined.variables)
+                counters += self.set_items(items, subset).counters
+        output = self.run.materialize(f"(SELECT * EXCLUDE (__created) FROM {combined.sql})", combined.variables)
+        return WriteResult(output, counters)
+
+    def _check_merge_sets(self, clause: b.BMerge) -> None:
+        """Refuse ON MATCH SET of a property the pattern matches on: later rows would see earlier rows'
+        writes, which set-based matching cannot reproduce."""
+        matched_keys: set[tuple[int, str]] = set()
+        for element in [*clause.path.nodes, *clause.path.relationships]:
+            if isinstance(element.properties, b.BMap):
+                for key, _ in element.properties.entries:
+                    matched_keys.add((id(element.variable), key))
+        for item in clause.on_match:
+            if isinstance(item.target, b.BVariable) and isinstance(item.key, str) and (
+                    id(item.target.variable), item.key) in matched_keys:
+                raise UnsupportedFeature("ON MATCH SET of a property the MERGE pattern matches on", item.span)
+
+    def _keyed_rows(self, path: b.BoundPath, unmatched: Relation) -> tuple[Relation, list[str]]:
+        """The unmatched rows with one key column per thing the created pattern depends on: the bound
+        variables it connects and its property values. Rows with equal keys create one pattern."""
+        _, compiler, alias, parameters = self.compiler(unmatched)
+        keys: list[str] = []
+        property_keys: list[tuple[str, str]] = []
+        elements: list[b.BoundNode | b.BoundRelationship] = [*path.nodes, *path.relationships]
+        seen: set[int] = set()
+        for element in elements:
+            if not element.is_new and id(element.variable) not in seen:
+                seen.add(id(element.variable))
+                reference = b.BVariable(element.variable, type=element.variable.type, span=element.span)
+                keys.append(f"{compiler.compile(reference)} AS k{len(keys)}")
+        for element in elements:
+            for key, value in self._property_entries(element.properties):
+                name = f"k{len(keys)}"
+                sql = compiler.compile(value)
+                keys.append(f"{_group_key(sql, value.type)} AS {name}")
+                property_keys.append((key, f"({sql}) IS NULL"))
+        nulls = " OR ".join(condition for _, condition in property_keys)
+        columns = "".join(f", {key}" for key in keys)
+        keyed = self.run.materialize(
+            f"(SELECT {alias}.*{columns}{', ' + nulls + ' AS __null' if nulls else ''}"
+            f" FROM {unmatched.sql} AS {alias}{compiler.context.join_text()})", unmatched.variables,
+            parameters.values)
+        if nulls:
+            (count,) = self.run.fetchone(f"SELECT count(*) FROM {keyed.sql} WHERE __null")
+            if count:
+                names = ", ".join(key for key, _ in property_keys)
+                raise CypherSemanticError(f"cannot merge a pattern with a null property value ({names})", None,
+                                          detail="MergeReadOwnWrites")
+            keyed = Relation(f"(SELECT * EXCLUDE (__null) FROM {keyed.sql})", keyed.variables)
+        return keyed, [f"k{i}" for i in range(len(keys))]
+
+    # -- SET / REMOVE --------------------------------------------------------------------------------
+
+    def set_clause(self, clause: b.BSet, relation: Relation) -> WriteResult:
+        table = self.run.materialize(relation.sql, relation.variables)
+        result = self.set_items(clause.items, table)
+        return WriteResult(table, result.counters)
+
+    def set_items(self, items: list[b.BoundSetItem], relation: Relation) -> WriteResult:
+        counters: Counter[str] = Counter()
+        for item in items:
+            handler = SET_ITEMS[item.kind]
+            counters += handler(self, item, relation)
+        return WriteResult(relation, counters)
+
+    def _targets(self, item: b.BoundSetItem, relation: Relation,
+                 value: b.BoundExpression | None = None) -> list[tuple[str, str, list[Any]]]:
+        """Per entity kind the target may be: (entity, SQL table of id, v, __ord, parameters)."""
+        results = []
+        kinds = {Kind.NODE: ["node"], Kind.RELATIONSHIP: ["relationship"]}.get(
+            item.target.type.kind, ["node", "relationship"])
+        if item.target.type.kind not in (Kind.NODE, Kind.RELATIONSHIP, Kind.ANY, Kind.NULL):
+            raise CypherTypeError(f"type mismatch: expected a node or relationship but was {item.target.type!r}",
+                                  item.span, detail="InvalidArgumentType")
+        for entity in kinds:
+            _, compiler, alias, parameters = self.compiler(relation)
+            target = compiler.entity_id(item.target, entity) if item.target.type.kind in (
+                Kind.NODE, Kind.RELATIONSHIP) else self._typed_id(compiler, item.target, entity)
+            value_sql = "NULL::VARIANT"
+            if value is not None:
+                value_sql = compiler.variant(value)
+            results.append((entity,
+                            f"(SELECT {target} AS id, {value_sql} AS v, {alias}.__ord AS __ord FROM {relation.sql}"
+                            f" AS {alias}{compiler.context.join_text()} WHERE ({target}) IS NOT NULL)",
+                            parameters.values))
+        return results
+
+    @staticmethod
+    def _typed_id(compiler: ExpressionCompiler, target: b.BoundExpression, entity: str) -> str:
+        value = compiler.variant(target)
+        code = 7 if entity == "node" else 8
+        return (f"CASE WHEN cy_kind({value}) = {code} THEN variant_extract({value}, "
+                f"'\x01{'node' if entity == 'node' else 'rel'}')::BIGINT"
+                f" WHEN cy_kind({value}) IN (0, 7, 8) THEN NULL ELSE error('CYPHER|TypeError|InvalidArgumentType|"
+                f"expected a node or relationship') END")
+
+    def _set_property(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        if not isinstance(item.key, str):
+            raise UnsupportedFeature("SET with a computed property key", item.span)
+        assert item.value is not None
+        if is_storable(item.value.type) is False:
+            raise CypherTypeError(f"property values can only be of primitive types or arrays thereof",
+                                  item.value.span, detail="InvalidPropertyType")
+        counters: Counter[str] = Counter()
+        for entity, rows_sql, values in self._targets(item, relation, item.value):
+            rows = self.run.materialize(rows_sql, [], values)
+            column = self.store.ensure_property_column(entity, item.key)
+            table = "nodes" if entity == "node" else "rels"
+            (count,) = self.run.fetchone(
+                f"SELECT count(*) FILTER (WHERE s.v IS NOT NULL) + count(DISTINCT s.id) FILTER"
+                f" (WHERE s.v IS NULL AND e.{column} IS NOT NULL) FROM {rows.sql} AS s JOIN {table} AS e ON e.id = s.id")
+            self.run.execute(
+                f"UPDATE {table} SET {column} = cy_property(s.v) FROM (SELECT id, arg_max_null(v, __ord) AS v"
+                f" FROM {rows.sql} GROUP BY id) AS s WHERE {table}.id = s.id")
+            counters["properties_set"] += count
+        return counters
+
+    def _remove_property(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        if not isinstance(item.key, str):
+            raise UnsupportedFeature("REMOVE with a computed property key", item.span)
+        counters: Counter[str] = Counter()
+        for entity, rows_sql, values in self._targets(item, relation):
+            column = self.store.catalog.column(entity, item.key)
+            if column is None:
+                continue
+            rows = self.run.materialize(rows_sql, [], values)
+            table = "nodes" if entity == "node" else "rels"
+            (count,) = self.run.fetchone(
+                f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL AND id IN (SELECT id FROM {rows.sql})")
+            self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {rows.sql})")
+            counters["properties_set"] += count
+        return counters
+
+    def _set_map(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        assert item.value is not None
+        value = item.value
+        replace_all = item.kind == "all"
+        counters: Counter[str] = Counter()
+        if value.type.kind in (Kind.NODE, Kind.RELATIONSHIP):
+            value = b.BEntityProperties(value, type=value.type, span=value.span)
+            raise UnsupportedFeature("SET from another node's or relationship's properties", item.span)
+        if not (value.type.is_record or isinstance(value, b.BMap)):
+            if value.type.kind is Kind.NULL and replace_all:
+                entries: list[tuple[str, b.BoundExpression]] = []
+            else:
+                raise UnsupportedFeature("SET += / = with a map whose keys are only known at run time", item.span)
+        else:
+            entries = self._property_entries(value)
+        for entity, _, _ in self._targets(item, relation):
+            table = "nodes" if entity == "node" else "rels"
+            keys = {key for key, _ in entries}
+            for key, entry in entries:
+                single = b.BoundSetItem("property", item.target, key, entry, (), item.span)
+                counters += self._set_property_for(entity, single, relation)
+            if replace_all:
+                for key, column in list(self.store.catalog.columns[entity].items()):
+                    if key in keys:
+                        continue
+                    _, compiler, alias, parameters = self.compiler(relation)
+                    target = compiler.entity_id(item.target, entity) if item.target.type.kind in (
+                        Kind.NODE, Kind.RELATIONSHIP) else self._typed_id(compiler, item.target, entity)
+                    ids = (f"(SELECT {target} AS id FROM {relation.sql} AS {alias}{compiler.context.join_text()}"
+                           f" WHERE ({target}) IS NOT NULL)")
+                    ids_table = self.run.materialize(ids, [], parameters.values)
+                    (count,) = self.run.fetchone(
+                        f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL AND id IN (SELECT id FROM {ids_table.sql})")
+                    self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {ids_table.sql})")
+                    counters["properties_set"] += count
+        return counters
+
+    def _set_property_for(self, entity: str, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        counters: Counter[str] = Counter()
+        for target_entity, rows_sql, values in self._targets(item, relation, item.value):
+            if target_entity != entity:
+                continue
+            rows = self.run.materialize(rows_sql, [], values)
+            assert isinstance(item.key, str)
+            column = self.store.ensure_property_column(entity, item.key)
+            table = "nodes" if entity == "node" else "rels"
+            (count,) = self.run.fetchone(
+                f"SELECT count(*) FILTER (WHERE s.v IS NOT NULL) + count(DISTINCT s.id) FILTER"
+                f" (WHERE s.v IS NULL AND e.{column} IS NOT NULL) FROM {rows.sql} AS s JOIN {table} AS e ON e.id = s.id")
+            self.run.execute(
+                f"UPDATE {table} SET {column} = cy_property(s.v) FROM (SELECT id, arg_max_null(v, __ord) AS v"
+                f" FROM {rows.sql} GROUP BY id) AS s WHERE {table}.id = s.id")
+            counters["properties_set"] += count
+        return counters
+
+    def _set_labels(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        counters: Counter[str] = Counter()
+        for entity, rows_sql, values in self._targets(item, relation):
+            if entity != "node":
+                continue
+            rows = self.run.materialize(rows_sql, [], values)
+            parameters = Parameters()
+            labels = "[" + ", ".join(parameters.text(label) for label in item.labels) + "]::VARCHAR[]"
+            (count,) = self.run.fetchone(
+                f"SELECT count(*) FROM nodes AS n, (SELECT DISTINCT unnest({labels}) AS l) AS x"
+                f" WHERE n.id IN (SELECT id FROM {rows.sql}) AND NOT list_contains(n.labels, x.l)",
+                parameters.values)
+            self.run.execute(
+                f"UPDATE nodes SET labels = list_concat(labels, list_filter(list_distinct_ordered({labels}),"
+                f" lambda l: NOT list_contains(labels, l))) WHERE id IN (SELECT id FROM {rows.sql})",
+                parameters.values)
+            counters["labels_added"] += count
+        return counters
+
+    def _remove_labels(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        counters: Counter[str] = Counter()
+        for entity, rows_sql, values in self._targets(item, relation):
+            if entity != "node":
+                continue
+            rows = self.run.materialize(rows_sql, [], values)
+            parameters = Parameters()
+            labels = "[" + ", ".join(parameters.text(label) for label in item.labels) + "]::VARCHAR[]"
+            (count,) = self.run.fetchone(
+                f"SELECT count(*) FROM nodes AS n, (SELECT DISTINCT unnest({labels}) AS l) AS x"
+                f" WHERE n.id IN (SELECT id FROM {rows.sql}) AND list_contains(n.labels, x.l)", parameters.values)
+            self.run.execute(
+                f"UPDATE nodes SET labels = list_filter(labels, lambda l: NOT list_contains({labels}, l))"
+                f" WHERE id IN (SELECT id FROM {rows.sql})", parameters.values)
+            counters["labels_removed"] += count
+        return counters
+
+    # -- DELETE -------------------------------------------------------------------------------------
+
+    def delete(self, clause: b.BDelete, relation: Relation) -> WriteResult:
+        table = self.run.materialize(relation.sql, relation.variables)
+        node_sets, rel_sets = [], []
+        for expression in clause.expressions:
+            _, compiler, alias, parameters = self.compiler(table)
+            kind = expression.type.kind
+            value = compiler.compile(expression)
+            source = f"FROM {table.sql} AS {alias}{compiler.context.join_text()}"
+            if kind is Kind.NODE:
+                node_sets.append((f"SELECT {value} AS id {source}", parameters.values))
+            elif kind is Kind.RELATIONSHIP:
+                rel_sets.append((f"SELECT {value} AS id {source}", parameters.values))
+            elif kind is Kind.PATH:
+                node_sets.append((f"SELECT unnest(({value}).nodes) AS id {source}", parameters.values))
+                rel_sets.append((f"SELECT unnest(({value}).rels) AS id {source}", parameters.values))
+            elif kind is Kind.NULL:
+                continue
+            else:
+                variant = compiler.variant(expression)
+                node_sets.append((f"SELECT CASE WHEN cy_kind({variant}) = 7 THEN cy_node_id({variant}) END AS id"
+                                  f" {source}", parameters.values))
+                rel_sets.append((f"SELECT CASE WHEN cy_kind({variant}) = 8 THEN cy_rel_id({variant}) END AS id"
+                                 f" {source}", parameters.values))
+        counters: Counter[str] = Counter()
+        nodes = self._id_set(node_sets, "nodes")
+        rels = self._id_set(rel_sets, "rels")
+        if clause.detach and nodes is not None:
+            extra = self.run.materialize(
+                f"(SELECT id FROM rels WHERE src IN (SELECT id FROM {nodes.sql}) OR dst IN (SELECT id FROM {nodes.sql}))", [])
+            rels = extra if rels is None else self.run.materialize(
+                f"(SELECT id FROM {rels.sql} UNION SELECT id FROM {extra.sql})", [])
+        if rels is not None:
+            (count,) = self.run.fetchone(f"SELECT count(*) FROM rels WHERE id IN (SELECT id FROM {rels.sql})")
+            self.run.execute(f"DELETE FROM rels WHERE id IN (SELECT id FROM {rels.sql})")
+            counters["relationships_deleted"] += count
+        if nodes is not None:
+            (count,) = self.run.fetchone(f"SELECT count(*) FROM nodes WHERE id IN (SELECT id FROM {nodes.sql})")
+            self.run.execute(f"DELETE FROM nodes WHERE id IN (SELECT id FROM {nodes.sql})")
+            counters["nodes_deleted"] += count
+            self.run.deleted_nodes = True
+        return WriteResult(table, counters)
+
+    def _id_set(self, selects: list[tuple[str, list[Any]]], table: str) -> Relation | None:
+        if not selects:
+            return None
+        values: list[Any] = []
+        parts = []
+        for sql, parameters in selects:
+            parts.append(_renumber(sql, len(values)))
+            values.extend(parameters)
+        union = " UNION ".join(f"({part})" for part in parts)
+        return self.run.materialize(f"(SELECT DISTINCT id FROM ({union}) WHERE id IS NOT NULL)", [], values)
+
+
+def _columns(alias: str, columns: list[str]) -> str:
+    return "".join(f"{alias}.{column}, " for column in columns)
+
+
+def _renumber(sql: str, offset: int) -> str:
+    """Shift `$n` placeholders by `offset` so several generated SELECTs can share one parameter list."""
+    if not offset:
+        return sql
+    import re
+    return re.sub(r"\$(\d+)", lambda m: f"${int(m.group(1)) + offset}", sql)
+
+
+SetHandler = Callable[[Writer, b.BoundSetItem, Relation], Counter[str]]
+SET_ITEMS: dict[str, SetHandler] = {
+    "property": Writer._set_property,
+    "remove_property": Writer._remove_property,
+    "all": Writer._set_map,
+    "merge": Writer._set_map,
+    "labels": Writer._set_labels,
+    "remove_labels": Writer._remove_labels,
+}

@@ -1,0 +1,932 @@
+"""AST -> bound tree: resolve variables, infer static types, check the clause and aggregation rules.
+
+One `bind_<clause>` per clause and one `_bind_<expression>` per expression kind, chosen through the
+`CLAUSE_BINDERS` / `EXPRESSION_BINDERS` tables. Errors name the TCK's detail codes where the TCK has one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.errors import (
+    CypherSemanticError,
+    CypherSyntaxError,
+    CypherTypeError,
+    ParameterMissing,
+    UnsupportedFeature,
+)
+from engine.semantic import bound as b
+from engine.semantic import types as t
+from engine.semantic.functions import AGGREGATES, SIGNATURES
+from engine.semantic.scope import ColumnNamer, Scope, Variable
+from engine.semantic.types import CypherType, Kind
+from engine.syntax import ast
+from engine.syntax.span import Span
+
+UPDATING_CLAUSES = (ast.Create, ast.Merge, ast.SetClause, ast.Remove, ast.Delete, ast.Foreach)
+
+
+@dataclass(frozen=True)
+class ExpressionContext:
+    """What an expression may contain where it stands."""
+
+    aggregates: bool = False
+    in_aggregate: bool = False
+
+
+NO_AGGREGATES = ExpressionContext()
+
+
+class Binder:
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        self.params = dict(params or {})
+        self.namer = ColumnNamer()
+        self._references: list[set[int]] = []
+        self.updating = False
+
+    # -- statements --------------------------------------------------------------------------------
+
+    def bind_statement(self, statement: ast.Statement) -> b.BoundQuery | b.BSchemaCommand:
+        if isinstance(statement, ast.Query):
+            return self.bind_query(statement, Scope(), top_level=True)
+        return b.BSchemaCommand(statement)
+
+    def bind_query(self, query: ast.Query, scope: Scope, *, top_level: bool = False,
+                   subquery: str | None = None) -> b.BoundQuery:
+        parts = [self.bind_single_query(part, scope.copy(), top_level=top_level, subquery=subquery)
+                 for part in query.parts]
+        columns = parts[0].columns
+        for part in parts[1:]:
+            if part.columns != columns:
+                raise CypherSemanticError("all sub queries in a UNION must have the same return column names",
+                                          query.span, detail="DifferentColumnsInUnion")
+        if len(set(query.union_all)) > 1:
+            raise CypherSyntaxError("cannot mix UNION and UNION ALL", query.span,
+                                    detail="InvalidClauseComposition")
+        last_clause = query.parts[-1].clauses[-1] if query.parts[-1].clauses else None
+        ordered = isinstance(last_clause, ast.Return) and bool(last_clause.projection.order_by) and len(parts) == 1
+        return b.BoundQuery(parts, list(query.union_all), columns, self.updating, ordered)
+
+    def bind_single_query(self, query: ast.SingleQuery, scope: Scope, *, top_level: bool,
+                          subquery: str | None) -> b.BoundSingleQuery:
+        clauses: list[b.BoundClause] = []
+        self._check_clause_order(query, top_level=top_level, subquery=subquery)
+        output: list[Variable] = []
+        columns: list[str] = []
+        for clause in query.clauses:
+            binder = CLAUSE_BINDERS.get(type(clause))
+            if binder is None:
+                raise UnsupportedFeature(f"{type(clause).__name__} clauses are not supported", clause.span)
+            bound_clause, scope = binder(self, clause, scope)
+            clauses.append(bound_clause)
+            if isinstance(bound_clause, b.BProjection) and bound_clause.is_return:
+                output = [item.variable for item in bound_clause.items]
+                columns = bound_clause.columns
+            elif isinstance(bound_clause, b.BCallProcedure) and bound_clause.standalone:
+                output = [variable for _, variable in bound_clause.yields]
+                columns = [variable.name for variable in output]
+        return b.BoundSingleQuery(clauses, columns, output)
+
+    def _check_clause_order(self, query: ast.SingleQuery, *, top_level: bool, subquery: str | None) -> None:
+        clauses = query.clauses
+        if not clauses:
+            raise CypherSyntaxError("empty query", query.span)
+        for index, clause in enumerate(clauses):
+            if isinstance(clause, ast.Return) and index != len(clauses) - 1:
+                raise CypherSyntaxError("RETURN can only be used at the end of the query", clauses[index + 1].span,
+                                        detail="InvalidClauseComposition")
+        last = clauses[-1]
+        ends_ok = isinstance(last, (ast.Return, ast.Finish, ast.CallSubquery, ast.CallProcedure, *UPDATING_CLAUSES))
+        if subquery in ("exists", "count"):
+            ends_ok = True
+        if not ends_ok:
+            raise CypherSyntaxError("query cannot conclude with " + type(last).__name__.upper()
+                                    + " (must be RETURN or an update clause)", last.span,
+                                    detail="InvalidClauseComposition")
+
+    # -- clauses -----------------------------------------------------------------------------------
+
+    def bind_match(self, clause: ast.Match, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        new_scope = scope.copy()
+        paths = [self.bind_pattern_part(part, new_scope, mode="match") for part in clause.pattern.parts]
+        where = self.bind_predicate(clause.where, new_scope) if clause.where else None
+        return b.BMatch(paths, where, clause.optional, span=clause.span), new_scope
+
+    def bind_unwind(self, clause: ast.Unwind, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        expression = self.bind_expression(clause.expression, scope)
+        if clause.variable.name in scope:
+            raise CypherSemanticError(f"variable `{clause.variable.name}` already declared", clause.variable.span,
+                                      detail="VariableAlreadyBound")
+        source = expression.type
+        if source.kind is Kind.LIST:
+            element = source.element or t.ANY
+        elif source.kind is Kind.NULL:
+            element = t.ANY
+        elif source.kind is Kind.ANY:
+            element = t.ANY
+        else:
+            element = source
+        variable = self.new_variable(clause.variable.name, element)
+        new_scope = scope.copy()
+        new_scope.add(variable)
+        return b.BUnwind(expression, variable, span=clause.span), new_scope
+
+    def bind_with(self, clause: ast.With, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        return self.bind_projection(clause.projection, scope, clause.where, is_return=False, span=clause.span)
+
+    def bind_return(self, clause: ast.Return, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        return self.bind_projection(clause.projection, scope, None, is_return=True, span=clause.span)
+
+    def bind_projection(self, projection: ast.Projection, scope: Scope, where: ast.Expression | None, *,
+                        is_return: bool, span: Span) -> tuple[b.BoundClause, Scope]:
+        context = ExpressionContext(aggregates=True)
+        items: list[b.BProjectionItem] = []
+        columns: list[str] = []
+        sources: list[ast.Expression | None] = []
+        if projection.star:
+            named = sorted(scope.named(), key=lambda v: v.name) if is_return else scope.named()
+            if not named and not projection.items:
+                raise CypherSyntaxError("RETURN * is not allowed when there are no variables in scope", span,
+                                        detail="NoVariablesInScope")
+            for variable in named:
+                items.append(b.BProjectionItem(
+                    b.BVariable(variable, type=variable.type, span=span),
+                    self.new_variable(variable.name, variable.type)))
+                columns.append(variable.name)
+                sources.append(ast.Variable(variable.name, span=span))
+        for item in projection.items:
+            if item.alias is None and not is_return and not isinstance(item.expression, ast.Variable):
+                raise CypherSyntaxError("expression in WITH must be aliased (use AS)", item.span,
+                                        detail="NoExpressionAlias")
+            expression = self.bind_expression(item.expression, scope, context)
+            name = item.alias if item.alias is not None else item.text
+            if name in columns:
+                raise CypherSyntaxError(f"multiple result columns with the same name `{name}`", item.span,
+                                        detail="ColumnNameConflict")
+            columns.append(name)
+            items.append(b.BProjectionItem(expression, self.new_variable(name, expression.type)))
+            sources.append(item.expression)
+        aggregating = any(_contains_aggregate(item.expression) for item in items)
+        if aggregating:
+            self._check_grouping(items, sources)
+        new_scope = Scope()
+        for item in items:
+            new_scope.add(item.variable)
+        order_by = self._bind_order_by(projection, scope, new_scope, items, sources, aggregating)
+        skip = self._bind_row_count(projection.skip, "SKIP") if projection.skip else None
+        limit = self._bind_row_count(projection.limit, "LIMIT") if projection.limit else None
+        bound_where = self.bind_predicate(where, new_scope) if where is not None else None
+        result = b.BProjection(items, projection.distinct, aggregating, order_by, skip, limit, bound_where,
+                               is_return, columns, span=span)
+        return result, new_scope
+
+    def _check_grouping(self, items: list[b.BProjectionItem], sources: list[ast.Expression | None]) -> None:
+        grouping = [item for item in items if not _contains_aggregate(item.expression)]
+        grouping_dumps = {ast.dump(source) for source, item in zip(sources, items, strict=True)
+                          if source is not None and not _contains_aggregate(item.expression)}
+        grouped_variables = {id(v) for item in grouping for v in _variables_in(item.expression)}
+        for source, item in zip(sources, items, strict=True):
+            if not _contains_aggregate(item.expression):
+                continue
+            for variable, used_span in _variables_outside_aggregates(item.expression):
+                if id(variable) not in grouped_variables:
+                    if source is not None and _ast_contains_dump(source, grouping_dumps):
+                        continue
+                    raise CypherSyntaxError(
+                        f"variable `{variable.name}` is used in an aggregating expression but is not a "
+                        "grouping key", used_span, detail="AmbiguousAggregationExpression")
+
+    def _bind_order_by(self, projection: ast.Projection, old_scope: Scope, new_scope: Scope,
+                       items: list[b.BProjectionItem], sources: list[ast.Expression | None],
+                       aggregating: bool) -> list[b.BSortItem]:
+        if not projection.order_by:
+            return []
+        by_dump = {ast.dump(source): item.variable for source, item in zip(sources, items, strict=True)
+                   if source is not None}
+        sort_scope = new_scope.copy()
+        if not aggregating and not projection.distinct:
+            sort_scope = old_scope.copy()
+            for item in items:
+                sort_scope.add(item.variable)
+        result = []
+        for sort_item in projection.order_by:
+            expression = self._bind_sort_expression(sort_item.expression, sort_scope, by_dump, aggregating,
+                                                    projection.distinct, new_scope)
+            result.append(b.BSortItem(expression, sort_item.descending))
+        return result
+
+    def _bind_sort_expression(self, expression: ast.Expression, scope: Scope, by_dump: dict[str, Variable],
+                              aggregating: bool, distinct: bool, new_scope: Scope) -> b.BoundExpression:
+        matched = by_dump.get(ast.dump(expression))
+        if matched is not None:
+            return b.BVariable(matched, type=matched.type, span=expression.span)
+        rewritten = _replace_projected(expression, by_dump)
+        try:
+            return self.bind_expression(rewritten, scope)
+        except CypherSemanticError as error:
+            if (aggregating or distinct) and error.detail == "UndefinedVariable":
+                raise CypherSyntaxError(
+                    "in a WITH/RETURN with DISTINCT or an aggregation, it is not possible to access variables "
+                    "declared before the WITH/RETURN", error.span, detail="UndefinedVariable") from error
+            raise
+
+    def _bind_row_count(self, expression: ast.Expression, what: str) -> b.BoundExpression:
+        bound_expression = self.bind_expression(expression, Scope())
+        if isinstance(bound_expression, b.BLiteral | b.BParameter):
+            value = bound_expression.value
+            if isinstance(value, bool) or not isinstance(value, int):
+                detail = "InvalidArgumentType" if isinstance(bound_expression, b.BParameter) else \
+                    "InvalidArgumentType"
+                if isinstance(value, float):
+                    raise CypherSyntaxError(f"{what} must be a non-negative integer, got {value}",
+                                            expression.span, detail="InvalidArgumentType")
+                raise CypherSyntaxError(f"{what} must be a non-negative integer", expression.span, detail=detail)
+            if value < 0:
+                raise CypherSyntaxError(f"{what} must be a non-negative integer, got {value}", expression.span,
+                                        detail="NegativeIntegerArgument")
+        return bound_expression
+
+    def bind_create(self, clause: ast.Create, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        self.updating = True
+        new_scope = scope.copy()
+        paths = [self.bind_pattern_part(part, new_scope, mode="create") for part in clause.pattern.parts]
+        return b.BCreate(paths, span=clause.span), new_scope
+
+    def bind_merge(self, clause: ast.Merge, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        self.updating = True
+        new_scope = scope.copy()
+        path = self.bind_pattern_part(clause.part, new_scope, mode="merge")
+        on_create: list[b.BoundSetItem] = []
+        on_match: list[b.BoundSetItem] = []
+        for action in clause.actions:
+            target = on_create if action.on == "create" else on_match
+            target.extend(self.bind_set_item(item, new_scope) for item in action.items)
+        return b.BMerge(path, on_create, on_match, span=clause.span), new_scope
+
+    def bind_set(self, clause: ast.SetClause, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        self.updating = True
+        return b.BSet([self.bind_set_item(item, scope) for item in clause.items], span=clause.span), scope
+
+    def bind_set_item(self, item: ast.SetItem, scope: Scope) -> b.BoundSetItem:
+        if isinstance(item, ast.SetProperty):
+            target = self.bind_expression(item.target.subject, scope)
+            value = self.bind_expression(item.value, scope)
+            return b.BoundSetItem("property", target, item.target.key, value, (), item.span)
+        if isinstance(item, ast.SetDynamicProperty):
+            target = self.bind_expression(item.target.subject, scope)
+            key = self.bind_expression(item.target.index, scope)
+            value = self.bind_expression(item.value, scope)
+            return b.BoundSetItem("property", target, key, value, (), item.span)
+        if isinstance(item, ast.SetAllProperties | ast.MergeProperties):
+            target = self.bind_expression(item.variable, scope)
+            value = self.bind_expression(item.value, scope)
+            kind = "all" if isinstance(item, ast.SetAllProperties) else "merge"
+            return b.BoundSetItem(kind, target, None, value, (), item.span)
+        if isinstance(item, ast.SetLabels):
+            target = self.bind_expression(item.variable, scope)
+            if target.type.kind not in (Kind.NODE, Kind.ANY, Kind.NULL):
+                raise CypherTypeError("labels can only be set on nodes", item.span, detail="InvalidArgumentType")
+            return b.BoundSetItem("labels", target, None, None, item.labels, item.span)
+        raise UnsupportedFeature(f"{type(item).__name__} in SET", item.span)
+
+    def bind_remove(self, clause: ast.Remove, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        self.updating = True
+        items = []
+        for item in clause.items:
+            if isinstance(item, ast.RemoveLabels):
+                target = self.bind_expression(item.variable, scope)
+                items.append(b.BoundSetItem("remove_labels", target, None, None, item.labels, item.span))
+            elif isinstance(item.target, ast.PropertyLookup):
+                target = self.bind_expression(item.target.subject, scope)
+                items.append(b.BoundSetItem("remove_property", target, item.target.key, None, (), item.span))
+            else:
+                target = self.bind_expression(item.target.subject, scope)
+                key = self.bind_expression(item.target.index, scope)
+                items.append(b.BoundSetItem("remove_property", target, key, None, (), item.span))
+        return b.BSet(items, span=clause.span), scope
+
+    def bind_delete(self, clause: ast.Delete, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        self.updating = True
+        expressions = []
+        for expression in clause.expressions:
+            bound_expression = self.bind_expression(expression, scope)
+            if bound_expression.type.kind not in (Kind.NODE, Kind.RELATIONSHIP, Kind.PATH, Kind.ANY, Kind.NULL,
+                                                  Kind.LIST):
+                raise CypherSyntaxError("DELETE expects a node, relationship or path", expression.span,
+                                        detail="InvalidDelete")
+            expressions.append(bound_expression)
+        return b.BDelete(expressions, clause.detach, span=clause.span), scope
+
+    def bind_call_subquery(self, clause: ast.CallSubquery, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        if clause.in_transactions:
+            raise UnsupportedFeature("CALL { } IN TRANSACTIONS", clause.span)
+        inner_scope = Scope()
+        if clause.import_all:
+            inner_scope = scope.copy()
+        elif clause.importing is not None:
+            for variable in clause.importing:
+                found = scope.lookup(variable.name)
+                if found is None:
+                    raise CypherSemanticError(f"variable `{variable.name}` not defined", variable.span,
+                                              detail="UndefinedVariable")
+                inner_scope.add(found)
+        else:
+            inner_scope = self._leading_with_imports(clause.query, scope)
+        self._references.append(set())
+        query = self.bind_query(clause.query, inner_scope, subquery="call")
+        referenced = self._references.pop()
+        if self._references:
+            self._references[-1].update(referenced)
+        imports = tuple(v for v in scope if id(v) in referenced)
+        new_scope = scope.copy()
+        returns = query.parts[0].output
+        for variable in returns:
+            if variable.name in scope:
+                raise CypherSemanticError(f"variable `{variable.name}` already declared in outer scope",
+                                          clause.span, detail="VariableAlreadyBound")
+            new_scope.add(variable)
+        return b.BCallSubquery(query, imports, clause.optional, returns, span=clause.span), new_scope
+
+    def _leading_with_imports(self, query: ast.Query, scope: Scope) -> Scope:
+        """Old-style `CALL { WITH a, b ... }`: the variables of a leading simple WITH are imported."""
+        inner = Scope()
+        for part in query.parts:
+            first = part.clauses[0] if part.clauses else None
+            if isinstance(first, ast.With) and all(
+                    isinstance(item.expression, ast.Variable) and item.alias in (None, item.expression.name)
+                    for item in first.projection.items):
+                for item in first.projection.items:
+                    assert isinstance(item.expression, ast.Variable)
+                    found = scope.lookup(item.expression.name)
+                    if found is not None:
+                        inner.add(found)
+                if first.projection.star:
+                    return scope.copy()
+        return inner
+
+    def bind_call_procedure(self, clause: ast.CallProcedure, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        raise UnsupportedFeature(f"procedure call {clause.name}", clause.span)
+
+    def bind_foreach(self, clause: ast.Foreach, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        raise UnsupportedFeature("FOREACH", clause.span)
+
+    def bind_finish(self, clause: ast.Finish, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        raise UnsupportedFeature("FINISH", clause.span)
+
+    # -- patterns ----------------------------------------------------------------------------------
+
+    def bind_pattern_part(self, part: ast.PatternPart, scope: Scope, *, mode: str) -> b.BoundPath:
+        if part.selector is not None or part.function is not None:
+            raise UnsupportedFeature("shortest path and path selectors", part.span)
+        elements = self._flatten_quantified(part.element)
+        nodes: list[b.BoundNode] = []
+        relationships: list[b.BoundRelationship] = []
+        for element in elements:
+            if isinstance(element, ast.NodePattern):
+                nodes.append(self._bind_node(element, scope, mode))
+            elif isinstance(element, ast.RelationshipPattern):
+                relationships.append(self._bind_relationship(element, scope, mode))
+            else:
+                raise UnsupportedFeature("quantified path patterns with groups", element.span)
+        path_variable = None
+        if part.variable is not None:
+            if part.variable.name in scope:
+                raise CypherSemanticError(f"variable `{part.variable.name}` already declared", part.variable.span,
+                                          detail="VariableAlreadyBound")
+            path_variable = self.new_variable(part.variable.name, t.PATH)
+            scope.add(path_variable)
+        return b.BoundPath(nodes, relationships, path_variable, None, part.span)
+
+    def _flatten_quantified(self, pattern: ast.PathPattern) -> list[ast.SyntaxNode]:
+        """Rewrite a group holding one anonymous hop, `(()-[:T]->()){1,5}`, as `-[:T]->{1,5}`."""
+        result: list[ast.SyntaxNode] = []
+        for element in pattern.elements:
+            if isinstance(element, ast.QuantifiedPath):
+                inner = element.pattern.elements
+                simple = (len(inner) == 3 and element.where is None
+                          and all(isinstance(e, ast.NodePattern) and e.variable is None and e.labels is None
+                                  and e.properties is None and e.where is None for e in (inner[0], inner[2]))
+                          and isinstance(inner[1], ast.RelationshipPattern) and inner[1].variable is None
+                          and inner[1].quantifier is None and inner[1].length is None
+                          and element.quantifier is not None)
+                if not simple:
+                    raise UnsupportedFeature("quantified path patterns with groups", element.span)
+                relationship = inner[1]
+                assert isinstance(relationship, ast.RelationshipPattern)
+                result.append(replace(relationship, quantifier=element.quantifier))
+            else:
+                result.append(element)
+        return result
+
+    def _bind_node(self, node: ast.NodePattern, scope: Scope, mode: str) -> b.BoundNode:
+        if node.where is not None:
+            raise UnsupportedFeature("WHERE inside a node pattern", node.where.span)
+        properties = self._bind_pattern_properties(node.properties, scope)
+        if node.variable is None:
+            return b.BoundNode(self.new_variable("", t.NODE, anonymous=True), True, node.labels, properties,
+                               node.span)
+        existing = scope.lookup(node.variable.name)
+        if existing is not None:
+            if existing.type.kind not in (Kind.NODE, Kind.ANY, Kind.NULL):
+                raise CypherSyntaxError(f"type mismatch: `{node.variable.name}` was {existing.type!r}, "
+                                        "used as a node", node.variable.span, detail="VariableTypeConflict")
+            if mode in ("create", "merge") and (node.labels is not None or node.properties is not None):
+                raise CypherSyntaxError(f"can't create node `{node.variable.name}` with labels or properties "
+                                        "here: the variable is already declared", node.span,
+                                        detail="VariableAlreadyBound")
+            self._reference(existing)
+            return b.BoundNode(existing, False, node.labels, properties, node.span)
+        variable = self.new_variable(node.variable.name, t.NODE)
+        scope.add(variable)
+        return b.BoundNode(variable, True, node.labels, properties, node.span)
+
+    def _bind_relationship(self, relationship: ast.RelationshipPattern, scope: Scope,
+                           mode: str) -> b.BoundRelationship:
+        if relationship.where is not None:
+            raise UnsupportedFeature("WHERE inside a relationship pattern", relationship.where.span)
+        length = self._relationship_length(relationship)
+        properties = self._bind_pattern_properties(relationship.properties, scope)
+        if mode in ("create", "merge"):
+            if length is not None:
+                raise CypherSyntaxError("variable length relationships cannot be created", relationship.span,
+                                        detail="CreatingVarLength")
+            if not isinstance(relationship.types, ast.LabelName):
+                raise CypherSyntaxError("a relationship to create needs exactly one type", relationship.span,
+                                        detail="NoSingleRelationshipType")
+            if relationship.direction == "both" and mode == "create":
+                raise CypherSyntaxError("only directed relationships can be created", relationship.span,
+                                        detail="RequiresDirectedRelationship")
+        element_type = t.list_of(t.RELATIONSHIP) if length is not None else t.RELATIONSHIP
+        if relationship.variable is None:
+            variable = self.new_variable("", element_type, anonymous=True)
+            return b.BoundRelationship(variable, True, relationship.types, properties, relationship.direction,
+                                       length, relationship.span)
+        existing = scope.lookup(relationship.variable.name)
+        if existing is not None:
+            if mode in ("create", "merge"):
+                raise CypherSyntaxError(f"can't create relationship `{relationship.variable.name}`: the "
+                                        "variable is already declared", relationship.span,
+                                        detail="VariableAlreadyBound")
+            if existing.type.kind not in (Kind.RELATIONSHIP, Kind.ANY, Kind.NULL) and not (
+                    length is not None and existing.type.kind is Kind.LIST):
+                raise CypherSyntaxError(f"type mismatch: `{relationship.variable.name}` was {existing.type!r}, "
+                                        "used as a relationship", relationship.variable.span,
+                                        detail="VariableTypeConflict")
+            if length is not None:
+                raise UnsupportedFeature("a variable-length relationship bound by an earlier clause",
+                                         relationship.span)
+            self._reference(existing)
+            return b.BoundRelationship(existing, False, relationship.types, properties, relationship.direction,
+                                       length, relationship.span)
+        variable = self.new_variable(relationship.variable.name, element_type)
+        scope.add(variable)
+        return b.BoundRelationship(variable, True, relationship.types, properties, relationship.direction,
+                                   length, relationship.span)
+
+    @staticmethod
+    def _relationship_length(relationship: ast.RelationshipPattern) -> tuple[int, int | None] | None:
+        bounds = relationship.length or relationship.quantifier
+        if bounds is None:
+            return None
+        low = 1 if bounds.min is None and relationship.length is not None else (bounds.min or 0)
+        return (low, bounds.max)
+
+    def _bind_pattern_properties(self, properties: ast.MapLiteral | ast.Parameter | None,
+                                 scope: Scope) -> b.BoundExpression | None:
+        if properties is None:
+            return None
+        bound_properties = self.bind_expression(properties, scope)
+        if bound_properties.type.kind not in (Kind.MAP, Kind.ANY, Kind.NULL):
+            raise CypherTypeError("a pattern's properties must be a map", properties.span,
+                                  detail="InvalidParameterUse")
+        return bound_properties
+
+    # -- expressions -------------------------------------------------------------------------------
+
+    def bind_predicate(self, expression: ast.Expression, scope: Scope) -> b.BoundExpression:
+        bound_expression = self.bind_expression(expression, scope)
+        return bound_expression
+
+    def bind_expression(self, expression: ast.Expression, scope: Scope,
+                        context: ExpressionContext = NO_AGGREGATES) -> b.BoundExpression:
+        binder = EXPRESSION_BINDERS.get(type(expression))
+        if binder is None:
+            raise UnsupportedFeature(f"{type(expression).__name__} expressions", expression.span)
+        return binder(self, expression, scope, context)
+
+    def _bind_literal(self, node: ast.Literal, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        return b.BLiteral(node.value, type=t.type_of_value(node.value), span=node.span)
+
+    def _bind_parameter(self, node: ast.Parameter, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        if node.name not in self.params:
+            raise ParameterMissing(f"expected a value for parameter ${node.name}", node.span,
+                                   detail="MissingParameter")
+        value = self.params[node.name]
+        return b.BParameter(node.name, value, type=t.type_of_value(value), span=node.span)
+
+    def _bind_variable(self, node: ast.Variable, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        variable = scope.lookup(node.name)
+        if variable is None:
+            raise CypherSemanticError(f"variable `{node.name}` not defined", node.span, detail="UndefinedVariable")
+        self._reference(variable)
+        return b.BVariable(variable, type=variable.type, span=node.span)
+
+    def _bind_property(self, node: ast.PropertyLookup, scope: Scope,
+                       context: ExpressionContext) -> b.BoundExpression:
+        subject = self.bind_expression(node.subject, scope, context)
+        kind = subject.type.kind
+        if subject.type.is_record:
+            field_type = subject.type.field(node.key)
+            result = field_type if field_type is not None else t.NULL
+        elif kind in (Kind.NODE, Kind.RELATIONSHIP, Kind.MAP, Kind.ANY, Kind.NULL):
+            result = t.ANY
+        elif kind is Kind.ZONED_DATETIME:
+            result = t.ANY
+        else:
+            raise CypherTypeError(f"type mismatch: expected a map, node or relationship but was {subject.type!r}",
+                                  node.span, detail="InvalidArgumentType")
+        return b.BProperty(subject, node.key, type=result, span=node.span)
+
+    def _bind_subscript(self, node: ast.Subscript, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        subject = self.bind_expression(node.subject, scope, context)
+        index = self.bind_expression(node.index, scope, context)
+        if subject.type.kind is Kind.LIST:
+            result = subject.type.element or t.ANY
+        else:
+            result = t.ANY
+        return b.BIndex(subject, index, type=result, span=node.span)
+
+    def _bind_slice(self, node: ast.Slice, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        subject = self.bind_expression(node.subject, scope, context)
+        start = self.bind_expression(node.start, scope, context) if node.start else None
+        end = self.bind_expression(node.end, scope, context) if node.end else None
+        result = subject.type if subject.type.kind is Kind.LIST else t.ANY_LIST
+        return b.BSlice(subject, start, end, type=result, span=node.span)
+
+    def _bind_binary(self, node: ast.BinaryOp, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        left = self.bind_expression(node.left, scope, context)
+        right = self.bind_expression(node.right, scope, context)
+        return b.BOperator(node.op, (left, right), type=_operator_type(node.op, left.type, right.type),
+                           span=node.span)
+
+    def _bind_unary(self, node: ast.UnaryOp, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        operand = self.bind_expression(node.operand, scope, context)
+        if node.op == "NOT":
+            return b.BOperator("NOT", (operand,), type=t.BOOLEAN, span=node.span)
+        if node.op == "+":
+            return operand
+        result = operand.type if operand.type.kind in (Kind.INTEGER, Kind.FLOAT) else t.ANY
+        return b.BOperator("NEG", (operand,), type=result, span=node.span)
+
+    def _bind_is_null(self, node: ast.IsNull, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        operand = self.bind_expression(node.operand, scope, context)
+        return b.BIsNull(operand, node.negated, type=t.BOOLEAN, span=node.span)
+
+    def _bind_has_labels(self, node: ast.HasLabels, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        subject = self.bind_expression(node.subject, scope, context)
+        return b.BHasLabels(subject, node.labels, type=t.BOOLEAN, span=node.span)
+
+    def _bind_function(self, node: ast.FunctionCall, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        name = node.name.lower()
+        if name in AGGREGATES:
+            return self._bind_aggregate(node, name, scope, context)
+        signature = SIGNATURES.get(name)
+        if signature is None:
+            raise CypherSyntaxError(f"unknown function '{node.name}'", node.span, detail="UnknownFunction")
+        if node.distinct:
+            raise CypherSyntaxError(f"DISTINCT is only allowed in aggregating functions, not {node.name}",
+                                    node.span, detail="InvalidArgumentPassingMode")
+        count = len(node.arguments)
+        if count < signature.min_args or (signature.max_args is not None and count > signature.max_args):
+            raise CypherSyntaxError(f"wrong number of arguments for {node.name}()", node.span,
+                                    detail="InvalidNumberOfArguments")
+        arguments = tuple(self.bind_expression(argument, scope, context) for argument in node.arguments)
+        return b.BFunction(name, arguments, type=signature.returns([a.type for a in arguments]), span=node.span)
+
+    def _bind_aggregate(self, node: ast.FunctionCall, name: str, scope: Scope,
+                        context: ExpressionContext) -> b.BoundExpression:
+        if not context.aggregates:
+            raise CypherSyntaxError(f"invalid use of aggregating function {node.name}(...) in this context",
+                                    node.span, detail="InvalidAggregation")
+        if context.in_aggregate:
+            raise CypherSyntaxError("can't use aggregate functions inside of aggregate functions", node.span,
+                                    detail="NestedAggregation")
+        arity, rule = AGGREGATES[name]
+        if len(node.arguments) != arity:
+            raise CypherSyntaxError(f"wrong number of arguments for {node.name}()", node.span,
+                                    detail="InvalidNumberOfArguments")
+        inner = ExpressionContext(aggregates=True, in_aggregate=True)
+        arguments = [self.bind_expression(argument, scope, inner) for argument in node.arguments]
+        return b.BAggregate(name, arguments[0], node.distinct, tuple(arguments[1:]),
+                            type=rule([a.type for a in arguments]), span=node.span)
+
+    def _bind_count_star(self, node: ast.CountStar, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        if not context.aggregates:
+            raise CypherSyntaxError("invalid use of count(*) in this context", node.span,
+                                    detail="InvalidAggregation")
+        return b.BAggregate("count", None, False, type=t.INTEGER, span=node.span)
+
+    def _bind_case(self, node: ast.Case, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        subject = self.bind_expression(node.subject, scope, context) if node.subject is not None else None
+        alternatives = []
+        for condition, value in node.alternatives:
+            bound_condition = self.bind_expression(condition, scope, context)
+            if subject is not None:
+                bound_condition = b.BOperator("=", (subject, bound_condition), type=t.BOOLEAN,
+                                              span=condition.span)
+            alternatives.append((bound_condition, self.bind_expression(value, scope, context)))
+        default = self.bind_expression(node.default, scope, context) if node.default is not None else None
+        result = t.unify_all([value.type for _, value in alternatives] + ([default.type] if default else []))
+        return b.BCase(tuple(alternatives), default, type=result, span=node.span)
+
+    def _bind_list(self, node: ast.ListLiteral, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        items = tuple(self.bind_expression(item, scope, context) for item in node.items)
+        element = t.unify_all([item.type for item in items])
+        return b.BList(items, type=t.list_of(element if element.kind is not Kind.NULL else t.ANY),
+                       span=node.span)
+
+    def _bind_map(self, node: ast.MapLiteral, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        entries = []
+        for key, value in node.entries:
+            if key.startswith("\x01"):
+                raise UnsupportedFeature("map keys starting with U+0001", node.span)
+            entries.append((key, self.bind_expression(value, scope, context)))
+        return b.BMap(tuple(entries), type=t.record([(k, v.type) for k, v in entries]), span=node.span)
+
+    def _bind_list_comprehension(self, node: ast.ListComprehension, scope: Scope,
+                                 context: ExpressionContext) -> b.BoundExpression:
+        source = self.bind_expression(node.source, scope, context)
+        variable, inner = self._iteration_scope(node.variable, source, scope)
+        where = self.bind_expression(node.where, inner, context) if node.where else None
+        projection = self.bind_expression(node.projection, inner, context) if node.projection else None
+        element = projection.type if projection is not None else variable.type
+        return b.BListComprehension(variable, source, where, projection, type=t.list_of(element), span=node.span)
+
+    def _iteration_scope(self, name: ast.Variable, source: b.BoundExpression,
+                         scope: Scope) -> tuple[Variable, Scope]:
+        element = source.type.element if source.type.kind is Kind.LIST else t.ANY
+        variable = self.new_variable(name.name, element or t.ANY)
+        inner = scope.copy()
+        inner.add(variable)
+        return variable, inner
+
+    def _bind_quantifier(self, node: ast.QuantifierExpression, scope: Scope,
+                         context: ExpressionContext) -> b.BoundExpression:
+        source = self.bind_expression(node.source, scope, context)
+        variable, inner = self._iteration_scope(node.variable, source, scope)
+        if node.where is None:
+            raise CypherSyntaxError(f"{node.kind}(...) requires a WHERE predicate", node.span,
+                                    detail="InvalidArgumentType")
+        where = self.bind_expression(node.where, inner, context)
+        return b.BQuantifier(node.kind, variable, source, where, type=t.BOOLEAN, span=node.span)
+
+    def _bind_reduce(self, node: ast.Reduce, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        initial = self.bind_expression(node.initial, scope, context)
+        source = self.bind_expression(node.source, scope, context)
+        variable, inner = self._iteration_scope(node.variable, source, scope)
+        accumulator = self.new_variable(node.accumulator.name, t.ANY)
+        inner.add(accumulator)
+        expression = self.bind_expression(node.expression, inner, context)
+        return b.BReduce(accumulator, initial, variable, source, expression, type=t.ANY, span=node.span)
+
+    def _bind_subquery(self, node: ast.ExistsSubquery | ast.CountSubquery | ast.CollectSubquery, scope: Scope,
+                       context: ExpressionContext) -> b.BoundExpression:
+        kind = {ast.ExistsSubquery: "exists", ast.CountSubquery: "count", ast.CollectSubquery: "collect"}[type(node)]
+        query = node.query
+        if query is None:
+            assert not isinstance(node, ast.CollectSubquery)
+            match = ast.Match(False, node.pattern, node.where, span=node.span)
+            query = ast.Query((ast.SingleQuery((match,), span=node.span),), (), span=node.span)
+        self._references.append(set())
+        bound_query = self.bind_query(query, scope.copy(), subquery=kind)
+        referenced = self._references.pop()
+        if self._references:
+            self._references[-1].update(referenced)
+        imports = tuple(v for v in scope if id(v) in referenced)
+        if kind == "collect":
+            if len(bound_query.columns) != 1:
+                raise CypherSyntaxError("a COLLECT subquery must return exactly one column", node.span,
+                                        detail="InvalidNumberOfColumns")
+            result = t.list_of(bound_query.parts[0].output[0].type)
+        else:
+            result = t.BOOLEAN if kind == "exists" else t.INTEGER
+        return b.BSubquery(kind, bound_query, imports, type=result, span=node.span)
+
+    def _bind_pattern_expression(self, node: ast.PatternExpression, scope: Scope,
+                                 context: ExpressionContext) -> b.BoundExpression:
+        for element in node.pattern.elements:
+            variable = getattr(element, "variable", None)
+            if variable is not None and variable.name not in scope:
+                raise CypherSyntaxError(f"PatternExpressions are not allowed to introduce new variables: "
+                                        f"'{variable.name}'", variable.span, detail="UndefinedVariable")
+        part = ast.PatternPart(None, node.pattern, None, None, span=node.span)
+        exists = ast.ExistsSubquery(None, ast.Pattern((part,), span=node.span), None, span=node.span)
+        return self._bind_subquery(exists, scope, context)
+
+    def _bind_map_projection(self, node: ast.MapProjection, scope: Scope,
+                             context: ExpressionContext) -> b.BoundExpression:
+        subject = self._bind_variable(node.variable, scope, context)
+        entries: list[tuple[str, b.BoundExpression]] = []
+        base: b.BoundExpression | None = None
+        for item in node.items:
+            if isinstance(item, ast.PropertySelector):
+                value = self._bind_property(ast.PropertyLookup(node.variable, item.key, span=item.span), scope,
+                                            context)
+                entries.append((item.key, value))
+            elif isinstance(item, ast.LiteralEntry):
+                entries.append((item.key, self.bind_expression(item.expression, scope, context)))
+            elif isinstance(item, ast.VariableSelector):
+                entries.append((item.variable.name, self._bind_variable(item.variable, scope, context)))
+            else:
+                base = b.BEntityProperties(subject, type=t.MAP, span=item.span)
+        literal = b.BMap(tuple(entries), type=t.record([(k, v.type) for k, v in entries]), span=node.span)
+        if base is None:
+            return literal
+        return b.BFunction("map_merge", (base, literal), type=t.MAP, span=node.span)
+
+    def _bind_is_type(self, node: ast.IsType, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
+        raise UnsupportedFeature("IS :: type predicates", node.span)
+
+    def _bind_pattern_comprehension(self, node: ast.PatternComprehension, scope: Scope,
+                                    context: ExpressionContext) -> b.BoundExpression:
+        part = ast.PatternPart(node.variable, node.pattern, None, None, span=node.span)
+        match = ast.Match(False, ast.Pattern((part,), span=node.span), node.where, span=node.span)
+        item = ast.ProjectionItem(node.projection, "value", "value", span=node.span)
+        ret = ast.Return(ast.Projection((item,), False, False, (), None, None, span=node.span), span=node.span)
+        query = ast.Query((ast.SingleQuery((match, ret), span=node.span),), (), span=node.span)
+        return self._bind_subquery(ast.CollectSubquery(query, span=node.span), scope, context)
+
+    # -- helpers -----------------------------------------------------------------------------------
+
+    def new_variable(self, name: str, cypher_type: CypherType, *, anonymous: bool = False) -> Variable:
+        return Variable(name, cypher_type, self.namer.next(), anonymous)
+
+    def _reference(self, variable: Variable) -> None:
+        for references in self._references:
+            references.add(id(variable))
+
+
+def _operator_type(op: str, left: CypherType, right: CypherType) -> CypherType:
+    if op in ("AND", "OR", "XOR", "=", "<>", "<", ">", "<=", ">=", "STARTS WITH", "ENDS WITH", "CONTAINS", "IN",
+              "=~"):
+        return t.BOOLEAN
+    kinds = (left.kind, right.kind)
+    if op == "||":
+        return t.STRING if Kind.LIST not in kinds else t.ANY
+    if op in ("+", "-", "*", "/", "%"):
+        if kinds == (Kind.INTEGER, Kind.INTEGER):
+            return t.INTEGER
+        if set(kinds) <= {Kind.INTEGER, Kind.FLOAT}:
+            return t.FLOAT
+        if op == "+" and kinds == (Kind.STRING, Kind.STRING):
+            return t.STRING
+        if op == "+" and left.kind is Kind.LIST and right.kind is Kind.LIST:
+            return t.list_of(t.unify(left.element or t.ANY, right.element or t.ANY))
+        return t.ANY
+    if op == "^":
+        return t.FLOAT if set(kinds) <= {Kind.INTEGER, Kind.FLOAT} else t.ANY
+    return t.ANY
+
+
+# -- tree queries ----------------------------------------------------------------------------------------
+
+def _children(expression: b.BoundExpression) -> list[b.BoundExpression]:
+    result: list[b.BoundExpression] = []
+    for value in vars(expression).values():
+        if isinstance(value, b.BoundExpression):
+            result.append(value)
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, b.BoundExpression):
+                    result.append(item)
+                elif isinstance(item, tuple):
+                    result.extend(x for x in item if isinstance(x, b.BoundExpression))
+    return result
+
+
+def _contains_aggregate(expression: b.BoundExpression) -> bool:
+    if isinstance(expression, b.BAggregate):
+        return True
+    if isinstance(expression, b.BSubquery):
+        return False
+    return any(_contains_aggregate(child) for child in _children(expression))
+
+
+def _variables_in(expression: b.BoundExpression) -> list[Variable]:
+    if isinstance(expression, b.BVariable):
+        return [expression.variable]
+    if isinstance(expression, b.BSubquery):
+        return list(expression.imports)
+    result: list[Variable] = []
+    for child in _children(expression):
+        result.extend(_variables_in(child))
+    return result
+
+
+def _variables_outside_aggregates(expression: b.BoundExpression) -> list[tuple[Variable, Span]]:
+    if isinstance(expression, b.BAggregate):
+        return []
+    if isinstance(expression, b.BVariable):
+        return [(expression.variable, expression.span)]
+    if isinstance(expression, b.BSubquery):
+        return [(v, expression.span) for v in expression.imports]
+    result: list[tuple[Variable, Span]] = []
+    for child in _children(expression):
+        result.extend(_variables_outside_aggregates(child))
+    return result
+
+
+def _ast_contains_dump(expression: ast.SyntaxNode, dumps: set[str]) -> bool:
+    """Whether `expression` is made only of grouping expressions (by text) outside its aggregates."""
+    if ast.dump(expression) in dumps:
+        return True
+    if isinstance(expression, ast.FunctionCall) and expression.name.lower() in AGGREGATES:
+        return True
+    if isinstance(expression, ast.CountStar | ast.Literal | ast.Parameter):
+        return True
+    if isinstance(expression, ast.Variable):
+        return False
+    children = [getattr(expression, name) for name in expression.__dataclass_fields__ if name != "span"]
+    nodes = []
+    for child in children:
+        if isinstance(child, ast.SyntaxNode):
+            nodes.append(child)
+        elif isinstance(child, tuple):
+            for item in child:
+                if isinstance(item, ast.SyntaxNode):
+                    nodes.append(item)
+                elif isinstance(item, tuple):
+                    nodes.extend(x for x in item if isinstance(x, ast.SyntaxNode))
+    return all(_ast_contains_dump(child, dumps) for child in nodes)
+
+
+def _replace_projected(expression: ast.Expression, by_dump: dict[str, Variable]) -> ast.Expression:
+    """Replace sub-expressions of an ORDER BY item that are projected items by the item's variable name."""
+    if not by_dump:
+        return expression
+    matched = by_dump.get(ast.dump(expression))
+    if matched is not None:
+        return ast.Variable(matched.name, span=expression.span)
+    changes = {}
+    for name in expression.__dataclass_fields__:
+        if name == "span":
+            continue
+        value = getattr(expression, name)
+        if isinstance(value, ast.Expression):
+            new_value = _replace_projected(value, by_dump)
+            if new_value is not value:
+                changes[name] = new_value
+        elif isinstance(value, tuple) and value and all(isinstance(v, ast.Expression) for v in value):
+            new_items = tuple(_replace_projected(v, by_dump) for v in value)
+            if any(n is not o for n, o in zip(new_items, value, strict=True)):
+                changes[name] = new_items
+    return replace(expression, **changes) if changes else expression
+
+
+ClauseBinder = Callable[[Binder, Any, Scope], tuple[b.BoundClause, Scope]]
+CLAUSE_BINDERS: dict[type, ClauseBinder] = {
+    ast.Match: Binder.bind_match,
+    ast.Unwind: Binder.bind_unwind,
+    ast.With: Binder.bind_with,
+    ast.Return: Binder.bind_return,
+    ast.Create: Binder.bind_create,
+    ast.Merge: Binder.bind_merge,
+    ast.SetClause: Binder.bind_set,
+    ast.Remove: Binder.bind_remove,
+    ast.Delete: Binder.bind_delete,
+    ast.CallSubquery: Binder.bind_call_subquery,
+    ast.CallProcedure: Binder.bind_call_procedure,
+    ast.Foreach: Binder.bind_foreach,
+    ast.Finish: Binder.bind_finish,
+}
+
+ExpressionBinder = Callable[[Binder, Any, Scope, ExpressionContext], b.BoundExpression]
+EXPRESSION_BINDERS: dict[type, ExpressionBinder] = {
+    ast.Literal: Binder._bind_literal,
+    ast.Parameter: Binder._bind_parameter,
+    ast.Variable: Binder._bind_variable,
+    ast.PropertyLookup: Binder._bind_property,
+    ast.Subscript: Binder._bind_subscript,
+    ast.Slice: Binder._bind_slice,
+    ast.BinaryOp: Binder._bind_binary,
+    ast.UnaryOp: Binder._bind_unary,
+    ast.IsNull: Binder._bind_is_null,
+    ast.IsType: Binder._bind_is_type,
+    ast.HasLabels: Binder._bind_has_labels,
+    ast.FunctionCall: Binder._bind_function,
+    ast.CountStar: Binder._bind_count_star,
+    ast.Case: Binder._bind_case,
+    ast.ListLiteral: Binder._bind_list,
+    ast.MapLiteral: Binder._bind_map,
+    ast.ListComprehension: Binder._bind_list_comprehension,
+    ast.QuantifierExpression: Binder._bind_quantifier,
+    ast.Reduce: Binder._bind_reduce,
+    ast.ExistsSubquery: Binder._bind_subquery,
+    ast.CountSubquery: Binder._bind_subquery,
+    ast.CollectSubquery: Binder._bind_subquery,
+    ast.PatternExpression: Binder._bind_pattern_expression,
+    ast.PatternComprehension: Binder._bind_pattern_comprehension,
+    ast.MapProjection: Binder._bind_map_projection,
+}

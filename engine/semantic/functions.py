@@ -1,0 +1,101 @@
+"""Signatures of the built-in functions: arity and the static type of the result.
+
+The SQL for each function lives in `engine.sqlgen.functions` under the same canonical (lower-case) name;
+a test checks the two tables name the same functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from engine.semantic import types as t
+from engine.semantic.types import CypherType, Kind
+
+ReturnRule = Callable[[Sequence[CypherType]], CypherType]
+
+
+def fixed(result: CypherType) -> ReturnRule:
+    return lambda _args: result
+
+
+def element_of_first(args: Sequence[CypherType]) -> CypherType:
+    first = args[0] if args else t.ANY
+    return (first.element or t.ANY) if first.kind is Kind.LIST else t.ANY
+
+
+def same_as_first(args: Sequence[CypherType]) -> CypherType:
+    first = args[0] if args else t.ANY
+    return first if first.kind in (Kind.LIST, Kind.NULL) else t.ANY
+
+
+def numeric_like_first(args: Sequence[CypherType]) -> CypherType:
+    first = args[0] if args else t.ANY
+    return first if first.kind in (Kind.INTEGER, Kind.FLOAT) else t.ANY
+
+
+def unify_arguments(args: Sequence[CypherType]) -> CypherType:
+    return t.unify_all(list(args)) if args else t.NULL
+
+
+@dataclass(frozen=True)
+class FunctionSignature:
+    name: str
+    min_args: int
+    max_args: int | None
+    returns: ReturnRule
+
+
+def _signatures() -> dict[str, FunctionSignature]:
+    entries: list[tuple[str, int, int | None, ReturnRule]] = [
+        # strings
+        ("tolower", 1, 1, fixed(t.STRING)), ("toupper", 1, 1, fixed(t.STRING)),
+        ("lower", 1, 1, fixed(t.STRING)), ("upper", 1, 1, fixed(t.STRING)),
+        ("trim", 1, 1, fixed(t.STRING)), ("ltrim", 1, 1, fixed(t.STRING)), ("rtrim", 1, 1, fixed(t.STRING)),
+        ("btrim", 1, 2, fixed(t.STRING)),
+        ("replace", 3, 3, fixed(t.STRING)), ("substring", 2, 3, fixed(t.STRING)),
+        ("left", 2, 2, fixed(t.STRING)), ("right", 2, 2, fixed(t.STRING)),
+        ("split", 2, 2, fixed(t.list_of(t.STRING))), ("reverse", 1, 1, same_as_first),
+        ("tostring", 1, 1, fixed(t.STRING)), ("tostringornull", 1, 1, fixed(t.STRING)),
+        # numbers
+        ("tointeger", 1, 1, fixed(t.INTEGER)), ("tointegerornull", 1, 1, fixed(t.INTEGER)),
+        ("tofloat", 1, 1, fixed(t.FLOAT)), ("tofloatornull", 1, 1, fixed(t.FLOAT)),
+        ("toboolean", 1, 1, fixed(t.BOOLEAN)), ("tobooleanornull", 1, 1, fixed(t.BOOLEAN)),
+        ("abs", 1, 1, numeric_like_first), ("sign", 1, 1, fixed(t.INTEGER)),
+        ("ceil", 1, 1, fixed(t.FLOAT)), ("floor", 1, 1, fixed(t.FLOAT)), ("round", 1, 3, fixed(t.FLOAT)),
+        ("sqrt", 1, 1, fixed(t.FLOAT)), ("exp", 1, 1, fixed(t.FLOAT)), ("log", 1, 1, fixed(t.FLOAT)),
+        ("log10", 1, 1, fixed(t.FLOAT)), ("rand", 0, 0, fixed(t.FLOAT)),
+        # lists and maps
+        ("size", 1, 1, fixed(t.INTEGER)), ("length", 1, 1, fixed(t.INTEGER)),
+        ("head", 1, 1, element_of_first), ("last", 1, 1, element_of_first), ("tail", 1, 1, same_as_first),
+        ("range", 2, 3, fixed(t.list_of(t.INTEGER))), ("keys", 1, 1, fixed(t.list_of(t.STRING))),
+        ("coalesce", 1, None, unify_arguments), ("isempty", 1, 1, fixed(t.BOOLEAN)),
+        ("nullif", 2, 2, lambda args: args[0]),
+        # graph
+        ("labels", 1, 1, fixed(t.list_of(t.STRING))), ("type", 1, 1, fixed(t.STRING)),
+        ("id", 1, 1, fixed(t.INTEGER)), ("elementid", 1, 1, fixed(t.STRING)),
+        ("properties", 1, 1, fixed(t.MAP)),
+        ("startnode", 1, 1, fixed(t.NODE)), ("endnode", 1, 1, fixed(t.NODE)),
+        ("nodes", 1, 1, fixed(t.list_of(t.NODE))), ("relationships", 1, 1, fixed(t.list_of(t.RELATIONSHIP))),
+        # temporal
+        ("datetime", 0, 1, fixed(t.ZONED_DATETIME)),
+        ("timestamp", 0, 0, fixed(t.INTEGER)),
+    ]
+    return {name: FunctionSignature(name, low, high, rule) for name, low, high, rule in entries}
+
+
+SIGNATURES: dict[str, FunctionSignature] = _signatures()
+
+# Aggregating functions: name -> (arity, result rule from the argument type).
+AGGREGATES: dict[str, tuple[int, ReturnRule]] = {
+    "count": (1, fixed(t.INTEGER)),
+    "collect": (1, lambda args: t.list_of(args[0] if args[0].kind is not Kind.NULL else t.ANY)),
+    "sum": (1, numeric_like_first),
+    "avg": (1, fixed(t.FLOAT)),
+    "min": (1, lambda args: args[0]),
+    "max": (1, lambda args: args[0]),
+    "stdev": (1, fixed(t.FLOAT)),
+    "stdevp": (1, fixed(t.FLOAT)),
+    "percentilecont": (2, fixed(t.FLOAT)),
+    "percentiledisc": (2, lambda args: args[0]),
+}

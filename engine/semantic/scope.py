@@ -1,0 +1,58 @@
+"""Variables and the scopes that hold them between clauses."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from engine.semantic.types import CypherType
+
+
+@dataclass(eq=False)
+class Variable:
+    """A named (or anonymous) variable. `column` is its column in binding tables, unique per statement, so no
+    user-written name ever becomes SQL text."""
+
+    name: str
+    type: CypherType
+    column: str
+    anonymous: bool = False
+
+    def __repr__(self) -> str:
+        return f"{self.name}:{self.type!r}"
+
+
+@dataclass
+class ColumnNamer:
+    """Hands out binding-table column names `v0`, `v1`, ... for one statement."""
+
+    counter: itertools.count = field(default_factory=itertools.count)
+
+    def next(self) -> str:
+        return f"v{next(self.counter)}"
+
+
+@dataclass
+class Scope:
+    """The variables visible at a point of a query, in the order they were introduced."""
+
+    variables: dict[str, Variable] = field(default_factory=dict)
+
+    def lookup(self, name: str) -> Variable | None:
+        return self.variables.get(name)
+
+    def add(self, variable: Variable) -> None:
+        self.variables[variable.name] = variable
+
+    def copy(self) -> Scope:
+        return Scope(dict(self.variables))
+
+    def __iter__(self) -> Iterator[Variable]:
+        return iter(self.variables.values())
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.variables
+
+    def named(self) -> list[Variable]:
+        return [v for v in self.variables.values() if not v.anonymous]

@@ -1,0 +1,185 @@
+"""Static Cypher types, as far as compilation can know them, and their SQL representation.
+
+The compiler emits native SQL (BIGINT, VARCHAR, lists, structs) wherever a value's type is known, and
+falls back to a VARIANT with the runtime macros of `engine.sqlgen.runtime` where it is not (ADR-0004).
+Every expression carries one of these types; `sql_type` says how its value travels in SQL.
+
+A map whose keys are known (a literal, a parameter) is a *record* (`fields` set): a STRUCT in SQL, so
+`row.name` is a plain field access. A map of unknown keys is a VARIANT object.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from engine import values as cypher_values
+
+
+class Kind(Enum):
+    ANY = "ANY"
+    NULL = "NULL"
+    BOOLEAN = "BOOLEAN"
+    INTEGER = "INTEGER"
+    FLOAT = "FLOAT"
+    STRING = "STRING"
+    LIST = "LIST"
+    MAP = "MAP"
+    NODE = "NODE"
+    RELATIONSHIP = "RELATIONSHIP"
+    PATH = "PATH"
+    DATE = "DATE"
+    LOCAL_TIME = "LOCAL TIME"
+    ZONED_TIME = "ZONED TIME"
+    LOCAL_DATETIME = "LOCAL DATETIME"
+    ZONED_DATETIME = "ZONED DATETIME"
+    DURATION = "DURATION"
+    POINT = "POINT"
+
+
+@dataclass(frozen=True, slots=True)
+class CypherType:
+    kind: Kind
+    element: CypherType | None = None
+    fields: tuple[tuple[str, CypherType], ...] | None = None
+
+    def __repr__(self) -> str:
+        if self.kind is Kind.LIST:
+            return f"LIST<{self.element!r}>"
+        if self.kind is Kind.MAP and self.fields is not None:
+            return "MAP{" + ", ".join(f"{k}: {t!r}" for k, t in self.fields) + "}"
+        return self.kind.value
+
+    @property
+    def is_record(self) -> bool:
+        return self.kind is Kind.MAP and self.fields is not None
+
+    def field(self, key: str) -> CypherType | None:
+        for name, value_type in self.fields or ():
+            if name == key:
+                return value_type
+        return None
+
+    @property
+    def is_entity(self) -> bool:
+        return self.kind in (Kind.NODE, Kind.RELATIONSHIP)
+
+
+ANY = CypherType(Kind.ANY)
+NULL = CypherType(Kind.NULL)
+BOOLEAN = CypherType(Kind.BOOLEAN)
+INTEGER = CypherType(Kind.INTEGER)
+FLOAT = CypherType(Kind.FLOAT)
+STRING = CypherType(Kind.STRING)
+MAP = CypherType(Kind.MAP)
+NODE = CypherType(Kind.NODE)
+RELATIONSHIP = CypherType(Kind.RELATIONSHIP)
+PATH = CypherType(Kind.PATH)
+ZONED_DATETIME = CypherType(Kind.ZONED_DATETIME)
+
+
+def list_of(element: CypherType) -> CypherType:
+    return CypherType(Kind.LIST, element=element)
+
+
+def record(fields: Sequence[tuple[str, CypherType]]) -> CypherType:
+    return CypherType(Kind.MAP, fields=tuple(fields))
+
+
+ANY_LIST = list_of(ANY)
+
+# Kinds whose values are plain DuckDB scalars; everything else without a rule below is a VARIANT.
+NATIVE_SQL: dict[Kind, str] = {
+    Kind.BOOLEAN: "BOOLEAN",
+    Kind.INTEGER: "BIGINT",
+    Kind.FLOAT: "DOUBLE",
+    Kind.STRING: "VARCHAR",
+    Kind.NODE: "BIGINT",
+    Kind.RELATIONSHIP: "BIGINT",
+    Kind.PATH: "STRUCT(nodes BIGINT[], rels BIGINT[])",
+}
+
+
+def quote_identifier(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def sql_type(cypher_type: CypherType) -> str:
+    """The DuckDB type that carries values of `cypher_type`."""
+    if cypher_type.kind in NATIVE_SQL:
+        return NATIVE_SQL[cypher_type.kind]
+    if cypher_type.kind is Kind.LIST:
+        return sql_type(cypher_type.element or ANY) + "[]"
+    if cypher_type.is_record:
+        inner = ", ".join(f"{quote_identifier(k)} {sql_type(t)}" for k, t in cypher_type.fields or ())
+        return f"STRUCT({inner})" if inner else "VARIANT"
+    return "VARIANT"
+
+
+def is_variant(cypher_type: CypherType) -> bool:
+    return sql_type(cypher_type) == "VARIANT"
+
+
+def unify(first: CypherType, second: CypherType) -> CypherType:
+    """The most precise type holding values of both (null fits anywhere; different kinds give ANY)."""
+    if first == second:
+        return first
+    if first.kind is Kind.NULL:
+        return second
+    if second.kind is Kind.NULL:
+        return first
+    if first.kind is Kind.LIST and second.kind is Kind.LIST:
+        return list_of(unify(first.element or ANY, second.element or ANY))
+    if first.is_record and second.is_record:
+        first_keys = [k for k, _ in first.fields or ()]
+        if first_keys == [k for k, _ in second.fields or ()]:
+            return record([(k, unify(t, second.field(k) or ANY)) for k, t in first.fields or ()])
+        return MAP
+    if first.kind is Kind.MAP and second.kind is Kind.MAP:
+        return MAP
+    return ANY
+
+
+def unify_all(types: Sequence[CypherType]) -> CypherType:
+    result = NULL
+    for each in types:
+        result = unify(result, each)
+    return result
+
+
+def type_of_value(value: Any) -> CypherType:
+    """The static type of a parameter's value, so `$rows` of uniform maps compiles to STRUCT access."""
+    if value is None:
+        return NULL
+    if isinstance(value, bool):
+        return BOOLEAN
+    if isinstance(value, int):
+        return INTEGER if -(2**63) <= value < 2**63 else ANY
+    if isinstance(value, float):
+        return FLOAT if math.isfinite(value) else ANY
+    if isinstance(value, str):
+        return STRING
+    if isinstance(value, Mapping):
+        if not value:
+            return MAP
+        return record([(str(k), type_of_value(v)) for k, v in value.items()])
+    if isinstance(value, list | tuple):
+        element = unify_all([type_of_value(item) for item in value])
+        return list_of(element if element.kind is not Kind.NULL else ANY)
+    if isinstance(value, cypher_values.DateTime):
+        return ZONED_DATETIME
+    return ANY
+
+
+def is_storable(cypher_type: CypherType) -> bool | None:
+    """Whether values of this type may be stored as properties: True, False, or None (only known at run time)."""
+    kind = cypher_type.kind
+    if kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NULL, Kind.DATE, Kind.LOCAL_TIME,
+                Kind.ZONED_TIME, Kind.LOCAL_DATETIME, Kind.ZONED_DATETIME, Kind.DURATION, Kind.POINT):
+        return True
+    if kind in (Kind.MAP, Kind.NODE, Kind.RELATIONSHIP, Kind.PATH):
+        return False
+    return None

@@ -1,0 +1,125 @@
+"""What SQL generation needs while it writes one SELECT: bound values, variable columns, entity joins.
+
+`Parameters` collects every value the statement carries (parameters and literals alike) so they are bound
+to the SQL, never spliced into its text. `SelectContext` maps variables to SQL and hoists one join to the
+node or relationship table per entity variable whose properties or labels the SELECT reads.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import values as cypher_values
+from engine.semantic.scope import Variable
+from engine.semantic.types import CypherType, Kind, sql_type
+from engine.sqlgen.runtime import tag_key
+from engine.storage.schema import ENTITY_TABLES, Catalog
+
+
+def sql_string(text: str) -> str:
+    """A SQL string literal for text the engine itself chooses (keys, labels in DDL): quotes doubled."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def quote_identifier(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def encode_json(value: Any) -> Any:
+    """A Python value as JSON-able data in the engine's VARIANT encoding (temporal values tagged)."""
+    if isinstance(value, cypher_values.DateTime):
+        local = value.local()
+        import datetime as _dt
+        instant = _dt.datetime(local.year, local.month, local.day, local.hour, local.minute, local.second,
+                               tzinfo=_dt.timezone.utc) - _dt.timedelta(seconds=value.offset_seconds)
+        return {tag_key("ZONED DATETIME"): {"s": int(instant.timestamp()), "n": value.nanosecond,
+                                            "o": value.offset_seconds, "z": value.zone}}
+    if isinstance(value, dict):
+        return {str(k): encode_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [encode_json(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError("NaN and infinite floats cannot be passed inside lists or maps")
+    return value
+
+
+@dataclass
+class Parameters:
+    """Values bound to `$1, $2, ...` of one SQL statement."""
+
+    values: list[Any] = field(default_factory=list)
+
+    def bind(self, value: Any, cypher_type: CypherType) -> str:
+        """SQL for `value` in the representation of `cypher_type`."""
+        target = sql_type(cypher_type)
+        if value is None:
+            return f"NULL::{target}"
+        kind = cypher_type.kind
+        if kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING):
+            self.values.append(value)
+            return f"CAST(${len(self.values)} AS {target})"
+        if isinstance(value, float):
+            self.values.append(value)
+            return f"CAST(${len(self.values)} AS DOUBLE)::VARIANT"
+        self.values.append(json.dumps(encode_json(value)))
+        placeholder = f"CAST(CAST(${len(self.values)} AS JSON) AS VARIANT)"
+        return placeholder if target == "VARIANT" else f"CAST({placeholder} AS {target})"
+
+    def text(self, value: str) -> str:
+        self.values.append(value)
+        return f"CAST(${len(self.values)} AS VARCHAR)"
+
+
+@dataclass
+class SelectContext:
+    """One SELECT under construction: how variables read, and the entity joins it needs."""
+
+    catalog: Catalog
+    parameters: Parameters
+    variables: dict[int, str] = field(default_factory=dict)
+    joins: list[str] = field(default_factory=list)
+    entity_aliases: dict[tuple[str, str], str] = field(default_factory=dict)
+    hoistable: set[str] = field(default_factory=set)
+    alias_prefix: str = "e"
+    aggregates: dict[int, str] | None = None
+    counter: list[int] = field(default_factory=lambda: [0])
+    lambda_depth: int = 0
+
+    def bind_variable(self, variable: Variable, sql: str, *, hoistable: bool = True) -> None:
+        self.variables[id(variable)] = sql
+        if hoistable:
+            self.hoistable.add(sql)
+
+    def variable_sql(self, variable: Variable) -> str | None:
+        return self.variables.get(id(variable))
+
+    def fresh(self, prefix: str) -> str:
+        self.counter[0] += 1
+        return f"{prefix}{self.counter[0]}"
+
+    def entity_row(self, entity: str, id_sql: str) -> str | None:
+        """An alias of the entity table joined on `id_sql`, when `id_sql` is a column of this SELECT."""
+        if id_sql not in self.hoistable or self.lambda_depth:
+            return None
+        key = (entity, id_sql)
+        if key not in self.entity_aliases:
+            alias = self.fresh(self.alias_prefix)
+            self.entity_aliases[key] = alias
+            self.joins.append(f"LEFT JOIN {ENTITY_TABLES[entity]} AS {alias} ON {alias}.id = {id_sql}")
+        return self.entity_aliases[key]
+
+    def register_entity_alias(self, entity: str, id_sql: str, alias: str) -> None:
+        """A pattern element already joins the entity table as `alias`: reuse it for property reads."""
+        self.entity_aliases[(entity, id_sql)] = alias
+        self.hoistable.add(id_sql)
+
+    def child(self) -> SelectContext:
+        """A context for a nested SELECT: sees the same variables, joins of its own."""
+        return SelectContext(self.catalog, self.parameters, dict(self.variables), [], {}, set(),
+                             self.alias_prefix, None, self.counter, 0)
+
+    def join_text(self) -> str:
+        return (" " + " ".join(self.joins)) if self.joins else ""

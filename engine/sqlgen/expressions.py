@@ -1,0 +1,625 @@
+"""Bound expressions -> DuckDB SQL, directed by static types.
+
+`compile(expression)` returns SQL in the representation `sql_type(expression.type)` names: native SQL
+where the type is known, a VARIANT (handled by the runtime macros) where it is not. Operators choose their
+SQL from the operand kinds (`COMPARISON_KINDS`, `_arithmetic`), so `n.seq < 3` on an INTEGER column is a
+plain `<` while the same on a VARIANT goes through `cy_cmp`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.errors import CypherTypeError, UnsupportedFeature
+from engine.semantic import bound as b
+from engine.semantic import types as t
+from engine.semantic.scope import Variable
+from engine.semantic.types import CypherType, Kind, is_variant, sql_type
+from engine.sqlgen.context import SelectContext, quote_identifier, sql_string
+from engine.sqlgen.runtime import error_sql
+from engine.syntax import ast
+
+if TYPE_CHECKING:
+    from engine.sqlgen.generator import QueryCompiler
+
+NUMERIC = (Kind.INTEGER, Kind.FLOAT)
+# Kinds compared with plain SQL operators when both sides have the same one.
+NATIVE_COMPARABLE = {Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN}
+TAG_KIND_CODES = {Kind.NODE: 7, Kind.RELATIONSHIP: 8}
+
+
+def to_variant(sql: str, cypher_type: CypherType) -> str:
+    """Convert SQL in `cypher_type`'s representation to a VARIANT."""
+    kind = cypher_type.kind
+    if is_variant(cypher_type):
+        return sql
+    if kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING):
+        return f"({sql})::VARIANT"
+    if kind is Kind.NODE:
+        return f"cy_node({sql})"
+    if kind is Kind.RELATIONSHIP:
+        return f"cy_rel({sql})"
+    if kind is Kind.PATH:
+        return f"cy_path({sql})"
+    if kind is Kind.LIST:
+        element = cypher_type.element or t.ANY
+        if _variant_cast_is_exact(element):
+            return f"({sql})::VARIANT"
+        param = "x"
+        return f"list_transform({sql}, lambda {param}: {to_variant(param, element)})::VARIANT"
+    if cypher_type.is_record:
+        if all(_variant_cast_is_exact(field_type) for _, field_type in cypher_type.fields or ()):
+            return f"({sql})::VARIANT"
+        entries = ", ".join(
+            f"{quote_identifier(key)} := {to_variant(f'struct_extract({sql}, {sql_string(key)})', field_type)}"
+            for key, field_type in cypher_type.fields or ())
+        return f"CASE WHEN ({sql}) IS NULL THEN NULL ELSE struct_pack({entries})::VARIANT END"
+    return sql
+
+
+def _variant_cast_is_exact(cypher_type: CypherType) -> bool:
+    """Whether `::VARIANT` alone gives the engine's encoding (no entity or path tags inside)."""
+    if is_variant(cypher_type) or cypher_type.kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING):
+        return True
+    if cypher_type.kind is Kind.LIST:
+        return _variant_cast_is_exact(cypher_type.element or t.ANY)
+    if cypher_type.is_record:
+        return all(_variant_cast_is_exact(ft) for _, ft in cypher_type.fields or ())
+    return False
+
+
+def convert(sql: str, source: CypherType, target: CypherType) -> str:
+    """SQL of type `source` in the representation of `target` (a supertype of it)."""
+    if sql_type(source) == sql_type(target):
+        return sql
+    if source.kind is Kind.NULL:
+        return f"NULL::{sql_type(target)}"
+    if is_variant(target):
+        return to_variant(sql, source)
+    if target.kind is Kind.LIST and source.kind is Kind.LIST:
+        inner = convert("x", source.element or t.ANY, target.element or t.ANY)
+        return f"list_transform({sql}, lambda x: {inner})"
+    if target.is_record and source.is_record:
+        entries = ", ".join(
+            f"{quote_identifier(key)} := "
+            + convert(f"struct_extract({sql}, {sql_string(key)})", source.field(key) or t.NULL, field_type)
+            for key, field_type in target.fields or ())
+        return f"CASE WHEN ({sql}) IS NULL THEN NULL ELSE struct_pack({entries}) END"
+    if target.kind is Kind.FLOAT and source.kind is Kind.INTEGER:
+        return f"({sql})::DOUBLE"
+    raise UnsupportedFeature(f"converting {source!r} to {target!r}")
+
+
+class ExpressionCompiler:
+    """Compiles bound expressions inside one SELECT (`context`)."""
+
+    def __init__(self, context: SelectContext, queries: QueryCompiler) -> None:
+        self.context = context
+        self.queries = queries
+
+    def compile(self, expression: b.BoundExpression) -> str:
+        handler = EXPRESSION_SQL.get(type(expression))
+        if handler is None:
+            raise UnsupportedFeature(f"{type(expression).__name__} in SQL generation", expression.span)
+        return handler(self, expression)
+
+    def compile_as(self, expression: b.BoundExpression, target: CypherType) -> str:
+        return convert(self.compile(expression), expression.type, target)
+
+    def variant(self, expression: b.BoundExpression) -> str:
+        return to_variant(self.compile(expression), expression.type)
+
+    def boolean(self, expression: b.BoundExpression) -> str:
+        """SQL BOOLEAN for a predicate; a non-boolean value is a type error at run time."""
+        kind = expression.type.kind
+        if kind is Kind.BOOLEAN:
+            return self.compile(expression)
+        if kind is Kind.NULL:
+            return "NULL::BOOLEAN"
+        if kind in (Kind.ANY,) or is_variant(expression.type):
+            return f"cy_bool({self.variant(expression)})"
+        raise CypherTypeError(f"type mismatch: expected Boolean but was {expression.type!r}", expression.span,
+                              detail="InvalidArgumentType")
+
+    def string(self, expression: b.BoundExpression) -> str:
+        if expression.type.kind is Kind.STRING:
+            return self.compile(expression)
+        if expression.type.kind is Kind.NULL:
+            return "NULL::VARCHAR"
+        if is_variant(expression.type):
+            return f"cy_string({self.compile(expression)})"
+        raise CypherTypeError(f"type mismatch: expected String but was {expression.type!r}", expression.span,
+                              detail="InvalidArgumentType")
+
+    def integer(self, expression: b.BoundExpression) -> str:
+        if expression.type.kind is Kind.INTEGER:
+            return self.compile(expression)
+        if expression.type.kind is Kind.NULL:
+            return "NULL::BIGINT"
+        if is_variant(expression.type):
+            return f"cy_integer({self.compile(expression)})"
+        raise CypherTypeError(f"type mismatch: expected Integer but was {expression.type!r}", expression.span,
+                              detail="InvalidArgumentType")
+
+    def number(self, expression: b.BoundExpression) -> str:
+        if expression.type.kind in NUMERIC:
+            return f"({self.compile(expression)})::DOUBLE"
+        if expression.type.kind is Kind.NULL:
+            return "NULL::DOUBLE"
+        if is_variant(expression.type):
+            return f"cy_number({self.compile(expression)})"
+        raise CypherTypeError(f"type mismatch: expected a number but was {expression.type!r}", expression.span,
+                              detail="InvalidArgumentType")
+
+    def entity_id(self, expression: b.BoundExpression, entity: str) -> str:
+        kind = Kind.NODE if entity == "node" else Kind.RELATIONSHIP
+        if expression.type.kind is kind:
+            return self.compile(expression)
+        if expression.type.kind is Kind.NULL:
+            return "NULL::BIGINT"
+        if is_variant(expression.type):
+            macro = "cy_node_id" if entity == "node" else "cy_rel_id"
+            return f"{macro}({self.compile(expression)})"
+        raise CypherTypeError(f"type mismatch: expected {kind.value.title()} but was {expression.type!r}",
+                              expression.span, detail="InvalidArgumentType")
+
+    def list_value(self, expression: b.BoundExpression) -> tuple[str, CypherType]:
+        """SQL of a native list and its element type (a VARIANT list when unknown)."""
+        if expression.type.kind is Kind.LIST:
+            return self.compile(expression), expression.type.element or t.ANY
+        if expression.type.kind is Kind.NULL:
+            return "NULL::VARIANT[]", t.ANY
+        if is_variant(expression.type):
+            return f"cy_list({self.compile(expression)})", t.ANY
+        raise CypherTypeError(f"type mismatch: expected List but was {expression.type!r}", expression.span,
+                              detail="InvalidArgumentType")
+
+    # -- entity access ------------------------------------------------------------------------------
+
+    def entity_column(self, entity: str, id_sql: str, column: str) -> str:
+        """`column` of the node or relationship whose id is `id_sql` (NULL when the id is NULL)."""
+        alias = self.context.entity_row(entity, id_sql)
+        if alias is not None:
+            return f"{alias}.{column}"
+        table = "nodes" if entity == "node" else "rels"
+        if self.context.lambda_depth:
+            raise UnsupportedFeature("reading node or relationship data inside a list expression "
+                                     "over entities that are not variables of the query")
+        return f"(SELECT {column} FROM {table} WHERE id = {id_sql})"
+
+    def property_of_entity(self, entity: str, id_sql: str, key: str) -> str:
+        column = self.context.catalog.column(entity, key)
+        if column is None:
+            return "NULL::VARIANT"
+        return self.entity_column(entity, id_sql, column)
+
+    # -- handlers -----------------------------------------------------------------------------------
+
+    def _literal(self, node: b.BLiteral) -> str:
+        return self.context.parameters.bind(node.value, node.type)
+
+    def _parameter(self, node: b.BParameter) -> str:
+        return self.context.parameters.bind(node.value, node.type)
+
+    def _variable(self, node: b.BVariable) -> str:
+        sql = self.context.variable_sql(node.variable)
+        if sql is None:
+            raise UnsupportedFeature(f"variable `{node.variable.name}` is not available here", node.span)
+        return sql
+
+    def _property(self, node: b.BProperty) -> str:
+        subject = node.subject
+        kind = subject.type.kind
+        if kind is Kind.NODE:
+            return self.property_of_entity("node", self.compile(subject), node.key)
+        if kind is Kind.RELATIONSHIP:
+            return self.property_of_entity("relationship", self.compile(subject), node.key)
+        if subject.type.is_record:
+            if subject.type.field(node.key) is None:
+                return "NULL::VARIANT"
+            return f"struct_extract({self.compile(subject)}, {sql_string(node.key)})"
+        if kind is Kind.NULL:
+            return "NULL::VARIANT"
+        value = self.variant(subject)
+        node_column = self.context.catalog.column("node", node.key)
+        rel_column = self.context.catalog.column("relationship", node.key)
+        node_read = f"(SELECT {node_column} FROM nodes WHERE id = cy_node_id({value}))" if node_column else "NULL"
+        rel_read = f"(SELECT {rel_column} FROM rels WHERE id = cy_rel_id({value}))" if rel_column else "NULL"
+        if self.context.lambda_depth and (node_column or rel_column):
+            node_read = rel_read = error_sql("UnsupportedFeature", "Unsupported",
+                                             "'reading properties inside list expressions'")
+        return (f"CASE cy_kind({value}) WHEN 6 THEN variant_extract({value}, {sql_string(node.key)})"
+                f" WHEN 0 THEN NULL WHEN 7 THEN {node_read} WHEN 8 THEN {rel_read}"
+                f" WHEN 14 THEN cy_datetime_component({value}, {sql_string(node.key)}) ELSE "
+                + error_sql("TypeError", "InvalidArgumentType",
+                            "'type mismatch: expected a map, node or relationship but was ' || "
+                            f"cy_type_name({value})") + " END")
+
+    def _index(self, node: b.BIndex) -> str:
+        subject, index = node.subject, node.index
+        if subject.type.kind is Kind.LIST:
+            list_sql = self.compile(subject)
+            position = self.integer(index)
+            return (f"CASE WHEN ({position}) < 0 THEN ({list_sql})[len({list_sql}) + ({position}) + 1]"
+                    f" ELSE ({list_sql})[({position}) + 1] END")
+        if subject.type.kind in (Kind.NODE, Kind.RELATIONSHIP, Kind.MAP) or subject.type.is_record:
+            if isinstance(index, b.BLiteral | b.BParameter) and isinstance(index.value, str):
+                return self._property(b.BProperty(subject, index.value, type=t.ANY, span=node.span))
+            if subject.type.kind is Kind.MAP or subject.type.is_record:
+                return f"cy_map_get({self.variant(subject)}, {self.string(index)})"
+            raise UnsupportedFeature("dynamic property access on nodes and relationships with computed keys",
+                                     node.span)
+        value = self.variant(subject)
+        position = self.variant(index)
+        return (f"CASE WHEN cy_kind({value}) = 5 AND cy_kind({position}) = 2 THEN"
+                f" CASE WHEN TRY_CAST({position} AS BIGINT) < 0 THEN (TRY_CAST({value} AS VARIANT[]))[len(TRY_CAST({value} AS VARIANT[]))"
+                f" + TRY_CAST({position} AS BIGINT) + 1] ELSE (TRY_CAST({value} AS VARIANT[]))[TRY_CAST({position} AS BIGINT) + 1] END"
+                f" WHEN cy_kind({value}) = 6 AND cy_kind({position}) = 4 THEN cy_map_get({value}, TRY_CAST({position} AS VARCHAR))"
+                f" WHEN {value} IS NULL OR {position} IS NULL THEN NULL ELSE "
+                + error_sql("TypeError", "InvalidArgumentType",
+                            f"'cannot index ' || cy_type_name({value}) || ' with ' || cy_type_name({position})")
+                + " END")
+
+    def _slice(self, node: b.BSlice) -> str:
+        list_sql, element = self.list_value(node.subject)
+        start = self.integer(node.start) if node.start else None
+        end = self.integer(node.end) if node.end else None
+        length = f"len({list_sql})"
+
+        def normalise(bound: str) -> str:
+            return f"CASE WHEN ({bound}) < 0 THEN greatest({length} + ({bound}), 0) ELSE least({bound}, {length}) END"
+
+        low = normalise(start) if start else "0"
+        high = normalise(end) if end else length
+        result = f"({list_sql})[({low}) + 1:({high})]"
+        nulls = " OR ".join(f"({bound}) IS NULL" for bound in (start, end) if bound)
+        result = f"CASE WHEN {nulls} THEN NULL ELSE {result} END" if nulls else result
+        return convert(result, t.list_of(element), node.type)
+
+    def _is_null(self, node: b.BIsNull) -> str:
+        return f"(({self.compile(node.operand)}) IS {'NOT ' if node.negated else ''}NULL)"
+
+    def _has_labels(self, node: b.BHasLabels) -> str:
+        subject = node.subject
+        if subject.type.kind is Kind.RELATIONSHIP:
+            type_sql = self.entity_column("relationship", self.compile(subject), "type")
+            return self.label_predicate(node.labels, type_sql, relationship=True)
+        if subject.type.kind is Kind.NODE:
+            labels_sql = self.entity_column("node", self.compile(subject), "labels")
+            return self.label_predicate(node.labels, labels_sql, relationship=False)
+        if subject.type.kind is Kind.NULL:
+            return "NULL::BOOLEAN"
+        value = self.variant(subject)
+        labels_sql = f"(SELECT labels FROM nodes WHERE id = cy_node_id({value}))"
+        return f"CASE WHEN {value} IS NULL THEN NULL ELSE {self.label_predicate(node.labels, labels_sql, relationship=False)} END"
+
+    def label_predicate(self, expression: ast.LabelExpression, target: str, *, relationship: bool) -> str:
+        """SQL testing a label expression against a node's label list or a relationship's type."""
+        if isinstance(expression, ast.LabelName):
+            name = self.context.parameters.text(expression.name)
+            return f"({target} = {name})" if relationship else f"list_contains({target}, {name})"
+        if isinstance(expression, ast.LabelAnd):
+            return (f"({self.label_predicate(expression.left, target, relationship=relationship)} AND "
+                    f"{self.label_predicate(expression.right, target, relationship=relationship)})")
+        if isinstance(expression, ast.LabelOr):
+            return (f"({self.label_predicate(expression.left, target, relationship=relationship)} OR "
+                    f"{self.label_predicate(expression.right, target, relationship=relationship)})")
+        if isinstance(expression, ast.LabelNot):
+            return f"(NOT {self.label_predicate(expression.operand, target, relationship=relationship)})"
+        if isinstance(expression, ast.LabelWildcard):
+            return "true" if relationship else f"(len({target}) > 0)"
+        raise UnsupportedFeature(f"label expression {type(expression).__name__}", expression.span)
+
+    def _operator(self, node: b.BOperator) -> str:
+        handler = OPERATOR_SQL.get(node.op)
+        if handler is None:
+            raise UnsupportedFeature(f"operator {node.op}", node.span)
+        return handler(self, node)
+
+    def _function(self, node: b.BFunction) -> str:
+        from engine.sqlgen.functions import FUNCTIONS
+        builder = FUNCTIONS.get(node.name)
+        if builder is None:
+            raise UnsupportedFeature(f"function {node.name}()", node.span)
+        return builder(self, node)
+
+    def _aggregate(self, node: b.BAggregate) -> str:
+        if self.context.aggregates is None or id(node) not in self.context.aggregates:
+            raise UnsupportedFeature("an aggregate outside of WITH or RETURN", node.span)
+        return self.context.aggregates[id(node)]
+
+    def _case(self, node: b.BCase) -> str:
+        whens = " ".join(
+            f"WHEN {self.boolean(condition)} THEN {self.compile_as(value, node.type)}"
+            for condition, value in node.alternatives)
+        default = self.compile_as(node.default, node.type) if node.default is not None else \
+            f"NULL::{sql_type(node.type)}"
+        return f"CASE {whens} ELSE {default} END"
+
+    def _list(self, node: b.BList) -> str:
+        element = node.type.element or t.ANY
+        if not node.items:
+            return f"[]::{sql_type(element)}[]"
+        return "[" + ", ".join(self.compile_as(item, element) for item in node.items) + "]"
+
+    def _map(self, node: b.BMap) -> str:
+        if not node.entries:
+            return "CAST('{}' AS JSON)::VARIANT"
+        entries = ", ".join(f"{quote_identifier(key)} := {self.compile(value)}" for key, value in node.entries)
+        return f"struct_pack({entries})"
+
+    def _entity_properties(self, node: b.BEntityProperties) -> str:
+        subject = node.subject
+        entity = "node" if subject.type.kind is Kind.NODE else "relationship" if \
+            subject.type.kind is Kind.RELATIONSHIP else None
+        if entity is None:
+            if subject.type.kind is Kind.MAP or subject.type.is_record:
+                return self.variant(subject)
+            raise UnsupportedFeature("properties() of a value whose type is not known", node.span)
+        id_sql = self.compile(subject)
+        columns = self.context.catalog.columns[entity]
+        if not columns:
+            return f"CASE WHEN ({id_sql}) IS NULL THEN NULL ELSE CAST('{{}}' AS JSON)::VARIANT END"
+        entries = ", ".join(
+            f"{{'key': {sql_string(key)}, 'value': {self.entity_column(entity, id_sql, column)}}}"
+            for key, column in sorted(columns.items()))
+        present = f"list_filter([{entries}], lambda e: e.value IS NOT NULL)"
+        return (f"CASE WHEN ({id_sql}) IS NULL THEN NULL ELSE "
+                f"CAST(CAST(map_from_entries({present}) AS JSON) AS VARIANT) END")
+
+    def _lambda(self, variable: Variable) -> tuple[str, ExpressionCompiler]:
+        name = variable.column
+        inner = SelectContext(self.context.catalog, self.context.parameters, dict(self.context.variables),
+                              self.context.joins, self.context.entity_aliases, set(self.context.hoistable),
+                              self.context.alias_prefix, self.context.aggregates, self.context.counter,
+                              self.context.lambda_depth + 1)
+        inner.bind_variable(variable, name, hoistable=False)
+        return name, ExpressionCompiler(inner, self.queries)
+
+    def _list_comprehension(self, node: b.BListComprehension) -> str:
+        source, element = self.list_value(node.source)
+        name, inner = self._lambda(node.variable)
+        result = source
+        if node.where is not None:
+            result = f"list_filter({result}, lambda {name}: {inner.boolean(node.where)})"
+        if node.projection is not None:
+            target = node.type.element or t.ANY
+            result = f"list_transform({result}, lambda {name}: {inner.compile_as(node.projection, target)})"
+        return result
+
+    def _quantifier(self, node: b.BQuantifier) -> str:
+        source, _ = self.list_value(node.source)
+        name, inner = self._lambda(node.variable)
+        codes = (f"list_transform({source}, lambda {name}: "
+                 f"CASE WHEN {inner.boolean(node.where)} THEN 2 WHEN NOT {inner.boolean(node.where)} THEN 0 ELSE 1 END)")
+        if node.kind == "any":
+            return f"[false, NULL, true][coalesce(list_max({codes}), 0) + 1]"
+        if node.kind == "all":
+            return f"[false, NULL, true][coalesce(list_min({codes}), 2) + 1]"
+        if node.kind == "none":
+            return f"(NOT [false, NULL, true][coalesce(list_max({codes}), 0) + 1])"
+        trues = f"len(list_filter({codes}, lambda c: c = 2))"
+        nulls = f"len(list_filter({codes}, lambda c: c = 1))"
+        return (f"CASE WHEN ({source}) IS NULL THEN NULL WHEN {trues} > 1 THEN false WHEN {nulls} > 0 THEN NULL"
+                f" ELSE {trues} = 1 END")
+
+    def _reduce(self, node: b.BReduce) -> str:
+        source, element = self.list_value(node.source)
+        accumulator, variable = node.accumulator.column, node.variable.column
+        inner_context = SelectContext(self.context.catalog, self.context.parameters, dict(self.context.variables),
+                                      self.context.joins, self.context.entity_aliases, set(self.context.hoistable),
+                                      self.context.alias_prefix, self.context.aggregates, self.context.counter,
+                                      self.context.lambda_depth + 1)
+        inner_context.bind_variable(node.accumulator, accumulator, hoistable=False)
+        inner_context.bind_variable(node.variable, variable, hoistable=False)
+        inner = ExpressionCompiler(inner_context, self.queries)
+        return (f"list_reduce(list_transform({source}, lambda x: {to_variant('x', element)}),"
+                f" lambda {accumulator}, {variable}: {inner.variant(node.expression)}, {self.variant(node.initial)})")
+
+    def _subquery(self, node: b.BSubquery) -> str:
+        if self.context.lambda_depth:
+            raise UnsupportedFeature("subqueries inside list expressions", node.span)
+        return self.queries.subquery_sql(node, self.context)
+
+    def _path_value(self, node: b.BPathValue) -> str:
+        raise UnsupportedFeature("path values here", node.span)
+
+
+# -- operators ---------------------------------------------------------------------------------------
+
+
+def _equality(compiler: ExpressionCompiler, left: b.BoundExpression, right: b.BoundExpression) -> str:
+    lk, rk = left.type.kind, right.type.kind
+    if Kind.NULL in (lk, rk):
+        return "NULL::BOOLEAN"
+    if lk in NUMERIC and rk in NUMERIC:
+        if lk is Kind.INTEGER and rk is Kind.INTEGER:
+            return f"({compiler.compile(left)} = {compiler.compile(right)})"
+        a, b_ = compiler.number(left), compiler.number(right)
+        return f"({a} = {b_} AND NOT isnan({a}))"
+    if lk == rk and lk in (Kind.STRING, Kind.BOOLEAN, Kind.NODE, Kind.RELATIONSHIP):
+        return f"({compiler.compile(left)} = {compiler.compile(right)})"
+    known = {Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP, Kind.PATH,
+             Kind.LIST, Kind.MAP}
+    if lk in known and rk in known and lk != rk and not ({lk, rk} <= set(NUMERIC)):
+        return (f"CASE WHEN ({compiler.compile(left)}) IS NULL OR ({compiler.compile(right)}) IS NULL"
+                f" THEN NULL ELSE false END")
+    return f"cy_eq({compiler.variant(left)}, {compiler.variant(right)})"
+
+
+def _compare(compiler: ExpressionCompiler, op: str, left: b.BoundExpression, right: b.BoundExpression) -> str:
+    lk, rk = left.type.kind, right.type.kind
+    if Kind.NULL in (lk, rk):
+        return "NULL::BOOLEAN"
+    if lk in NUMERIC and rk in NUMERIC:
+        if lk is Kind.INTEGER and rk is Kind.INTEGER:
+            return f"({compiler.compile(left)} {op} {compiler.compile(right)})"
+        a, b_ = compiler.number(left), compiler.number(right)
+        return f"({a} {op} {b_} AND NOT isnan({a}) AND NOT isnan({b_}))"
+    if lk == rk and lk in (Kind.STRING, Kind.BOOLEAN):
+        return f"({compiler.compile(left)} {op} {compiler.compile(right)})"
+    return f"(cy_cmp({compiler.variant(left)}, {compiler.variant(right)}) {op} 0)"
+
+
+def _operator_equals(compiler: ExpressionCompiler, node: b.BOperator) -> str:
+    return _equality(compiler, *node.operands)
+
+
+def _operator_not_equals(compiler: ExpressionCompiler, node: b.BOperator) -> str:
+    return f"(NOT {_equality(compiler, *node.operands)})"
+
+
+def _comparison(op: str) -> Callable[[ExpressionCompiler, b.BOperator], str]:
+    return lambda compiler, node: _compare(compiler, op, *node.operands)
+
+
+def _logical(op: str) -> Callable[[ExpressionCompiler, b.BOperator], str]:
+    return lambda compiler, node: (
+        f"({compiler.boolean(node.operands[0])} {op} {compiler.boolean(node.operands[1])})")
+
+
+def _xor(compiler: ExpressionCompiler, node: b.BOperator) -> str:
+    return f"({compiler.boolean(node.operands[0])} <> {compiler.boolean(node.operands[1])})"
+
+
+def _not(compiler: ExpressionCompiler, node: b.BOperator) -> str:
+    return f"(NOT {compiler.boolean(node.operands[0])})"
+
+
+ARITHMETIC_MACROS = {"+": "cy_add", "-": "cy_sub", "*": "cy_mul", "/": "cy_div", "%": "cy_mod", "^": "cy_pow"}
+
+
+def _arithmetic(op: str) -> Callable[[ExpressionCompiler, b.BOperator], str]:
+    def build(compiler: ExpressionCompiler, node: b.BOperator) -> str:
+        left, right = node.operands
+        lk, rk = left.type.kind, right.type.kind
+        if Kind.NULL in (lk, rk):
+            return f"NULL::{sql_type(node.type)}"
+        if lk in NUMERIC and rk in NUMERIC and op != "^":
+            if lk is Kind.INTEGER and rk is Kind.INTEGER:
+                a, b_ = compiler.compile(left), compiler.compile(right)
+                if op in ("/", "%"):
+                    sql_op = "//" if op == "/" else "%"
+                    return (f"CASE WHEN ({b_}) = 0 THEN "
+                            + error_sql("ArithmeticError", "DivisionByZero", "'/ by zero'")
+                            + f" ELSE ({a}) {sql_op} ({b_}) END")
+                return f"(({a}) {op} ({b_}))"
+            a, b_ = compiler.number(left), compiler.number(right)
+            if op == "/":
+                return f"cy_float_div({a}, {b_})"
+            if op == "%":
+                return f"fmod({a}, {b_})"
+            return f"(({a}) {op} ({b_}))"
+        if op == "^" and lk in NUMERIC and rk in NUMERIC:
+            return f"pow({compiler.number(left)}, {compiler.number(right)})"
+        if op == "+" and lk is Kind.STRING and rk is Kind.STRING:
+            return f"({compiler.compile(left)} || {compiler.compile(right)})"
+        if op == "+" and lk is Kind.LIST and rk is Kind.LIST and node.type.kind is Kind.LIST:
+            return f"list_concat({compiler.compile_as(left, node.type)}, {compiler.compile_as(right, node.type)})"
+        result = f"{ARITHMETIC_MACROS[op]}({compiler.variant(left)}, {compiler.variant(right)})"
+        return result if is_variant(node.type) else convert_from_variant(result, node.type)
+    return build
+
+
+def convert_from_variant(sql: str, target: CypherType) -> str:
+    if is_variant(target):
+        return sql
+    return f"({sql})::{sql_type(target)}"
+
+
+def _negate(compiler: ExpressionCompiler, node: b.BOperator) -> str:
+    operand = node.operands[0]
+    if operand.type.kind in NUMERIC:
+        return f"(-({compiler.compile(operand)}))"
+    return f"cy_neg({compiler.variant(operand)})"
+
+
+def _string_predicate(function: str) -> Callable[[ExpressionCompiler, b.BOperator], str]:
+    def build(compiler: ExpressionCompiler, node: b.BOperator) -> str:
+        left, right = node.operands
+        if left.type.kind is Kind.STRING and right.type.kind is Kind.STRING:
+            return f"{function}({compiler.compile(left)}, {compiler.compile(right)})"
+        a, b_ = compiler.variant(left), compiler.variant(right)
+        return f"CASE WHEN cy_kind({a}) = 4 AND cy_kind({b_}) = 4 THEN {function}(TRY_CAST({a} AS VARCHAR), TRY_CAST({b_} AS VARCHAR)) END"
+    return build
+
+
+def _in(compiler: ExpressionCompiler, node: b.BOperator) -> str:
+    value, container = node.operands
+    list_sql, element = compiler.list_value(container)
+    native = value.type.kind == element.kind and value.type.kind in (Kind.INTEGER, Kind.STRING, Kind.BOOLEAN)
+    if native:
+        x = compiler.compile(value)
+        return (f"CASE WHEN ({list_sql}) IS NULL THEN NULL WHEN len({list_sql}) = 0 THEN false"
+                f" WHEN ({x}) IS NULL THEN NULL WHEN list_contains({list_sql}, {x}) THEN true"
+                f" WHEN list_count({list_sql}) < len({list_sql}) THEN NULL ELSE false END")
+    x = compiler.variant(value)
+    elements = f"list_transform({list_sql}, lambda e: {to_variant('e', element)})"
+    codes = f"list_transform({elements}, lambda e: coalesce(cy_eq({x}, e)::INTEGER * 2, 1))"
+    return (f"CASE WHEN ({list_sql}) IS NULL THEN NULL ELSE "
+            f"[false, NULL, true][coalesce(list_max({codes}), 0) + 1] END")
+
+
+def _regex(compiler: ExpressionCompiler, node: b.BOperator) -> str:
+    left, right = node.operands
+    return f"regexp_full_match({compiler.string(left)}, {compiler.string(right)})"
+
+
+def _concat(compiler: ExpressionCompiler, node: b.BOperator) -> str:
+    left, right = node.operands
+    if left.type.kind is Kind.STRING and right.type.kind is Kind.STRING:
+        return f"({compiler.compile(left)} || {compiler.compile(right)})"
+    if node.type.kind is Kind.LIST:
+        return f"list_concat({compiler.compile_as(left, node.type)}, {compiler.compile_as(right, node.type)})"
+    return f"({compiler.string(left)} || {compiler.string(right)})"
+
+
+OPERATOR_SQL: dict[str, Callable[[ExpressionCompiler, b.BOperator], str]] = {
+    "=": _operator_equals,
+    "<>": _operator_not_equals,
+    "<": _comparison("<"),
+    ">": _comparison(">"),
+    "<=": _comparison("<="),
+    ">=": _comparison(">="),
+    "AND": _logical("AND"),
+    "OR": _logical("OR"),
+    "XOR": _xor,
+    "NOT": _not,
+    "NEG": _negate,
+    "+": _arithmetic("+"),
+    "-": _arithmetic("-"),
+    "*": _arithmetic("*"),
+    "/": _arithmetic("/"),
+    "%": _arithmetic("%"),
+    "^": _arithmetic("^"),
+    "STARTS WITH": _string_predicate("starts_with"),
+    "ENDS WITH": _string_predicate("ends_with"),
+    "CONTAINS": _string_predicate("contains"),
+    "IN": _in,
+    "=~": _regex,
+    "||": _concat,
+}
+
+EXPRESSION_SQL: dict[type, Callable[[ExpressionCompiler, b.BoundExpression], str]] = {
+    b.BLiteral: ExpressionCompiler._literal,
+    b.BParameter: ExpressionCompiler._parameter,
+    b.BVariable: ExpressionCompiler._variable,
+    b.BProperty: ExpressionCompiler._property,
+    b.BIndex: ExpressionCompiler._index,
+    b.BSlice: ExpressionCompiler._slice,
+    b.BOperator: ExpressionCompiler._operator,
+    b.BIsNull: ExpressionCompiler._is_null,
+    b.BHasLabels: ExpressionCompiler._has_labels,
+    b.BFunction: ExpressionCompiler._function,
+    b.BAggregate: ExpressionCompiler._aggregate,
+    b.BCase: ExpressionCompiler._case,
+    b.BList: ExpressionCompiler._list,
+    b.BMap: ExpressionCompiler._map,
+    b.BEntityProperties: ExpressionCompiler._entity_properties,
+    b.BListComprehension: ExpressionCompiler._list_comprehension,
+    b.BQuantifier: ExpressionCompiler._quantifier,
+    b.BReduce: ExpressionCompiler._reduce,
+    b.BSubquery: ExpressionCompiler._subquery,
+    b.BPathValue: ExpressionCompiler._path_value,
+}

@@ -1,0 +1,356 @@
+"""SQL for the built-in scalar functions: canonical name -> builder. Signatures are in
+`engine.semantic.functions`; a test keeps the two tables in step."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.errors import UnsupportedFeature
+from engine.semantic import bound as b
+from engine.semantic.types import Kind, is_variant
+from engine.sqlgen.expressions import ExpressionCompiler, convert, to_variant
+from engine.sqlgen.runtime import error_sql
+
+Builder = Callable[[ExpressionCompiler, b.BFunction], str]
+
+
+def _string_function(sql_function: str) -> Builder:
+    return lambda c, f: f"{sql_function}({c.string(f.arguments[0])})"
+
+
+def _size(c: ExpressionCompiler, f: b.BFunction) -> str:
+    argument = f.arguments[0]
+    kind = argument.type.kind
+    if kind is Kind.STRING:
+        return f"length({c.compile(argument)})"
+    if kind is Kind.LIST:
+        return f"len({c.compile(argument)})"
+    if kind is Kind.NULL:
+        return "NULL::BIGINT"
+    value = c.variant(argument)
+    return (f"CASE cy_kind({value}) WHEN 4 THEN length(TRY_CAST({value} AS VARCHAR)) WHEN 5 THEN len(TRY_CAST({value} AS VARIANT[]))"
+            f" WHEN 0 THEN NULL ELSE "
+            + error_sql("TypeError", "InvalidArgumentValue",
+                        f"'size() expects a string or a list, got ' || cy_type_name({value})") + " END")
+
+
+def _length(c: ExpressionCompiler, f: b.BFunction) -> str:
+    argument = f.arguments[0]
+    if argument.type.kind is Kind.PATH:
+        return f"len(({c.compile(argument)}).rels)"
+    if argument.type.kind in (Kind.STRING, Kind.LIST):
+        return _size(c, f)
+    value = c.variant(argument)
+    return f"len((cy_path_value({value})).rels)"
+
+
+def _labels(c: ExpressionCompiler, f: b.BFunction) -> str:
+    id_sql = c.entity_id(f.arguments[0], "node")
+    return c.entity_column("node", id_sql, "labels")
+
+
+def _type(c: ExpressionCompiler, f: b.BFunction) -> str:
+    id_sql = c.entity_id(f.arguments[0], "relationship")
+    return c.entity_column("relationship", id_sql, "type")
+
+
+def _id(c: ExpressionCompiler, f: b.BFunction) -> str:
+    argument = f.arguments[0]
+    if argument.type.kind in (Kind.NODE, Kind.RELATIONSHIP):
+        return c.compile(argument)
+    value = c.variant(argument)
+    return (f"CASE cy_kind({value}) WHEN 7 THEN cy_node_id({value}) WHEN 8 THEN cy_rel_id({value})"
+            f" WHEN 0 THEN NULL ELSE " + error_sql("TypeError", "InvalidArgumentValue",
+                                                   "'id() expects a node or a relationship'") + " END")
+
+
+def _element_id(c: ExpressionCompiler, f: b.BFunction) -> str:
+    argument = f.arguments[0]
+    prefix = "'r:'" if argument.type.kind is Kind.RELATIONSHIP else "'n:'"
+    return f"({prefix} || ({_id(c, f)})::VARCHAR)"
+
+
+def _endpoint(column: str) -> Builder:
+    def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        id_sql = c.entity_id(f.arguments[0], "relationship")
+        return c.entity_column("relationship", id_sql, column)
+    return build
+
+
+def _keys(c: ExpressionCompiler, f: b.BFunction) -> str:
+    argument = f.arguments[0]
+    kind = argument.type.kind
+    if kind in (Kind.NODE, Kind.RELATIONSHIP):
+        entity = "node" if kind is Kind.NODE else "relationship"
+        id_sql = c.compile(argument)
+        columns = sorted(c.context.catalog.columns[entity].items())
+        if not columns:
+            return f"CASE WHEN ({id_sql}) IS NULL THEN NULL ELSE []::VARCHAR[] END"
+        names = ", ".join(
+            f"CASE WHEN {c.entity_column(entity, id_sql, column)} IS NOT NULL THEN {c.context.parameters.text(key)} END"
+            for key, column in columns)
+        return f"CASE WHEN ({id_sql}) IS NULL THEN NULL ELSE list_filter([{names}], lambda k: k IS NOT NULL) END"
+    if argument.type.is_record:
+        keys = ", ".join(c.context.parameters.text(key) for key, _ in argument.type.fields or ())
+        return f"CASE WHEN ({c.compile(argument)}) IS NULL THEN NULL ELSE [{keys}]::VARCHAR[] END"
+    value = c.variant(argument)
+    return (f"CASE cy_kind({value}) WHEN 6 THEN cy_map_keys({value}) WHEN 0 THEN NULL ELSE "
+            + error_sql("TypeError", "InvalidArgumentValue",
+                        f"'keys() expects a map, node or relationship, got ' || cy_type_name({value})") + " END")
+
+
+def _properties(c: ExpressionCompiler, f: b.BFunction) -> str:
+    return c.compile(b.BEntityProperties(f.arguments[0], type=f.type, span=f.span))
+
+
+def _coalesce(c: ExpressionCompiler, f: b.BFunction) -> str:
+    return "coalesce(" + ", ".join(c.compile_as(argument, f.type) for argument in f.arguments) + ")"
+
+
+def _head(c: ExpressionCompiler, f: b.BFunction) -> str:
+    list_sql, element = c.list_value(f.arguments[0])
+    return convert(f"({list_sql})[1]", element, f.type)
+
+
+def _last(c: ExpressionCompiler, f: b.BFunction) -> str:
+    list_sql, element = c.list_value(f.arguments[0])
+    return convert(f"({list_sql})[-1]", element, f.type)
+
+
+def _tail(c: ExpressionCompiler, f: b.BFunction) -> str:
+    list_sql, _ = c.list_value(f.arguments[0])
+    result = f"({list_sql})[2:]"
+    return result if f.type.kind is Kind.LIST else f"({result})::VARIANT"
+
+
+def _range(c: ExpressionCompiler, f: b.BFunction) -> str:
+    start, end = (c.integer(argument) for argument in f.arguments[:2])
+    step = c.integer(f.arguments[2]) if len(f.arguments) > 2 else "1"
+    return (f"CASE WHEN ({step}) = 0 THEN "
+            + error_sql("ArgumentError", "NumberOutOfRange", "'range() step must not be zero'")
+            + f" WHEN ({step}) > 0 THEN range({start}, ({end}) + 1, {step})"
+            f" ELSE range({start}, ({end}) - 1, {step}) END")
+
+
+def _split(c: ExpressionCompiler, f: b.BFunction) -> str:
+    text, separator = (c.string(argument) for argument in f.arguments)
+    return f"string_split({text}, {separator})"
+
+
+def _reverse(c: ExpressionCompiler, f: b.BFunction) -> str:
+    argument = f.arguments[0]
+    if argument.type.kind is Kind.STRING:
+        return f"reverse({c.compile(argument)})"
+    if argument.type.kind is Kind.LIST:
+        return f"list_reverse({c.compile(argument)})"
+    value = c.variant(argument)
+    return (f"CASE cy_kind({value}) WHEN 4 THEN reverse(TRY_CAST({value} AS VARCHAR))::VARIANT"
+            f" WHEN 5 THEN list_reverse(TRY_CAST({value} AS VARIANT[]))::VARIANT WHEN 0 THEN NULL ELSE "
+            + error_sql("TypeError", "InvalidArgumentValue", "'reverse() expects a string or a list'") + " END")
+
+
+def _replace(c: ExpressionCompiler, f: b.BFunction) -> str:
+    return "replace(" + ", ".join(c.string(argument) for argument in f.arguments) + ")"
+
+
+def _substring(c: ExpressionCompiler, f: b.BFunction) -> str:
+    text = c.string(f.arguments[0])
+    start = c.integer(f.arguments[1])
+    if len(f.arguments) > 2:
+        return f"substring({text}, ({start}) + 1, {c.integer(f.arguments[2])})"
+    return f"substring({text}, ({start}) + 1)"
+
+
+def _left(c: ExpressionCompiler, f: b.BFunction) -> str:
+    return f"left({c.string(f.arguments[0])}, {c.integer(f.arguments[1])})"
+
+
+def _right(c: ExpressionCompiler, f: b.BFunction) -> str:
+    return f"right({c.string(f.arguments[0])}, {c.integer(f.arguments[1])})"
+
+
+def _to_string(c: ExpressionCompiler, f: b.BFunction) -> str:
+    argument = f.arguments[0]
+    if argument.type.kind is Kind.STRING:
+        return c.compile(argument)
+    return f"cy_to_string({c.variant(argument)})"
+
+
+def _to_integer(c: ExpressionCompiler, f: b.BFunction) -> str:
+    argument = f.arguments[0]
+    if argument.type.kind is Kind.INTEGER:
+        return c.compile(argument)
+    if argument.type.kind is Kind.FLOAT:
+        return f"trunc({c.compile(argument)})::BIGINT"
+    if argument.type.kind is Kind.STRING:
+        text = c.compile(argument)
+        return f"coalesce(TRY_CAST({text} AS BIGINT), trunc(TRY_CAST({text} AS DOUBLE))::BIGINT)"
+    value = c.variant(argument)
+    return (f"CASE cy_kind({value}) WHEN 2 THEN TRY_CAST({value} AS BIGINT) WHEN 3 THEN trunc(TRY_CAST({value} AS DOUBLE))::BIGINT"
+            f" WHEN 4 THEN coalesce(TRY_CAST(TRY_CAST({value} AS VARCHAR) AS BIGINT),"
+            f" trunc(TRY_CAST(TRY_CAST({value} AS VARCHAR) AS DOUBLE))::BIGINT) WHEN 0 THEN NULL ELSE "
+            + error_sql("TypeError", "InvalidArgumentValue", "'toInteger() cannot convert ' || "
+                        f"cy_type_name({value})") + " END")
+
+
+def _to_float(c: ExpressionCompiler, f: b.BFunction) -> str:
+    argument = f.arguments[0]
+    if argument.type.kind in (Kind.INTEGER, Kind.FLOAT):
+        return f"({c.compile(argument)})::DOUBLE"
+    if argument.type.kind is Kind.STRING:
+        return f"TRY_CAST({c.compile(argument)} AS DOUBLE)"
+    value = c.variant(argument)
+    return (f"CASE cy_kind({value}) WHEN 2 THEN TRY_CAST({value} AS DOUBLE) WHEN 3 THEN TRY_CAST({value} AS DOUBLE)"
+            f" WHEN 4 THEN TRY_CAST(TRY_CAST({value} AS VARCHAR) AS DOUBLE) WHEN 0 THEN NULL ELSE "
+            + error_sql("TypeError", "InvalidArgumentValue", "'toFloat() cannot convert ' || "
+                        f"cy_type_name({value})") + " END")
+
+
+def _to_boolean(c: ExpressionCompiler, f: b.BFunction) -> str:
+    argument = f.arguments[0]
+    if argument.type.kind is Kind.BOOLEAN:
+        return c.compile(argument)
+    value = c.variant(argument)
+    return (f"CASE cy_kind({value}) WHEN 1 THEN TRY_CAST({value} AS BOOLEAN)"
+            f" WHEN 4 THEN CASE lower(trim(TRY_CAST({value} AS VARCHAR))) WHEN 'true' THEN true WHEN 'false' THEN false END"
+            f" WHEN 2 THEN TRY_CAST({value} AS BIGINT) <> 0 WHEN 0 THEN NULL ELSE "
+            + error_sql("TypeError", "InvalidArgumentValue", "'toBoolean() cannot convert ' || "
+                        f"cy_type_name({value})") + " END")
+
+
+def _numeric(sql_function: str, *, keep_integer: bool = False) -> Builder:
+    def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        argument = f.arguments[0]
+        if keep_integer and argument.type.kind is Kind.INTEGER:
+            return f"{sql_function}({c.compile(argument)})"
+        if keep_integer and is_variant(f.type):
+            value = c.variant(argument)
+            return (f"CASE cy_kind({value}) WHEN 2 THEN {sql_function}(TRY_CAST({value} AS BIGINT))::VARIANT"
+                    f" ELSE {sql_function}(cy_number({value}))::VARIANT END")
+        return f"{sql_function}({c.number(argument)})"
+    return build
+
+
+def _sign(c: ExpressionCompiler, f: b.BFunction) -> str:
+    return f"sign({c.number(f.arguments[0])})::BIGINT"
+
+
+def _round(c: ExpressionCompiler, f: b.BFunction) -> str:
+    value = c.number(f.arguments[0])
+    if len(f.arguments) == 1:
+        return f"CASE WHEN {value} < 0 THEN -floor(-{value} + 0.5) ELSE floor({value} + 0.5) END"
+    if len(f.arguments) == 2:
+        return f"round({value}, {c.integer(f.arguments[1])})"
+    raise UnsupportedFeature("round() with a rounding mode", f.span)
+
+
+def _is_empty(c: ExpressionCompiler, f: b.BFunction) -> str:
+    argument = f.arguments[0]
+    if argument.type.kind is Kind.STRING:
+        return f"(length({c.compile(argument)}) = 0)"
+    if argument.type.kind is Kind.LIST:
+        return f"(len({c.compile(argument)}) = 0)"
+    value = c.variant(argument)
+    return (f"CASE cy_kind({value}) WHEN 4 THEN length(TRY_CAST({value} AS VARCHAR)) = 0 WHEN 5 THEN"
+            f" len(TRY_CAST({value} AS VARIANT[])) = 0 WHEN 6 THEN len(cy_map_keys({value})) = 0 WHEN 0 THEN NULL ELSE "
+            + error_sql("TypeError", "InvalidArgumentValue", "'isEmpty() expects a string, list or map'")
+            + " END")
+
+
+def _null_if(c: ExpressionCompiler, f: b.BFunction) -> str:
+    first, second = f.arguments
+    equal = c.compile(b.BOperator("=", (first, second), type=f.type, span=f.span))
+    return f"CASE WHEN {equal} THEN NULL ELSE {c.compile_as(first, f.type)} END"
+
+
+def _nodes(c: ExpressionCompiler, f: b.BFunction) -> str:
+    argument = f.arguments[0]
+    path = c.compile(argument) if argument.type.kind is Kind.PATH else f"cy_path_value({c.variant(argument)})"
+    return f"({path}).nodes"
+
+
+def _relationships(c: ExpressionCompiler, f: b.BFunction) -> str:
+    argument = f.arguments[0]
+    path = c.compile(argument) if argument.type.kind is Kind.PATH else f"cy_path_value({c.variant(argument)})"
+    return f"({path}).rels"
+
+
+def _datetime(c: ExpressionCompiler, f: b.BFunction) -> str:
+    if not f.arguments:
+        return "cy_datetime_from_string(strftime(now()::TIMESTAMPTZ, '%Y-%m-%dT%H:%M:%S.%fZ'))"
+    argument = f.arguments[0]
+    if argument.type.kind is Kind.STRING:
+        return f"cy_datetime_from_string({c.compile(argument)})"
+    if argument.type.kind is Kind.MAP or argument.type.is_record:
+        raise UnsupportedFeature("datetime() from a map", f.span)
+    return f"cy_datetime({c.variant(argument)})"
+
+
+def _timestamp(c: ExpressionCompiler, f: b.BFunction) -> str:
+    return "epoch_ms(now())"
+
+
+def _map_merge(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """`n {.*, k: v}`: the entity's properties with the literal entries laid over them."""
+    base, extra = f.arguments
+    return (f"CAST(json_merge_patch(CAST({c.variant(base)} AS JSON),"
+            f" CAST({to_variant(c.compile(extra), extra.type)} AS JSON)) AS VARIANT)")
+
+
+FUNCTIONS: dict[str, Builder] = {
+    "tolower": _string_function("lower"),
+    "toupper": _string_function("upper"),
+    "lower": _string_function("lower"),
+    "upper": _string_function("upper"),
+    "trim": _string_function("trim"),
+    "ltrim": _string_function("ltrim"),
+    "rtrim": _string_function("rtrim"),
+    "btrim": _string_function("trim"),
+    "replace": _replace,
+    "substring": _substring,
+    "left": _left,
+    "right": _right,
+    "split": _split,
+    "reverse": _reverse,
+    "tostring": _to_string,
+    "tostringornull": _to_string,
+    "tointeger": _to_integer,
+    "tointegerornull": _to_integer,
+    "tofloat": _to_float,
+    "tofloatornull": _to_float,
+    "toboolean": _to_boolean,
+    "tobooleanornull": _to_boolean,
+    "abs": _numeric("abs", keep_integer=True),
+    "sign": _sign,
+    "ceil": _numeric("ceil"),
+    "floor": _numeric("floor"),
+    "round": _round,
+    "sqrt": _numeric("sqrt"),
+    "exp": _numeric("exp"),
+    "log": _numeric("ln"),
+    "log10": _numeric("log10"),
+    "rand": lambda c, f: "random()",
+    "size": _size,
+    "length": _length,
+    "head": _head,
+    "last": _last,
+    "tail": _tail,
+    "range": _range,
+    "keys": _keys,
+    "coalesce": _coalesce,
+    "isempty": _is_empty,
+    "nullif": _null_if,
+    "labels": _labels,
+    "type": _type,
+    "id": _id,
+    "elementid": _element_id,
+    "properties": _properties,
+    "startnode": _endpoint("src"),
+    "endnode": _endpoint("dst"),
+    "nodes": _nodes,
+    "relationships": _relationships,
+    "datetime": _datetime,
+    "timestamp": _timestamp,
+    "map_merge": _map_merge,
+}
+

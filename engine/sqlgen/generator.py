@@ -1,0 +1,429 @@
+"""Read clauses -> one SELECT each over the binding table of the clause before.
+
+Every binding table has `__ord` (the row order, dense from 1) and one column per variable. A clause's
+SELECT reads the previous relation under a fresh alias and produces the next; the executor materializes
+each at the top level (clause-at-a-time), while subqueries nest the same SELECTs, correlated on the
+variables they import. `STEP_SQL` dispatches by bound clause type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.errors import UnsupportedFeature
+from engine.semantic import bound as b
+from engine.semantic import types as t
+from engine.semantic.scope import Variable
+from engine.semantic.types import Kind, is_variant, sql_type
+from engine.sqlgen.context import Parameters, SelectContext
+from engine.sqlgen.expressions import ExpressionCompiler, to_variant
+from engine.sqlgen.patterns import PatternCompiler, PatternSql
+from engine.storage.schema import Catalog
+
+
+@dataclass
+class Relation:
+    """A FROM-able relation (a table name or a parenthesised SELECT) and the variables it holds."""
+
+    sql: str
+    variables: list[Variable]
+
+
+class QueryCompiler:
+    def __init__(self, catalog: Catalog, parameters: Parameters) -> None:
+        self.catalog = catalog
+        self.parameters = parameters
+        self._aliases = [0]
+
+    # -- contexts --------------------------------------------------------------------------------
+
+    def alias(self, prefix: str = "b") -> str:
+        self._aliases[0] += 1
+        return f"{prefix}{self._aliases[0]}"
+
+    def context_for(self, relation: Relation, alias: str, outer: SelectContext | None = None) -> SelectContext:
+        context = outer.child() if outer is not None else SelectContext(self.catalog, self.parameters)
+        context.counter = self._aliases
+        for variable in relation.variables:
+            context.bind_variable(variable, f"{alias}.{variable.column}")
+        return context
+
+    # -- clauses ---------------------------------------------------------------------------------
+
+    def read_clause(self, clause: b.BoundClause, relation: Relation,
+                    outer: SelectContext | None = None) -> Relation:
+        handler = STEP_SQL.get(type(clause))
+        if handler is None:
+            raise UnsupportedFeature(f"{type(clause).__name__[1:]} inside a read-only subquery", clause.span)
+        return handler(self, clause, relation, outer)
+
+    def match(self, clause: b.BMatch, relation: Relation, outer: SelectContext | None) -> Relation:
+        alias = self.alias()
+        context = self.context_for(relation, alias, outer)
+        compiler = ExpressionCompiler(context, self)
+        new_variables = _new_variables(clause.paths, relation.variables)
+        if clause.optional:
+            inner, _ = self.pattern_rows(clause.paths, relation, compiler, alias, clause.where,
+                                         seeded=outer is None)
+            outer_alias, match_alias = self.alias(), self.alias("m")
+            columns = [f"{outer_alias}.{v.column}" for v in relation.variables]
+            columns += [f"{match_alias}.{v.column}" for v in new_variables]
+            select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {outer_alias}.__ord, {match_alias}.__k)"
+                      f" AS __ord FROM {relation.sql} AS {outer_alias} LEFT JOIN ({inner}) AS {match_alias}"
+                      f" ON {match_alias}.__parent = {outer_alias}.__ord")
+            return Relation(f"({select})", relation.variables + new_variables)
+        pattern, from_items, where = self._pattern(clause.paths, relation, compiler, clause.where,
+                                                   seeded=outer is None)
+        columns = [f"{alias}.{v.column}" for v in relation.variables]
+        columns += [f"{sql} AS {column}" for column, sql in pattern.outputs]
+        order = ", ".join([f"{alias}.__ord", *pattern.order_keys])
+        select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {order}) AS __ord"
+                  f" FROM {relation.sql} AS {alias}{from_items}{context.join_text()} WHERE {where}")
+        return Relation(f"({select})", relation.variables + new_variables)
+
+    def _pattern(self, paths: list[b.BoundPath], relation: Relation, compiler: ExpressionCompiler,
+                 where: b.BoundExpression | None, *, seeded: bool) -> tuple[PatternSql, str, str]:
+        pattern = PatternCompiler(compiler, relation.sql if seeded else None).compile(paths)
+        conditions = list(pattern.conditions)
+        if where is not None:
+            conditions.append(compiler.boolean(where))
+        condition = " AND ".join(f"({c})" for c in conditions) if conditions else "true"
+        from_items = "".join(f" CROSS JOIN {item}" for item in pattern.from_items)
+        return pattern, from_items, condition
+
+    def pattern_rows(self, paths: list[b.BoundPath], relation: Relation, compiler: ExpressionCompiler,
+                     alias: str, where: b.BoundExpression | None = None, *,
+                     seeded: bool = True) -> tuple[str, list[tuple[str, str]]]:
+        """SELECT of every match of `paths` per input row: `__parent` (the row's __ord), the new
+        variables' columns and `__k`, an order among one row's matches."""
+        pattern, from_items, condition = self._pattern(paths, relation, compiler, where, seeded=seeded)
+        outputs = "".join(f"{sql} AS {column}, " for column, sql in pattern.outputs)
+        order = ", ".join(pattern.order_keys) or "1"
+        select = (f"SELECT {alias}.__ord AS __parent, {outputs}row_number() OVER (ORDER BY {order}) AS __k"
+                  f" FROM {relation.sql} AS {alias}{from_items}{compiler.context.join_text()} WHERE {condition}")
+        return select, pattern.outputs
+
+    def unwind(self, clause: b.BUnwind, relation: Relation, outer: SelectContext | None) -> Relation:
+        alias = self.alias()
+        context = self.context_for(relation, alias, outer)
+        compiler = ExpressionCompiler(context, self)
+        expression = clause.expression
+        if expression.type.kind is Kind.LIST:
+            list_sql = compiler.compile(expression)
+        elif expression.type.kind is Kind.NULL:
+            list_sql = "[]::VARIANT[]"
+        elif is_variant(expression.type):
+            list_sql = f"cy_unwind_list({compiler.compile(expression)})"
+        else:
+            list_sql = f"[{compiler.compile(expression)}]"
+        unnest_alias = self.alias("u")
+        columns = [f"{alias}.{v.column}" for v in relation.variables] + [f"{unnest_alias}.x AS {clause.variable.column}"]
+        select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {alias}.__ord, {unnest_alias}.i) AS __ord"
+                  f" FROM {relation.sql} AS {alias}{context.join_text()},"
+                  f" LATERAL (SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i FROM (SELECT {list_sql} AS l))"
+                  f" AS {unnest_alias}")
+        return Relation(f"({select})", [*relation.variables, clause.variable])
+
+    def projection(self, clause: b.BProjection, relation: Relation, outer: SelectContext | None) -> Relation:
+        return ProjectionCompiler(self, clause, relation, outer).compile()
+
+    def call_subquery(self, clause: b.BCallSubquery, relation: Relation, outer: SelectContext | None) -> Relation:
+        if clause.query.updating:
+            raise UnsupportedFeature("a writing CALL subquery here", clause.span)
+        alias = self.alias()
+        context = self.context_for(relation, alias, outer)
+        inner = self.compile_query(clause.query, self.seed(clause.imports, context), context)
+        sub = self.alias("s")
+        columns = [f"{alias}.{v.column}" for v in relation.variables] + [f"{sub}.{v.column}" for v in clause.returns]
+        join = "LEFT JOIN LATERAL" if clause.optional else "CROSS JOIN LATERAL"
+        on = " ON true" if clause.optional else ""
+        select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {alias}.__ord, {sub}.__ord) AS __ord"
+                  f" FROM {relation.sql} AS {alias} {join} {inner.sql} AS {sub}{on}")
+        if not clause.returns:
+            select = f"SELECT {alias}.* FROM {relation.sql} AS {alias}"
+        return Relation(f"({select})", relation.variables + list(clause.returns))
+
+    # -- whole queries -----------------------------------------------------------------------------
+
+    def seed(self, imports: tuple[Variable, ...], outer: SelectContext) -> Relation:
+        """A one-row relation holding the outer row's imported variables (correlated on it)."""
+        columns = ["1::BIGINT AS __ord"] + [f"{outer.variable_sql(v)} AS {v.column}" for v in imports]
+        return Relation(f"(SELECT {', '.join(columns)})", list(imports))
+
+    def compile_query(self, query: b.BoundQuery, seed: Relation, outer: SelectContext | None) -> Relation:
+        parts = [self.compile_single(part, seed, outer) for part in query.parts]
+        if len(parts) == 1:
+            return parts[0]
+        return Relation(f"({union_select(query, parts)})", list(query.parts[0].output))
+
+    def compile_single(self, query: b.BoundSingleQuery, seed: Relation, outer: SelectContext | None) -> Relation:
+        relation = seed
+        for clause in query.clauses:
+            relation = self.read_clause(clause, relation, outer)
+        return relation
+
+    def subquery_sql(self, node: b.BSubquery, outer: SelectContext) -> str:
+        relation = self.compile_query(node.query, self.seed(node.imports, outer), outer)
+        if node.kind == "exists":
+            return f"EXISTS (SELECT 1 FROM {relation.sql})"
+        if node.kind == "count":
+            return f"(SELECT count(*) FROM {relation.sql})"
+        column = node.query.parts[0].output[0].column
+        element = node.type.element or t.ANY
+        return f"coalesce((SELECT list({column} ORDER BY __ord) FROM {relation.sql}), []::{sql_type(element)}[])"
+
+
+def union_select(query: b.BoundQuery, relations: list[Relation]) -> str:
+    """The parts of a UNION, in order, renamed to the first part's columns (deduplicated unless ALL)."""
+    output = query.parts[0].output
+    selects = []
+    for index, (part, relation) in enumerate(zip(query.parts, relations, strict=True)):
+        columns = "".join(f"{v.column} AS {target.column}, "
+                          for v, target in zip(part.output, output, strict=True))
+        selects.append(f"SELECT {columns}{index} AS __part, __ord AS __part_ord FROM {relation.sql}")
+    union = " UNION ALL ".join(selects)
+    names = _list([v.column for v in output])
+    select = f"SELECT {names}row_number() OVER (ORDER BY __part, __part_ord) AS __ord FROM ({union})"
+    if all(query.union_all):
+        return select
+    keys = ", ".join(_group_key(v.column, v.type) for v in output) or "1"
+    return f"{select} QUALIFY row_number() OVER (PARTITION BY {keys} ORDER BY __part, __part_ord) = 1"
+
+
+def _list(columns: list[str]) -> str:
+    """Columns followed by a comma, or nothing: for SELECT lists that go on with more items."""
+    return "".join(f"{column}, " for column in columns)
+
+
+def _new_variables(paths: list[b.BoundPath], existing: list[Variable]) -> list[Variable]:
+    known = {id(v) for v in existing}
+    result: list[Variable] = []
+    for path in paths:
+        elements: list[Variable] = [n.variable for n in path.nodes] + [r.variable for r in path.relationships]
+        if path.variable is not None:
+            elements.append(path.variable)
+        for variable in elements:
+            if not variable.anonymous and id(variable) not in known:
+                known.add(id(variable))
+                result.append(variable)
+    return result
+
+
+def _group_key(sql: str, cypher_type: t.CypherType) -> str:
+    """An expression whose SQL equality is Cypher equivalence for grouping and DISTINCT."""
+    if cypher_type.kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP, Kind.PATH):
+        return sql
+    if cypher_type.kind is Kind.FLOAT:
+        return f"cy_key(({sql})::VARIANT)"
+    if cypher_type.kind is Kind.LIST and (cypher_type.element or t.ANY).kind in (
+            Kind.BOOLEAN, Kind.INTEGER, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP):
+        return sql
+    return f"cy_key({to_variant(sql, cypher_type)})"
+
+
+def _sort_key(sql: str, cypher_type: t.CypherType, descending: bool) -> str:
+    direction = "DESC NULLS FIRST" if descending else "ASC NULLS LAST"
+    if cypher_type.kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP):
+        return f"{sql} {direction}"
+    return f"cy_key({to_variant(sql, cypher_type)}) {direction}"
+
+
+class ProjectionCompiler:
+    """WITH / RETURN: items (grouped when aggregating), DISTINCT, ORDER BY, SKIP, LIMIT, then WHERE."""
+
+    def __init__(self, queries: QueryCompiler, clause: b.BProjection, relation: Relation,
+                 outer: SelectContext | None) -> None:
+        self.queries = queries
+        self.clause = clause
+        self.relation = relation
+        self.outer = outer
+
+    def compile(self) -> Relation:
+        clause = self.clause
+        items_relation = self._aggregated_items() if clause.aggregating else self._plain_items()
+        current = items_relation
+        if clause.distinct:
+            alias = self.queries.alias()
+            keys = ", ".join(_group_key(f"{alias}.{item.variable.column}", item.variable.type)
+                             for item in clause.items) or "1"
+            current = Relation(f"(SELECT * FROM {current.sql} AS {alias} QUALIFY row_number() OVER"
+                               f" (PARTITION BY {keys} ORDER BY {alias}.__ord) = 1)", current.variables)
+        current = self._order_and_page(current)
+        new_variables = [item.variable for item in clause.items]
+        if clause.where is not None:
+            alias = self.queries.alias()
+            context = self.queries.context_for(Relation(current.sql, new_variables), alias, self.outer)
+            compiler = ExpressionCompiler(context, self.queries)
+            condition = compiler.boolean(clause.where)
+            current = Relation(
+                f"(SELECT {_list([f'{alias}.{v.column}' for v in new_variables])}"
+                f"row_number() OVER (ORDER BY {alias}.__ord) AS __ord FROM {current.sql} AS {alias}"
+                f"{context.join_text()} WHERE {condition})", new_variables)
+        return Relation(current.sql, new_variables)
+
+    def _plain_items(self) -> Relation:
+        alias = self.queries.alias()
+        context = self.queries.context_for(self.relation, alias, self.outer)
+        compiler = ExpressionCompiler(context, self.queries)
+        items = [f"{compiler.compile(item.expression)} AS {item.variable.column}" for item in self.clause.items]
+        carried = [f"{alias}.{v.column}" for v in self.relation.variables] if self.clause.order_by else []
+        select = (f"SELECT {_list(carried + items)}{alias}.__ord AS __ord"
+                  f" FROM {self.relation.sql} AS {alias}{context.join_text()}")
+        variables = (self.relation.variables if self.clause.order_by else []) + [
+            item.variable for item in self.clause.items]
+        return Relation(f"({select})", variables)
+
+    def _aggregated_items(self) -> Relation:
+        clause = self.clause
+        alias = self.queries.alias()
+        context = self.queries.context_for(self.relation, alias, self.outer)
+        compiler = ExpressionCompiler(context, self.queries)
+        grouping = [item for item in clause.items if not _has_aggregate(item.expression)]
+        aggregates: list[b.BAggregate] = []
+        for item in clause.items:
+            if _has_aggregate(item.expression):
+                _collect_aggregates(item.expression, aggregates)
+        inputs: list[str] = [f"{alias}.__ord AS __ord"]
+        group_columns: list[str] = []
+        for index, item in enumerate(grouping):
+            inputs.append(f"{compiler.compile(item.expression)} AS g{index}")
+            group_columns.append(f"g{index}")
+        for index, aggregate in enumerate(aggregates):
+            if aggregate.argument is not None:
+                inputs.append(f"{compiler.compile(aggregate.argument)} AS a{index}")
+            for extra_index, extra in enumerate(aggregate.extra):
+                inputs.append(f"{compiler.compile(extra)} AS a{index}_{extra_index}")
+        group_keys = [_group_key(f"g{index}", item.expression.type) for index, item in enumerate(grouping)]
+        for index, aggregate in enumerate(aggregates):
+            if aggregate.distinct and aggregate.argument is not None:
+                partition = ", ".join([*group_keys, _group_key(f"a{index}", aggregate.argument.type)])
+                inputs.append(f"row_number() OVER (PARTITION BY {partition} ORDER BY __ord) = 1 AS d{index}")
+        layer0 = f"(SELECT {', '.join(inputs)} FROM {self.relation.sql} AS {alias}{context.join_text()})"
+        outputs = [f"arg_min(g{index}, __ord) AS g{index}" if key != f"g{index}" else f"g{index}"
+                   for index, key in enumerate(group_keys)]
+        outputs += [f"{_aggregate_sql(aggregate, index)} AS a{index}" for index, aggregate in enumerate(aggregates)]
+        outputs.append("min(__ord) AS __ord")
+        group_by = f" GROUP BY {', '.join(group_keys)}" if group_keys else ""
+        layer1 = f"(SELECT {', '.join(outputs)} FROM {layer0}{group_by})"
+        if not group_keys:
+            layer1 = f"(SELECT * REPLACE (coalesce(__ord, 1) AS __ord) FROM {layer1})"
+        final_alias = self.queries.alias()
+        final_context = SelectContext(self.queries.catalog, self.queries.parameters)
+        final_context.counter = self.queries._aliases
+        final_context.aggregates = {id(aggregate): f"{final_alias}.a{index}"
+                                    for index, aggregate in enumerate(aggregates)}
+        for index, item in enumerate(grouping):
+            if isinstance(item.expression, b.BVariable):
+                final_context.bind_variable(item.expression.variable, f"{final_alias}.g{index}")
+        final_compiler = ExpressionCompiler(final_context, self.queries)
+        columns = []
+        grouping_index = {id(item): index for index, item in enumerate(grouping)}
+        for item in clause.items:
+            if id(item) in grouping_index:
+                columns.append(f"{final_alias}.g{grouping_index[id(item)]} AS {item.variable.column}")
+            else:
+                columns.append(f"{final_compiler.compile(item.expression)} AS {item.variable.column}")
+        select = (f"SELECT {_list(columns)}{final_alias}.__ord AS __ord FROM {layer1} AS {final_alias}"
+                  f"{final_context.join_text()}")
+        return Relation(f"({select})", [item.variable for item in clause.items])
+
+    def _order_and_page(self, relation: Relation) -> Relation:
+        clause = self.clause
+        if not clause.order_by and clause.skip is None and clause.limit is None:
+            return relation
+        alias = self.queries.alias()
+        context = self.queries.context_for(relation, alias, self.outer)
+        compiler = ExpressionCompiler(context, self.queries)
+        keys = [_sort_key(compiler.compile(item.expression), item.expression.type, item.descending)
+                for item in clause.order_by]
+        order = ", ".join([*keys, f"{alias}.__ord"])
+        paging = ""
+        if clause.limit is not None:
+            paging += f" LIMIT {compiler.integer(clause.limit)}"
+        if clause.skip is not None:
+            paging += f" OFFSET {compiler.integer(clause.skip)}"
+        new_variables = [item.variable for item in clause.items]
+        inner = (f"(SELECT {_list([f'{alias}.{v.column}' for v in new_variables])}"
+                 f"row_number() OVER (ORDER BY {order}) AS __ord"
+                 f" FROM {relation.sql} AS {alias}{context.join_text()} ORDER BY {order}{paging})")
+        return Relation(inner, new_variables)
+
+
+def _has_aggregate(expression: b.BoundExpression) -> bool:
+    found: list[b.BAggregate] = []
+    _collect_aggregates(expression, found)
+    return bool(found)
+
+
+def _collect_aggregates(expression: b.BoundExpression, found: list[b.BAggregate]) -> None:
+    if isinstance(expression, b.BAggregate):
+        found.append(expression)
+        return
+    if isinstance(expression, b.BSubquery):
+        return
+    for value in vars(expression).values():
+        if isinstance(value, b.BoundExpression):
+            _collect_aggregates(value, found)
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, b.BoundExpression):
+                    _collect_aggregates(item, found)
+                elif isinstance(item, tuple):
+                    for inner in item:
+                        if isinstance(inner, b.BoundExpression):
+                            _collect_aggregates(inner, found)
+
+
+def _aggregate_sql(aggregate: b.BAggregate, index: int) -> str:
+    """SQL of one aggregate over layer-0 column a<index> (d<index>: first occurrence, for DISTINCT)."""
+    column = f"a{index}"
+    argument_type = aggregate.argument.type if aggregate.argument is not None else t.ANY
+    distinct = f" AND d{index}" if aggregate.distinct else ""
+    name = aggregate.name
+    if name == "count":
+        if aggregate.argument is None:
+            return "count(*)"
+        return f"count(*) FILTER (WHERE {column} IS NOT NULL{distinct})"
+    if name == "collect":
+        element = aggregate.type.element or t.ANY
+        return (f"coalesce(list({column} ORDER BY __ord) FILTER (WHERE {column} IS NOT NULL{distinct}),"
+                f" []::{sql_type(element)}[])")
+    filter_clause = f" FILTER (WHERE {column} IS NOT NULL{distinct})"
+    kind = argument_type.kind
+    if name == "sum":
+        if kind is Kind.INTEGER:
+            return f"coalesce(sum({column}){filter_clause}, 0)::BIGINT"
+        if kind is Kind.FLOAT:
+            return f"coalesce(sum({column}){filter_clause}, 0.0)"
+        return (f"CASE WHEN count(*) FILTER (WHERE cy_kind({column}) = 3{distinct}) > 0"
+                f" THEN coalesce(sum(cy_number({column})){filter_clause}, 0.0)::VARIANT"
+                f" ELSE coalesce(sum(cy_integer({column})){filter_clause}, 0)::BIGINT::VARIANT END")
+    if name == "avg":
+        value = column if kind in (Kind.INTEGER, Kind.FLOAT) else f"cy_number({column})"
+        return f"avg({value}){filter_clause}"
+    if name in ("min", "max"):
+        if kind in (Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN):
+            return f"{name}({column}){filter_clause}"
+        variant = to_variant(column, argument_type)
+        function = "arg_min" if name == "min" else "arg_max"
+        result = f"{function}({variant}, cy_key({variant})){filter_clause}"
+        return result if is_variant(aggregate.type) else f"({result})::{sql_type(aggregate.type)}"
+    if name in ("stdev", "stdevp"):
+        value = column if kind in (Kind.INTEGER, Kind.FLOAT) else f"cy_number({column})"
+        function = "stddev_samp" if name == "stdev" else "stddev_pop"
+        return f"coalesce({function}({value}){filter_clause}, 0.0)"
+    if name in ("percentilecont", "percentiledisc"):
+        value = column if kind in (Kind.INTEGER, Kind.FLOAT) else f"cy_number({column})"
+        function = "quantile_cont" if name == "percentilecont" else "quantile_disc"
+        return f"{function}({value}, any_value(a{index}_0)){filter_clause}"
+    raise UnsupportedFeature(f"aggregate {name}()", aggregate.span)
+
+
+StepHandler = Callable[[QueryCompiler, b.BoundClause, Relation, SelectContext | None], Relation]
+STEP_SQL: dict[type, StepHandler] = {
+    b.BMatch: QueryCompiler.match,
+    b.BUnwind: QueryCompiler.unwind,
+    b.BProjection: QueryCompiler.projection,
+    b.BCallSubquery: QueryCompiler.call_subquery,
+}

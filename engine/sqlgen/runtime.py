@@ -1,0 +1,385 @@
+"""The Cypher runtime in SQL: DuckDB macros giving dynamically typed values Cypher's semantics.
+
+A value whose type is not known when the statement compiles travels as a DuckDB VARIANT (ADR-0004).
+Scalars use VARIANT's own types (booleans, BIGINT, DOUBLE, VARCHAR); lists are VARIANT arrays and maps
+VARIANT objects. Values VARIANT has no type for (nodes, relationships, paths, temporal values) are
+objects with one reserved key: `\\x01node`, `\\x01rel`, ... A user map can never hold such a key: the
+compiler refuses map keys that start with U+0001.
+
+Macros cannot recurse, so operations that descend into lists and maps (equality, comparison, sort and
+grouping keys) are written per nesting level, each level calling the one below, and the deepest level
+raises an error instead of answering wrongly. `install(connection)` creates them all as TEMP macros.
+
+Errors raised from SQL go through `error('CYPHER|Kind|Detail|message')`; the executor turns them back
+into engine errors.
+"""
+
+from __future__ import annotations
+
+import re
+
+import duckdb
+
+TAG = "\x01"
+
+# Kind codes returned by cy_kind(v); `KIND_NAMES` gives the Cypher type name for messages.
+KIND_CODES: dict[str, int] = {
+    "NULL": 0, "BOOLEAN": 1, "INTEGER": 2, "FLOAT": 3, "STRING": 4, "LIST": 5, "MAP": 6,
+    "NODE": 7, "RELATIONSHIP": 8, "PATH": 9, "DATE": 10, "LOCAL TIME": 11, "ZONED TIME": 12,
+    "LOCAL DATETIME": 13, "ZONED DATETIME": 14, "DURATION": 15, "POINT": 16,
+}
+KIND_NAMES: dict[int, str] = {code: name for name, code in KIND_CODES.items()}
+
+# Reserved object keys that mark values VARIANT has no type for.
+TAGS: dict[str, str] = {
+    "NODE": "node", "RELATIONSHIP": "rel", "PATH": "path", "DATE": "date", "LOCAL TIME": "localtime",
+    "ZONED TIME": "time", "LOCAL DATETIME": "localdatetime", "ZONED DATETIME": "datetime",
+    "DURATION": "duration", "POINT": "point",
+}
+
+# Ascending ORDER BY rank of each kind (Cypher's orderability: maps first, numbers last, null after).
+ORDER_RANKS: dict[int, int] = {
+    6: 0, 7: 1, 8: 2, 5: 3, 9: 4, 14: 5, 13: 6, 10: 7, 12: 8, 11: 9, 15: 10, 16: 11, 4: 12, 1: 13,
+    2: 14, 3: 14, 0: 15,
+}
+
+MAX_DEPTH = 3
+
+
+def tag_key(kind: str) -> str:
+    return TAG + TAGS[kind]
+
+
+def _sql_string(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def error_sql(kind: str, detail: str, message_sql: str) -> str:
+    """SQL raising an engine error of `kind`/`detail`; `message_sql` is a SQL string expression."""
+    return f"error('CYPHER|{kind}|{detail}|' || {message_sql})"
+
+
+def _kind_map() -> str:
+    """A MAP literal from `variant_typeof` names to kind codes (a map lookup binds and runs faster than CASE)."""
+    scalar = {
+        "VARIANT_NULL": 0, "BOOL_TRUE": 1, "BOOL_FALSE": 1, "INT64": 2, "INT32": 2, "INT16": 2, "INT8": 2,
+        "UINT8": 2, "UINT16": 2, "UINT32": 2, "UINT64": 2, "DOUBLE": 3, "FLOAT": 3, "VARCHAR": 4,
+    }
+    tagged = {f"OBJECT({tag_key(kind)})": KIND_CODES[kind] for kind in TAGS}
+    entries = ", ".join(f"{_sql_string(name)}: {code}" for name, code in {**scalar, **tagged}.items())
+    return "MAP {" + entries + "}"
+
+
+def _type_name_sql(kind_sql: str) -> str:
+    whens = " ".join(f"WHEN {code} THEN {_sql_string(name)}" for code, name in KIND_NAMES.items())
+    return f"CASE {kind_sql} {whens} ELSE 'ANY' END"
+
+
+def _rank_sql(kind_sql: str) -> str:
+    whens = " ".join(f"WHEN {kind} THEN {rank}" for kind, rank in ORDER_RANKS.items())
+    return f"CASE {kind_sql} {whens} ELSE 16 END"
+
+
+def _tag_payload(kind: str) -> str:
+    return f"variant_extract(v, {_sql_string(tag_key(kind))})"
+
+
+def _macros() -> list[tuple[str, str]]:
+    node_tag, rel_tag, path_tag = (tag_key(kind) for kind in ("NODE", "RELATIONSHIP", "PATH"))
+    dt_tag = tag_key("ZONED DATETIME")
+    macros: list[tuple[str, str]] = [
+        # -- kinds ----------------------------------------------------------------------------
+        ("cy_kind(v)",
+         f"coalesce({_kind_map()}[variant_typeof(v)],"
+         " CASE WHEN starts_with(variant_typeof(v), 'ARRAY') THEN 5 ELSE 6 END)"),
+        ("cy_type_name(v)", _type_name_sql("cy_kind(v)")),
+        ("cy_is_number(v)", "cy_kind(v) IN (2, 3)"),
+        # -- tags: graph elements and paths inside VARIANT --------------------------------------
+        ("cy_node(id)", f"CASE WHEN id IS NULL THEN NULL ELSE struct_pack({_quoted(node_tag)} := id)::VARIANT END"),
+        ("cy_rel(id)", f"CASE WHEN id IS NULL THEN NULL ELSE struct_pack({_quoted(rel_tag)} := id)::VARIANT END"),
+        ("cy_path(p)", f"CASE WHEN p IS NULL THEN NULL ELSE struct_pack({_quoted(path_tag)} := p)::VARIANT END"),
+        ("cy_node_id(v)",
+         f"CASE cy_kind(v) WHEN 7 THEN {_tag_payload('NODE')}::BIGINT WHEN 0 THEN NULL ELSE "
+         + error_sql("TypeError", "InvalidArgumentType", "'expected a node, got ' || cy_type_name(v)")
+         + " END"),
+        ("cy_rel_id(v)",
+         f"CASE cy_kind(v) WHEN 8 THEN {_tag_payload('RELATIONSHIP')}::BIGINT WHEN 0 THEN NULL ELSE "
+         + error_sql("TypeError", "InvalidArgumentType", "'expected a relationship, got ' || cy_type_name(v)")
+         + " END"),
+        ("cy_path_value(v)",
+         f"CASE cy_kind(v) WHEN 9 THEN {_tag_payload('PATH')}::STRUCT(nodes BIGINT[], rels BIGINT[])"
+         " WHEN 0 THEN NULL ELSE "
+         + error_sql("TypeError", "InvalidArgumentType", "'expected a path, got ' || cy_type_name(v)")
+         + " END"),
+        # -- conversions for predicates and lists ---------------------------------------------
+        ("cy_bool(v)",
+         "CASE cy_kind(v) WHEN 1 THEN v::BOOLEAN WHEN 0 THEN NULL ELSE "
+         + error_sql("TypeError", "InvalidArgumentType", "'expected a boolean, got ' || cy_type_name(v)")
+         + " END"),
+        ("cy_list(v)",
+         "CASE cy_kind(v) WHEN 5 THEN v::VARIANT[] WHEN 0 THEN NULL ELSE "
+         + error_sql("TypeError", "InvalidArgumentType", "'expected a list, got ' || cy_type_name(v)")
+         + " END"),
+        ("cy_unwind_list(v)",
+         "CASE cy_kind(v) WHEN 5 THEN v::VARIANT[] WHEN 0 THEN []::VARIANT[] ELSE [v] END"),
+        ("cy_string(v)",
+         "CASE cy_kind(v) WHEN 4 THEN v::VARCHAR WHEN 0 THEN NULL ELSE "
+         + error_sql("TypeError", "InvalidArgumentType", "'expected a string, got ' || cy_type_name(v)")
+         + " END"),
+        ("cy_integer(v)",
+         "CASE cy_kind(v) WHEN 2 THEN v::BIGINT WHEN 0 THEN NULL ELSE "
+         + error_sql("TypeError", "InvalidArgumentType", "'expected an integer, got ' || cy_type_name(v)")
+         + " END"),
+        ("cy_number(v)",
+         "CASE cy_kind(v) WHEN 2 THEN v::DOUBLE WHEN 3 THEN v::DOUBLE WHEN 0 THEN NULL ELSE "
+         + error_sql("TypeError", "InvalidArgumentType", "'expected a number, got ' || cy_type_name(v)")
+         + " END"),
+        ("cy_map_keys(v)", "list_sort(variant_keys(v))"),
+        ("cy_map_get(v, k)", "json_extract(v::JSON, '$.\"' || replace(replace(k, '\\', '\\\\'), '\"', '\\\"') || '\"')::VARIANT"),
+        ("cy_values(v)",
+         "CASE cy_kind(v) WHEN 5 THEN v::VARIANT[] "
+         "ELSE list_transform(cy_map_keys(v), lambda k: cy_map_get(v, k)) END"),
+        ("cy_shape(v)", "CASE cy_kind(v) WHEN 5 THEN [len(v::VARIANT[])::VARCHAR] ELSE cy_map_keys(v) END"),
+        # -- datetime (ISO strings with Z or an offset; the full temporal set comes with the TCK) --
+        ("cy_datetime_from_string(s)",
+         f"CASE WHEN s IS NULL THEN NULL ELSE struct_pack({_quoted(dt_tag)} := struct_pack("
+         "s := epoch_ns(s::TIMESTAMPTZ) // 1000000000,"
+         " n := (epoch_ns(s::TIMESTAMPTZ) % 1000000000)::INTEGER,"
+         " o := CASE WHEN regexp_matches(s, '[zZ]$') OR NOT regexp_matches(s, 'T.*[+-][0-9]{2}:?[0-9]{2}$')"
+         " THEN 0 ELSE (CASE WHEN regexp_extract(s, '([+-])[0-9]{2}:?[0-9]{2}$', 1) = '-' THEN -1 ELSE 1 END)"
+         " * (regexp_extract(s, '([0-9]{2}):?([0-9]{2})$', 1)::INTEGER * 3600"
+         " + regexp_extract(s, '([0-9]{2}):?([0-9]{2})$', 2)::INTEGER * 60) END,"
+         " z := NULL::VARCHAR))::VARIANT END"),
+        ("cy_datetime(v)",
+         "CASE cy_kind(v) WHEN 4 THEN cy_datetime_from_string(v::VARCHAR) WHEN 14 THEN v WHEN 0 THEN NULL"
+         " ELSE " + error_sql("TypeError", "InvalidArgumentType",
+                              "'datetime() expects a string, got ' || cy_type_name(v)") + " END"),
+    ]
+    primitive = "(1, 2, 3, 4, 10, 11, 12, 13, 14, 15, 16)"
+    macros += [
+        ("cy_property(v)",
+         f"CASE WHEN v IS NULL THEN NULL WHEN cy_kind(v) IN {primitive} THEN v"
+         " WHEN cy_kind(v) = 5 THEN CASE"
+         f" WHEN len(list_filter(v::VARIANT[], lambda e: e IS NULL OR cy_kind(e) NOT IN {primitive})) > 0 THEN "
+         + error_sql("TypeError", "InvalidPropertyType",
+                     "'lists stored as properties may only hold non-null primitive values'")
+         + " WHEN len(list_distinct(list_transform(v::VARIANT[], lambda e: cy_kind(e)))) > 1 THEN "
+         + error_sql("TypeError", "InvalidPropertyType",
+                     "'lists stored as properties may not mix types'")
+         + " ELSE v END ELSE "
+         + error_sql("TypeError", "InvalidPropertyType",
+                     "'property values can only be of primitive types or arrays thereof, not ' || cy_type_name(v)")
+         + " END"),
+        ("list_distinct_ordered(l)", "list_filter(l, lambda x, i: list_position(l, x) = i)"),
+        ("cy_datetime_component(v, k)",
+         f"CASE k WHEN 'epochSeconds' THEN {_dt_field('s')}::VARIANT"
+         f" WHEN 'epochMillis' THEN ({_dt_field('s')} * 1000 + {_dt_field('n')} // 1000000)::VARIANT"
+         f" WHEN 'nanosecond' THEN {_dt_field('n')}::VARIANT"
+         f" WHEN 'offsetSeconds' THEN {_dt_field('o')}::VARIANT"
+         f" ELSE date_part(k, to_timestamp({_dt_field('s')} + {_dt_field('o')}))::BIGINT::VARIANT END"),
+    ]
+    macros += _equality_macros() + _comparison_macros() + _key_macros() + _arithmetic_macros()
+    return macros
+
+
+def _dt_field(name: str) -> str:
+    return (f"variant_extract(variant_extract(v, {_sql_string(tag_key('ZONED DATETIME'))}),"
+            f" {_sql_string(name)})::BIGINT")
+
+
+def _quoted(identifier: str) -> str:
+    return '"' + identifier.replace('"', '""') + '"'
+
+
+def _scalar_eq(a: str, b: str) -> str:
+    """Equality when at most one side is a list or map: numbers numerically, other kinds must match."""
+    return (
+        f"CASE WHEN {a} IS NULL OR {b} IS NULL THEN NULL"
+        f" WHEN cy_kind({a}) = 2 AND cy_kind({b}) = 2 THEN {a}::BIGINT = {b}::BIGINT"
+        f" WHEN cy_kind({a}) IN (2, 3) AND cy_kind({b}) IN (2, 3) THEN"
+        f" ({a}::DOUBLE = {b}::DOUBLE AND NOT isnan({a}::DOUBLE))"
+        f" WHEN cy_kind({a}) <> cy_kind({b}) THEN false"
+        f" WHEN cy_kind({a}) = 14 THEN cy_datetime_key({a}) = cy_datetime_key({b})"
+        f" ELSE {a} = {b} END"
+    )
+
+
+def _all3(results: str) -> str:
+    """Three-valued AND over a list of booleans, naming the list once (macros expand textually)."""
+    return (f"[false, NULL, true][coalesce(list_min(list_transform({results},"
+            f" lambda x: CASE WHEN x THEN 2 WHEN NOT x THEN 0 ELSE 1 END)), 2) + 1]")
+
+
+def _both_containers(a: str, b: str) -> str:
+    return f"cy_kind({a}) IN (5, 6) AND cy_kind({a}) = cy_kind({b})"
+
+
+def _too_deep(what: str) -> str:
+    return error_sql("UnsupportedFeature", "NestingTooDeep",
+                     f"'{what} lists or maps nested deeper than {MAX_DEPTH} levels'")
+
+
+def _equality_macros() -> list[tuple[str, str]]:
+    dt = _sql_string(tag_key("ZONED DATETIME"))
+    macros = [
+        ("cy_datetime_key(v)",
+         f"struct_pack(s := variant_extract(variant_extract(v, {dt}), 's')::BIGINT,"
+         f" n := variant_extract(variant_extract(v, {dt}), 'n')::BIGINT)"),
+        ("cy_eq_0(a, b)",
+         f"CASE WHEN {_both_containers('a', 'b')} THEN {_too_deep('comparing')} ELSE {_scalar_eq('a', 'b')} END"),
+    ]
+    for level in range(1, MAX_DEPTH + 1):
+        zipped = (f"list_transform(list_zip(cy_values(a), cy_values(b)),"
+                  f" lambda p: cy_eq_{level - 1}(p[1], p[2]))")
+        macros.append((
+            f"cy_eq_{level}(a, b)",
+            f"CASE WHEN {_both_containers('a', 'b')} THEN"
+            f" CASE WHEN cy_shape(a) <> cy_shape(b) THEN false ELSE {_all3(zipped)} END"
+            f" ELSE {_scalar_eq('a', 'b')} END"))
+    macros.append(("cy_eq(a, b)", f"cy_eq_{MAX_DEPTH}(a, b)"))
+    return macros
+
+
+def _scalar_cmp(a: str, b: str) -> str:
+    """-1/0/1 for comparable non-null scalars, NULL when Cypher says they are incomparable."""
+    return (
+        f"CASE WHEN {a} IS NULL OR {b} IS NULL THEN NULL"
+        f" WHEN cy_kind({a}) = 2 AND cy_kind({b}) = 2 THEN sign({a}::BIGINT - {b}::BIGINT)"
+        f" WHEN cy_kind({a}) IN (2, 3) AND cy_kind({b}) IN (2, 3) THEN"
+        f" CASE WHEN isnan({a}::DOUBLE) OR isnan({b}::DOUBLE) THEN NULL"
+        f" ELSE sign({a}::DOUBLE - {b}::DOUBLE)::INTEGER END"
+        f" WHEN cy_kind({a}) <> cy_kind({b}) THEN NULL"
+        f" WHEN cy_kind({a}) = 4 THEN CASE WHEN {a}::VARCHAR < {b}::VARCHAR THEN -1"
+        f" WHEN {a}::VARCHAR > {b}::VARCHAR THEN 1 ELSE 0 END"
+        f" WHEN cy_kind({a}) = 1 THEN {a}::BOOLEAN::INTEGER - {b}::BOOLEAN::INTEGER"
+        f" WHEN cy_kind({a}) = 14 THEN CASE WHEN cy_datetime_key({a}) < cy_datetime_key({b}) THEN -1"
+        f" WHEN cy_datetime_key({a}) > cy_datetime_key({b}) THEN 1 ELSE 0 END"
+        f" ELSE NULL END"
+    )
+
+
+def _comparison_macros() -> list[tuple[str, str]]:
+    """cy_cmp(a, b): -1, 0, 1, or NULL when incomparable. Lists compare lexicographically: the first element
+    pair that is not equal decides (NULL if incomparable), else the shorter list is smaller. The decision is
+    found with one pass over [codes..., length comparison], NULL coded as 2, so the inner level appears once."""
+    macros = [("cy_cmp_0(a, b)",
+               "CASE WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN " + _too_deep("comparing")
+               + f" ELSE {_scalar_cmp('a', 'b')} END")]
+    for level in range(1, MAX_DEPTH + 1):
+        codes = (f"list_append(list_transform(list_zip(a::VARIANT[], b::VARIANT[], true),"
+                 f" lambda p: coalesce(cy_cmp_{level - 1}(p[1], p[2]), 2)),"
+                 f" sign(len(a::VARIANT[]) - len(b::VARIANT[])))")
+        macros.append((
+            f"cy_cmp_{level}(a, b)",
+            "CASE WHEN a IS NULL OR b IS NULL THEN NULL"
+            f" WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN"
+            f" [-1, 0, 1, NULL][coalesce(list_filter({codes}, lambda c: c <> 0)[1], 0) + 2]"
+            f" ELSE {_scalar_cmp('a', 'b')} END"))
+    macros.append(("cy_cmp(a, b)", f"cy_cmp_{MAX_DEPTH}(a, b)"))
+    return macros
+
+
+def _key_macros() -> list[tuple[str, str]]:
+    """Sort and grouping keys: a STRUCT whose DuckDB order is Cypher's order and whose equality is
+    Cypher's equivalence (1 ~ 1.0, NaN ~ NaN, null ~ null)."""
+    node, rel = _sql_string(tag_key("NODE")), _sql_string(tag_key("RELATIONSHIP"))
+
+    def scalar_fields(v: str) -> str:
+        return (
+            f"r := {_rank_sql(f'cy_kind({v})')}::TINYINT,"
+            f" d := CASE WHEN cy_kind({v}) IN (2, 3) THEN {v}::DOUBLE"
+            f" WHEN cy_kind({v}) = 7 THEN variant_extract({v}, {node})::DOUBLE"
+            f" WHEN cy_kind({v}) = 8 THEN variant_extract({v}, {rel})::DOUBLE END,"
+            f" i := CASE WHEN cy_kind({v}) = 2 THEN {v}::BIGINT WHEN cy_kind({v}) = 3 AND"
+            f" {v}::DOUBLE = trunc({v}::DOUBLE) AND abs({v}::DOUBLE) < 9.2e18 THEN {v}::DOUBLE::BIGINT END,"
+            f" s := CASE WHEN cy_kind({v}) IN (1, 4) OR cy_kind({v}) >= 9 THEN {v}::VARCHAR END,"
+            f" t := CASE WHEN cy_kind({v}) = 14 THEN cy_datetime_key({v}) END"
+        )
+
+    macros = [("cy_key_0(v)",
+               f"CASE WHEN cy_kind(v) IN (5, 6) THEN {_too_deep('ordering')}"
+               f" ELSE struct_pack({scalar_fields('v')}) END")]
+    for level in range(1, MAX_DEPTH + 1):
+        macros.append((
+            f"cy_key_{level}(v)",
+            f"struct_pack({scalar_fields('v')},"
+            f" k := CASE WHEN cy_kind(v) = 6 THEN cy_map_keys(v) END,"
+            f" l := CASE WHEN cy_kind(v) IN (5, 6) THEN"
+            f" list_transform(cy_values(v), lambda e: cy_key_{level - 1}(e)) END)"))
+    macros.append(("cy_key(v)", f"cy_key_{MAX_DEPTH}(v)"))
+    return macros
+
+
+def _arithmetic_macros() -> list[tuple[str, str]]:
+    type_error = lambda op: error_sql(  # noqa: E731
+        "TypeError", "InvalidArgumentType",
+        f"'cannot apply {op} to ' || cy_type_name(a) || ' and ' || cy_type_name(b)")
+    both_int = "cy_kind(a) = 2 AND cy_kind(b) = 2"
+    both_num = "cy_kind(a) IN (2, 3) AND cy_kind(b) IN (2, 3)"
+    null = "a IS NULL OR b IS NULL"
+    return [
+        ("cy_add(a, b)",
+         f"CASE WHEN {null} THEN NULL"
+         f" WHEN {both_int} THEN (a::BIGINT + b::BIGINT)::VARIANT"
+         f" WHEN {both_num} THEN (a::DOUBLE + b::DOUBLE)::VARIANT"
+         " WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN list_concat(a::VARIANT[], b::VARIANT[])::VARIANT"
+         " WHEN cy_kind(a) = 5 THEN list_append(a::VARIANT[], b)::VARIANT"
+         " WHEN cy_kind(b) = 5 THEN list_prepend(a, b::VARIANT[])::VARIANT"
+         " WHEN cy_kind(a) = 4 AND cy_kind(b) IN (2, 3, 4, 1) THEN (a::VARCHAR || cy_to_string(b))::VARIANT"
+         " WHEN cy_kind(b) = 4 AND cy_kind(a) IN (2, 3, 1) THEN (cy_to_string(a) || b::VARCHAR)::VARIANT"
+         f" ELSE {type_error('+')} END"),
+        ("cy_sub(a, b)",
+         f"CASE WHEN {null} THEN NULL WHEN {both_int} THEN (a::BIGINT - b::BIGINT)::VARIANT"
+         f" WHEN {both_num} THEN (a::DOUBLE - b::DOUBLE)::VARIANT ELSE {type_error('-')} END"),
+        ("cy_mul(a, b)",
+         f"CASE WHEN {null} THEN NULL WHEN {both_int} THEN (a::BIGINT * b::BIGINT)::VARIANT"
+         f" WHEN {both_num} THEN (a::DOUBLE * b::DOUBLE)::VARIANT ELSE {type_error('*')} END"),
+        ("cy_div(a, b)",
+         f"CASE WHEN {null} THEN NULL WHEN {both_int} THEN"
+         " CASE WHEN b::BIGINT = 0 THEN "
+         + error_sql("ArithmeticError", "DivisionByZero", "'/ by zero'")
+         + " ELSE (a::BIGINT // b::BIGINT)::VARIANT END"
+         f" WHEN {both_num} THEN cy_float_div(a::DOUBLE, b::DOUBLE)::VARIANT ELSE {type_error('/')} END"),
+        ("cy_float_div(x, y)",
+         "CASE WHEN y = 0 THEN CASE WHEN x = 0 OR isnan(x) THEN 'NaN'::DOUBLE WHEN x > 0 THEN 'Infinity'::DOUBLE"
+         " ELSE '-Infinity'::DOUBLE END ELSE x / y END"),
+        ("cy_mod(a, b)",
+         f"CASE WHEN {null} THEN NULL WHEN {both_int} THEN"
+         " CASE WHEN b::BIGINT = 0 THEN "
+         + error_sql("ArithmeticError", "DivisionByZero", "'/ by zero'")
+         + " ELSE (a::BIGINT % b::BIGINT)::VARIANT END"
+         f" WHEN {both_num} THEN fmod(a::DOUBLE, b::DOUBLE)::VARIANT ELSE {type_error('%')} END"),
+        ("cy_pow(a, b)",
+         f"CASE WHEN {null} THEN NULL WHEN {both_num} THEN pow(a::DOUBLE, b::DOUBLE)::VARIANT"
+         f" ELSE {type_error('^')} END"),
+        ("cy_neg(a)",
+         "CASE cy_kind(a) WHEN 0 THEN NULL WHEN 2 THEN (-(a::BIGINT))::VARIANT WHEN 3 THEN (-(a::DOUBLE))::VARIANT"
+         " ELSE " + error_sql("TypeError", "InvalidArgumentType",
+                              "'cannot negate ' || cy_type_name(a)") + " END"),
+        ("cy_float_to_string(x)",
+         "CASE WHEN isnan(x) THEN 'NaN' WHEN x = 'Infinity'::DOUBLE THEN 'Infinity'"
+         " WHEN x = '-Infinity'::DOUBLE THEN '-Infinity' ELSE x::VARCHAR END"),
+        ("cy_to_string(v)",
+         "CASE cy_kind(v) WHEN 0 THEN NULL WHEN 4 THEN v::VARCHAR WHEN 2 THEN v::BIGINT::VARCHAR"
+         " WHEN 3 THEN cy_float_to_string(v::DOUBLE) WHEN 1 THEN v::BOOLEAN::VARCHAR ELSE "
+         + error_sql("TypeError", "InvalidArgumentValue", "'cannot convert ' || cy_type_name(v) || ' to a string'")
+         + " END"),
+    ]
+
+
+_VARIANT_CAST = re.compile(r"\b([a-z]\w*(?:\[\d\])?)::(BIGINT|DOUBLE|VARCHAR|BOOLEAN|INTEGER|VARIANT\[\])")
+
+
+def _lazy_casts(body: str) -> str:
+    """`v::T` -> `TRY_CAST(v AS T)`. DuckDB folds constant arguments through every CASE branch, taken or
+    not; a cast that fails in a branch the kind check rules out must not raise."""
+    return _VARIANT_CAST.sub(r"TRY_CAST(\1 AS \2)", body)
+
+
+MACROS: list[tuple[str, str]] = [(signature, _lazy_casts(body)) for signature, body in _macros()]
+
+
+def install(connection: duckdb.DuckDBPyConnection) -> None:
+    """Create the runtime macros in `connection` (TEMP: they live with the connection, not the file)."""
+    for signature, body in MACROS:
+        connection.execute(f"CREATE OR REPLACE TEMP MACRO {signature} AS {body}")
