@@ -6,6 +6,8 @@ import dataclasses
 import json
 import os
 import re
+import statistics
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -184,15 +186,17 @@ def test_tck_queries_parse() -> None:
 
 
 def seed_statements() -> list[tuple[str, str]]:
+    """(where, text) of every statement of the seed page: its cypher cells split on `;`, and the statements
+    of its session-2-calls data block."""
     page = SEEDS_DIR / "01-agent-memory.md"
     if not page.exists():
         pytest.skip(f"no seed page at {page} (set COOKBOOK_SEEDS_DIR)")
     text = page.read_text(encoding="utf-8")
     statements = []
     for match in re.finditer(r"^```cypher[^\n]*\n(.*?)^```", text, re.S | re.M):
-        line = text.count("\n", 0, match.start()) + 2
-        for statement, _ in parse_script(match.group(1)):
-            statements.append((f"{page.name}:{line + statement.span.line - 1}", ""))
+        cell, first_line = match.group(1), text.count("\n", 0, match.start()) + 2
+        for _, span in parse_script(cell):
+            statements.append((f"{page.name}:{first_line + span.line - 1}", cell[span.start:span.end]))
     calls = re.search(r"^```json data=session-2-calls\n(.*?)^```", text, re.S | re.M)
     assert calls, "the seed page has a session-2-calls data block"
     for number, step in enumerate(json.loads(calls.group(1))["steps"]):
@@ -201,8 +205,19 @@ def seed_statements() -> list[tuple[str, str]]:
 
 
 def test_seed_page_parses() -> None:
-    statements = seed_statements()  # the cypher cells are parsed while collecting them
+    statements = seed_statements()
     assert len(statements) >= 20
     for where, text in statements:
-        if text:
-            assert isinstance(parse(text), ast.Query), where
+        assert isinstance(parse(text), ast.Statement), where
+
+
+def test_parsing_stays_fast() -> None:
+    """A guard against slow paths (regex backtracking, quadratic lookahead), not a benchmark: the seed's
+    longest statement parses in about 1 ms on a slow shared machine; fail only when it is ten times slower."""
+    longest = max((text for _, text in seed_statements()), key=len)
+    timings = []
+    for _ in range(30):
+        started = time.perf_counter()
+        parse(longest)
+        timings.append(time.perf_counter() - started)
+    assert statistics.median(timings) < 0.010, f"median {statistics.median(timings) * 1000:.2f} ms"

@@ -24,7 +24,7 @@ def test_ends_with_one_eof_token() -> None:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("match MATCH Match", [("MATCH", "MATCH")] * 3),
+    ("match MATCH Match", [("MATCH", "match"), ("MATCH", "MATCH"), ("MATCH", "Match")]),
     ("foo `b``ar` `match`", [("IDENTIFIER", "foo"), ("QUOTED_IDENTIFIER", "b`ar"),
                              ("QUOTED_IDENTIFIER", "match")]),
     ("ñandú 名前 _x a1", [("IDENTIFIER", "ñandú"), ("IDENTIFIER", "名前"), ("IDENTIFIER", "_x"),
