@@ -167,8 +167,7 @@ def type_of_value(value: Any) -> CypherType:
             return MAP
         return record([(str(k), type_of_value(v)) for k, v in value.items()])
     if isinstance(value, list | tuple):
-        element = unify_all([type_of_value(item) for item in value])
-        return list_of(element if element.kind is not Kind.NULL else ANY)
+        return list_of(unify_all([type_of_value(item) for item in value]))
     if isinstance(value, cypher_values.DateTime):
         return ZONED_DATETIME
     return ANY

@@ -187,8 +187,10 @@ def union_select(query: b.BoundQuery, relations: list[Relation]) -> str:
     select = f"SELECT {names}row_number() OVER (ORDER BY __part, __part_ord) AS __ord FROM ({union})"
     if all(query.union_all):
         return select
-    keys = ", ".join(_group_key(v.column, v.type) for v in output) or "1"
-    return f"{select} QUALIFY row_number() OVER (PARTITION BY {keys} ORDER BY __part, __part_ord) = 1"
+    keys = "".join(f", {_group_key(v.column, v.type)} AS __d{i}" for i, v in enumerate(output))
+    partition = ", ".join(f"__d{i}" for i in range(len(output))) or "1"
+    return (f"SELECT {names}row_number() OVER (ORDER BY __part, __part_ord) AS __ord FROM (SELECT *{keys}"
+            f" FROM ({union})) QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY __part, __part_ord) = 1")
 
 
 def _list(columns: list[str]) -> str:
@@ -222,11 +224,11 @@ def _group_key(sql: str, cypher_type: t.CypherType) -> str:
     return f"cy_key({to_variant(sql, cypher_type)})"
 
 
-def _sort_key(sql: str, cypher_type: t.CypherType, descending: bool) -> str:
-    direction = "DESC NULLS FIRST" if descending else "ASC NULLS LAST"
+def _sort_key(sql: str, cypher_type: t.CypherType) -> str:
+    """An expression whose SQL order is Cypher's order (null sorts last ascending: it is the largest)."""
     if cypher_type.kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP):
-        return f"{sql} {direction}"
-    return f"cy_key({to_variant(sql, cypher_type)}) {direction}"
+        return sql
+    return f"cy_key({to_variant(sql, cypher_type)})"
 
 
 class ProjectionCompiler:
@@ -244,11 +246,8 @@ class ProjectionCompiler:
         items_relation = self._aggregated_items() if clause.aggregating else self._plain_items()
         current = items_relation
         if clause.distinct:
-            alias = self.queries.alias()
-            keys = ", ".join(_group_key(f"{alias}.{item.variable.column}", item.variable.type)
-                             for item in clause.items) or "1"
-            current = Relation(f"(SELECT * FROM {current.sql} AS {alias} QUALIFY row_number() OVER"
-                               f" (PARTITION BY {keys} ORDER BY {alias}.__ord) = 1)", current.variables)
+            current = _first_per_key(self.queries, current, [
+                _group_key(item.variable.column, item.variable.type) for item in clause.items])
         current = self._order_and_page(current)
         new_variables = [item.variable for item in clause.items]
         if clause.where is not None:
@@ -295,11 +294,17 @@ class ProjectionCompiler:
             for extra_index, extra in enumerate(aggregate.extra):
                 inputs.append(f"{compiler.compile(extra)} AS a{index}_{extra_index}")
         group_keys = [_group_key(f"g{index}", item.expression.type) for index, item in enumerate(grouping)]
-        for index, aggregate in enumerate(aggregates):
-            if aggregate.distinct and aggregate.argument is not None:
-                partition = ", ".join([*group_keys, _group_key(f"a{index}", aggregate.argument.type)])
-                inputs.append(f"row_number() OVER (PARTITION BY {partition} ORDER BY __ord) = 1 AS d{index}")
         layer0 = f"(SELECT {', '.join(inputs)} FROM {self.relation.sql} AS {alias}{context.join_text()})"
+        distinct = [(index, aggregate) for index, aggregate in enumerate(aggregates)
+                    if aggregate.distinct and aggregate.argument is not None]
+        if distinct:
+            keyed = "".join(f", {key} AS gk{i}" for i, key in enumerate(group_keys))
+            keyed += "".join(f", {_group_key(f'a{index}', aggregate.argument.type)} AS ak{index}"
+                             for index, aggregate in distinct)
+            flags = "".join(
+                f", row_number() OVER (PARTITION BY {', '.join([*(f'gk{i}' for i in range(len(group_keys))), f'ak{index}'])}"
+                f" ORDER BY __ord) = 1 AS d{index}" for index, _ in distinct)
+            layer0 = f"(SELECT *{flags} FROM (SELECT *{keyed} FROM {layer0}))"
         outputs = [f"arg_min(g{index}, __ord) AS g{index}" if key != f"g{index}" else f"g{index}"
                    for index, key in enumerate(group_keys)]
         outputs += [f"{_aggregate_sql(aggregate, index)} AS a{index}" for index, aggregate in enumerate(aggregates)]
@@ -335,19 +340,33 @@ class ProjectionCompiler:
         alias = self.queries.alias()
         context = self.queries.context_for(relation, alias, self.outer)
         compiler = ExpressionCompiler(context, self.queries)
-        keys = [_sort_key(compiler.compile(item.expression), item.expression.type, item.descending)
-                for item in clause.order_by]
-        order = ", ".join([*keys, f"{alias}.__ord"])
+        keys = [_sort_key(compiler.compile(item.expression), item.expression.type) for item in clause.order_by]
+        new_variables = [item.variable for item in clause.items]
+        keyed = (f"(SELECT {_list([f'{alias}.{v.column}' for v in new_variables])}"
+                 f"{_list([f'{key} AS __s{i}' for i, key in enumerate(keys)])}{alias}.__ord AS __ord"
+                 f" FROM {relation.sql} AS {alias}{context.join_text()})")
+        directions = ["DESC NULLS FIRST" if item.descending else "ASC NULLS LAST" for item in clause.order_by]
+        order = ", ".join([*[f"__s{i} {d}" for i, d in enumerate(directions)], "__ord"])
         paging = ""
         if clause.limit is not None:
             paging += f" LIMIT {compiler.integer(clause.limit)}"
         if clause.skip is not None:
             paging += f" OFFSET {compiler.integer(clause.skip)}"
-        new_variables = [item.variable for item in clause.items]
-        inner = (f"(SELECT {_list([f'{alias}.{v.column}' for v in new_variables])}"
-                 f"row_number() OVER (ORDER BY {order}) AS __ord"
-                 f" FROM {relation.sql} AS {alias}{context.join_text()} ORDER BY {order}{paging})")
+        inner = (f"(SELECT {_list([v.column for v in new_variables])}row_number() OVER (ORDER BY {order}) AS __ord"
+                 f" FROM {keyed} ORDER BY {order}{paging})")
         return Relation(inner, new_variables)
+
+
+def _first_per_key(queries: QueryCompiler, relation: Relation, keys: list[str]) -> Relation:
+    """The first row (by __ord) of each group of equal keys; keys are computed below the window because
+    DuckDB refuses volatile expressions (the runtime's error branches) inside OVER()."""
+    alias = queries.alias()
+    key_columns = _list([f"{key} AS __d{i}" for i, key in enumerate(keys)])
+    partition = ", ".join(f"__d{i}" for i in range(len(keys))) or "1"
+    columns = ", ".join([*(v.column for v in relation.variables), "__ord"])
+    return Relation(f"(SELECT {columns} FROM (SELECT {alias}.*, {key_columns}1 AS __one FROM {relation.sql}"
+                    f" AS {alias}) QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY __ord) = 1)",
+                    relation.variables)
 
 
 def _has_aggregate(expression: b.BoundExpression) -> bool:

@@ -24,6 +24,8 @@ class PatternSql:
     from_items: list[str] = field(default_factory=list)
     conditions: list[str] = field(default_factory=list)
     order_keys: list[str] = field(default_factory=list)
+    """Row order among one input row's matches, as Neo4j expands: node scans by id, and a node's
+    relationships newest first (ADR-0007)."""
     outputs: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -46,7 +48,8 @@ class PatternCompiler:
 
     # -- elements ---------------------------------------------------------------------------------
 
-    def _node(self, node: b.BoundNode) -> str:
+    def _node(self, node: b.BoundNode, *, scanned: bool = False) -> str:
+        """A node pattern; `scanned` when it starts a path (its id orders rows), not reached by a hop."""
         existing = self.context.variable_sql(node.variable)
         if existing is not None:
             id_sql = existing
@@ -56,7 +59,8 @@ class PatternCompiler:
             id_sql = f"{alias}.id"
             self.context.bind_variable(node.variable, id_sql)
             self.context.register_entity_alias("node", id_sql, alias)
-            self.sql.order_keys.append(id_sql)
+            if scanned:
+                self.sql.order_keys.append(id_sql)
             if not node.variable.anonymous:
                 self.sql.outputs.append((node.variable.column, id_sql))
         self._node_conditions(node, id_sql, fresh=existing is None)
@@ -113,7 +117,7 @@ class PatternCompiler:
         id_sql = f"{alias}.id"
         self.context.bind_variable(relationship.variable, id_sql)
         self.context.register_entity_alias("relationship", id_sql, alias)
-        self.sql.order_keys.append(id_sql)
+        self.sql.order_keys.append(f"{id_sql} DESC")
         if not relationship.variable.anonymous:
             self.sql.outputs.append((relationship.variable.column, id_sql))
         self._relationship_filters(relationship, id_sql)
@@ -163,7 +167,7 @@ class PatternCompiler:
         self.sql.conditions.append(f"{alias}.start = {left} AND {alias}.finish = {right}")
         rels_sql = f"{alias}.rels"
         self.context.bind_variable(relationship.variable, rels_sql, hoistable=False)
-        self.sql.order_keys.append(rels_sql)
+        self.sql.order_keys.append(f"{rels_sql} DESC")
         if not relationship.variable.anonymous:
             self.sql.outputs.append((relationship.variable.column, rels_sql))
         self._list_rels.append(rels_sql)
@@ -198,7 +202,7 @@ class PatternCompiler:
     # -- paths ------------------------------------------------------------------------------------
 
     def _path(self, path: b.BoundPath) -> None:
-        node_ids = [self._node(path.nodes[0])]
+        node_ids = [self._node(path.nodes[0], scanned=True)]
         rel_items: list[tuple[str, bool]] = []
         node_lists: list[str] = [f"[{node_ids[0]}]"]
         for index, relationship in enumerate(path.relationships):

@@ -176,7 +176,10 @@ def _macros() -> list[tuple[str, str]]:
          f" WHEN 'epochMillis' THEN ({_dt_field('s')} * 1000 + {_dt_field('n')} // 1000000)::VARIANT"
          f" WHEN 'nanosecond' THEN {_dt_field('n')}::VARIANT"
          f" WHEN 'offsetSeconds' THEN {_dt_field('o')}::VARIANT"
-         f" ELSE date_part(k, to_timestamp({_dt_field('s')} + {_dt_field('o')}))::BIGINT::VARIANT END"),
+         + "".join(f" WHEN {_sql_string(part)} THEN date_part({_sql_string(part)},"
+                   f" to_timestamp({_dt_field('s')} + {_dt_field('o')}))::BIGINT::VARIANT"
+                   for part in ("year", "quarter", "month", "week", "day", "hour", "minute", "second"))
+         + " ELSE NULL END"),
     ]
     macros += _equality_macros() + _comparison_macros() + _key_macros() + _arithmetic_macros()
     return macros
