@@ -99,7 +99,7 @@ def parse(text: str) -> ast.Statement:
     """The one statement in `text` (a trailing `;` is allowed)."""
     tokens = tokenize(text)
     parser = Parser(text, tokens)
-    statement = parser.parse_statement()
+    statement = parser.parse_statement_guarded()
     while parser.match(TT.SEMICOLON):
         pass
     if parser.current.type is not TT.EOF:
@@ -118,7 +118,7 @@ def parse_script(text: str) -> list[tuple[ast.Statement, Span]]:
         if token.type is TT.SEMICOLON or token.type is TT.EOF:
             if segment:
                 parser = Parser(text, [*segment, token._replace(type=TT.EOF, text="", value=None)])
-                statement = parser.parse_statement()
+                statement = parser.parse_statement_guarded()
                 if parser.current.type is not TT.EOF:
                     parser.fail(f"expected ';' or end of input after the statement, found "
                                 f"{parser.current.describe()}")
@@ -271,6 +271,13 @@ class Parser:
 
     # --------------------------------------------------------------------------------------------------------
     # Statements
+
+    def parse_statement_guarded(self) -> ast.Statement:
+        """parse_statement, with Python's recursion limit turned into a syntax error at the token reached."""
+        try:
+            return self.parse_statement()
+        except RecursionError:
+            self.fail("the statement is nested too deeply to parse")
 
     def parse_statement(self) -> ast.Statement:
         parser = STATEMENT_PARSERS.get(self.current.upper)

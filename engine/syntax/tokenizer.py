@@ -119,7 +119,15 @@ def _tokenize(text: str) -> list[Token]:
     raise AssertionError("the token pattern always ends with an `end` match")  # pragma: no cover
 
 
+# Digits beyond any 64-bit integer: the value is only used to report IntegerOverflow, and Python refuses to
+# convert strings of more than 4300 digits.
+OVERFLOWING = 2**64
+
+
 def _number(chunk: str, span: Span) -> Token:
+    if len(chunk) > 30 and (DECIMAL_INTEGER.fullmatch(chunk) or HEX_INTEGER.fullmatch(chunk)
+                            or OCTAL_INTEGER.fullmatch(chunk)):
+        return Token(TokenType.INTEGER, chunk, OVERFLOWING, *span)
     if DECIMAL_INTEGER.fullmatch(chunk):
         return Token(TokenType.INTEGER, chunk, int(chunk.replace("_", "")), *span)
     if HEX_INTEGER.fullmatch(chunk):

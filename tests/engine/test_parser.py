@@ -107,6 +107,16 @@ def test_errors_carry_the_source_for_a_caret() -> None:
     ]
 
 
+@pytest.mark.parametrize(("text", "detail"), [
+    ("RETURN " + "(" * 2000 + "1" + ")" * 2000, "UnexpectedSyntax"),
+    ("RETURN " + "9" * 5000, "IntegerOverflow"),
+], ids=["nested too deeply", "thousands of digits"])
+def test_huge_input_is_a_syntax_error_not_a_crash(text: str, detail: str) -> None:
+    with pytest.raises(CypherSyntaxError) as raised:
+        parse(text)
+    assert raised.value.detail == detail
+
+
 # ----------------------------------------------------------------------------------------------------
 # Spans
 
