@@ -14,6 +14,12 @@ Representation choices the binder relies on:
   become `LabelOr`.
 * `ProjectionItem.text` is the exact source text of the expression: the column name when there is no alias.
 * Keyword-like names (`n.count`, `{end: 1}`, `:Match`) are plain strings: keywords are accepted as names.
+* A `-` written before a number is part of the literal: `-1` is `Literal(-1)` (so -9223372036854775808 fits).
+* Parentheses leave no node: `(a + b)` is the BinaryOp itself, with a span that takes in the parentheses.
+* Open bounds are None: `*` is `VarLength(None, None)`, `{,3}` is `Quantifier(None, 3)`, `+` is
+  `Quantifier(1, None)`.
+* A `PatternExpression` only stands where a predicate is expected (WHERE, operands of AND/OR/XOR/NOT,
+  exists(...)); the parser rejects it elsewhere, as Cypher 5 does.
 
 `dump(node)` gives an indented, span-free text of a tree, used by the parser's fixture tests.
 """

@@ -32,8 +32,6 @@ from engine.syntax.tokens import KEYWORDS, VARIABLE_KEYWORDS, WORD_TYPES, Token,
 T = TypeVar("T")
 TT = TokenType
 
-Statement = ast.Statement
-
 INT64_MAX = 2**63 - 1
 
 # Binding powers, loosest first. `a OR b AND c` is `a OR (b AND c)`; NOT is a prefix between AND and the
