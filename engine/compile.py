@@ -11,16 +11,60 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.semantic import bound
+from engine.semantic import types as t
 from engine.semantic.binder import Binder
+from engine.semantic.types import CypherType
+from engine.storage.schema import Catalog
 from engine.syntax import ast
 from engine.syntax.parser import parse
 
 
-def bind(statement: ast.Statement, params: Mapping[str, Any] | None = None) -> bound.BoundQuery | bound.BSchemaCommand:
-    """Resolve variables, types and clause rules of a parsed statement."""
-    return Binder(params).bind_statement(statement)
+Bound = bound.BoundQuery | bound.BSchemaCommand
 
 
-def compile_statement(text: str, params: Mapping[str, Any] | None = None) -> bound.BoundQuery | bound.BSchemaCommand:
+def bind(statement: ast.Statement, params: Mapping[str, Any] | None = None,
+         catalog: Catalog | None = None) -> Bound:
+    """Resolve variables, types and clause rules of a parsed statement.
+
+    Property reads are typed from the catalog's column types. If the statement itself stores values that
+    would change a column's type, it is bound a second time with those columns read as they will be
+    after the change (ANY once types mix), so no read is typed more narrowly than its column."""
+    if catalog is None:
+        return Binder(params).bind_statement(statement)
+    first = Binder(params, catalog.column_type)
+    result = first.bind_statement(statement)
+    changed = _changed_column_types(first.writes, catalog)
+    if not changed:
+        return result
+
+    def property_types(entity: str, key: str) -> CypherType | None:
+        if (entity, key) in changed:
+            return changed[(entity, key)]
+        if (entity, None) in changed:
+            return t.ANY
+        return catalog.column_type(entity, key)
+
+    return Binder(params, property_types).bind_statement(statement)
+
+
+def _changed_column_types(writes: list[tuple[tuple[str, ...], str | None, CypherType]],
+                          catalog: Catalog) -> dict[tuple[str, str | None], CypherType]:
+    written: dict[tuple[str, str | None], list[CypherType]] = {}
+    for entities, key, value_type in writes:
+        for entity in entities:
+            written.setdefault((entity, key), []).append(value_type)
+    changed: dict[tuple[str, str | None], CypherType] = {}
+    for (entity, key), value_types in written.items():
+        if key is None:
+            changed[(entity, None)] = t.ANY
+            continue
+        current = catalog.column_type(entity, key)
+        after = t.widened_column_type(current, value_types)
+        if after != current:
+            changed[(entity, key)] = after if current is None else t.ANY
+    return changed
+
+
+def compile_statement(text: str, params: Mapping[str, Any] | None = None, catalog: Catalog | None = None) -> Bound:
     """Parse and bind one statement."""
-    return bind(parse(text), params)
+    return bind(parse(text), params, catalog)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+import itertools
+import threading
 from typing import Any
 
 import duckdb
@@ -11,9 +13,42 @@ from engine.compile import bind
 from engine.errors import CypherError
 from engine.execute.executor import Executor
 from engine.execute.results import Result
+from engine.execute.schema_info import describe_schema
 from engine.sqlgen import runtime
 from engine.storage.schema import GraphStore
 from engine.syntax.parser import parse, parse_script
+
+
+class _MemoryHost:
+    """One DuckDB instance per process for in-memory graphs: the runtime macros are installed once in
+    its main catalog, and each graph is a fresh attached in-memory database (ADR-0008)."""
+
+    def __init__(self) -> None:
+        self.base = duckdb.connect(":memory:")
+        runtime.install(self.base, temporary=False)
+        self.lock = threading.Lock()
+        self.counter = itertools.count()
+
+    def open(self) -> tuple[duckdb.DuckDBPyConnection, str]:
+        with self.lock:
+            name = f"graph{next(self.counter)}"
+            cursor = self.base.cursor()
+        cursor.execute(f"ATTACH ':memory:' AS {name}")
+        cursor.execute(f"USE {name}")
+        cursor.execute(f"SET search_path = '{name}.main,memory.main'")
+        return cursor, name
+
+
+_memory_host: _MemoryHost | None = None
+_host_lock = threading.Lock()
+
+
+def _host() -> _MemoryHost:
+    global _memory_host
+    with _host_lock:
+        if _memory_host is None:
+            _memory_host = _MemoryHost()
+        return _memory_host
 
 
 class Connection:
@@ -21,9 +56,13 @@ class Connection:
 
     def __init__(self, path: str = ":memory:") -> None:
         self.path = path
-        self._duck = duckdb.connect(path)
+        self._attached: str | None = None
+        if path == ":memory:":
+            self._duck, self._attached = _host().open()
+        else:
+            self._duck = duckdb.connect(path)
+            runtime.install(self._duck)
         self._duck.execute("SET TimeZone = 'UTC'")
-        runtime.install(self._duck)
         self._store = GraphStore(self._duck)
         self._executor = Executor(self._duck, self._store)
 
@@ -31,7 +70,7 @@ class Connection:
                 read_only: bool = False) -> Result:
         """Run exactly one Cypher statement as one transaction."""
         try:
-            bound = bind(parse(statement), params)
+            bound = bind(parse(statement), params, self._store.catalog)
         except CypherError as error:
             raise error.with_source(statement) from None
         return self._executor.run(bound, statement, read_only=read_only)
@@ -42,7 +81,7 @@ class Connection:
         results = []
         for statement, span in parse_script(text):
             try:
-                bound = bind(statement, params)
+                bound = bind(statement, params, self._store.catalog)
             except CypherError as error:
                 raise error.with_source(text) from None
             result = self._executor.run(bound, text, read_only=read_only)
@@ -50,11 +89,19 @@ class Connection:
             results.append(result)
         return results
 
+    def schema(self) -> dict[str, Any]:
+        """Labels, relationship types, property keys per label and per type, indexes and constraints."""
+        return describe_schema(self._duck, self._store.catalog)
+
     def register_procedure(self, signature: str, rows: list[Mapping[str, Any]]) -> None:
         """Make a table-backed procedure callable (see `engine.procedures`)."""
         raise NotImplementedError("procedures arrive with the TCK's clauses/call")
 
     def close(self) -> None:
+        if self._attached is not None:
+            self._duck.execute("USE memory")
+            self._duck.execute(f"DETACH {self._attached}")
+            self._attached = None
         self._duck.close()
 
     def __enter__(self) -> Connection:

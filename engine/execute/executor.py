@@ -21,6 +21,8 @@ from engine.execute.results import Result, empty_counters
 from engine.execute.schema_commands import run_schema_command
 from engine.execute.writes import Writer
 from engine.semantic import bound as b
+from engine.semantic import types as t
+from engine.semantic.types import is_variant
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
 from engine.storage.schema import GraphStore
@@ -78,12 +80,15 @@ class Executor:
         if isinstance(statement, b.BSchemaCommand):
             if read_only and statement.statement.__class__.__name__.startswith(("Create", "Drop")):
                 raise ReadOnlyViolation("schema commands write: use a writing call")
-            return self._in_transaction(lambda run: run_schema_command(run, statement), text)
+            return self._in_transaction(lambda run: run_schema_command(run, statement), text, read_only)
         if read_only and statement.updating:
-            raise ReadOnlyViolation("this statement writes to the graph; a read-only call cannot run it")
-        return self._in_transaction(lambda run: self._run_query(run, statement), text)
+            raise ReadOnlyViolation("this statement writes to the graph (it has an updating clause); "
+                                    "use a writing call for it", detail="WriteInReadOnlyCall")
+        return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only)
 
-    def _in_transaction(self, body: Any, text: str) -> Result:
+    def _in_transaction(self, body: Any, text: str, read_only: bool = False) -> Result:
+        """Run `body` in one transaction: committed, or rolled back on error. A read-only run always
+        rolls back, so even a write the compiler missed cannot persist."""
         self.connection.execute("BEGIN TRANSACTION")
         run = StatementRun(self.connection, self.store)
         try:
@@ -91,7 +96,7 @@ class Executor:
             if run.deleted_nodes:
                 self._check_no_dangling(run)
             run.drop_tables()
-            self.connection.execute("COMMIT")
+            self.connection.execute("ROLLBACK" if read_only else "COMMIT")
         except BaseException as error:
             self.connection.execute("ROLLBACK")
             self.store.reload()
@@ -149,7 +154,9 @@ class Executor:
             written = handler(writer, clause, relation)
             relation = written.relation
             counters += written.counters
-            self._check_constraints(run)
+            if self.store.catalog.constraints and (written.counters["nodes_created"] or written.counters[
+                    "properties_set"] or written.counters["labels_added"]):
+                self._check_constraints(run)
         return relation, counters
 
     def _check_constraints(self, run: StatementRun) -> None:
@@ -159,7 +166,8 @@ class Executor:
             columns = [self.store.catalog.column("node", key) for key in constraint.properties]
             if any(column is None for column in columns):
                 continue
-            keys = ", ".join(f"cy_key({column})" for column in columns)
+            keys = ", ".join(unique_key(column, self.store.catalog.column_type("node", key))
+                             for column, key in zip(columns, constraint.properties, strict=True))
             present = " AND ".join(f"{column} IS NOT NULL" for column in columns)
             parameters = [constraint.label]
             row = run.connection.execute(
@@ -179,6 +187,11 @@ class Executor:
             raise ConstraintViolation(
                 "cannot delete a node that still has relationships; delete them first or use DETACH DELETE",
                 run.span, detail="DeleteConnectedNode")
+
+
+def unique_key(column: str, column_type: t.CypherType | None) -> str:
+    """What uniqueness compares: the value itself in a typed column, a normalised key in a VARIANT one."""
+    return column if column_type is not None and not is_variant(column_type) else f"cy_property_key({column})"
 
 
 ERROR_KINDS: dict[str, type[CypherError]] = {

@@ -56,7 +56,9 @@ def _check_existing(run: StatementRun, constraint: ConstraintInfo, statement: as
     columns = [run.store.catalog.column(constraint.entity, key) for key in constraint.properties]
     if constraint.entity != "node" or any(column is None for column in columns):
         return
-    keys = ", ".join(f"cy_key({column})" for column in columns)
+    from engine.execute.executor import unique_key
+    keys = ", ".join(unique_key(column, run.store.catalog.column_type(constraint.entity, key))
+                     for column, key in zip(columns, constraint.properties, strict=True))
     present = " AND ".join(f"{column} IS NOT NULL" for column in columns)
     row = run.connection.execute(
         f"SELECT 1 FROM nodes WHERE list_contains(labels, $1) AND {present} GROUP BY {keys}"

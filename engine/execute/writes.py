@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import CypherSemanticError, CypherSyntaxError, CypherTypeError, UnsupportedFeature
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
-from engine.semantic.types import Kind, is_storable
+from engine.semantic import types as t
+from engine.semantic.types import CypherType, Kind, is_storable, is_variant, sql_type
 from engine.sqlgen.context import Parameters
-from engine.sqlgen.expressions import ExpressionCompiler
+from engine.sqlgen.expressions import ExpressionCompiler, to_variant
+from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.generator import QueryCompiler, Relation, _group_key
 from engine.syntax import ast
 
@@ -135,15 +137,19 @@ class Writer:
         raise UnsupportedFeature("creating properties from a map whose keys are only known at run time",
                                  properties.span)
 
-    def _property_values(self, compiler: ExpressionCompiler,
+    def _property_values(self, compiler: ExpressionCompiler, entity: str,
                          entries: list[tuple[str, b.BoundExpression]]) -> list[tuple[str, str]]:
+        """(column, SQL) for each property to store; null values are skipped, as CREATE skips them."""
         values = []
         for key, value in entries:
-            storable = is_storable(value.type)
-            if storable is False:
+            if value.type.kind is Kind.NULL:
+                continue
+            if is_storable(value.type) is False:
                 raise CypherTypeError(f"property values can only be of primitive types or arrays thereof "
                                       f"(`{key}` is {value.type!r})", value.span, detail="InvalidPropertyType")
-            values.append((key, f"cy_property({compiler.variant(value)})"))
+            column = self.store.ensure_property_column(entity, key, value.type)
+            column_type = self.store.catalog.column_type(entity, key)
+            values.append((column, stored_value(compiler.compile(value), value.type, column_type)))
         return values
 
     def _insert_node(self, node: b.BoundNode, ranked: Relation, id_sql: dict[int, str]) -> Counter[str]:
@@ -151,8 +157,8 @@ class Writer:
         _, compiler, alias, parameters = self.compiler(ranked)
         for variable_id, sql in id_sql.items():
             compiler.context.variables[variable_id] = sql.replace("__rank", f"{alias}.__rank")
-        values = self._property_values(compiler, self._property_entries(node.properties))
-        columns = [self.store.ensure_property_column("node", key) for key, _ in values]
+        values = self._property_values(compiler, "node", self._property_entries(node.properties))
+        columns = [column for column, _ in values]
         label_sql = "[" + ", ".join(parameters.text(label) for label in labels) + "]::VARCHAR[]"
         own_id = id_sql[id(node.variable)].replace("__rank", f"{alias}.__rank")
         select = ", ".join([own_id, label_sql, *[sql for _, sql in values]])
@@ -176,8 +182,8 @@ class Writer:
         _, compiler, alias, parameters = self.compiler(ranked)
         for variable_id, sql in id_sql.items():
             compiler.context.variables[variable_id] = sql.replace("__rank", f"{alias}.__rank")
-        values = self._property_values(compiler, self._property_entries(rel.properties))
-        columns = [self.store.ensure_property_column("relationship", key) for key, _ in values]
+        values = self._property_values(compiler, "relationship", self._property_entries(rel.properties))
+        columns = [column for column, _ in values]
         start = self._endpoint_sql(left, id_sql, alias).replace("__rank", f"{alias}.__rank")
         end = self._endpoint_sql(right, id_sql, alias).replace("__rank", f"{alias}.__rank")
         if rel.direction == "left":
@@ -301,9 +307,10 @@ class Writer:
             counters += handler(self, item, relation)
         return WriteResult(relation, counters)
 
-    def _targets(self, item: b.BoundSetItem, relation: Relation,
-                 value: b.BoundExpression | None = None) -> list[tuple[str, str, list[Any]]]:
-        """Per entity kind the target may be: (entity, SQL table of id, v, __ord, parameters)."""
+    def _targets(self, item: b.BoundSetItem, relation: Relation, value: b.BoundExpression | None = None,
+                 column_types: dict[str, CypherType | None] | None = None) -> list[tuple[str, str, list[Any]]]:
+        """Per entity kind the target may be: (entity, SELECT of (id, v, __ord), its parameters), with the
+        value `v` in the representation of that entity's column (`column_types`)."""
         results = []
         kinds = {Kind.NODE: ["node"], Kind.RELATIONSHIP: ["relationship"]}.get(
             item.target.type.kind, ["node", "relationship"])
@@ -315,8 +322,11 @@ class Writer:
             target = compiler.entity_id(item.target, entity) if item.target.type.kind in (
                 Kind.NODE, Kind.RELATIONSHIP) else self._typed_id(compiler, item.target, entity)
             value_sql = "NULL::VARIANT"
-            if value is not None:
-                value_sql = compiler.variant(value)
+            column_type = (column_types or {}).get(entity)
+            if value is not None and value.type.kind is not Kind.NULL:
+                value_sql = stored_value(compiler.compile(value), value.type, column_type or t.ANY, check=False)
+            elif column_type is not None:
+                value_sql = f"NULL::{sql_type(column_type)}"
             results.append((entity,
                             f"(SELECT {target} AS id, {value_sql} AS v, {alias}.__ord AS __ord FROM {relation.sql}"
                             f" AS {alias}{compiler.context.join_text()} WHERE ({target}) IS NOT NULL)",
@@ -335,22 +345,9 @@ class Writer:
     def _set_property(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
         if not isinstance(item.key, str):
             raise UnsupportedFeature("SET with a computed property key", item.span)
-        assert item.value is not None
-        if is_storable(item.value.type) is False:
-            raise CypherTypeError(f"property values can only be of primitive types or arrays thereof",
-                                  item.value.span, detail="InvalidPropertyType")
         counters: Counter[str] = Counter()
-        for entity, rows_sql, values in self._targets(item, relation, item.value):
-            rows = self.run.materialize(rows_sql, [], values)
-            column = self.store.ensure_property_column(entity, item.key)
-            table = "nodes" if entity == "node" else "rels"
-            (count,) = self.run.fetchone(
-                f"SELECT count(*) FILTER (WHERE s.v IS NOT NULL) + count(DISTINCT s.id) FILTER"
-                f" (WHERE s.v IS NULL AND e.{column} IS NOT NULL) FROM {rows.sql} AS s JOIN {table} AS e ON e.id = s.id")
-            self.run.execute(
-                f"UPDATE {table} SET {column} = cy_property(s.v) FROM (SELECT id, arg_max_null(v, __ord) AS v"
-                f" FROM {rows.sql} GROUP BY id) AS s WHERE {table}.id = s.id")
-            counters["properties_set"] += count
+        for entity in _target_entities(item):
+            counters += self._set_property_for(entity, item, relation)
         return counters
 
     def _remove_property(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
@@ -384,7 +381,7 @@ class Writer:
                 raise UnsupportedFeature("SET += / = with a map whose keys are only known at run time", item.span)
         else:
             entries = self._property_entries(value)
-        for entity, _, _ in self._targets(item, relation):
+        for entity in _target_entities(item):
             table = "nodes" if entity == "node" else "rels"
             keys = {key for key, _ in entries}
             for key, entry in entries:
@@ -407,19 +404,31 @@ class Writer:
         return counters
 
     def _set_property_for(self, entity: str, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        """`SET x.key = value` for the targets that are of `entity` kind; setting null removes."""
+        assert item.value is not None and isinstance(item.key, str)
+        if is_storable(item.value.type) is False:
+            raise CypherTypeError("property values can only be of primitive types or arrays thereof",
+                                  item.value.span, detail="InvalidPropertyType")
         counters: Counter[str] = Counter()
-        for target_entity, rows_sql, values in self._targets(item, relation, item.value):
+        if item.value.type.kind is Kind.NULL:
+            column = self.store.catalog.column(entity, item.key)
+        else:
+            column = self.store.ensure_property_column(entity, item.key, item.value.type)
+        if column is None:
+            return counters
+        column_type = self.store.catalog.column_type(entity, item.key)
+        for target_entity, rows_sql, values in self._targets(item, relation, item.value, {entity: column_type}):
             if target_entity != entity:
                 continue
             rows = self.run.materialize(rows_sql, [], values)
-            assert isinstance(item.key, str)
-            column = self.store.ensure_property_column(entity, item.key)
             table = "nodes" if entity == "node" else "rels"
             (count,) = self.run.fetchone(
                 f"SELECT count(*) FILTER (WHERE s.v IS NOT NULL) + count(DISTINCT s.id) FILTER"
-                f" (WHERE s.v IS NULL AND e.{column} IS NOT NULL) FROM {rows.sql} AS s JOIN {table} AS e ON e.id = s.id")
+                f" (WHERE s.v IS NULL AND e.{column} IS NOT NULL)"
+                f" FROM {rows.sql} AS s JOIN {table} AS e ON e.id = s.id")
+            checked = stored_value("s.v", item.value.type, column_type or t.ANY)
             self.run.execute(
-                f"UPDATE {table} SET {column} = cy_property(s.v) FROM (SELECT id, arg_max_null(v, __ord) AS v"
+                f"UPDATE {table} SET {column} = {checked} FROM (SELECT id, arg_max_null(v, __ord) AS v"
                 f" FROM {rows.sql} GROUP BY id) AS s WHERE {table}.id = s.id")
             counters["properties_set"] += count
         return counters
@@ -514,6 +523,26 @@ class Writer:
             values.extend(parameters)
         union = " UNION ".join(f"({part})" for part in parts)
         return self.run.materialize(f"(SELECT DISTINCT id FROM ({union}) WHERE id IS NOT NULL)", [], values)
+
+
+def _target_entities(item: b.BoundSetItem) -> list[str]:
+    kind = item.target.type.kind
+    return ["node"] if kind is Kind.NODE else ["relationship"] if kind is Kind.RELATIONSHIP else [
+        "node", "relationship"]
+
+
+def stored_value(sql: str, value_type: CypherType, column_type: CypherType, *, check: bool = True) -> str:
+    """SQL of a value as a column of `column_type` stores it, refusing what properties may not hold
+    (maps, graph elements, lists with nulls or mixed types). `check=False` converts only."""
+    if is_variant(column_type):
+        variant = to_variant(sql, value_type)
+        return f"cy_property({variant})" if check else variant
+    if check and column_type.kind is Kind.LIST:
+        return (f"CASE WHEN list_count({sql}) < len({sql}) THEN "
+                + error_sql("TypeError", "InvalidPropertyType",
+                            "'lists stored as properties may only hold non-null values'")
+                + f" ELSE {sql} END")
+    return sql
 
 
 def _columns(alias: str, columns: list[str]) -> str:

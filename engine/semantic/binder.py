@@ -39,12 +39,22 @@ class ExpressionContext:
 NO_AGGREGATES = ExpressionContext()
 
 
+PropertyTypes = Callable[[str, str], CypherType | None]
+
+
 class Binder:
-    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+    """Binds one statement. `property_types(entity, key)` gives the type of a property column (None: no
+    such column); reads of node and relationship properties take that type. `writes` records what the
+    statement stores, so the caller can bind again when a write would change a column's type."""
+
+    def __init__(self, params: Mapping[str, Any] | None = None,
+                 property_types: PropertyTypes | None = None) -> None:
         self.params = dict(params or {})
         self.namer = ColumnNamer()
         self._references: list[set[int]] = []
         self.updating = False
+        self.property_types: PropertyTypes = property_types or (lambda entity, key: t.ANY)
+        self.writes: list[tuple[tuple[str, ...], str | None, CypherType]] = []
 
     # -- statements --------------------------------------------------------------------------------
 
@@ -122,9 +132,7 @@ class Binder:
         source = expression.type
         if source.kind is Kind.LIST:
             element = source.element or t.ANY
-        elif source.kind is Kind.NULL:
-            element = t.ANY
-        elif source.kind is Kind.ANY:
+        elif source.kind is Kind.NULL or source.kind is Kind.ANY:
             element = t.ANY
         else:
             element = source
@@ -273,15 +281,18 @@ class Binder:
         if isinstance(item, ast.SetProperty):
             target = self.bind_expression(item.target.subject, scope)
             value = self.bind_expression(item.value, scope)
+            self.writes.append((_entities_of(target.type), item.target.key, value.type))
             return b.BoundSetItem("property", target, item.target.key, value, (), item.span)
         if isinstance(item, ast.SetDynamicProperty):
             target = self.bind_expression(item.target.subject, scope)
             key = self.bind_expression(item.target.index, scope)
             value = self.bind_expression(item.value, scope)
+            self.writes.append((_entities_of(target.type), None, value.type))
             return b.BoundSetItem("property", target, key, value, (), item.span)
         if isinstance(item, ast.SetAllProperties | ast.MergeProperties):
             target = self.bind_expression(item.variable, scope)
             value = self.bind_expression(item.value, scope)
+            self._record_map_write(_entities_of(target.type), value)
             kind = "all" if isinstance(item, ast.SetAllProperties) else "merge"
             return b.BoundSetItem(kind, target, None, value, (), item.span)
         if isinstance(item, ast.SetLabels):
@@ -423,7 +434,7 @@ class Binder:
     def _bind_node(self, node: ast.NodePattern, scope: Scope, mode: str) -> b.BoundNode:
         if node.where is not None:
             raise UnsupportedFeature("WHERE inside a node pattern", node.where.span)
-        properties = self._bind_pattern_properties(node.properties, scope)
+        properties = self._bind_pattern_properties(node.properties, scope, "node", mode)
         if node.variable is None:
             return b.BoundNode(self.new_variable("", t.NODE, anonymous=True), True, node.labels, properties,
                                node.span)
@@ -447,7 +458,7 @@ class Binder:
         if relationship.where is not None:
             raise UnsupportedFeature("WHERE inside a relationship pattern", relationship.where.span)
         length = self._relationship_length(relationship)
-        properties = self._bind_pattern_properties(relationship.properties, scope)
+        properties = self._bind_pattern_properties(relationship.properties, scope, "relationship", mode)
         if mode in ("create", "merge"):
             if length is not None:
                 raise CypherSyntaxError("variable length relationships cannot be created", relationship.span,
@@ -493,11 +504,13 @@ class Binder:
         low = 1 if bounds.min is None and relationship.length is not None else (bounds.min or 0)
         return (low, bounds.max)
 
-    def _bind_pattern_properties(self, properties: ast.MapLiteral | ast.Parameter | None,
-                                 scope: Scope) -> b.BoundExpression | None:
+    def _bind_pattern_properties(self, properties: ast.MapLiteral | ast.Parameter | None, scope: Scope,
+                                 entity: str = "node", mode: str = "match") -> b.BoundExpression | None:
         if properties is None:
             return None
         bound_properties = self.bind_expression(properties, scope)
+        if mode in ("create", "merge"):
+            self._record_map_write((entity,), bound_properties)
         if bound_properties.type.kind not in (Kind.MAP, Kind.ANY, Kind.NULL):
             raise CypherTypeError("a pattern's properties must be a map", properties.span,
                                   detail="InvalidParameterUse")
@@ -540,9 +553,10 @@ class Binder:
         if subject.type.is_record:
             field_type = subject.type.field(node.key)
             result = field_type if field_type is not None else t.NULL
-        elif kind in (Kind.NODE, Kind.RELATIONSHIP, Kind.MAP, Kind.ANY, Kind.NULL):
-            result = t.ANY
-        elif kind is Kind.ZONED_DATETIME:
+        elif kind in (Kind.NODE, Kind.RELATIONSHIP):
+            entity = "node" if kind is Kind.NODE else "relationship"
+            result = self.property_types(entity, node.key) or t.NULL
+        elif kind in (Kind.MAP, Kind.ANY, Kind.NULL, Kind.ZONED_DATETIME):
             result = t.ANY
         else:
             raise CypherTypeError(f"type mismatch: expected a map, node or relationship but was {subject.type!r}",
@@ -760,12 +774,29 @@ class Binder:
 
     # -- helpers -----------------------------------------------------------------------------------
 
+    def _record_map_write(self, entities: tuple[str, ...], value: b.BoundExpression) -> None:
+        """Note the property writes a map makes: one per key when the keys are known, else any key."""
+        if isinstance(value, b.BMap):
+            self.writes.extend((entities, key, entry.type) for key, entry in value.entries)
+        elif value.type.is_record:
+            self.writes.extend((entities, key, field_type) for key, field_type in value.type.fields or ())
+        elif value.type.kind is not Kind.NULL:
+            self.writes.append((entities, None, t.ANY))
+
     def new_variable(self, name: str, cypher_type: CypherType, *, anonymous: bool = False) -> Variable:
         return Variable(name, cypher_type, self.namer.next(), anonymous)
 
     def _reference(self, variable: Variable) -> None:
         for references in self._references:
             references.add(id(variable))
+
+
+def _entities_of(cypher_type: CypherType) -> tuple[str, ...]:
+    if cypher_type.kind is Kind.NODE:
+        return ("node",)
+    if cypher_type.kind is Kind.RELATIONSHIP:
+        return ("relationship",)
+    return ("node", "relationship")
 
 
 def _operator_type(op: str, left: CypherType, right: CypherType) -> CypherType:

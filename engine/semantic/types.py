@@ -182,3 +182,44 @@ def is_storable(cypher_type: CypherType) -> bool | None:
     if kind in (Kind.MAP, Kind.NODE, Kind.RELATIONSHIP, Kind.PATH):
         return False
     return None
+
+
+# -- property columns ---------------------------------------------------------------------------------
+
+COLUMN_KINDS = (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING)
+
+
+def column_type(value_type: CypherType) -> CypherType | None:
+    """The column type that stores values of `value_type`: itself for scalars and lists of scalars,
+    ANY (a VARIANT column) for anything else; None for null, which is never stored."""
+    if value_type.kind is Kind.NULL:
+        return None
+    if value_type.kind in COLUMN_KINDS:
+        return value_type
+    if value_type.kind is Kind.LIST and (value_type.element or ANY).kind in COLUMN_KINDS:
+        return value_type
+    return ANY
+
+
+def widened_column_type(current: CypherType | None, written: Sequence[CypherType]) -> CypherType | None:
+    """A column's type after values of `written` types are stored in it: unchanged while every value
+    fits, ANY as soon as two types meet (ADR-0009)."""
+    stored = {column_type(value) for value in written} - {None}
+    if current is not None:
+        stored.add(current)
+    if not stored:
+        return None
+    return stored.pop() if len(stored) == 1 else ANY
+
+
+def type_name(cypher_type: CypherType) -> str:
+    """A column type as stored in the catalog: `INTEGER`, `LIST<STRING>`, `ANY`."""
+    if cypher_type.kind is Kind.LIST:
+        return f"LIST<{type_name(cypher_type.element or ANY)}>"
+    return cypher_type.kind.value
+
+
+def parse_type_name(text: str) -> CypherType:
+    if text.startswith("LIST<") and text.endswith(">"):
+        return list_of(parse_type_name(text[5:-1]))
+    return CypherType(Kind(text))

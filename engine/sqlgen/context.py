@@ -34,7 +34,7 @@ def encode_json(value: Any) -> Any:
         local = value.local()
         import datetime as _dt
         instant = _dt.datetime(local.year, local.month, local.day, local.hour, local.minute, local.second,
-                               tzinfo=_dt.timezone.utc) - _dt.timedelta(seconds=value.offset_seconds)
+                               tzinfo=_dt.UTC) - _dt.timedelta(seconds=value.offset_seconds)
         return {tag_key("ZONED DATETIME"): {"s": int(instant.timestamp()), "n": value.nanosecond,
                                             "o": value.offset_seconds, "z": value.zone}}
     if isinstance(value, dict):

@@ -188,11 +188,18 @@ class ExpressionCompiler:
                                      "over entities that are not variables of the query")
         return f"(SELECT {column} FROM {table} WHERE id = {id_sql})"
 
-    def property_of_entity(self, entity: str, id_sql: str, key: str) -> str:
+    def property_of_entity(self, entity: str, id_sql: str, key: str, static_type: CypherType = t.ANY) -> str:
+        """A property read in the representation of `static_type` (the binder's type for it)."""
         column = self.context.catalog.column(entity, key)
         if column is None:
-            return "NULL::VARIANT"
-        return self.entity_column(entity, id_sql, column)
+            return f"NULL::{sql_type(static_type)}"
+        column_type = self.context.catalog.column_type(entity, key) or t.ANY
+        read = self.entity_column(entity, id_sql, column)
+        if sql_type(column_type) == sql_type(static_type):
+            return read
+        if is_variant(static_type):
+            return to_variant(read, column_type)
+        raise UnsupportedFeature(f"property `{key}` changed type while the statement ran")
 
     # -- handlers -----------------------------------------------------------------------------------
 
@@ -212,9 +219,9 @@ class ExpressionCompiler:
         subject = node.subject
         kind = subject.type.kind
         if kind is Kind.NODE:
-            return self.property_of_entity("node", self.compile(subject), node.key)
+            return self.property_of_entity("node", self.compile(subject), node.key, node.type)
         if kind is Kind.RELATIONSHIP:
-            return self.property_of_entity("relationship", self.compile(subject), node.key)
+            return self.property_of_entity("relationship", self.compile(subject), node.key, node.type)
         if subject.type.is_record:
             if subject.type.field(node.key) is None:
                 return "NULL::VARIANT"
@@ -222,10 +229,15 @@ class ExpressionCompiler:
         if kind is Kind.NULL:
             return "NULL::VARIANT"
         value = self.variant(subject)
-        node_column = self.context.catalog.column("node", node.key)
-        rel_column = self.context.catalog.column("relationship", node.key)
-        node_read = f"(SELECT {node_column} FROM nodes WHERE id = cy_node_id({value}))" if node_column else "NULL"
-        rel_read = f"(SELECT {rel_column} FROM rels WHERE id = cy_rel_id({value}))" if rel_column else "NULL"
+        catalog = self.context.catalog
+        node_column, rel_column = catalog.column("node", node.key), catalog.column("relationship", node.key)
+        node_read = rel_read = "NULL"
+        if node_column:
+            node_value = to_variant(node_column, catalog.column_type("node", node.key) or t.ANY)
+            node_read = f"(SELECT {node_value} FROM nodes WHERE id = cy_node_id({value}))"
+        if rel_column:
+            rel_value = to_variant(rel_column, catalog.column_type("relationship", node.key) or t.ANY)
+            rel_read = f"(SELECT {rel_value} FROM rels WHERE id = cy_rel_id({value}))"
         if self.context.lambda_depth and (node_column or rel_column):
             node_read = rel_read = error_sql("UnsupportedFeature", "Unsupported",
                                              "'reading properties inside list expressions'")
@@ -361,8 +373,10 @@ class ExpressionCompiler:
         columns = self.context.catalog.columns[entity]
         if not columns:
             return f"CASE WHEN ({id_sql}) IS NULL THEN NULL ELSE CAST('{{}}' AS JSON)::VARIANT END"
+        types = self.context.catalog.types[entity]
         entries = ", ".join(
-            f"{{'key': {sql_string(key)}, 'value': {self.entity_column(entity, id_sql, column)}}}"
+            f"{{'key': {sql_string(key)}, 'value': "
+            f"{to_variant(self.entity_column(entity, id_sql, column), types.get(key, t.ANY))}}}"
             for key, column in sorted(columns.items()))
         present = f"list_filter([{entries}], lambda e: e.value IS NOT NULL)"
         return (f"CASE WHEN ({id_sql}) IS NULL THEN NULL ELSE "
@@ -430,22 +444,27 @@ class ExpressionCompiler:
 
 
 def _equality(compiler: ExpressionCompiler, left: b.BoundExpression, right: b.BoundExpression) -> str:
-    lk, rk = left.type.kind, right.type.kind
+    return equality_sql((compiler.compile(left), left.type), (compiler.compile(right), right.type))
+
+
+def equality_sql(left: tuple[str, CypherType], right: tuple[str, CypherType]) -> str:
+    """Cypher `=` on two SQL values of known static types: native SQL when the kinds allow it."""
+    (a, a_type), (b_, b_type) = left, right
+    lk, rk = a_type.kind, b_type.kind
     if Kind.NULL in (lk, rk):
         return "NULL::BOOLEAN"
     if lk in NUMERIC and rk in NUMERIC:
         if lk is Kind.INTEGER and rk is Kind.INTEGER:
-            return f"({compiler.compile(left)} = {compiler.compile(right)})"
-        a, b_ = compiler.number(left), compiler.number(right)
-        return f"({a} = {b_} AND NOT isnan({a}))"
+            return f"({a} = {b_})"
+        a_double, b_double = f"({a})::DOUBLE", f"({b_})::DOUBLE"
+        return f"({a_double} = {b_double} AND NOT isnan({a_double}))"
     if lk == rk and lk in (Kind.STRING, Kind.BOOLEAN, Kind.NODE, Kind.RELATIONSHIP):
-        return f"({compiler.compile(left)} = {compiler.compile(right)})"
+        return f"({a} = {b_})"
     known = {Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP, Kind.PATH,
              Kind.LIST, Kind.MAP}
     if lk in known and rk in known and lk != rk and not ({lk, rk} <= set(NUMERIC)):
-        return (f"CASE WHEN ({compiler.compile(left)}) IS NULL OR ({compiler.compile(right)}) IS NULL"
-                f" THEN NULL ELSE false END")
-    return f"cy_eq({compiler.variant(left)}, {compiler.variant(right)})"
+        return f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL ELSE false END"
+    return f"cy_eq({to_variant(a, a_type)}, {to_variant(b_, b_type)})"
 
 
 def _compare(compiler: ExpressionCompiler, op: str, left: b.BoundExpression, right: b.BoundExpression) -> str:

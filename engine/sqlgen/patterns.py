@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
-from engine.sqlgen.expressions import ExpressionCompiler
+from engine.semantic import types as t
+from engine.sqlgen.expressions import ExpressionCompiler, equality_sql
 
 REL_BOTH_DIRECTIONS = ("(SELECT *, src AS _a, dst AS _b FROM rels UNION ALL "
                        "SELECT *, dst AS _a, src AS _b FROM rels WHERE src <> dst)")
@@ -91,8 +92,10 @@ class PatternCompiler:
             if column is None:
                 conditions.append("false")
                 continue
+            column_type = self.context.catalog.column_type(entity, key) or t.ANY
             stored = self.compiler.entity_column(entity, id_sql, column)
-            conditions.append(f"coalesce(cy_eq({stored}, {self.compiler.variant(value)}), false)")
+            equal = equality_sql((stored, column_type), (self.compiler.compile(value), value.type))
+            conditions.append(f"coalesce({equal}, false)")
         return conditions
 
     def _relationship(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode) -> str:
@@ -190,7 +193,9 @@ class PatternCompiler:
                 if self.compiler.context.variables and _references_variables(value):
                     raise UnsupportedFeature("variable-length relationship properties that read variables",
                                              relationship.span)
-                parts.append(f"coalesce(cy_eq(r.{column}, {self.compiler.variant(value)}), false)")
+                column_type = self.context.catalog.column_type("relationship", key) or t.ANY
+                equal = equality_sql((f"r.{column}", column_type), (self.compiler.compile(value), value.type))
+                parts.append(f"coalesce({equal}, false)")
         return "".join(f" AND {part}" for part in parts)
 
     def _walk_seeds(self, left: str) -> str:

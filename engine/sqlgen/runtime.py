@@ -170,6 +170,9 @@ def _macros() -> list[tuple[str, str]]:
          + error_sql("TypeError", "InvalidPropertyType",
                      "'property values can only be of primitive types or arrays thereof, not ' || cy_type_name(v)")
          + " END"),
+        ("cy_property_key(v)",
+         "CASE WHEN cy_kind(v) IN (2, 3) THEN 'n' || TRY_CAST(v AS DOUBLE)::VARCHAR"
+         " ELSE cy_kind(v)::VARCHAR || ':' || TRY_CAST(v AS VARCHAR) END"),
         ("list_distinct_ordered(l)", "list_filter(l, lambda x, i: list_position(l, x) = i)"),
         ("cy_datetime_component(v, k)",
          f"CASE k WHEN 'epochSeconds' THEN {_dt_field('s')}::VARIANT"
@@ -382,7 +385,9 @@ def _lazy_casts(body: str) -> str:
 MACROS: list[tuple[str, str]] = [(signature, _lazy_casts(body)) for signature, body in _macros()]
 
 
-def install(connection: duckdb.DuckDBPyConnection) -> None:
-    """Create the runtime macros in `connection` (TEMP: they live with the connection, not the file)."""
+def install(connection: duckdb.DuckDBPyConnection, *, temporary: bool = True) -> None:
+    """Create the runtime macros in `connection`: TEMP ones live with the connection and never reach a
+    user's database file; non-temporary ones serve every graph attached to a shared in-memory host."""
+    kind = "TEMP MACRO" if temporary else "MACRO"
     for signature, body in MACROS:
-        connection.execute(f"CREATE OR REPLACE TEMP MACRO {signature} AS {body}")
+        connection.execute(f"CREATE OR REPLACE {kind} {signature} AS {body}")

@@ -1,8 +1,9 @@
 """The graph's tables in DuckDB, and the catalog of property columns, ids, indexes and constraints.
 
 Layout (ADR-0003): one row per node in `nodes(id, labels, p0, p1, ...)` and per relationship in
-`rels(id, type, src, dst, p0, ...)`. Every property key gets a VARIANT column of its own, named by the
-catalog (`p<N>`), so no user text ever becomes an identifier. Labels are a list in the order they were
+`rels(id, type, src, dst, p0, ...)`. Every property key gets a column of its own, named by the catalog
+(`p<N>`), so no user text ever becomes an identifier. A column is typed (BIGINT, VARCHAR, ...) while all
+its values share one type and becomes a VARIANT when types mix (ADR-0009). Labels are a list in the order they were
 added. Ids are dense from 0 in creation order and never reused; the next ids live in `graph_meta`.
 
 This is the only module that knows the layout; other stages ask it for table and column names.
@@ -15,9 +16,23 @@ from typing import Literal
 
 import duckdb
 
+from engine.semantic.types import (
+    ANY,
+    CypherType,
+    parse_type_name,
+    sql_type,
+    type_name,
+    widened_column_type,
+)
+
 Entity = Literal["node", "relationship"]
 
 FORMAT_VERSION = 1
+
+
+def to_variant(column: str, column_type: CypherType) -> str:
+    """A typed column's values as VARIANTs (only scalars and lists of scalars are ever typed)."""
+    return f"{column}::VARIANT"
 
 ENTITY_TABLES: dict[str, str] = {"node": "nodes", "relationship": "rels"}
 
@@ -27,7 +42,7 @@ _BOOTSTRAP = (
     "CREATE TABLE IF NOT EXISTS rels (id BIGINT PRIMARY KEY, type VARCHAR NOT NULL,"
     " src BIGINT NOT NULL, dst BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS graph_property_keys (entity VARCHAR NOT NULL, key VARCHAR NOT NULL,"
-    " col VARCHAR NOT NULL, PRIMARY KEY (entity, key))",
+    " col VARCHAR NOT NULL, type VARCHAR NOT NULL, PRIMARY KEY (entity, key))",
     "CREATE TABLE IF NOT EXISTS graph_indexes (name VARCHAR PRIMARY KEY, kind VARCHAR NOT NULL,"
     " entity VARCHAR NOT NULL, labels VARCHAR[] NOT NULL, properties VARCHAR[] NOT NULL,"
     " options VARCHAR, owned_by VARCHAR)",
@@ -67,11 +82,16 @@ class Catalog:
     """What the compiler needs to know of the stored graph: property columns, indexes, constraints."""
 
     columns: dict[str, dict[str, str]] = field(default_factory=lambda: {"node": {}, "relationship": {}})
+    types: dict[str, dict[str, CypherType]] = field(default_factory=lambda: {"node": {}, "relationship": {}})
     indexes: dict[str, IndexInfo] = field(default_factory=dict)
     constraints: dict[str, ConstraintInfo] = field(default_factory=dict)
 
     def column(self, entity: str, key: str) -> str | None:
         return self.columns[entity].get(key)
+
+    def column_type(self, entity: str, key: str) -> CypherType | None:
+        """The type of the values in `key`'s column (ANY: a VARIANT column), None if no column yet."""
+        return self.types[entity].get(key)
 
 
 class GraphStore:
@@ -88,9 +108,10 @@ class GraphStore:
 
     def _load_catalog(self) -> Catalog:
         catalog = Catalog()
-        for entity, key, col in self.connection.execute(
-                "SELECT entity, key, col FROM graph_property_keys ORDER BY col").fetchall():
+        for entity, key, col, type_text in self.connection.execute(
+                "SELECT entity, key, col, type FROM graph_property_keys ORDER BY col").fetchall():
             catalog.columns[entity][key] = col
+            catalog.types[entity][key] = parse_type_name(type_text)
         for row in self.connection.execute(
                 "SELECT name, kind, entity, labels, properties, options, owned_by FROM graph_indexes"
         ).fetchall():
@@ -107,16 +128,29 @@ class GraphStore:
         """Re-read the catalog, e.g. after a rolled-back statement undid a new column."""
         self.catalog = self._load_catalog()
 
-    def ensure_property_column(self, entity: str, key: str) -> str:
-        """The column holding `key` for nodes or relationships, added on first use."""
+    def ensure_property_column(self, entity: str, key: str, value_type: CypherType) -> str:
+        """The column holding `key`, ready to store values of `value_type`: added on first use, widened to
+        VARIANT when a value of another type arrives (ADR-0009)."""
+        current = self.catalog.column_type(entity, key)
+        target = widened_column_type(current, [value_type]) or ANY
         existing = self.catalog.column(entity, key)
-        if existing is not None:
-            return existing
-        col = f"p{sum(len(cols) for cols in self.catalog.columns.values())}"
-        self.connection.execute(f"ALTER TABLE {ENTITY_TABLES[entity]} ADD COLUMN {col} VARIANT")
-        self.connection.execute("INSERT INTO graph_property_keys VALUES (?, ?, ?)", [entity, key, col])
-        self.catalog.columns[entity][key] = col
-        return col
+        table = ENTITY_TABLES[entity]
+        if existing is None:
+            col = f"p{sum(len(cols) for cols in self.catalog.columns.values())}"
+            self.connection.execute(f"ALTER TABLE {table} ADD COLUMN {col} {sql_type(target)}")
+            self.connection.execute("INSERT INTO graph_property_keys VALUES (?, ?, ?, ?)",
+                                    [entity, key, col, type_name(target)])
+            self.catalog.columns[entity][key] = col
+            self.catalog.types[entity][key] = target
+            return col
+        if target != current:
+            assert current is not None
+            self.connection.execute(f"ALTER TABLE {table} ALTER COLUMN {existing} TYPE VARIANT"
+                                    f" USING {to_variant(existing, current)}")
+            self.connection.execute("UPDATE graph_property_keys SET type = ? WHERE entity = ? AND key = ?",
+                                    [type_name(target), entity, key])
+            self.catalog.types[entity][key] = target
+        return existing
 
     # -- ids -----------------------------------------------------------------------------------
 
