@@ -1,6 +1,7 @@
 """`cookbook`: the command line over the runner. Arguments, progress, summary and exit codes; no logic.
 
     cookbook run [PAGE ...] [--cell NAME] [--update] [--db PATH] [--json FILE] [--html FILE]
+    cookbook serve --db PATH [--http [--host HOST] [--port PORT]]
 
 Exit codes: 0 every cell matches its recording (or `--update` recorded it), 1 a cell drifted or failed
 with an engine error, 2 a page error (before any cell ran) or a usage error.
@@ -51,11 +52,26 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--html", metavar="FILE", help="write a standalone HTML report of the run to FILE")
     run.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                      help="colour the output (default: when writing to a terminal)")
+    serve = commands.add_parser(
+        "serve", help="serve a graph database to agents as MCP tools (read_cypher, write_cypher, get_schema)",
+        description="Serve the graph in one database file as an MCP server: over stdio, or Streamable HTTP "
+                    "at /mcp with --http. The file is held open, and locked against other processes, "
+                    "until the server stops.")
+    serve.add_argument("--db", metavar="PATH", required=True,
+                       help="the database file (created if missing), or :memory: for a graph that ends with "
+                            "the server")
+    serve.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="with --http: the address to bind (default: %(default)s)")
+    serve.add_argument("--port", type=int, default=8000,
+                       help="with --http: the port (default: %(default)s)")
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
+    if arguments.command == "serve":
+        return serve_command(arguments)
     # with `--json -` the JSON alone goes to stdout, and the progress to stderr
     console = make_console(arguments.color, sys.stderr if arguments.json == "-" else sys.stdout)
     errors = make_console(arguments.color, sys.stderr)
@@ -122,6 +138,22 @@ def run_command(arguments: argparse.Namespace, console: Console, errors: Console
     console.print(summary_line(outcomes, arguments.update, time.monotonic() - started))
     write_outputs(arguments, outcomes, code)
     return code
+
+
+def serve_command(arguments: argparse.Namespace) -> int:
+    """Run the MCP server until its client goes; a database that cannot be opened (another process holds
+    it, or it is not a database) is a usage error."""
+    from runner.mcp.database import CannotOpenDatabase  # the MCP SDK loads only for `serve`
+    from runner.mcp.server import serve
+
+    try:
+        serve(arguments.db, http=arguments.http, host=arguments.host, port=arguments.port)
+    except CannotOpenDatabase as error:
+        print(f"cookbook serve: error: {error}", file=sys.stderr)
+        return USAGE
+    except KeyboardInterrupt:
+        pass
+    return OK
 
 
 def report_page_problems(pages: list[Page], cell: str | None, errors: Console) -> bool:

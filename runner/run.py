@@ -4,6 +4,9 @@
 `run_cells` yields one CellOutcome at a time for adapters that report as they go. An engine error marks
 its cell as an error and skips the rest of the page. The error's position is converted here, once, from
 a line of the cell's text to a line of the page.
+
+A trace block runs in page order too, as one more checked outcome, but on a database of its own
+(`runner.mcp.trace`): its tool calls never change the database the page's cells share.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import engine
 from runner.check import Check, check_cell, failure_text
 from runner.errors import PageError
 from runner.page.markdown import split_lines
-from runner.page.model import Cell, Page
+from runner.page.model import Cell, Page, Trace
 from runner.render import block_kind_for, render
 from runner.result import CellResult
 
@@ -148,6 +151,12 @@ def run_cells(page: Page, connection: engine.Connection, *, only: str | None = N
             if cell.name == only:
                 return
             continue
+        if isinstance(cell, Trace):  # replayed on a database of its own: unneeded for another --cell
+            if only is None or cell.name == only:
+                yield run_trace(page, cell)
+            if cell.name == only:
+                return
+            continue
         try:
             results = connection.execute_script(cell.text, page.params_for(cell))
         except Exception as error:  # an engine error, or an engine bug: either way the cell failed
@@ -176,6 +185,26 @@ def check(page: Page, cell: Cell, result: CellResult) -> CellOutcome:
     text = failure_text(cell.recorded.text, outcome.shown, path=page.path, line=cell.recorded.line,
                         cell=cell.name, reasons=outcome.reasons)
     return CellOutcome(cell, FAILED, result=result, check=outcome, failure=text)
+
+
+def run_trace(page: Page, trace: Trace) -> CellOutcome:
+    """Replay a trace's tool calls through the MCP server and check each step against its recording.
+    An empty trace block is UNRECORDED, like a cell with no recorded block."""
+    from runner.mcp.trace import check_trace  # loads the MCP SDK, which only pages with a trace need
+
+    assert trace.recorded is not None
+    try:
+        outcome = check_trace(page, trace)
+    except Exception as error:  # a cell it builds on failed, or the replay itself broke
+        cell_error = CellError(type(error).__name__, str(error) or repr(error), trace.line)
+        return CellOutcome(trace, ERROR, error=cell_error, failure=cell_error.text(page.path, trace.name))
+    if outcome.equal:
+        return CellOutcome(trace, PASSED, check=outcome)
+    if not trace.recorded.text.strip():
+        return CellOutcome(trace, UNRECORDED, check=outcome)
+    text = failure_text(trace.recorded.text, outcome.shown, path=page.path, line=trace.line,
+                        cell=trace.name, reasons=outcome.reasons)
+    return CellOutcome(trace, FAILED, check=outcome, failure=text)
 
 
 def _cell_error(error: Exception, cell: Cell, lines: list[str]) -> CellError:

@@ -13,13 +13,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from markdown_it import MarkdownIt
 
 from runner.errors import PageError, PageWarning
 from runner.page.front_matter import find_front_matter, read_front_matter
 from runner.page.info_string import InfoString, parse_info_string
-from runner.page.model import Cell, DataBlock, Fence, Page, RecordedBlock
+from runner.page.model import Cell, DataBlock, Fence, Page, RecordedBlock, Trace
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 FENCE_OPEN = re.compile(r"^(?P<indent> {0,3})(?P<marker>`{3,}|~{3,})(?P<info>.*)$")
@@ -142,7 +143,7 @@ class _PageReader:
         info = parse_info_string(fence.info)
         kind = BLOCK_KINDS.get(info.language)
         if kind is None:
-            return  # mermaid, python, trace, ...: not ours
+            return  # mermaid, python, ...: not ours
         for problem in info.problems:
             self.warn(fence.line, f"info string {fence.info!r}: {problem}")
         if not fence.closed:
@@ -211,13 +212,62 @@ class _PageReader:
             return
         self.current.recorded = RecordedBlock(kind=kind, fence=fence)
 
+    def read_trace(self, fence: Fence, info: InfoString) -> None:
+        self.current = None  # a `table` after a trace has no cell to record
+        calls, start = info.attributes.get("calls"), info.attributes.get("from")
+        if not calls or not start:
+            self.error(fence.line, "a `trace` block needs calls=DATA (the data block of tool calls) and "
+                                   "from=CELL (the cell whose database the calls start on)")
+            return
+        earlier = self.page.cell(calls)
+        if earlier:
+            self.error(fence.line, f"duplicate cell name {calls!r}: a trace runs under the name of its calls "
+                                   f"block, and line {earlier.line} already uses it")
+            return
+        self.page.cells.append(Trace(name=calls, fence=fence, recorded=RecordedBlock("trace", fence),
+                                     calls=calls, start=start))
+
     def finish(self) -> None:
+        for trace in (cell for cell in self.page.cells if isinstance(cell, Trace)):
+            self._check_trace(trace)
         for cell in self.page.cells:
             if cell.params is not None and cell.params not in self.page.data:
                 hint = difflib.get_close_matches(cell.params, list(self.page.data), n=1)
                 suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
                 self.error(cell.line,
                            f"cell {cell.name!r}: params={cell.params} names no data block{suggestion}")
+
+
+    def _check_trace(self, trace: Trace) -> None:
+        if not self.page.cells_through(trace.start):
+            names = [cell.name for cell in self.page.cells if not isinstance(cell, Trace)]
+            hint = difflib.get_close_matches(trace.start, names, n=1)
+            suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
+            self.error(trace.line, f"trace {trace.name!r}: from={trace.start} names no cell{suggestion}")
+        data = self.page.data.get(trace.calls)
+        if data is None:
+            hint = difflib.get_close_matches(trace.calls, list(self.page.data), n=1)
+            suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
+            self.error(trace.line,
+                       f"trace {trace.name!r}: calls={trace.calls} names no data block{suggestion}")
+            return
+        problem = calls_problem(data.values)
+        if problem:
+            self.error(data.line, f"data block {data.name!r} is the calls of a trace, but {problem}")
+
+
+def calls_problem(values: dict[str, Any]) -> str | None:
+    """What is wrong with a calls data block, or None: it must be `{"steps": [{"tool": NAME,
+    "arguments": {…}}, …]}`, each step optionally with a `note`."""
+    steps = values.get("steps")
+    if not isinstance(steps, list) or not steps:
+        return 'it has no "steps" list of calls'
+    for number, step in enumerate(steps, start=1):
+        if not isinstance(step, dict) or not isinstance(step.get("tool"), str):
+            return f'step {number} is not an object with a "tool" name'
+        if not isinstance(step.get("arguments", {}), dict):
+            return f'the "arguments" of step {number} are not an object'
+    return None
 
 
 def _json_kind(value: object) -> str:
@@ -230,5 +280,6 @@ BLOCK_KINDS: dict[str, BlockKind] = {
     "json": BlockKind(keys=("data",), flags=(), read=_PageReader.read_data),
     "table": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),
     "gram": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),
+    "trace": BlockKind(keys=("calls", "from"), flags=(), read=_PageReader.read_trace),
 }
 """Info-string language word → the kind of block. Fences of any other language are left alone."""

@@ -89,6 +89,20 @@ class Cell:
 
 
 @dataclass
+class Trace(Cell):
+    """A ```` ```trace calls=DATA from=CELL ```` block: the tool calls of data block DATA, replayed through
+    the MCP server on the database as the cells up to CELL left it.
+
+    It runs and is checked in page order like a cell, under the name of its calls block, but it never
+    touches the page's database. Its own content is its recording (`recorded` is the trace's fence), so
+    `--update` writes it in place.
+    """
+
+    calls: str = ""
+    start: str = ""
+
+
+@dataclass
 class Page:
     """A parsed page. `errors` are the problems that keep it from running; `warnings` do not.
 
@@ -109,6 +123,12 @@ class Page:
 
     def cell(self, name: str) -> Cell | None:
         return next((cell for cell in self.cells if cell.name == name), None)
+
+    def cells_through(self, name: str) -> list[Cell]:
+        """The Cypher cells from the first through `name`, in page order (traces left out)."""
+        cells = [cell for cell in self.cells if not isinstance(cell, Trace)]
+        names = [cell.name for cell in cells]
+        return cells[:names.index(name) + 1] if name in names else []
 
     def params_for(self, cell: Cell) -> dict[str, Any] | None:
         return self.data[cell.params].values if cell.params else None

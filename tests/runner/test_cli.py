@@ -22,7 +22,7 @@ def run(capsys, *arguments: str) -> tuple[int, str, str]:
 def test_the_agent_memory_page_passes(capsys):
     code, out, _ = run(capsys, COOKBOOK_PAGE)
     assert code == 0, out
-    assert "11 passed, 0 failed" in out
+    assert "12 passed, 0 failed" in out  # 11 cells and the replayed trace
 
 
 @pytest.mark.skipif(not SEED_PAGE.exists(), reason="the user's seed page is not beside this checkout")
@@ -59,7 +59,7 @@ def test_drift_is_reported_with_file_line_and_update_restores_the_page(capsys, t
     assert '-| "Entity"   | 9     |\n+| "Entity"   | 8     |' in out
     assert (f"{copy}:92: cell 'schema' drifted from its recording\n"
             "  constraints added: recorded 1, actual 2") in out
-    assert "9 passed, 2 failed" in out
+    assert "10 passed, 2 failed" in out
     code, out, _ = run(capsys, copy, "--update")
     assert code == 0, out
     assert copy.read_bytes() == original

@@ -1,0 +1,12 @@
+"""The graph's tools over MCP, and the replay of recorded tool-call traces in pages.
+
+    values.py     engine values → JSON (nodes, relationships, paths as maps; temporals as ISO strings)
+    tools.py      read_cypher / write_cypher / get_schema on one connection, without MCP
+    server.py     those tools as an MCP server on the official SDK: `cookbook serve`
+    database.py   opening a file database, and the error when another process holds it
+    recording.py  a trace block's recording: render, read back, compare
+    trace.py      replay a page's trace through the server, in process, on its own database
+
+Nothing here imports the MCP SDK at package import: `cookbook run` pays for it only on a page with a
+trace.
+"""

@@ -1,0 +1,124 @@
+"""`cookbook serve`: the graph's tools as an MCP server, on the official SDK.
+
+    read_cypher(statement, parameters?)   → {columns, rows, counters}; refuses statements that write
+    write_cypher(statement, parameters?)  → {counters, rows: []}
+    get_schema()                          → labels, relationship types, property keys, indexes, constraints
+
+Each result is sent twice, as MCP recommends for structured output: as `structuredContent` (checked
+against the tool's `outputSchema`) and as the same JSON in a text block, for clients that only read
+text. A failing statement comes back as a tool error (`isError: true`) whose text is the engine's
+message with its position, so the model can correct the statement; the server keeps running.
+
+Over stdio (the default) stdout carries only protocol messages; logs go to stderr. `--http` serves
+Streamable HTTP at `/mcp`, on 127.0.0.1 unless told otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import BaseModel, Field
+
+from runner.mcp.database import open_database
+from runner.mcp.tools import CypherTools, ToolFailure
+
+NAME = "cookbook"
+INSTRUCTIONS = (
+    "A property graph you query with Cypher. Call get_schema first to see its labels, relationship types "
+    "and property keys. Use read_cypher for statements that only read (it refuses any that write) and "
+    "write_cypher for statements that create, merge, set, remove or delete. Pass values as parameters "
+    "($name in the statement, the value under `parameters`) rather than pasting them into the text."
+)
+
+Statement = Annotated[str, Field(description="One Cypher statement (no trailing statements after ';').")]
+Parameters = Annotated[dict[str, Any] | None,
+                       Field(description="Values for the statement's $parameters, by name.")]
+
+
+class ReadOutput(BaseModel):
+    columns: list[str] = Field(description="The statement's columns, in RETURN order.")
+    rows: list[dict[str, Any]] = Field(description="One object per row, keyed by column. Nodes are "
+                                       "{id, labels, properties}, relationships {id, type, start, end, "
+                                       "properties}, paths {nodes, relationships}; temporals ISO-8601.")
+    counters: dict[str, int] = Field(description="Update counters; all zero for a read.")
+
+
+class WriteOutput(BaseModel):
+    counters: dict[str, int] = Field(description="What the statement changed: nodes_created, "
+                                     "relationships_created, properties_set, labels_added, …")
+    rows: list[dict[str, Any]] = Field(description="Always empty: use read_cypher to read.")
+
+
+class SchemaOutput(BaseModel):
+    labels: list[str]
+    relationship_types: list[str]
+    node_properties: dict[str, list[str]] = Field(description="Property keys seen per node label.")
+    relationship_properties: dict[str, list[str]] = Field(description="Property keys per relationship type.")
+    indexes: list[dict[str, Any]]
+    constraints: list[dict[str, Any]]
+
+
+ReadResult = Annotated[CallToolResult, ReadOutput]
+WriteResult = Annotated[CallToolResult, WriteOutput]
+SchemaResult = Annotated[CallToolResult, SchemaOutput]
+"""A tool builds its CallToolResult itself (to send errors as text); the model names the output schema."""
+
+
+def build_server(tools: CypherTools) -> MCPServer:
+    """An MCP server whose tools run on `tools`' connection. It does not own or close the connection."""
+    server = MCPServer(NAME, instructions=INSTRUCTIONS, log_level="WARNING")
+
+    def read_cypher(statement: Statement, parameters: Parameters = None) -> ReadResult:
+        """Run one Cypher statement that only reads, and return its rows. A statement that would write
+        (CREATE, MERGE, SET, REMOVE, DELETE, FOREACH, or one inside CALL { }) is refused and changes
+        nothing: send it with write_cypher."""
+        return tool_result(lambda: tools.read_cypher(statement, parameters))
+
+    def write_cypher(statement: Statement, parameters: Parameters = None) -> WriteResult:
+        """Run one Cypher statement that writes (CREATE, MERGE, SET, REMOVE, DELETE, schema commands), as
+        one transaction, and return its update counters. Rows it returns are not sent back."""
+        return tool_result(lambda: tools.write_cypher(statement, parameters))
+
+    def get_schema() -> SchemaResult:
+        """The graph's labels, relationship types, property keys per label and per type, indexes and
+        constraints."""
+        return tool_result(tools.get_schema)
+
+    for function in (read_cypher, write_cypher, get_schema):
+        server.add_tool(function, annotations=TOOL_HINTS[function.__name__])
+    return server
+
+
+TOOL_HINTS: dict[str, ToolAnnotations] = {
+    "read_cypher": ToolAnnotations(title="Read the graph", read_only_hint=True, open_world_hint=False),
+    "write_cypher": ToolAnnotations(title="Write to the graph", read_only_hint=False, destructive_hint=True,
+                                    idempotent_hint=False, open_world_hint=False),
+    "get_schema": ToolAnnotations(title="Describe the graph", read_only_hint=True, open_world_hint=False),
+}
+"""Tool name → the hints a host shows or acts on (a read-only tool may run without asking)."""
+
+
+def tool_result(call: Any) -> CallToolResult:
+    """The tool's map as structured content plus a JSON text block, or a tool error with its text."""
+    try:
+        payload = call()
+    except ToolFailure as failure:
+        return CallToolResult(content=[TextContent(type="text", text=str(failure))], is_error=True)
+    text = json.dumps(payload, ensure_ascii=False)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload)
+
+
+def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Serve the graph in `database` (a file, created if missing, or ':memory:') until the client goes."""
+    connection = open_database(database)
+    try:
+        server = build_server(CypherTools(connection))
+        if http:
+            server.run("streamable-http", host=host, port=port)
+        else:
+            server.run("stdio")
+    finally:
+        connection.close()

@@ -1,0 +1,83 @@
+"""What the three tools do to one engine connection, without MCP: a statement in, a JSON-ready map out.
+
+`server.py` only adapts these to MCP; keeping them apart lets the mapping be tested without a client.
+A refused or failing statement raises ToolFailure, whose text is what the model reads: the engine's
+error kind, message and position, the offending line with a caret, and for a write sent to
+`read_cypher` what to do instead. The read-only check is the engine's (the bound statement has an
+updating clause, and the transaction is rolled back whatever happens), never a look at the text.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import engine
+from runner.mcp.values import JsonValue, row_to_json, to_json
+
+Params = Mapping[str, Any] | None
+
+HINTS: dict[type[engine.CypherError], str] = {
+    engine.ReadOnlyViolation: "read_cypher only runs statements that read; send this one with write_cypher.",
+}
+"""Error class → a sentence telling the model what to do next, added to the error text."""
+
+
+class ToolFailure(Exception):
+    """A call the client sees as a tool error (`isError: true`); `str()` is the text it gets."""
+
+
+@dataclass
+class CypherTools:
+    """The tools over one open connection. Calls may come from worker threads, so they take turns.
+
+    `last_ordered` says whether the last statement's rows are ordered (it ends in ORDER BY). A tool
+    result does not carry it; the trace replay reads it here to compare unordered rows as a multiset.
+    """
+
+    connection: engine.Connection
+    last_ordered: bool = False
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def read_cypher(self, statement: str, parameters: Params = None) -> dict[str, JsonValue]:
+        """`{columns, rows, counters}`: rows as objects keyed by column. Refuses any statement that writes."""
+        result = self._execute(statement, parameters, read_only=True)
+        columns = list(result.columns)
+        return {"columns": columns, "rows": [row_to_json(columns, row) for row in result.fetchall()],
+                "counters": counters_of(result)}
+
+    def write_cypher(self, statement: str, parameters: Params = None) -> dict[str, JsonValue]:
+        """`{counters, rows: []}`: what the statement changed. Rows it returns are not sent back."""
+        result = self._execute(statement, parameters, read_only=False)
+        return {"counters": counters_of(result), "rows": []}
+
+    def get_schema(self) -> dict[str, JsonValue]:
+        """Labels, relationship types, property keys per label and per type, indexes and constraints."""
+        with self._lock:
+            schema = self.connection.schema()
+        return {str(key): to_json(value) for key, value in schema.items()}
+
+    def _execute(self, statement: str, parameters: Params, *, read_only: bool) -> engine.Result:
+        with self._lock:
+            try:
+                result = self.connection.execute(statement, dict(parameters or {}), read_only=read_only)
+            except engine.CypherError as error:
+                raise ToolFailure(error_text(error, statement)) from error
+            except Exception as error:  # an engine bug must reach the model as an error, not end the server
+                raise ToolFailure(f"EngineError: {type(error).__name__}: {error}") from error
+            self.last_ordered = bool(result.ordered)
+        return result
+
+
+def counters_of(result: engine.Result) -> dict[str, int]:
+    """Every counter, zero or not, in the engine's order, so a client can index any of them."""
+    return {name: int(result.counters.get(name, 0)) for name in engine.COUNTER_NAMES}
+
+
+def error_text(error: engine.CypherError, statement: str) -> str:
+    """`SyntaxError: … (line 1, column 10)`, the line with a caret under the column, and a hint."""
+    text = f"{error.kind}: {error.with_source(statement)}"
+    hint = next((hint for kind, hint in HINTS.items() if isinstance(error, kind)), None)
+    return text + (f"\n{hint}" if hint else "")

@@ -1,0 +1,190 @@
+"""The tools without a subprocess: values as JSON, the three tools on a connection, and the server they
+make, called by the SDK's client in this process."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import anyio
+import pytest
+from mcp import Client
+
+import engine
+from runner.mcp.server import build_server
+from runner.mcp.tools import CypherTools, ToolFailure
+from runner.mcp.values import to_json
+
+VALUES = [
+    (None, None), (True, True), (7, 7), (2.5, 2.5), ("Ada", "Ada"), ([1, "a", None], [1, "a", None]),
+    ({"b": 1, "a": [2.0]}, {"b": 1, "a": [2.0]}),
+    (math.nan, "NaN"), (math.inf, "Infinity"), (-math.inf, "-Infinity"),
+    (engine.Node(5, ("Entity", "Thing"), {"key": "orders service"}),
+     {"id": 5, "labels": ["Entity", "Thing"], "properties": {"key": "orders service"}}),
+    (engine.Relationship(48, "ABOUT", 25, 5, {"w": 0.5}),
+     {"id": 48, "type": "ABOUT", "start": 25, "end": 5, "properties": {"w": 0.5}}),
+    (engine.Path((engine.Node(1), engine.Node(2)), (engine.Relationship(0, "R", 2, 1),)),
+     {"nodes": [{"id": 1, "labels": [], "properties": {}}, {"id": 2, "labels": [], "properties": {}}],
+      "relationships": [{"id": 0, "type": "R", "start": 2, "end": 1, "properties": {}}]}),
+    (engine.DateTime(2026, 3, 2, 9, 0), "2026-03-02T09:00:00Z"),
+    (engine.DateTime(2026, 3, 2, 9, 30, 5, 120_000_000, 3600), "2026-03-02T09:30:05.12+01:00"),
+    (engine.DateTime(2026, 3, 2, 9, 0, 0, 0, 3600, "Europe/Paris"),
+     "2026-03-02T09:00:00+01:00[Europe/Paris]"),
+    (engine.LocalDateTime(2026, 3, 2, 9, 0), "2026-03-02T09:00:00"),
+    (engine.Date(2026, 3, 2), "2026-03-02"),
+    (engine.Time(9, 0, 0, 0, -18000), "09:00:00-05:00"),
+    (engine.LocalTime(9, 0), "09:00:00"),
+    (engine.Duration(14, 3, 3600), "P1Y2M3DT1H"),
+    ({"at": [engine.Date(2026, 1, 1)]}, {"at": ["2026-01-01"]}),
+]
+
+
+@pytest.mark.parametrize(("value", "expected"), VALUES, ids=[repr(value)[:40] for value, _ in VALUES])
+def test_values_become_json(value, expected):
+    assert to_json(value) == expected
+    json.dumps(to_json(value), allow_nan=False)  # JSON a client can parse, NaN included
+
+
+def test_an_unknown_value_type_is_an_error():
+    with pytest.raises(TypeError, match="no JSON form for a value of type object"):
+        to_json(object())
+
+
+@pytest.fixture
+def tools():
+    with engine.connect(":memory:") as connection:
+        connection.execute("CREATE (:Person {name: 'Ada', born: 1815})-[:KNOWS {since: 1833}]->"
+                           "(:Person {name: 'Charles', born: 1791})")
+        yield CypherTools(connection)
+
+
+def test_read_cypher_gives_columns_rows_keyed_by_column_and_every_counter(tools):
+    result = tools.read_cypher("MATCH (p:Person) WHERE p.born < $year RETURN p.name AS name, p",
+                               {"year": 1800})
+    assert result["columns"] == ["name", "p"]
+    assert result["rows"] == [{"name": "Charles",
+                               "p": {"id": 1, "labels": ["Person"],
+                                     "properties": {"born": 1791, "name": "Charles"}}}]
+    assert list(result["counters"]) == list(engine.COUNTER_NAMES)
+    assert set(result["counters"].values()) == {0}
+    assert tools.last_ordered is False
+    tools.read_cypher("MATCH (p:Person) RETURN p.name AS name ORDER BY name")
+    assert tools.last_ordered is True
+
+
+def test_write_cypher_gives_snake_case_counters_and_no_rows(tools):
+    result = tools.write_cypher("CREATE (p:Person {name: $name}) RETURN p", {"name": "Grace"})
+    assert result["rows"] == []
+    assert {key: count for key, count in result["counters"].items() if count} == {
+        "nodes_created": 1, "properties_set": 1, "labels_added": 1}
+
+
+def test_get_schema(tools):
+    tools.write_cypher("CREATE CONSTRAINT person_name FOR (p:Person) REQUIRE p.name IS UNIQUE")
+    schema = tools.get_schema()
+    assert schema["labels"] == ["Person"]
+    assert schema["relationship_types"] == ["KNOWS"]
+    assert schema["node_properties"] == {"Person": ["born", "name"]}
+    assert schema["relationship_properties"] == {"KNOWS": ["since"]}
+    assert [constraint["name"] for constraint in schema["constraints"]] == ["person_name"]
+    assert set(schema) == {"labels", "relationship_types", "node_properties", "relationship_properties",
+                           "indexes", "constraints"}
+
+
+def graph(tools: CypherTools) -> str:
+    nodes = tools.read_cypher("MATCH (n) RETURN n")["rows"]
+    relationships = tools.read_cypher("MATCH ()-[r]->() RETURN r")["rows"]
+    return json.dumps([sorted(nodes, key=json.dumps), sorted(relationships, key=json.dumps),
+                       tools.get_schema()], sort_keys=True)
+
+
+WRITES = {
+    "CREATE": "CREATE (:Person {name: 'Mallory'})",
+    "MERGE": "MERGE (p:Person {name: 'Mallory'})",
+    "SET": "MATCH (p:Person) SET p.name = 'Mallory'",
+    "SET +=": "MATCH (p:Person) SET p += {name: 'Mallory'}",
+    "SET label": "MATCH (p:Person) SET p:Admin",
+    "DELETE": "MATCH ()-[r:KNOWS]->() DELETE r",
+    "DETACH DELETE": "MATCH (p:Person) DETACH DELETE p",
+    "REMOVE property": "MATCH (p:Person) REMOVE p.born",
+    "REMOVE label": "MATCH (p:Person) REMOVE p:Person",
+    "CALL (x) { SET }": "MATCH (p:Person) CALL (p) { SET p.name = 'Mallory' } RETURN count(*) AS n",
+    "CALL { CREATE }": "CALL { CREATE (:Person {name: 'Mallory'}) }",
+    "schema command": "CREATE INDEX person_born FOR (p:Person) ON (p.born)",
+    "lower case, read after": "create (x:Person) with x match (p) return count(p) as people",
+    "hidden behind comments": "// only reads\nMATCH (p:Person) /* RETURN p */ SET p.born = 0 RETURN p",
+}
+
+
+@pytest.mark.parametrize("statement", WRITES.values(), ids=WRITES.keys())
+def test_read_cypher_refuses_writes_and_leaves_the_graph_unchanged(tools, statement):
+    before = graph(tools)
+    with pytest.raises(ToolFailure) as refused:
+        tools.read_cypher(statement)
+    assert str(refused.value).startswith("ForbiddenError: ")  # the engine's read-only refusal
+    assert str(refused.value).endswith("send this one with write_cypher.")
+    assert graph(tools) == before
+
+
+def test_read_cypher_refuses_foreach_and_leaves_the_graph_unchanged(tools):
+    before = graph(tools)
+    with pytest.raises(ToolFailure):
+        tools.read_cypher("MATCH (p:Person) FOREACH (x IN [1] | SET p.name = 'Mallory')")
+    assert graph(tools) == before
+
+
+@pytest.mark.xfail(reason="the engine does not bind FOREACH yet (UnsupportedFeature), so the refusal is not "
+                          "yet the read-only one", strict=False)
+def test_read_cypher_refuses_foreach_as_a_write(tools):
+    with pytest.raises(ToolFailure, match=r"^ForbiddenError"):
+        tools.read_cypher("MATCH (p:Person) FOREACH (x IN [1] | SET p.name = 'Mallory')")
+
+
+def test_a_read_that_mentions_write_keywords_in_text_is_not_refused(tools):
+    result = tools.read_cypher("RETURN 'CREATE (n) SET n.x = 1' AS text, {delete: true} AS `SET`")
+    assert result["rows"] == [{"text": "CREATE (n) SET n.x = 1", "SET": {"delete": True}}]
+
+
+def test_errors_carry_kind_message_position_and_a_caret(tools):
+    with pytest.raises(ToolFailure) as failure:
+        tools.read_cypher("MATCH (n RETURN n")
+    assert str(failure.value) == ("SyntaxError: expected ')' to close the node pattern opened at 1:7, found "
+                                  "RETURN (line 1, column 10)\n  MATCH (n RETURN n\n           ^")
+    with pytest.raises(ToolFailure, match=r"^ParameterMissing: .*\$who"):
+        tools.read_cypher("MATCH (p:Person {name: $who}) RETURN p")
+
+
+def call(server, *calls: tuple[str, dict]) -> list:
+    async def session():
+        async with Client(server, mode="legacy") as client:
+            listed = await client.list_tools()
+            results = [await client.call_tool(name, arguments) for name, arguments in calls]
+            return listed, results
+    return anyio.run(session)
+
+
+def test_the_server_lists_three_tools_with_schemas_and_hints(tools):
+    listed, _ = call(build_server(tools))
+    by_name = {tool.name: tool for tool in listed.tools}
+    assert sorted(by_name) == ["get_schema", "read_cypher", "write_cypher"]
+    assert by_name["read_cypher"].input_schema["required"] == ["statement"]
+    assert set(by_name["write_cypher"].input_schema["properties"]) == {"statement", "parameters"}
+    assert set(by_name["read_cypher"].output_schema["properties"]) == {"columns", "rows", "counters"}
+    assert by_name["read_cypher"].annotations.read_only_hint is True
+    assert by_name["get_schema"].annotations.read_only_hint is True
+    assert by_name["write_cypher"].annotations.destructive_hint is True
+
+
+def test_the_server_sends_structured_content_and_the_same_json_as_text(tools):
+    _, (read, write, failed) = call(
+        build_server(tools),
+        ("read_cypher", {"statement": "MATCH (p:Person {name: $n}) RETURN p.born AS born",
+                         "parameters": {"n": "Ada"}}),
+        ("write_cypher", {"statement": "MATCH (p:Person) SET p.seen = true"}),
+        ("read_cypher", {"statement": "MATCH (p:Person) DELETE p"}))
+    assert read.is_error is False and read.structured_content["rows"] == [{"born": 1815}]
+    assert json.loads(read.content[0].text) == read.structured_content
+    assert write.structured_content["rows"] == []
+    assert write.structured_content["counters"]["properties_set"] == 2
+    assert failed.is_error is True and failed.structured_content is None
+    assert failed.content[0].text.startswith("ForbiddenError: ")
