@@ -804,6 +804,8 @@ def _operator_type(op: str, left: CypherType, right: CypherType) -> CypherType:
               "=~"):
         return t.BOOLEAN
     kinds = (left.kind, right.kind)
+    if Kind.NULL in kinds and op in ("+", "-", "*", "/", "%", "^", "||"):
+        return t.NULL
     if op == "||":
         return t.STRING if Kind.LIST not in kinds else t.ANY
     if op in ("+", "-", "*", "/", "%"):

@@ -8,7 +8,8 @@ plain `<` while the same on a VARIANT goes through `cy_cmp`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import itertools
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from engine.errors import CypherTypeError, UnsupportedFeature
@@ -27,6 +28,34 @@ NUMERIC = (Kind.INTEGER, Kind.FLOAT)
 # Kinds compared with plain SQL operators when both sides have the same one.
 NATIVE_COMPARABLE = {Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN}
 TAG_KIND_CODES = {Kind.NODE: 7, Kind.RELATIONSHIP: 8}
+
+
+_LET_NAMES = itertools.count()
+
+
+def _heavy(sql: str) -> bool:
+    """Whether SQL is costly to repeat: macros and CASEs expand textually wherever they are named."""
+    return "cy_" in sql or "CASE" in sql or "SELECT" in sql
+
+
+def let(values: Sequence[str], body: Callable[..., str]) -> str:
+    """`body(*names)` with each heavy value evaluated once. DuckDB macros substitute their arguments
+    textually, so a macro naming its argument eight times over a nested macro call grows exponentially;
+    a one-element list and a lambda bind the value to a name first."""
+    heavy = [index for index, value in enumerate(values) if _heavy(value)]
+    if not heavy:
+        return body(*values)
+    name = f"let{next(_LET_NAMES)}"
+    names = list(values)
+    for index in heavy:
+        names[index] = f"{name}.f{index}"
+    fields = ", ".join(f"f{index} := {values[index]}" for index in heavy)
+    return f"list_transform([struct_pack({fields})], lambda {name}: {body(*names)})[1]"
+
+
+def macro(name: str, *arguments: str) -> str:
+    """A runtime macro call whose heavy arguments are evaluated once (see `let`)."""
+    return let(arguments, lambda *names: f"{name}({', '.join(names)})")
 
 
 def to_variant(sql: str, cypher_type: CypherType) -> str:
@@ -118,7 +147,7 @@ class ExpressionCompiler:
         if kind is Kind.NULL:
             return "NULL::BOOLEAN"
         if kind in (Kind.ANY,) or is_variant(expression.type):
-            return f"cy_bool({self.variant(expression)})"
+            return macro("cy_bool", self.variant(expression))
         raise CypherTypeError(f"type mismatch: expected Boolean but was {expression.type!r}", expression.span,
                               detail="InvalidArgumentType")
 
@@ -128,7 +157,7 @@ class ExpressionCompiler:
         if expression.type.kind is Kind.NULL:
             return "NULL::VARCHAR"
         if is_variant(expression.type):
-            return f"cy_string({self.compile(expression)})"
+            return macro("cy_string", self.compile(expression))
         raise CypherTypeError(f"type mismatch: expected String but was {expression.type!r}", expression.span,
                               detail="InvalidArgumentType")
 
@@ -138,7 +167,7 @@ class ExpressionCompiler:
         if expression.type.kind is Kind.NULL:
             return "NULL::BIGINT"
         if is_variant(expression.type):
-            return f"cy_integer({self.compile(expression)})"
+            return macro("cy_integer", self.compile(expression))
         raise CypherTypeError(f"type mismatch: expected Integer but was {expression.type!r}", expression.span,
                               detail="InvalidArgumentType")
 
@@ -148,7 +177,7 @@ class ExpressionCompiler:
         if expression.type.kind is Kind.NULL:
             return "NULL::DOUBLE"
         if is_variant(expression.type):
-            return f"cy_number({self.compile(expression)})"
+            return macro("cy_number", self.compile(expression))
         raise CypherTypeError(f"type mismatch: expected a number but was {expression.type!r}", expression.span,
                               detail="InvalidArgumentType")
 
@@ -159,8 +188,8 @@ class ExpressionCompiler:
         if expression.type.kind is Kind.NULL:
             return "NULL::BIGINT"
         if is_variant(expression.type):
-            macro = "cy_node_id" if entity == "node" else "cy_rel_id"
-            return f"{macro}({self.compile(expression)})"
+            name = "cy_node_id" if entity == "node" else "cy_rel_id"
+            return macro(name, self.compile(expression))
         raise CypherTypeError(f"type mismatch: expected {kind.value.title()} but was {expression.type!r}",
                               expression.span, detail="InvalidArgumentType")
 
@@ -171,7 +200,7 @@ class ExpressionCompiler:
         if expression.type.kind is Kind.NULL:
             return "NULL::VARIANT[]", t.ANY
         if is_variant(expression.type):
-            return f"cy_list({self.compile(expression)})", t.ANY
+            return macro("cy_list", self.compile(expression)), t.ANY
         raise CypherTypeError(f"type mismatch: expected List but was {expression.type!r}", expression.span,
                               detail="InvalidArgumentType")
 
@@ -231,22 +260,25 @@ class ExpressionCompiler:
         value = self.variant(subject)
         catalog = self.context.catalog
         node_column, rel_column = catalog.column("node", node.key), catalog.column("relationship", node.key)
-        node_read = rel_read = "NULL"
-        if node_column:
-            node_value = to_variant(node_column, catalog.column_type("node", node.key) or t.ANY)
-            node_read = f"(SELECT {node_value} FROM nodes WHERE id = cy_node_id({value}))"
-        if rel_column:
-            rel_value = to_variant(rel_column, catalog.column_type("relationship", node.key) or t.ANY)
-            rel_read = f"(SELECT {rel_value} FROM rels WHERE id = cy_rel_id({value}))"
+        node_read = rel_read = "NULL::VARIANT"
         if self.context.lambda_depth and (node_column or rel_column):
             node_read = rel_read = error_sql("UnsupportedFeature", "Unsupported",
                                              "'reading properties inside list expressions'")
-        return (f"CASE cy_kind({value}) WHEN 6 THEN variant_extract({value}, {sql_string(node.key)})"
-                f" WHEN 0 THEN NULL WHEN 7 THEN {node_read} WHEN 8 THEN {rel_read}"
-                f" WHEN 14 THEN cy_datetime_component({value}, {sql_string(node.key)}) ELSE "
-                + error_sql("TypeError", "InvalidArgumentType",
-                            "'type mismatch: expected a map, node or relationship but was ' || "
-                            f"cy_type_name({value})") + " END")
+        else:
+            if node_column:
+                node_value = to_variant(node_column, catalog.column_type("node", node.key) or t.ANY)
+                node_read = f"(SELECT {node_value} FROM nodes WHERE id = cy_try_node_id({value}))"
+            if rel_column:
+                rel_value = to_variant(rel_column, catalog.column_type("relationship", node.key) or t.ANY)
+                rel_read = f"(SELECT {rel_value} FROM rels WHERE id = cy_try_rel_id({value}))"
+        key = sql_string(node.key)
+        return let([value, node_read, rel_read], lambda v, from_node, from_rel: (
+            f"CASE cy_kind({v}) WHEN 6 THEN variant_extract({v}, {key})"
+            f" WHEN 0 THEN NULL WHEN 7 THEN {from_node} WHEN 8 THEN {from_rel}"
+            f" WHEN 14 THEN cy_datetime_component({v}, {key}) ELSE "
+            + error_sql("TypeError", "InvalidArgumentType",
+                        f"'type mismatch: expected a map, node or relationship but was ' || cy_type_name({v})")
+            + " END"))
 
     def _index(self, node: b.BIndex) -> str:
         subject, index = node.subject, node.index
@@ -262,16 +294,18 @@ class ExpressionCompiler:
                 return f"cy_map_get({self.variant(subject)}, {self.string(index)})"
             raise UnsupportedFeature("dynamic property access on nodes and relationships with computed keys",
                                      node.span)
-        value = self.variant(subject)
-        position = self.variant(index)
-        return (f"CASE WHEN cy_kind({value}) = 5 AND cy_kind({position}) = 2 THEN"
-                f" CASE WHEN TRY_CAST({position} AS BIGINT) < 0 THEN (TRY_CAST({value} AS VARIANT[]))[len(TRY_CAST({value} AS VARIANT[]))"
-                f" + TRY_CAST({position} AS BIGINT) + 1] ELSE (TRY_CAST({value} AS VARIANT[]))[TRY_CAST({position} AS BIGINT) + 1] END"
-                f" WHEN cy_kind({value}) = 6 AND cy_kind({position}) = 4 THEN cy_map_get({value}, TRY_CAST({position} AS VARCHAR))"
-                f" WHEN {value} IS NULL OR {position} IS NULL THEN NULL ELSE "
-                + error_sql("TypeError", "InvalidArgumentType",
-                            f"'cannot index ' || cy_type_name({value}) || ' with ' || cy_type_name({position})")
-                + " END")
+        def indexed(value: str, position: str) -> str:
+            as_list, as_int = f"TRY_CAST({value} AS VARIANT[])", f"TRY_CAST({position} AS BIGINT)"
+            return (f"CASE WHEN cy_kind({value}) = 5 AND cy_kind({position}) = 2 THEN"
+                    f" CASE WHEN {as_int} < 0 THEN {as_list}[len({as_list}) + {as_int} + 1]"
+                    f" ELSE {as_list}[{as_int} + 1] END"
+                    f" WHEN cy_kind({value}) = 6 AND cy_kind({position}) = 4 THEN"
+                    f" cy_map_get({value}, TRY_CAST({position} AS VARCHAR))"
+                    f" WHEN {value} IS NULL OR {position} IS NULL THEN NULL ELSE "
+                    + error_sql("TypeError", "InvalidArgumentType",
+                                f"'cannot index ' || cy_type_name({value}) || ' with ' || cy_type_name({position})")
+                    + " END")
+        return let([self.variant(subject), self.variant(index)], indexed)
 
     def _slice(self, node: b.BSlice) -> str:
         list_sql, element = self.list_value(node.subject)
@@ -304,7 +338,9 @@ class ExpressionCompiler:
             return "NULL::BOOLEAN"
         value = self.variant(subject)
         labels_sql = f"(SELECT labels FROM nodes WHERE id = cy_node_id({value}))"
-        return f"CASE WHEN {value} IS NULL THEN NULL ELSE {self.label_predicate(node.labels, labels_sql, relationship=False)} END"
+        return let([value, labels_sql], lambda v, labels: (
+            f"CASE WHEN {v} IS NULL THEN NULL ELSE "
+            f"{self.label_predicate(node.labels, labels, relationship=False)} END"))
 
     def label_predicate(self, expression: ast.LabelExpression, target: str, *, relationship: bool) -> str:
         """SQL testing a label expression against a node's label list or a relationship's type."""
@@ -464,7 +500,7 @@ def equality_sql(left: tuple[str, CypherType], right: tuple[str, CypherType]) ->
              Kind.LIST, Kind.MAP}
     if lk in known and rk in known and lk != rk and not ({lk, rk} <= set(NUMERIC)):
         return f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL ELSE false END"
-    return f"cy_eq({to_variant(a, a_type)}, {to_variant(b_, b_type)})"
+    return macro("cy_eq", to_variant(a, a_type), to_variant(b_, b_type))
 
 
 def _compare(compiler: ExpressionCompiler, op: str, left: b.BoundExpression, right: b.BoundExpression) -> str:
@@ -478,7 +514,7 @@ def _compare(compiler: ExpressionCompiler, op: str, left: b.BoundExpression, rig
         return f"({a} {op} {b_} AND NOT isnan({a}) AND NOT isnan({b_}))"
     if lk == rk and lk in (Kind.STRING, Kind.BOOLEAN):
         return f"({compiler.compile(left)} {op} {compiler.compile(right)})"
-    return f"(cy_cmp({compiler.variant(left)}, {compiler.variant(right)}) {op} 0)"
+    return f"({macro('cy_cmp', compiler.variant(left), compiler.variant(right))} {op} 0)"
 
 
 def _operator_equals(compiler: ExpressionCompiler, node: b.BOperator) -> str:
@@ -536,7 +572,7 @@ def _arithmetic(op: str) -> Callable[[ExpressionCompiler, b.BOperator], str]:
             return f"({compiler.compile(left)} || {compiler.compile(right)})"
         if op == "+" and lk is Kind.LIST and rk is Kind.LIST and node.type.kind is Kind.LIST:
             return f"list_concat({compiler.compile_as(left, node.type)}, {compiler.compile_as(right, node.type)})"
-        result = f"{ARITHMETIC_MACROS[op]}({compiler.variant(left)}, {compiler.variant(right)})"
+        result = macro(ARITHMETIC_MACROS[op], compiler.variant(left), compiler.variant(right))
         return result if is_variant(node.type) else convert_from_variant(result, node.type)
     return build
 
@@ -551,7 +587,7 @@ def _negate(compiler: ExpressionCompiler, node: b.BOperator) -> str:
     operand = node.operands[0]
     if operand.type.kind in NUMERIC:
         return f"(-({compiler.compile(operand)}))"
-    return f"cy_neg({compiler.variant(operand)})"
+    return macro("cy_neg", compiler.variant(operand))
 
 
 def _string_predicate(function: str) -> Callable[[ExpressionCompiler, b.BOperator], str]:
@@ -559,8 +595,9 @@ def _string_predicate(function: str) -> Callable[[ExpressionCompiler, b.BOperato
         left, right = node.operands
         if left.type.kind is Kind.STRING and right.type.kind is Kind.STRING:
             return f"{function}({compiler.compile(left)}, {compiler.compile(right)})"
-        a, b_ = compiler.variant(left), compiler.variant(right)
-        return f"CASE WHEN cy_kind({a}) = 4 AND cy_kind({b_}) = 4 THEN {function}(TRY_CAST({a} AS VARCHAR), TRY_CAST({b_} AS VARCHAR)) END"
+        return let([compiler.variant(left), compiler.variant(right)], lambda a, b_: (
+            f"CASE WHEN cy_kind({a}) = 4 AND cy_kind({b_}) = 4 THEN"
+            f" {function}(TRY_CAST({a} AS VARCHAR), TRY_CAST({b_} AS VARCHAR)) END"))
     return build
 
 
@@ -573,11 +610,12 @@ def _in(compiler: ExpressionCompiler, node: b.BOperator) -> str:
         return (f"CASE WHEN ({list_sql}) IS NULL THEN NULL WHEN len({list_sql}) = 0 THEN false"
                 f" WHEN ({x}) IS NULL THEN NULL WHEN list_contains({list_sql}, {x}) THEN true"
                 f" WHEN list_count({list_sql}) < len({list_sql}) THEN NULL ELSE false END")
-    x = compiler.variant(value)
-    elements = f"list_transform({list_sql}, lambda e: {to_variant('e', element)})"
-    codes = f"list_transform({elements}, lambda e: coalesce(cy_eq({x}, e)::INTEGER * 2, 1))"
-    return (f"CASE WHEN ({list_sql}) IS NULL THEN NULL ELSE "
-            f"[false, NULL, true][coalesce(list_max({codes}), 0) + 1] END")
+    def membership(x: str, items: str) -> str:
+        elements = f"list_transform({items}, lambda e: {to_variant('e', element)})"
+        codes = f"list_transform({elements}, lambda e: coalesce(cy_eq({x}, e)::INTEGER * 2, 1))"
+        return (f"CASE WHEN ({items}) IS NULL THEN NULL ELSE "
+                f"[false, NULL, true][coalesce(list_max({codes}), 0) + 1] END")
+    return let([compiler.variant(value), list_sql], membership)
 
 
 def _regex(compiler: ExpressionCompiler, node: b.BOperator) -> str:

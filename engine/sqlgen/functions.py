@@ -8,7 +8,7 @@ from collections.abc import Callable
 from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
 from engine.semantic.types import Kind, is_variant
-from engine.sqlgen.expressions import ExpressionCompiler, convert, to_variant
+from engine.sqlgen.expressions import ExpressionCompiler, convert, let, to_variant
 from engine.sqlgen.runtime import error_sql
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
@@ -27,11 +27,10 @@ def _size(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"len({c.compile(argument)})"
     if kind is Kind.NULL:
         return "NULL::BIGINT"
-    value = c.variant(argument)
-    return (f"CASE cy_kind({value}) WHEN 4 THEN length(TRY_CAST({value} AS VARCHAR)) WHEN 5 THEN len(TRY_CAST({value} AS VARIANT[]))"
+    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 4 THEN length(TRY_CAST({value} AS VARCHAR)) WHEN 5 THEN len(TRY_CAST({value} AS VARIANT[]))"
             f" WHEN 0 THEN NULL ELSE "
             + error_sql("TypeError", "InvalidArgumentValue",
-                        f"'size() expects a string or a list, got ' || cy_type_name({value})") + " END")
+                        f"'size() expects a string or a list, got ' || cy_type_name({value})") + " END"))
 
 
 def _length(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -40,8 +39,7 @@ def _length(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"len(({c.compile(argument)}).rels)"
     if argument.type.kind in (Kind.STRING, Kind.LIST):
         return _size(c, f)
-    value = c.variant(argument)
-    return f"len((cy_path_value({value})).rels)"
+    return let([c.variant(argument)], lambda value: f"len((cy_path_value({value})).rels)")
 
 
 def _labels(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -58,10 +56,9 @@ def _id(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
     if argument.type.kind in (Kind.NODE, Kind.RELATIONSHIP):
         return c.compile(argument)
-    value = c.variant(argument)
-    return (f"CASE cy_kind({value}) WHEN 7 THEN cy_node_id({value}) WHEN 8 THEN cy_rel_id({value})"
+    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 7 THEN cy_node_id({value}) WHEN 8 THEN cy_rel_id({value})"
             f" WHEN 0 THEN NULL ELSE " + error_sql("TypeError", "InvalidArgumentValue",
-                                                   "'id() expects a node or a relationship'") + " END")
+                                                   "'id() expects a node or a relationship'") + " END"))
 
 
 def _element_id(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -93,10 +90,9 @@ def _keys(c: ExpressionCompiler, f: b.BFunction) -> str:
     if argument.type.is_record:
         keys = ", ".join(c.context.parameters.text(key) for key, _ in argument.type.fields or ())
         return f"CASE WHEN ({c.compile(argument)}) IS NULL THEN NULL ELSE [{keys}]::VARCHAR[] END"
-    value = c.variant(argument)
-    return (f"CASE cy_kind({value}) WHEN 6 THEN cy_map_keys({value}) WHEN 0 THEN NULL ELSE "
+    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 6 THEN cy_map_keys({value}) WHEN 0 THEN NULL ELSE "
             + error_sql("TypeError", "InvalidArgumentValue",
-                        f"'keys() expects a map, node or relationship, got ' || cy_type_name({value})") + " END")
+                        f"'keys() expects a map, node or relationship, got ' || cy_type_name({value})") + " END"))
 
 
 def _properties(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -143,10 +139,9 @@ def _reverse(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"reverse({c.compile(argument)})"
     if argument.type.kind is Kind.LIST:
         return f"list_reverse({c.compile(argument)})"
-    value = c.variant(argument)
-    return (f"CASE cy_kind({value}) WHEN 4 THEN reverse(TRY_CAST({value} AS VARCHAR))::VARIANT"
+    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 4 THEN reverse(TRY_CAST({value} AS VARCHAR))::VARIANT"
             f" WHEN 5 THEN list_reverse(TRY_CAST({value} AS VARIANT[]))::VARIANT WHEN 0 THEN NULL ELSE "
-            + error_sql("TypeError", "InvalidArgumentValue", "'reverse() expects a string or a list'") + " END")
+            + error_sql("TypeError", "InvalidArgumentValue", "'reverse() expects a string or a list'") + " END"))
 
 
 def _replace(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -185,12 +180,11 @@ def _to_integer(c: ExpressionCompiler, f: b.BFunction) -> str:
     if argument.type.kind is Kind.STRING:
         text = c.compile(argument)
         return f"coalesce(TRY_CAST({text} AS BIGINT), trunc(TRY_CAST({text} AS DOUBLE))::BIGINT)"
-    value = c.variant(argument)
-    return (f"CASE cy_kind({value}) WHEN 2 THEN TRY_CAST({value} AS BIGINT) WHEN 3 THEN trunc(TRY_CAST({value} AS DOUBLE))::BIGINT"
+    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 2 THEN TRY_CAST({value} AS BIGINT) WHEN 3 THEN trunc(TRY_CAST({value} AS DOUBLE))::BIGINT"
             f" WHEN 4 THEN coalesce(TRY_CAST(TRY_CAST({value} AS VARCHAR) AS BIGINT),"
             f" trunc(TRY_CAST(TRY_CAST({value} AS VARCHAR) AS DOUBLE))::BIGINT) WHEN 0 THEN NULL ELSE "
             + error_sql("TypeError", "InvalidArgumentValue", "'toInteger() cannot convert ' || "
-                        f"cy_type_name({value})") + " END")
+                        f"cy_type_name({value})") + " END"))
 
 
 def _to_float(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -199,23 +193,21 @@ def _to_float(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"({c.compile(argument)})::DOUBLE"
     if argument.type.kind is Kind.STRING:
         return f"TRY_CAST({c.compile(argument)} AS DOUBLE)"
-    value = c.variant(argument)
-    return (f"CASE cy_kind({value}) WHEN 2 THEN TRY_CAST({value} AS DOUBLE) WHEN 3 THEN TRY_CAST({value} AS DOUBLE)"
+    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 2 THEN TRY_CAST({value} AS DOUBLE) WHEN 3 THEN TRY_CAST({value} AS DOUBLE)"
             f" WHEN 4 THEN TRY_CAST(TRY_CAST({value} AS VARCHAR) AS DOUBLE) WHEN 0 THEN NULL ELSE "
             + error_sql("TypeError", "InvalidArgumentValue", "'toFloat() cannot convert ' || "
-                        f"cy_type_name({value})") + " END")
+                        f"cy_type_name({value})") + " END"))
 
 
 def _to_boolean(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
     if argument.type.kind is Kind.BOOLEAN:
         return c.compile(argument)
-    value = c.variant(argument)
-    return (f"CASE cy_kind({value}) WHEN 1 THEN TRY_CAST({value} AS BOOLEAN)"
+    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 1 THEN TRY_CAST({value} AS BOOLEAN)"
             f" WHEN 4 THEN CASE lower(trim(TRY_CAST({value} AS VARCHAR))) WHEN 'true' THEN true WHEN 'false' THEN false END"
             f" WHEN 2 THEN TRY_CAST({value} AS BIGINT) <> 0 WHEN 0 THEN NULL ELSE "
             + error_sql("TypeError", "InvalidArgumentValue", "'toBoolean() cannot convert ' || "
-                        f"cy_type_name({value})") + " END")
+                        f"cy_type_name({value})") + " END"))
 
 
 def _numeric(sql_function: str, *, keep_integer: bool = False) -> Builder:
@@ -224,9 +216,8 @@ def _numeric(sql_function: str, *, keep_integer: bool = False) -> Builder:
         if keep_integer and argument.type.kind is Kind.INTEGER:
             return f"{sql_function}({c.compile(argument)})"
         if keep_integer and is_variant(f.type):
-            value = c.variant(argument)
-            return (f"CASE cy_kind({value}) WHEN 2 THEN {sql_function}(TRY_CAST({value} AS BIGINT))::VARIANT"
-                    f" ELSE {sql_function}(cy_number({value}))::VARIANT END")
+            return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 2 THEN {sql_function}(TRY_CAST({value} AS BIGINT))::VARIANT"
+                    f" ELSE {sql_function}(cy_number({value}))::VARIANT END"))
         return f"{sql_function}({c.number(argument)})"
     return build
 
@@ -250,10 +241,9 @@ def _is_empty(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"(length({c.compile(argument)}) = 0)"
     if argument.type.kind is Kind.LIST:
         return f"(len({c.compile(argument)}) = 0)"
-    value = c.variant(argument)
-    return (f"CASE cy_kind({value}) WHEN 4 THEN length(TRY_CAST({value} AS VARCHAR)) = 0 WHEN 5 THEN"
+    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 4 THEN length(TRY_CAST({value} AS VARCHAR)) = 0 WHEN 5 THEN"
             f" len(TRY_CAST({value} AS VARIANT[])) = 0 WHEN 6 THEN len(cy_map_keys({value})) = 0 WHEN 0 THEN NULL ELSE "
-            + error_sql("TypeError", "InvalidArgumentValue", "'isEmpty() expects a string, list or map'")
+            + error_sql("TypeError", "InvalidArgumentValue", "'isEmpty() expects a string, list or map'"))
             + " END")
 
 

@@ -106,6 +106,8 @@ def _macros() -> list[tuple[str, str]]:
          f"CASE cy_kind(v) WHEN 8 THEN {_tag_payload('RELATIONSHIP')}::BIGINT WHEN 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentType", "'expected a relationship, got ' || cy_type_name(v)")
          + " END"),
+        ("cy_try_node_id(v)", f"CASE WHEN cy_kind(v) = 7 THEN {_tag_payload('NODE')}::BIGINT END"),
+        ("cy_try_rel_id(v)", f"CASE WHEN cy_kind(v) = 8 THEN {_tag_payload('RELATIONSHIP')}::BIGINT END"),
         ("cy_path_value(v)",
          f"CASE cy_kind(v) WHEN 9 THEN {_tag_payload('PATH')}::STRUCT(nodes BIGINT[], rels BIGINT[])"
          " WHEN 0 THEN NULL ELSE "
