@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engine.procedures import ProcedureRegistry
 from engine.semantic import bound
 from engine.semantic import types as t
 from engine.semantic.binder import Binder
@@ -23,15 +24,15 @@ Bound = bound.BoundQuery | bound.BSchemaCommand
 
 
 def bind(statement: ast.Statement, params: Mapping[str, Any] | None = None,
-         catalog: Catalog | None = None) -> Bound:
+         catalog: Catalog | None = None, procedures: ProcedureRegistry | None = None) -> Bound:
     """Resolve variables, types and clause rules of a parsed statement.
 
     Property reads are typed from the catalog's column types. If the statement itself stores values that
     would change a column's type, it is bound a second time with those columns read as they will be
     after the change (ANY once types mix), so no read is typed more narrowly than its column."""
     if catalog is None:
-        return Binder(params).bind_statement(statement)
-    first = Binder(params, catalog.column_type)
+        return Binder(params, procedures=procedures).bind_statement(statement)
+    first = Binder(params, catalog.column_type, procedures)
     result = first.bind_statement(statement)
     changed = _changed_column_types(first.writes, catalog)
     if not changed:
@@ -44,7 +45,7 @@ def bind(statement: ast.Statement, params: Mapping[str, Any] | None = None,
             return t.ANY
         return catalog.column_type(entity, key)
 
-    return Binder(params, property_types).bind_statement(statement)
+    return Binder(params, property_types, procedures).bind_statement(statement)
 
 
 def _changed_column_types(writes: list[tuple[tuple[str, ...], str | None, CypherType]],

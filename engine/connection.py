@@ -14,6 +14,7 @@ from engine.errors import CypherError
 from engine.execute.executor import Executor
 from engine.execute.results import Result
 from engine.execute.schema_info import describe_schema
+from engine.procedures import ProcedureRegistry
 from engine.sqlgen import runtime
 from engine.storage.schema import GraphStore
 from engine.syntax.parser import parse, parse_script
@@ -64,13 +65,14 @@ class Connection:
             runtime.install(self._duck)
         self._duck.execute("SET TimeZone = 'UTC'")
         self._store = GraphStore(self._duck)
+        self.procedures = ProcedureRegistry()
         self._executor = Executor(self._duck, self._store)
 
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *,
                 read_only: bool = False) -> Result:
         """Run exactly one Cypher statement as one transaction."""
         try:
-            bound = bind(parse(statement), params, self._store.catalog)
+            bound = bind(parse(statement), params, self._store.catalog, self.procedures)
         except CypherError as error:
             raise error.with_source(statement) from None
         return self._executor.run(bound, statement, read_only=read_only)
@@ -81,7 +83,7 @@ class Connection:
         results = []
         for statement, span in parse_script(text):
             try:
-                bound = bind(statement, params, self._store.catalog)
+                bound = bind(statement, params, self._store.catalog, self.procedures)
             except CypherError as error:
                 raise error.with_source(text) from None
             result = self._executor.run(bound, text, read_only=read_only)
@@ -94,8 +96,9 @@ class Connection:
         return describe_schema(self._duck, self._store.catalog)
 
     def register_procedure(self, signature: str, rows: list[Mapping[str, Any]]) -> None:
-        """Make a table-backed procedure callable (see `engine.procedures`)."""
-        raise NotImplementedError("procedures arrive with the TCK's clauses/call")
+        """Make a table-backed procedure callable: `CALL name(args)` returns, in order, the rows of `rows`
+        whose input fields equal the arguments. `signature` is `ns.name(in :: TYPE?, ...) :: (out :: TYPE?, ...)`."""
+        self.procedures.register_table(signature, rows)
 
     def close(self) -> None:
         if self._attached is not None:

@@ -28,7 +28,7 @@ from engine.sqlgen.generator import QueryCompiler, Relation, union_select
 from engine.storage.schema import GraphStore
 from engine.syntax.span import Span
 
-READ_CLAUSES = (b.BMatch, b.BUnwind, b.BProjection)
+READ_CLAUSES = (b.BMatch, b.BUnwind, b.BProjection, b.BCallProcedure)
 WRITE_HANDLERS = {
     b.BCreate: Writer.create,
     b.BMerge: Writer.merge,
@@ -124,7 +124,7 @@ class Executor:
         else:
             relation = relations[0]
         output = query.parts[0].output
-        if not query.columns:
+        if not query.columns or not output:
             rows: list[tuple[Any, ...]] = []
         else:
             columns = ", ".join(v.column for v in output)

@@ -12,11 +12,13 @@ from typing import Any
 
 from engine.errors import (
     CypherSemanticError,
+    ProcedureError,
     CypherSyntaxError,
     CypherTypeError,
     ParameterMissing,
     UnsupportedFeature,
 )
+from engine.procedures import ProcedureRegistry, check_arguments
 from engine.semantic import bound as b
 from engine.semantic import types as t
 from engine.semantic.functions import AGGREGATES, SIGNATURES
@@ -48,7 +50,10 @@ class Binder:
     statement stores, so the caller can bind again when a write would change a column's type."""
 
     def __init__(self, params: Mapping[str, Any] | None = None,
-                 property_types: PropertyTypes | None = None) -> None:
+                 property_types: PropertyTypes | None = None,
+                 procedures: ProcedureRegistry | None = None) -> None:
+        self.procedures = procedures or ProcedureRegistry()
+        self._standalone = False
         self.params = dict(params or {})
         self.namer = ColumnNamer()
         self._references: list[set[int]] = []
@@ -83,6 +88,7 @@ class Binder:
                           subquery: str | None) -> b.BoundSingleQuery:
         clauses: list[b.BoundClause] = []
         self._check_clause_order(query, top_level=top_level, subquery=subquery)
+        self._standalone = top_level and len(query.clauses) == 1
         output: list[Variable] = []
         columns: list[str] = []
         for clause in query.clauses:
@@ -378,7 +384,45 @@ class Binder:
         return inner
 
     def bind_call_procedure(self, clause: ast.CallProcedure, scope: Scope) -> tuple[b.BoundClause, Scope]:
-        raise UnsupportedFeature(f"procedure call {clause.name}", clause.span)
+        procedure = self.procedures.lookup(clause.name)
+        if procedure is None:
+            raise ProcedureError(f"there is no procedure called `{clause.name}`", clause.span,
+                                 detail="ProcedureNotFound")
+        standalone = self._standalone
+        if clause.arguments is None:
+            if not standalone:
+                raise CypherSyntaxError(f"procedure call {clause.name} inside a query must give its arguments",
+                                        clause.span, detail="InvalidArgumentPassingMode")
+            arguments = tuple(self._bind_parameter(ast.Parameter(field.name, span=clause.span), scope,
+                                                   NO_AGGREGATES) for field in procedure.inputs)
+        else:
+            arguments = tuple(self.bind_expression(argument, scope) for argument in clause.arguments)
+        check_arguments(procedure, [argument.type for argument in arguments], clause.span)
+        new_scope = scope.copy()
+        yields: list[tuple[str, Variable]] = []
+        if clause.yield_items is None or clause.yield_star:
+            if not standalone and procedure.outputs:
+                raise CypherSyntaxError(f"procedure call {clause.name} inside a query must YIELD its results",
+                                        clause.span, detail="UnexpectedSyntax")
+            chosen = [(field.name, field.name) for field in procedure.outputs]
+        else:
+            chosen = []
+            for item in clause.yield_items:
+                if procedure.output(item.field) is None:
+                    raise CypherSyntaxError(f"procedure {clause.name} has no output `{item.field}`", item.span,
+                                            detail="UndefinedVariable")
+                chosen.append((item.field, item.alias.name if item.alias is not None else item.field))
+        for field_name, name in chosen:
+            if name in new_scope:
+                raise CypherSyntaxError(f"variable `{name}` already declared", clause.span,
+                                        detail="VariableAlreadyBound")
+            output = procedure.output(field_name)
+            assert output is not None
+            variable = self.new_variable(name, output.type)
+            new_scope.add(variable)
+            yields.append((field_name, variable))
+        where = self.bind_predicate(clause.where, new_scope) if clause.where is not None else None
+        return b.BCallProcedure(procedure, arguments, yields, where, standalone, span=clause.span), new_scope
 
     def bind_foreach(self, clause: ast.Foreach, scope: Scope) -> tuple[b.BoundClause, Scope]:
         raise UnsupportedFeature("FOREACH", clause.span)

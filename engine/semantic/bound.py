@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.procedures import Procedure
 from engine.semantic.scope import Variable
 from engine.semantic.types import CypherType
 from engine.syntax import ast
@@ -317,7 +318,9 @@ class BCallSubquery(BoundClause):
 
 @dataclass(eq=False)
 class BCallProcedure(BoundClause):
-    name: str
+    """`CALL proc(args) YIELD ...`: `yields` pairs an output field with the variable it binds."""
+
+    procedure: Procedure
     arguments: tuple[BoundExpression, ...]
     yields: list[tuple[str, Variable]]
     where: BoundExpression | None

@@ -16,8 +16,9 @@ from engine.semantic import bound as b
 from engine.semantic import types as t
 from engine.semantic.scope import Variable
 from engine.semantic.types import Kind, is_variant, sql_type
-from engine.sqlgen.context import Parameters, SelectContext
-from engine.sqlgen.expressions import ExpressionCompiler, to_variant
+from engine.procedures import Procedure
+from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
+from engine.sqlgen.expressions import ExpressionCompiler, equality_sql, to_variant
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
 from engine.storage.schema import Catalog
 
@@ -143,6 +144,53 @@ class QueryCompiler:
         if not clause.returns:
             select = f"SELECT {alias}.* FROM {relation.sql} AS {alias}"
         return Relation(f"({select})", relation.variables + list(clause.returns))
+
+    def call_procedure(self, clause: b.BCallProcedure, relation: Relation, outer: SelectContext | None) -> Relation:
+        """Every input row joined with the procedure rows its arguments select, in table order."""
+        procedure = clause.procedure
+        alias = self.alias()
+        context = self.context_for(relation, alias, outer)
+        compiler = ExpressionCompiler(context, self)
+        if procedure.sql is not None:
+            arguments = [compiler.compile_as(argument, field.type)
+                         for argument, field in zip(clause.arguments, procedure.inputs, strict=True)]
+            rows = procedure.sql(*arguments)
+        else:
+            rows = self._procedure_table(procedure)
+        rows_alias = self.alias("p")
+        conditions = []
+        if procedure.sql is None:
+            for argument, field in zip(clause.arguments, procedure.inputs, strict=True):
+                stored = (f"{rows_alias}.{quote_identifier(field.name)}", field.type)
+                equal = equality_sql(stored, (compiler.compile(argument), argument.type))
+                conditions.append(f"coalesce({equal}, {stored[0]} IS NULL AND ({compiler.compile(argument)}) IS NULL)")
+        columns = [f"{alias}.{v.column}" for v in relation.variables]
+        columns += [f"{rows_alias}.{quote_identifier(name)} AS {variable.column}" for name, variable in clause.yields]
+        where = " AND ".join(conditions) or "true"
+        if not procedure.outputs and procedure.sql is None:
+            return relation
+        select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {alias}.__ord, {rows_alias}.__i) AS __ord"
+                  f" FROM {relation.sql} AS {alias}{context.join_text()} CROSS JOIN LATERAL"
+                  f" (SELECT * FROM {rows} AS q WHERE true) AS {rows_alias} WHERE {where}")
+        result = Relation(f"({select})", relation.variables + [variable for _, variable in clause.yields])
+        if clause.where is None:
+            return result
+        filter_alias = self.alias()
+        filter_context = self.context_for(result, filter_alias, outer)
+        condition = ExpressionCompiler(filter_context, self).boolean(clause.where)
+        return Relation(f"(SELECT * FROM {result.sql} AS {filter_alias}{filter_context.join_text()}"
+                        f" WHERE {condition})", result.variables)
+
+    def _procedure_table(self, procedure: Procedure) -> str:
+        """A table-backed procedure's rows as a relation with typed columns and `__i`, the row order."""
+        fields = [*procedure.inputs, *procedure.outputs]
+        if not procedure.rows:
+            columns = ", ".join(f"NULL::{sql_type(f.type)} AS {quote_identifier(f.name)}" for f in fields)
+            return f"(SELECT {columns}{', ' if columns else ''}0 AS __i WHERE false)"
+        rows = [{f.name: row.get(f.name) for f in fields} for row in procedure.rows]
+        value = self.parameters.bind(rows, t.list_of(t.record([(f.name, f.type) for f in fields])))
+        return (f"(SELECT unnest(l, recursive := true), generate_subscripts(l, 1) AS __i"
+                f" FROM (SELECT {value} AS l))")
 
     # -- whole queries -----------------------------------------------------------------------------
 
@@ -445,4 +493,5 @@ STEP_SQL: dict[type, StepHandler] = {
     b.BUnwind: QueryCompiler.unwind,
     b.BProjection: QueryCompiler.projection,
     b.BCallSubquery: QueryCompiler.call_subquery,
+    b.BCallProcedure: QueryCompiler.call_procedure,
 }

@@ -1,0 +1,105 @@
+"""Procedures callable with `CALL name(args) YIELD ...`: signatures and the per-connection registry.
+
+A procedure is a signature and a way to produce rows. Table-backed procedures (what the TCK declares with
+"there exists a procedure") hold their rows: a call returns the rows whose inputs equal its arguments, in
+table order. Built-in procedures produce their rows in SQL. Either way the call runs set-based, once for
+all input rows, as a lateral join.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import CypherSyntaxError
+from engine.semantic import types as t
+from engine.semantic.types import CypherType, Kind
+
+# Declared type names -> static types. NUMBER accepts integers and floats; `?` (nullable) is implied.
+SIGNATURE_TYPES: dict[str, CypherType] = {
+    "INTEGER": t.INTEGER, "FLOAT": t.FLOAT, "NUMBER": t.ANY, "STRING": t.STRING, "BOOLEAN": t.BOOLEAN,
+    "ANY": t.ANY, "NODE": t.NODE, "RELATIONSHIP": t.RELATIONSHIP, "PATH": t.PATH, "MAP": t.MAP,
+    "LIST OF ANY": t.ANY_LIST,
+}
+
+# Which argument kinds each declared input accepts (null always; ANY is checked at run time).
+ACCEPTS: dict[str, set[Kind]] = {
+    "INTEGER": {Kind.INTEGER}, "FLOAT": {Kind.FLOAT, Kind.INTEGER}, "NUMBER": {Kind.INTEGER, Kind.FLOAT},
+    "STRING": {Kind.STRING}, "BOOLEAN": {Kind.BOOLEAN}, "NODE": {Kind.NODE}, "RELATIONSHIP": {Kind.RELATIONSHIP},
+    "PATH": {Kind.PATH}, "MAP": {Kind.MAP},
+}
+
+
+@dataclass(frozen=True)
+class ProcedureField:
+    name: str
+    type_name: str
+
+    @property
+    def type(self) -> CypherType:
+        return SIGNATURE_TYPES.get(self.type_name, t.ANY)
+
+    def accepts(self, argument: CypherType) -> bool:
+        allowed = ACCEPTS.get(self.type_name)
+        return allowed is None or argument.kind in allowed | {Kind.NULL, Kind.ANY} or (
+            self.type_name == "MAP" and argument.is_record)
+
+
+@dataclass(frozen=True)
+class Procedure:
+    name: str
+    inputs: tuple[ProcedureField, ...]
+    outputs: tuple[ProcedureField, ...]
+    rows: tuple[Mapping[str, Any], ...] = ()
+    sql: Callable[..., str] | None = None
+
+    def output(self, name: str) -> ProcedureField | None:
+        return next((field for field in self.outputs if field.name == name), None)
+
+
+_SIGNATURE = re.compile(r"^\s*(?P<name>[\w.]+)\s*\((?P<inputs>[^)]*)\)\s*::\s*\((?P<outputs>[^)]*)\)\s*:?\s*$")
+
+
+def _fields(text: str) -> tuple[ProcedureField, ...]:
+    fields = []
+    for part in filter(None, (piece.strip() for piece in text.split(","))):
+        name, _, type_name = (piece.strip() for piece in part.partition("::"))
+        fields.append(ProcedureField(name, type_name.rstrip("?").strip().upper()))
+    return tuple(fields)
+
+
+def parse_signature(signature: str) -> tuple[str, tuple[ProcedureField, ...], tuple[ProcedureField, ...]]:
+    """`ns.name(in :: TYPE?, ...) :: (out :: TYPE?, ...)` -> name, inputs, outputs."""
+    match = _SIGNATURE.match(signature)
+    if match is None:
+        raise ValueError(f"not a procedure signature: {signature!r}")
+    return match["name"], _fields(match["inputs"]), _fields(match["outputs"])
+
+
+@dataclass
+class ProcedureRegistry:
+    procedures: dict[str, Procedure] = field(default_factory=dict)
+
+    def register(self, procedure: Procedure) -> None:
+        self.procedures[procedure.name] = procedure
+
+    def register_table(self, signature: str, rows: Sequence[Mapping[str, Any]]) -> None:
+        name, inputs, outputs = parse_signature(signature)
+        self.register(Procedure(name, inputs, outputs, tuple(dict(row) for row in rows)))
+
+    def lookup(self, name: str) -> Procedure | None:
+        return self.procedures.get(name)
+
+
+def check_arguments(procedure: Procedure, argument_types: Sequence[CypherType], span: Any) -> None:
+    if len(argument_types) != len(procedure.inputs):
+        raise CypherSyntaxError(
+            f"procedure {procedure.name} takes {len(procedure.inputs)} argument(s), got {len(argument_types)}",
+            span, detail="InvalidNumberOfArguments")
+    for declared, given in zip(procedure.inputs, argument_types, strict=True):
+        if not declared.accepts(given):
+            raise CypherSyntaxError(
+                f"procedure {procedure.name}: argument `{declared.name}` must be {declared.type_name}, "
+                f"got {given!r}", span, detail="InvalidArgumentType")
