@@ -57,10 +57,11 @@ class CypherSyntaxError(CypherError):
 
 
 class CypherSemanticError(CypherError):
-    """Well-formed Cypher that is invalid: an undefined variable, a misplaced aggregate, ..."""
+    """A statement that cannot be carried out as written, found while it runs (MERGE on a null
+    property). Invalid Cypher found before running (an undefined variable, a misplaced aggregate) is a
+    `CypherSyntaxError`, as Neo4j and the openCypher TCK classify it."""
 
     kind = "SemanticError"
-    phase = "compile time"
 
 
 class CypherTypeError(CypherError):
@@ -90,7 +91,7 @@ class EntityNotFound(CypherError):
 class ConstraintViolation(CypherError):
     """A write broke a constraint, or a delete would leave relationships dangling."""
 
-    kind = "ConstraintVerificationFailed"
+    kind = "ConstraintValidationFailed"
 
 
 class UnsupportedFeature(CypherError):

@@ -119,7 +119,7 @@ class Executor:
             relations.append(relation)
         if len(query.parts) > 1:
             parameters = Parameters()
-            relation = run.materialize(union_select(query, relations), list(query.parts[0].output),
+            relation = run.materialize(f"({union_select(query, relations)})", list(query.parts[0].output),
                                        parameters.values)
         else:
             relation = relations[0]
@@ -202,7 +202,7 @@ ERROR_KINDS: dict[str, type[CypherError]] = {
     "SyntaxError": errors.CypherSyntaxError,
     "UnsupportedFeature": errors.UnsupportedFeature,
     "EntityNotFound": errors.EntityNotFound,
-    "ConstraintVerificationFailed": errors.ConstraintViolation,
+    "ConstraintValidationFailed": errors.ConstraintViolation,
 }
 
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.errors import (
-    CypherSemanticError,
     ProcedureError,
     CypherSyntaxError,
     CypherTypeError,
@@ -75,7 +74,7 @@ class Binder:
         columns = parts[0].columns
         for part in parts[1:]:
             if part.columns != columns:
-                raise CypherSemanticError("all sub queries in a UNION must have the same return column names",
+                raise CypherSyntaxError("all sub queries in a UNION must have the same return column names",
                                           query.span, detail="DifferentColumnsInUnion")
         if len(set(query.union_all)) > 1:
             raise CypherSyntaxError("cannot mix UNION and UNION ALL", query.span,
@@ -133,7 +132,7 @@ class Binder:
     def bind_unwind(self, clause: ast.Unwind, scope: Scope) -> tuple[b.BoundClause, Scope]:
         expression = self.bind_expression(clause.expression, scope)
         if clause.variable.name in scope:
-            raise CypherSemanticError(f"variable `{clause.variable.name}` already declared", clause.variable.span,
+            raise CypherSyntaxError(f"variable `{clause.variable.name}` already declared", clause.variable.span,
                                       detail="VariableAlreadyBound")
         source = expression.type
         if source.kind is Kind.LIST:
@@ -143,6 +142,7 @@ class Binder:
         else:
             element = source
         variable = self.new_variable(clause.variable.name, element)
+        variable.observed = _observed(expression)
         new_scope = scope.copy()
         new_scope.add(variable)
         return b.BUnwind(expression, variable, span=clause.span), new_scope
@@ -165,9 +165,9 @@ class Binder:
                 raise CypherSyntaxError("RETURN * is not allowed when there are no variables in scope", span,
                                         detail="NoVariablesInScope")
             for variable in named:
-                items.append(b.BProjectionItem(
-                    b.BVariable(variable, type=variable.type, span=span),
-                    self.new_variable(variable.name, variable.type)))
+                projected = self.new_variable(variable.name, variable.type)
+                projected.observed = variable.observed
+                items.append(b.BProjectionItem(b.BVariable(variable, type=variable.type, span=span), projected))
                 columns.append(variable.name)
                 sources.append(ast.Variable(variable.name, span=span))
         for item in projection.items:
@@ -180,7 +180,9 @@ class Binder:
                 raise CypherSyntaxError(f"multiple result columns with the same name `{name}`", item.span,
                                         detail="ColumnNameConflict")
             columns.append(name)
-            items.append(b.BProjectionItem(expression, self.new_variable(name, expression.type)))
+            variable = self.new_variable(name, expression.type)
+            variable.observed = _observed(expression)
+            items.append(b.BProjectionItem(expression, variable))
             sources.append(item.expression)
         aggregating = any(_contains_aggregate(item.expression) for item in items)
         if aggregating:
@@ -191,7 +193,12 @@ class Binder:
         order_by = self._bind_order_by(projection, scope, new_scope, items, sources, aggregating)
         skip = self._bind_row_count(projection.skip, "SKIP") if projection.skip else None
         limit = self._bind_row_count(projection.limit, "LIMIT") if projection.limit else None
-        bound_where = self.bind_predicate(where, new_scope) if where is not None else None
+        where_scope = new_scope
+        if where is not None and not aggregating and not projection.distinct:
+            where_scope = scope.copy()
+            for item in items:
+                where_scope.add(item.variable)
+        bound_where = self.bind_predicate(where, where_scope) if where is not None else None
         result = b.BProjection(items, projection.distinct, aggregating, order_by, skip, limit, bound_where,
                                is_return, columns, span=span)
         return result, new_scope
@@ -239,7 +246,7 @@ class Binder:
         rewritten = _replace_projected(expression, by_dump)
         try:
             return self.bind_expression(rewritten, scope)
-        except CypherSemanticError as error:
+        except CypherSyntaxError as error:
             if (aggregating or distinct) and error.detail == "UndefinedVariable":
                 raise CypherSyntaxError(
                     "in a WITH/RETURN with DISTINCT or an aggregation, it is not possible to access variables "
@@ -346,7 +353,7 @@ class Binder:
             for variable in clause.importing:
                 found = scope.lookup(variable.name)
                 if found is None:
-                    raise CypherSemanticError(f"variable `{variable.name}` not defined", variable.span,
+                    raise CypherSyntaxError(f"variable `{variable.name}` not defined", variable.span,
                                               detail="UndefinedVariable")
                 inner_scope.add(found)
         else:
@@ -361,7 +368,7 @@ class Binder:
         returns = query.parts[0].output
         for variable in returns:
             if variable.name in scope:
-                raise CypherSemanticError(f"variable `{variable.name}` already declared in outer scope",
+                raise CypherSyntaxError(f"variable `{variable.name}` already declared in outer scope",
                                           clause.span, detail="VariableAlreadyBound")
             new_scope.add(variable)
         return b.BCallSubquery(query, imports, clause.optional, returns, span=clause.span), new_scope
@@ -448,7 +455,7 @@ class Binder:
         path_variable = None
         if part.variable is not None:
             if part.variable.name in scope:
-                raise CypherSemanticError(f"variable `{part.variable.name}` already declared", part.variable.span,
+                raise CypherSyntaxError(f"variable `{part.variable.name}` already declared", part.variable.span,
                                           detail="VariableAlreadyBound")
             path_variable = self.new_variable(part.variable.name, t.PATH)
             scope.add(path_variable)
@@ -586,7 +593,7 @@ class Binder:
     def _bind_variable(self, node: ast.Variable, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
         variable = scope.lookup(node.name)
         if variable is None:
-            raise CypherSemanticError(f"variable `{node.name}` not defined", node.span, detail="UndefinedVariable")
+            raise CypherSyntaxError(f"variable `{node.name}` not defined", node.span, detail="UndefinedVariable")
         self._reference(variable)
         return b.BVariable(variable, type=variable.type, span=node.span)
 
@@ -602,9 +609,11 @@ class Binder:
             result = self.property_types(entity, node.key) or t.NULL
         elif kind in (Kind.MAP, Kind.ANY, Kind.NULL, Kind.ZONED_DATETIME):
             result = t.ANY
+        elif _observed(subject):
+            result = t.ANY
         else:
-            raise CypherTypeError(f"type mismatch: expected a map, node or relationship but was {subject.type!r}",
-                                  node.span, detail="InvalidArgumentType")
+            raise CypherSyntaxError(f"type mismatch: expected a map, node or relationship but was {subject.type!r}",
+                                    node.span, detail="InvalidArgumentType")
         return b.BProperty(subject, node.key, type=result, span=node.span)
 
     def _bind_subscript(self, node: ast.Subscript, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
@@ -626,12 +635,18 @@ class Binder:
     def _bind_binary(self, node: ast.BinaryOp, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
         left = self.bind_expression(node.left, scope, context)
         right = self.bind_expression(node.right, scope, context)
+        if node.op in ("AND", "OR", "XOR"):
+            for operand in (left, right):
+                _check_kinds(operand, {Kind.BOOLEAN}, node.op)
+        elif node.op == "IN":
+            _check_kinds(right, {Kind.LIST}, "IN")
         return b.BOperator(node.op, (left, right), type=_operator_type(node.op, left.type, right.type),
                            span=node.span)
 
     def _bind_unary(self, node: ast.UnaryOp, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
         operand = self.bind_expression(node.operand, scope, context)
         if node.op == "NOT":
+            _check_kinds(operand, {Kind.BOOLEAN}, "NOT")
             return b.BOperator("NOT", (operand,), type=t.BOOLEAN, span=node.span)
         if node.op == "+":
             return operand
@@ -661,6 +676,9 @@ class Binder:
             raise CypherSyntaxError(f"wrong number of arguments for {node.name}()", node.span,
                                     detail="InvalidNumberOfArguments")
         arguments = tuple(self.bind_expression(argument, scope, context) for argument in node.arguments)
+        for argument, allowed in zip(arguments, signature.accepts, strict=False):
+            if allowed is not None:
+                _check_kinds(argument, allowed, f"{node.name}()")
         return b.BFunction(name, arguments, type=signature.returns([a.type for a in arguments]), span=node.span)
 
     def _bind_aggregate(self, node: ast.FunctionCall, name: str, scope: Scope,
@@ -833,6 +851,25 @@ class Binder:
     def _reference(self, variable: Variable) -> None:
         for references in self._references:
             references.add(id(variable))
+
+
+def _observed(expression: b.BoundExpression) -> bool:
+    """Whether the expression's static type depends on stored data (see `Variable.observed`)."""
+    if isinstance(expression, b.BProperty):
+        return expression.subject.type.kind in (Kind.NODE, Kind.RELATIONSHIP) or _observed(expression.subject)
+    if isinstance(expression, b.BVariable):
+        return expression.variable.observed
+    return any(_observed(child) for child in _children(expression))
+
+
+def _check_kinds(expression: b.BoundExpression, allowed: frozenset[Kind] | set[Kind], what: str) -> None:
+    """Refuse at compile time an argument whose kind the query text fixes and `allowed` excludes."""
+    kind = expression.type.kind
+    if kind in allowed or kind in (Kind.ANY, Kind.NULL) or _observed(expression):
+        return
+    names = " or ".join(sorted(k.value.title() for k in allowed))
+    raise CypherSyntaxError(f"type mismatch: {what} expected {names} but was {expression.type!r}", expression.span,
+                            detail="InvalidArgumentType")
 
 
 def _entities_of(cypher_type: CypherType) -> tuple[str, ...]:

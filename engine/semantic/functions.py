@@ -44,6 +44,8 @@ class FunctionSignature:
     min_args: int
     max_args: int | None
     returns: ReturnRule
+    accepts: tuple[frozenset[Kind] | None, ...] = ()
+    """Per argument, the kinds it may have (None: any); a literal of another kind fails at compile time."""
 
 
 def _signatures() -> dict[str, FunctionSignature]:
@@ -81,7 +83,28 @@ def _signatures() -> dict[str, FunctionSignature]:
         ("datetime", 0, 1, fixed(t.ZONED_DATETIME)),
         ("timestamp", 0, 0, fixed(t.INTEGER)),
     ]
-    return {name: FunctionSignature(name, low, high, rule) for name, low, high, rule in entries}
+    return {name: FunctionSignature(name, low, high, rule, ARGUMENT_KINDS.get(name, ()))
+            for name, low, high, rule in entries}
+
+
+STRING_KINDS = frozenset({Kind.STRING})
+ARGUMENT_KINDS: dict[str, tuple[frozenset[Kind] | None, ...]] = {
+    "properties": (frozenset({Kind.MAP, Kind.NODE, Kind.RELATIONSHIP}),),
+    "keys": (frozenset({Kind.MAP, Kind.NODE, Kind.RELATIONSHIP}),),
+    "labels": (frozenset({Kind.NODE}),),
+    "type": (frozenset({Kind.RELATIONSHIP}),),
+    "startnode": (frozenset({Kind.RELATIONSHIP}),),
+    "endnode": (frozenset({Kind.RELATIONSHIP}),),
+    "nodes": (frozenset({Kind.PATH}),),
+    "relationships": (frozenset({Kind.PATH}),),
+    "length": (frozenset({Kind.PATH}),),
+    "size": (frozenset({Kind.STRING, Kind.LIST}),),
+    "tolower": (STRING_KINDS,), "toupper": (STRING_KINDS,), "lower": (STRING_KINDS,), "upper": (STRING_KINDS,),
+    "trim": (STRING_KINDS,), "ltrim": (STRING_KINDS,), "rtrim": (STRING_KINDS,),
+    "split": (STRING_KINDS, STRING_KINDS), "substring": (STRING_KINDS,),
+    "left": (STRING_KINDS,), "right": (STRING_KINDS,), "replace": (STRING_KINDS, STRING_KINDS, STRING_KINDS),
+    "head": (frozenset({Kind.LIST}),), "last": (frozenset({Kind.LIST}),), "tail": (frozenset({Kind.LIST}),),
+}
 
 
 SIGNATURES: dict[str, FunctionSignature] = _signatures()

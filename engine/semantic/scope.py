@@ -18,6 +18,9 @@ class Variable:
     type: CypherType
     column: str
     anonymous: bool = False
+    observed: bool = False
+    """True when the type was read off stored data (a property column), not implied by the query text:
+    such a type speeds up SQL but does not license compile-time type errors."""
 
     def __repr__(self) -> str:
         return f"{self.name}:{self.type!r}"

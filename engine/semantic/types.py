@@ -86,6 +86,10 @@ def list_of(element: CypherType) -> CypherType:
 
 
 def record(fields: Sequence[tuple[str, CypherType]]) -> CypherType:
+    """A map of known keys, carried as a STRUCT; DuckDB's struct fields ignore case, so keys that differ
+    only in case make it a plain (VARIANT) map instead."""
+    if len({key.lower() for key, _ in fields}) < len(fields):
+        return MAP
     return CypherType(Kind.MAP, fields=tuple(fields))
 
 

@@ -394,6 +394,9 @@ class ExpressionCompiler:
     def _map(self, node: b.BMap) -> str:
         if not node.entries:
             return "CAST('{}' AS JSON)::VARIANT"
+        if not node.type.is_record:
+            pairs = ", ".join(f"{sql_string(key)}, CAST({self.variant(value)} AS JSON)" for key, value in node.entries)
+            return f"CAST(json_object({pairs}) AS VARIANT)"
         entries = ", ".join(f"{quote_identifier(key)} := {self.compile(value)}" for key, value in node.entries)
         return f"struct_pack({entries})"
 

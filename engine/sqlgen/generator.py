@@ -288,38 +288,38 @@ class ProjectionCompiler:
         self.clause = clause
         self.relation = relation
         self.outer = outer
+        # Without aggregation or DISTINCT, ORDER BY and WITH ... WHERE may read the variables from before
+        # the projection: carry them along until those steps are done.
+        self.carried = relation.variables if (
+            not clause.aggregating and not clause.distinct and (clause.order_by or clause.where)) else []
+        self.new_variables = [item.variable for item in clause.items]
 
     def compile(self) -> Relation:
         clause = self.clause
-        items_relation = self._aggregated_items() if clause.aggregating else self._plain_items()
-        current = items_relation
+        current = self._aggregated_items() if clause.aggregating else self._plain_items()
         if clause.distinct:
             current = _first_per_key(self.queries, current, [
                 _group_key(item.variable.column, item.variable.type) for item in clause.items])
         current = self._order_and_page(current)
-        new_variables = [item.variable for item in clause.items]
         if clause.where is not None:
             alias = self.queries.alias()
-            context = self.queries.context_for(Relation(current.sql, new_variables), alias, self.outer)
-            compiler = ExpressionCompiler(context, self.queries)
-            condition = compiler.boolean(clause.where)
+            context = self.queries.context_for(current, alias, self.outer)
+            condition = ExpressionCompiler(context, self.queries).boolean(clause.where)
             current = Relation(
-                f"(SELECT {_list([f'{alias}.{v.column}' for v in new_variables])}"
+                f"(SELECT {_list([f'{alias}.{v.column}' for v in self.new_variables])}"
                 f"row_number() OVER (ORDER BY {alias}.__ord) AS __ord FROM {current.sql} AS {alias}"
-                f"{context.join_text()} WHERE {condition})", new_variables)
-        return Relation(current.sql, new_variables)
+                f"{context.join_text()} WHERE {condition})", self.new_variables)
+        return Relation(current.sql, self.new_variables)
 
     def _plain_items(self) -> Relation:
         alias = self.queries.alias()
         context = self.queries.context_for(self.relation, alias, self.outer)
         compiler = ExpressionCompiler(context, self.queries)
         items = [f"{compiler.compile(item.expression)} AS {item.variable.column}" for item in self.clause.items]
-        carried = [f"{alias}.{v.column}" for v in self.relation.variables] if self.clause.order_by else []
+        carried = [f"{alias}.{v.column}" for v in self.carried]
         select = (f"SELECT {_list(carried + items)}{alias}.__ord AS __ord"
                   f" FROM {self.relation.sql} AS {alias}{context.join_text()}")
-        variables = (self.relation.variables if self.clause.order_by else []) + [
-            item.variable for item in self.clause.items]
-        return Relation(f"({select})", variables)
+        return Relation(f"({select})", self.carried + self.new_variables)
 
     def _aggregated_items(self) -> Relation:
         clause = self.clause
@@ -389,7 +389,7 @@ class ProjectionCompiler:
         context = self.queries.context_for(relation, alias, self.outer)
         compiler = ExpressionCompiler(context, self.queries)
         keys = [_sort_key(compiler.compile(item.expression), item.expression.type) for item in clause.order_by]
-        new_variables = [item.variable for item in clause.items]
+        new_variables = relation.variables
         keyed = (f"(SELECT {_list([f'{alias}.{v.column}' for v in new_variables])}"
                  f"{_list([f'{key} AS __s{i}' for i, key in enumerate(keys)])}{alias}.__ord AS __ord"
                  f" FROM {relation.sql} AS {alias}{context.join_text()})")
