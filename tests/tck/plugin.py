@@ -4,7 +4,8 @@ Collection: `tests/tck/test_tck.py` is the anchor; in its place pytest gets a `T
 one `FeatureCollector` per .feature file and one `ScenarioItem` per scenario (outline rows expanded), so
 `tests/tck/test_tck.py::clauses/match/Match1.feature::[1] Match non-existent nodes returns empty` names one
 scenario. The features folder is `--tck-features`, else $COOKBOOK_TCK_FEATURES, else
-`<rootdir>/../shared/tck/features`; when it is missing the whole TCK is skipped. Every item is marked `tck`.
+`<rootdir>/../shared/tck/features`; when it is missing the whole TCK is skipped. Every item is marked `tck`
+and runs under a CPU-time limit (`--tck-timeout`, see deadline.py).
 
 Reporting: each item records its verdict in `user_properties`, which pytest-xdist ships to the controller
 with the report, so the controller sees every record whether or not the run is distributed. The controller
@@ -14,6 +15,7 @@ prints the summary and writes `--tck-report` (default `<rootdir>/tck-outcome.jso
 from __future__ import annotations
 
 import os
+import time
 import traceback
 from collections.abc import Iterator
 from dataclasses import asdict
@@ -24,13 +26,13 @@ from typing import Any
 import pytest
 
 from tests.tck import expected
-from tests.tck.deadline import ScenarioTimeout, deadline, interrupt
+from tests.tck.deadline import Clock, ScenarioTimeout, deadline, interrupt
 from tests.tck.features import Scenario, load_features
 from tests.tck.report import Record, short_reason, summary_lines, write_report
 from tests.tck.steps import ScenarioFailed, run_scenario
 
 FEATURES_ENV = "COOKBOOK_TCK_FEATURES"
-DEFAULT_TIMEOUT = 10.0  # seconds; scenarios take well under one on a working engine
+DEFAULT_TIMEOUT = 10.0  # CPU seconds; scenarios take well under one on a working engine
 ANCHOR = Path(__file__).with_name("test_tck.py")
 PROPERTY = "tck"
 
@@ -43,7 +45,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--tck-report", metavar="PATH", default=None,
                     help="where to write the per-scenario outcome JSON (default: <rootdir>/tck-outcome.json)")
     group.addoption("--tck-timeout", metavar="SECONDS", type=float, default=DEFAULT_TIMEOUT,
-                    help="stop a scenario after this long and count it errored; 0: no limit "
+                    help="stop a scenario after this much CPU time and count it errored; 0: no limit "
                          "(default: %(default)s)")
 
 
@@ -126,10 +128,12 @@ class ScenarioItem(pytest.Item):
         self.add_marker(PROPERTY)
 
     def runtest(self) -> None:
+        started = time.perf_counter()
         error = self._run()
+        seconds = round(time.perf_counter() - started, 3)
         outcome, reason = _verdict(error)
         listed = self.expected_reason is not None
-        record = Record(self.scenario.id, self.scenario.group, outcome, reason, expected_failure=listed)
+        record = Record(self.scenario.id, self.scenario.group, outcome, reason, listed, seconds)
         self.user_properties.append((PROPERTY, asdict(record)))
         if error is None and listed:
             raise ScenarioFailed(f"XPASS(strict): passes but is listed in {expected.LIST_PATH.name} "
@@ -148,15 +152,16 @@ class ScenarioItem(pytest.Item):
             return opened[-1]
 
         seconds = self.config.getoption("tck_timeout", DEFAULT_TIMEOUT)
-        with deadline(seconds, lambda: [interrupt(db) for db in opened]) as clock:
-            try:
+        clock = Clock(seconds)
+        try:
+            with deadline(seconds, lambda: [interrupt(db) for db in opened]) as clock:
                 run_scenario(self.scenario, self.graphs, tracked_connect)
-            except (Exception, ScenarioTimeout) as raised:
-                if isinstance(raised, Exception) and not clock.expired:
-                    return raised
-                timeout = TimeoutError(f"no verdict within {seconds:g} s (--tck-timeout)")
-                timeout.__cause__ = raised  # its traceback shows where the scenario was stopped
-                return timeout
+        except (Exception, ScenarioTimeout) as raised:
+            if isinstance(raised, Exception) and not clock.expired:
+                return raised
+            timeout = TimeoutError(f"no verdict within {seconds:g} s of CPU time (--tck-timeout)")
+            timeout.__cause__ = raised  # its traceback shows where the scenario was stopped
+            return timeout
         return None
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:

@@ -24,6 +24,7 @@ class Record:
     outcome: str
     reason: str = ""
     expected_failure: bool = False
+    seconds: float = 0.0  # wall time of the scenario, to find the slow ones
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Record:

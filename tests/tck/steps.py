@@ -3,7 +3,8 @@
 A scenario gets a fresh in-memory database. `executing query:` records what happened (the result, fully
 fetched, or the error) and the `Then` steps judge it. Verdicts raise `ScenarioFailed`; anything else that
 escapes (an engine crash, a setup query that fails, an unknown step) is an error of the run, not a verdict.
-A snapshot of the graph is taken before a query only when a side-effect step follows it.
+A snapshot of the graph is taken before a query only when a side-effect step follows it, and not at all
+while no query has run (a fresh graph is empty): most scenarios then cost one snapshot, two queries.
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from tests.tck.error_rules import EXPECT_ERROR, ExpectedError, describe, error_m
 from tests.tck.features import Scenario, Step
 from tests.tck.side_effects import GraphState, compare_side_effects, diff, expected_side_effects, snapshot
 from tests.tck.values import parse_parameter, parse_value
+
+EMPTY_GRAPH = GraphState({}, {})
 
 
 class ScenarioFailed(Exception):
@@ -57,6 +60,7 @@ class Run:
     connect: Callable[[], Any]
     snapshot_before: frozenset[int] = frozenset()  # indexes of the queries whose side effects are checked
     index: int = 0  # the step running now
+    touched: bool = False  # whether any query ran yet: before that the fresh graph is known to be empty
     params: dict[str, Any] = field(default_factory=dict)
     outcome: QueryOutcome | None = None
     before: GraphState | None = None
@@ -79,9 +83,11 @@ class Run:
 
 
 def _setup_query(run: Run, text: str) -> None:
-    """Setup runs must succeed; a failure here makes the scenario an error, not a verdict."""
+    """Setup must succeed: a failure here makes the scenario an error, not a verdict. As in tck-api,
+    setup queries get no parameters; those are for the query under test."""
+    run.touched = True
     try:
-        run.db.execute(text, run.params).fetchall()
+        run.db.execute(text).fetchall()
     except Exception as error:
         raise HarnessError(f"setup query failed: {describe(error)}\n  query:\n{_indent(text)}") from error
 
@@ -128,7 +134,11 @@ def procedure(run: Run, step: Step, found: re.Match[str]) -> None:
 def executing_query(run: Run, step: Step, found: re.Match[str]) -> None:
     """Run the query and keep its result or error; a snapshot is taken first when side effects are checked."""
     query = _docstring(step)
-    run.before = _snapshot(run) if run.index in run.snapshot_before else None
+    if run.index not in run.snapshot_before:
+        run.before = None
+    else:
+        run.before = _snapshot(run) if run.touched else EMPTY_GRAPH  # two engine queries saved
+    run.touched = True
     run.outcome = QueryOutcome(query)
     try:
         result = run.db.execute(query, run.params)

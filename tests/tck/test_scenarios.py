@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine import CypherSemanticError, CypherSyntaxError, Node, Relationship, Result
+from engine import CypherError, Node, Relationship, Result
 from tests.tck import expected
 from tests.tck.deadline import ScenarioTimeout, deadline, interrupt
 from tests.tck.features import Scenario, parse_feature
@@ -32,8 +32,10 @@ class FakeDb:
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     procedures: list[tuple[str, list[dict[str, Any]]]] = field(default_factory=list)
     closed: bool = False
+    snapshot_queries: int = 0
 
     def execute(self, statement: str, params: dict[str, Any] | None = None) -> Result:
+        self.snapshot_queries += statement in (NODES_QUERY, RELATIONSHIPS_QUERY)
         if statement == NODES_QUERY:
             return Result(["n"], [(node,) for node in self.nodes])
         if statement == RELATIONSHIPS_QUERY:
@@ -46,6 +48,13 @@ class FakeDb:
 
     def close(self) -> None:
         self.closed = True
+
+
+def cypher_error(kind: str, phase: str, detail: str | None = None) -> CypherError:
+    """A Cypher error as the engine would raise it, independent of which subclass says what."""
+    error = CypherError("message", detail=detail)
+    error.kind, error.phase = kind, phase
+    return error
 
 
 def rows(columns: list[str], *values: tuple[Any, ...]) -> Answer:
@@ -93,6 +102,7 @@ def test_a_passing_scenario(tmp_path: Path) -> None:
     db = FakeDb({"RETURN 1 AS x": rows(["x"], (1,))})
     run(tmp_path, RETURN_ONE, db)
     assert db.calls == [("RETURN 1 AS x", {})]
+    assert db.snapshot_queries == 2  # only after the query: before it, a fresh graph is empty
     assert db.closed
 
 
@@ -106,7 +116,7 @@ def test_a_wrong_result_names_step_line_and_query(tmp_path: Path) -> None:
 
 
 def test_an_unexpected_cypher_error_is_a_verdict(tmp_path: Path) -> None:
-    db = FakeDb({"RETURN 1 AS x": raises(CypherSyntaxError("boom", detail="UnexpectedSyntax"))})
+    db = FakeDb({"RETURN 1 AS x": raises(cypher_error("SyntaxError", "compile time", "UnexpectedSyntax"))})
     with pytest.raises(ScenarioFailed, match="query raised SyntaxError at compile time: UnexpectedSyntax"):
         run(tmp_path, RETURN_ONE, db)
 
@@ -129,9 +139,10 @@ EXPECT_ERROR = '''
 
 
 @pytest.mark.parametrize(("error", "problem"), [
-    (CypherSyntaxError("x is not defined", detail="UndefinedVariable"), None),
-    (CypherSyntaxError("x is not defined", detail=None), "detail"),
-    (CypherSemanticError("x is not defined", detail="UndefinedVariable"), "type"),
+    (cypher_error("SyntaxError", "compile time", "UndefinedVariable"), None),
+    (cypher_error("SyntaxError", "compile time", None), "detail"),
+    (cypher_error("SemanticError", "compile time", "UndefinedVariable"), "type"),
+    (cypher_error("SyntaxError", "runtime", "UndefinedVariable"), "phase"),
 ])
 def test_expected_errors(tmp_path: Path, error: Exception, problem: str | None) -> None:
     db = FakeDb({"RETURN x": raises(error)})
@@ -151,9 +162,9 @@ def test_a_missing_error_fails(tmp_path: Path) -> None:
 def test_runtime_phase_mismatch_and_wildcards(tmp_path: Path) -> None:
     text = EXPECT_ERROR.replace("a SyntaxError should be raised at compile time: UndefinedVariable",
                                 "an Error should be raised at any time: *")
-    run(tmp_path, text, FakeDb({"RETURN x": raises(CypherSemanticError("no"))}))
+    run(tmp_path, text, FakeDb({"RETURN x": raises(cypher_error("SemanticError", "runtime"))}))
     text = EXPECT_ERROR.replace("compile time", "runtime")
-    db = FakeDb({"RETURN x": raises(CypherSyntaxError("no", detail="UndefinedVariable"))})
+    db = FakeDb({"RETURN x": raises(cypher_error("SyntaxError", "compile time", "UndefinedVariable"))})
     with pytest.raises(ScenarioFailed, match=r"wrong error \(phase\)"):
         run(tmp_path, text, db)
 
@@ -196,7 +207,7 @@ def test_side_effects_are_a_graph_diff(tmp_path: Path) -> None:
 
 def test_a_failing_setup_is_a_harness_error(tmp_path: Path) -> None:
     (scenario, _) = scenarios(tmp_path, CREATE)
-    db = FakeDb({"SETUP": raises(CypherSyntaxError("bad setup"))})
+    db = FakeDb({"SETUP": raises(cypher_error("SyntaxError", "compile time"))})
     with pytest.raises(HarnessError, match="setup query failed"):
         run_scenario(scenario, tmp_path, lambda: db)
 
