@@ -138,8 +138,12 @@ class Executor:
         counters: Counter[str] = Counter()
         relation = Relation("(SELECT 1::BIGINT AS __ord)", [])
         writer = Writer(run)
-        for clause in query.clauses:
+        clauses = list(query.clauses)
+        while clauses:
+            clause = clauses.pop(0)
             run.span = clause.span
+            if isinstance(clause, b.BCreate) and clauses and isinstance(clauses[0], b.BCreate):
+                clause = self._merge_creates(run, clause, clauses, relation)
             if isinstance(clause, READ_CLAUSES) or (
                     isinstance(clause, b.BCallSubquery) and not clause.query.updating):
                 parameters = Parameters()
@@ -158,6 +162,19 @@ class Executor:
                     "properties_set"] or written.counters["labels_added"]):
                 self._check_constraints(run)
         return relation, counters
+
+    def _merge_creates(self, run: StatementRun, first: b.BCreate, rest: list[b.BoundClause],
+                       relation: Relation) -> b.BCreate:
+        """Consecutive CREATE clauses over at most one row create the same elements with the same ids
+        as one CREATE of all their paths; run them as one batch (a script of hundreds of CREATEs is
+        common). With more rows the ids would interleave differently, so they stay separate."""
+        (rows,) = run.fetchone(f"SELECT count(*) FROM {relation.sql}")
+        if rows > 1:
+            return first
+        paths = list(first.paths)
+        while rest and isinstance(rest[0], b.BCreate):
+            paths.extend(rest.pop(0).paths)
+        return b.BCreate(paths, span=first.span)
 
     def _check_constraints(self, run: StatementRun) -> None:
         for constraint in self.store.catalog.constraints.values():

@@ -91,12 +91,18 @@ class Writer:
         for index, rel in enumerate(new_rels):
             id_sql[id(rel.variable)] = f"({rel_base} + (__rank - 1) * {len(new_rels)} + {index})"
         if rows:
-            for node in new_nodes:
-                counters += self._insert_node(node, ranked, id_sql)
-            for path in paths:
-                for index, rel in enumerate(path.relationships):
-                    left, right = path.nodes[index], path.nodes[index + 1]
+            hops = [(rel, path.nodes[index], path.nodes[index + 1])
+                    for path in paths for index, rel in enumerate(path.relationships)]
+            new_ids = set(id_sql)
+            if any(_reads_any(element.properties, new_ids) for element in [*new_nodes, *new_rels]):
+                # A property reads an element this CREATE makes: insert one element at a time, in order.
+                for node in new_nodes:
+                    counters += self._insert_node(node, ranked, id_sql)
+                for rel, left, right in hops:
                     counters += self._insert_relationship(rel, left, right, ranked, id_sql)
+            else:
+                counters += self._insert_nodes(new_nodes, ranked, id_sql, node_base, rows)
+                counters += self._insert_relationships(hops, ranked, id_sql, rel_base, rows)
         columns = [f"q.{v.column}" for v in relation.variables]
         new_variables: list[Variable] = []
         for node in new_nodes:
@@ -151,6 +157,99 @@ class Writer:
             column_type = self.store.catalog.column_type(entity, key)
             values.append((column, stored_value(compiler.compile(value), value.type, column_type)))
         return values
+
+    def _insert_nodes(self, nodes: list[b.BoundNode], ranked: Relation, id_sql: dict[int, str], base: int,
+                      rows: int) -> Counter[str]:
+        """All the nodes a CREATE makes, for every row, in one INSERT (a UNION ALL of one SELECT per
+        node pattern); properties counted from the inserted rows."""
+        counters: Counter[str] = Counter()
+        if not nodes:
+            return counters
+        entries = [self._property_entries(node.properties) for node in nodes]
+        self._ensure_columns("node", entries)
+        parameters = Parameters()
+        selects, columns = self._element_selects(nodes, entries, ranked, id_sql, parameters, "node")
+        self.run.execute(f"INSERT INTO nodes (id, labels{''.join(', ' + c for c in columns)}) "
+                         + " UNION ALL ".join(selects), parameters.values)
+        counters["nodes_created"] += rows * len(nodes)
+        counters["labels_added"] += rows * sum(len(label_names(node.labels, node.span)) for node in nodes)
+        counters["properties_set"] += self._count_properties("nodes", columns, base, rows * len(nodes))
+        return counters
+
+    def _insert_relationships(self, hops: list[tuple[b.BoundRelationship, b.BoundNode, b.BoundNode]],
+                              ranked: Relation, id_sql: dict[int, str], base: int, rows: int) -> Counter[str]:
+        counters: Counter[str] = Counter()
+        if not hops:
+            return counters
+        entries = [self._property_entries(rel.properties) for rel, _, _ in hops]
+        self._ensure_columns("relationship", entries)
+        parameters = Parameters()
+        selects, columns = self._element_selects(hops, entries, ranked, id_sql, parameters, "relationship")
+        self.run.execute(f"INSERT INTO rels (id, type, src, dst{''.join(', ' + c for c in columns)}) "
+                         + " UNION ALL ".join(selects), parameters.values)
+        counters["relationships_created"] += rows * len(hops)
+        counters["properties_set"] += self._count_properties("rels", columns, base, rows * len(hops))
+        return counters
+
+    def _ensure_columns(self, entity: str, entries: list[list[tuple[str, b.BoundExpression]]]) -> None:
+        """Make every column first, so that no later element widens a column an earlier SELECT typed."""
+        for element_entries in entries:
+            for key, value in element_entries:
+                if value.type.kind is not Kind.NULL:
+                    if is_storable(value.type) is False:
+                        raise CypherTypeError(f"property values can only be of primitive types or arrays thereof "
+                                              f"(`{key}` is {value.type!r})", value.span,
+                                              detail="InvalidPropertyType")
+                    self.store.ensure_property_column(entity, key, value.type)
+
+    def _element_selects(self, elements: list[Any], entries: list[list[tuple[str, b.BoundExpression]]],
+                         ranked: Relation, id_sql: dict[int, str], parameters: Parameters,
+                         entity: str) -> tuple[list[str], list[str]]:
+        catalog = self.store.catalog
+        keys = sorted({key for element_entries in entries for key, value in element_entries
+                       if value.type.kind is not Kind.NULL})
+        columns = [catalog.columns[entity][key] for key in keys]
+        selects = []
+        for element, element_entries in zip(elements, entries, strict=True):
+            queries = QueryCompiler(catalog, parameters)
+            queries._aliases = self.run.aliases
+            alias = queries.alias()
+            compiler = ExpressionCompiler(queries.context_for(ranked, alias), queries)
+            rank = f"{alias}.__rank"
+            values = {key: value for key, value in element_entries if value.type.kind is not Kind.NULL}
+            stored = []
+            for key in keys:
+                column_type = catalog.column_type(entity, key) or t.ANY
+                if key in values:
+                    stored.append(stored_value(compiler.compile(values[key]), values[key].type, column_type))
+                else:
+                    stored.append(f"NULL::{sql_type(column_type)}")
+            if entity == "node":
+                labels = label_names(element.labels, element.span)
+                label_sql = "[" + ", ".join(parameters.text(label) for label in labels) + "]::VARCHAR[]"
+                head = [id_sql[id(element.variable)].replace("__rank", rank), label_sql]
+            else:
+                rel, left, right = element
+                assert isinstance(rel.types, ast.LabelName)
+                start = self._endpoint_sql(left, id_sql, alias).replace("__rank", rank)
+                end = self._endpoint_sql(right, id_sql, alias).replace("__rank", rank)
+                if rel.direction == "left":
+                    start, end = end, start
+                missing = error_sql("SemanticError", "CreateRelationshipWithNullNode",
+                                    "'failed to create a relationship: a node is null'")
+                head = [id_sql[id(rel.variable)].replace("__rank", rank), parameters.text(rel.types.name),
+                        f"coalesce({start}, {missing})", f"coalesce({end}, {missing})"]
+            selects.append(f"SELECT {', '.join([*head, *stored])} FROM {ranked.sql} AS {alias}"
+                           f"{compiler.context.join_text()}")
+        return selects, columns
+
+    def _count_properties(self, table: str, columns: list[str], first_id: int, count: int) -> int:
+        if not columns or not count:
+            return 0
+        present = " + ".join(f"({column} IS NOT NULL)::INTEGER" for column in columns)
+        (total,) = self.run.fetchone(
+            f"SELECT coalesce(sum({present}), 0) FROM {table} WHERE id >= {first_id} AND id < {first_id + count}")
+        return int(total)
 
     def _insert_node(self, node: b.BoundNode, ranked: Relation, id_sql: dict[int, str]) -> Counter[str]:
         labels = label_names(node.labels, node.span)
@@ -372,9 +471,11 @@ class Writer:
         replace_all = item.kind == "all"
         counters: Counter[str] = Counter()
         if value.type.kind in (Kind.NODE, Kind.RELATIONSHIP):
-            value = b.BEntityProperties(value, type=value.type, span=value.span)
-            raise UnsupportedFeature("SET from another node's or relationship's properties", item.span)
-        if not (value.type.is_record or isinstance(value, b.BMap)):
+            source = "node" if value.type.kind is Kind.NODE else "relationship"
+            entries = [(key, b.BProperty(value, key, type=self.store.catalog.column_type(source, key) or t.ANY,
+                                         span=value.span))
+                       for key in self.store.catalog.columns[source]]
+        elif not (value.type.is_record or isinstance(value, b.BMap)):
             if value.type.kind is Kind.NULL and replace_all:
                 entries: list[tuple[str, b.BoundExpression]] = []
             else:
@@ -384,9 +485,11 @@ class Writer:
         for entity in _target_entities(item):
             table = "nodes" if entity == "node" else "rels"
             keys = {key for key, _ in entries}
+            # Copying another element's properties with += leaves keys it lacks alone; a map's null removes.
+            skip_null = not replace_all and value.type.kind in (Kind.NODE, Kind.RELATIONSHIP)
             for key, entry in entries:
                 single = b.BoundSetItem("property", item.target, key, entry, (), item.span)
-                counters += self._set_property_for(entity, single, relation)
+                counters += self._set_property_for(entity, single, relation, skip_null=skip_null)
             if replace_all:
                 for key, column in list(self.store.catalog.columns[entity].items()):
                     if key in keys:
@@ -403,7 +506,8 @@ class Writer:
                     counters["properties_set"] += count
         return counters
 
-    def _set_property_for(self, entity: str, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+    def _set_property_for(self, entity: str, item: b.BoundSetItem, relation: Relation, *,
+                          skip_null: bool = False) -> Counter[str]:
         """`SET x.key = value` for the targets that are of `entity` kind; setting null removes."""
         assert item.value is not None and isinstance(item.key, str)
         if is_storable(item.value.type) is False:
@@ -420,6 +524,8 @@ class Writer:
         for target_entity, rows_sql, values in self._targets(item, relation, item.value, {entity: column_type}):
             if target_entity != entity:
                 continue
+            if skip_null:
+                rows_sql = f"(SELECT * FROM {rows_sql} WHERE v IS NOT NULL)"
             rows = self.run.materialize(rows_sql, [], values)
             table = "nodes" if entity == "node" else "rels"
             (count,) = self.run.fetchone(
@@ -523,6 +629,23 @@ class Writer:
             values.extend(parameters)
         union = " UNION ".join(f"({part})" for part in parts)
         return self.run.materialize(f"(SELECT DISTINCT id FROM ({union}) WHERE id IS NOT NULL)", [], values)
+
+
+def _reads_any(expression: b.BoundExpression | None, variable_ids: set[int]) -> bool:
+    """Whether `expression` reads one of the variables in `variable_ids`."""
+    if expression is None:
+        return False
+    if isinstance(expression, b.BVariable):
+        return id(expression.variable) in variable_ids
+    for value in vars(expression).values():
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            if isinstance(item, tuple):
+                if any(isinstance(x, b.BoundExpression) and _reads_any(x, variable_ids) for x in item):
+                    return True
+            elif isinstance(item, b.BoundExpression) and _reads_any(item, variable_ids):
+                return True
+    return False
 
 
 def _target_entities(item: b.BoundSetItem) -> list[str]:

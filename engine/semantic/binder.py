@@ -161,7 +161,7 @@ class Binder:
         sources: list[ast.Expression | None] = []
         if projection.star:
             named = sorted(scope.named(), key=lambda v: v.name) if is_return else scope.named()
-            if not named and not projection.items:
+            if not named and not projection.items and is_return:
                 raise CypherSyntaxError("RETURN * is not allowed when there are no variables in scope", span,
                                         detail="NoVariablesInScope")
             for variable in named:
@@ -271,12 +271,23 @@ class Binder:
 
     def bind_create(self, clause: ast.Create, scope: Scope) -> tuple[b.BoundClause, Scope]:
         self.updating = True
+        for part in clause.pattern.parts:
+            first = part.element.elements[0] if part.element.elements else None
+            if (len(part.element.elements) == 1 and isinstance(first, ast.NodePattern)
+                    and first.variable is not None and first.variable.name in scope):
+                raise CypherSyntaxError(f"variable `{first.variable.name}` already declared: CREATE would "
+                                        "create nothing new", first.span, detail="VariableAlreadyBound")
         new_scope = scope.copy()
         paths = [self.bind_pattern_part(part, new_scope, mode="create") for part in clause.pattern.parts]
         return b.BCreate(paths, span=clause.span), new_scope
 
     def bind_merge(self, clause: ast.Merge, scope: Scope) -> tuple[b.BoundClause, Scope]:
         self.updating = True
+        elements = clause.part.element.elements
+        if (len(elements) == 1 and isinstance(elements[0], ast.NodePattern) and elements[0].variable is not None
+                and elements[0].variable.name in scope):
+            raise CypherSyntaxError(f"variable `{elements[0].variable.name}` already declared: MERGE would "
+                                    "match or create nothing new", elements[0].span, detail="VariableAlreadyBound")
         new_scope = scope.copy()
         path = self.bind_pattern_part(clause.part, new_scope, mode="merge")
         on_create: list[b.BoundSetItem] = []
@@ -510,6 +521,9 @@ class Binder:
             raise UnsupportedFeature("WHERE inside a relationship pattern", relationship.where.span)
         length = self._relationship_length(relationship)
         properties = self._bind_pattern_properties(relationship.properties, scope, "relationship", mode)
+        if mode in ("create", "merge") and relationship.variable is not None and relationship.variable.name in scope:
+            raise CypherSyntaxError(f"can't create relationship `{relationship.variable.name}`: the variable is "
+                                    "already declared", relationship.span, detail="VariableAlreadyBound")
         if mode in ("create", "merge"):
             if length is not None:
                 raise CypherSyntaxError("variable length relationships cannot be created", relationship.span,

@@ -102,7 +102,7 @@ class SelectContext:
 
     def entity_row(self, entity: str, id_sql: str) -> str | None:
         """An alias of the entity table joined on `id_sql`, when `id_sql` is a column of this SELECT."""
-        if id_sql not in self.hoistable or self.lambda_depth:
+        if id_sql not in self.hoistable:
             return None
         key = (entity, id_sql)
         if key not in self.entity_aliases:

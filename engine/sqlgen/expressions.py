@@ -292,8 +292,7 @@ class ExpressionCompiler:
                 return self._property(b.BProperty(subject, index.value, type=t.ANY, span=node.span))
             if subject.type.kind is Kind.MAP or subject.type.is_record:
                 return f"cy_map_get({self.variant(subject)}, {self.string(index)})"
-            raise UnsupportedFeature("dynamic property access on nodes and relationships with computed keys",
-                                     node.span)
+            return self.dynamic_property(subject, index)
         def indexed(value: str, position: str) -> str:
             as_list, as_int = f"TRY_CAST({value} AS VARIANT[])", f"TRY_CAST({position} AS BIGINT)"
             return (f"CASE WHEN cy_kind({value}) = 5 AND cy_kind({position}) = 2 THEN"
@@ -306,6 +305,19 @@ class ExpressionCompiler:
                                 f"'cannot index ' || cy_type_name({value}) || ' with ' || cy_type_name({position})")
                     + " END")
         return let([self.variant(subject), self.variant(index)], indexed)
+
+    def dynamic_property(self, subject: b.BoundExpression, key: b.BoundExpression) -> str:
+        """`n[key]` with a key computed at run time: a choice among the entity kind's property columns."""
+        entity = "node" if subject.type.kind is Kind.NODE else "relationship"
+        id_sql = self.compile(subject)
+        catalog = self.context.catalog
+        reads = [(name, to_variant(self.entity_column(entity, id_sql, column), catalog.column_type(entity, name)
+                                   or t.ANY)) for name, column in sorted(catalog.columns[entity].items())]
+
+        def choose(key_sql: str) -> str:
+            whens = "".join(f" WHEN {self.context.parameters.text(name)} THEN {read}" for name, read in reads)
+            return f"CASE {key_sql}{whens} ELSE NULL::VARIANT END" if reads else "NULL::VARIANT"
+        return choose(self.string(key))
 
     def _slice(self, node: b.BSlice) -> str:
         list_sql, element = self.list_value(node.subject)
