@@ -19,7 +19,6 @@ from engine.storage.schema import Catalog
 from engine.syntax import ast
 from engine.syntax.parser import parse
 
-
 Bound = bound.BoundQuery | bound.BSchemaCommand
 
 

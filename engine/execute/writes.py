@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import CypherSemanticError, CypherSyntaxError, CypherTypeError, UnsupportedFeature
 from engine.semantic import bound as b
-from engine.semantic.scope import Variable
 from engine.semantic import types as t
+from engine.semantic.scope import Variable
 from engine.semantic.types import CypherType, Kind, is_storable, is_variant, sql_type
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import ExpressionCompiler, to_variant
-from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.generator import QueryCompiler, Relation, _group_key
+from engine.sqlgen.runtime import error_sql
 from engine.syntax import ast
 
 if TYPE_CHECKING:

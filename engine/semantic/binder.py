@@ -11,10 +11,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.errors import (
-    ProcedureError,
     CypherSyntaxError,
     CypherTypeError,
     ParameterMissing,
+    ProcedureError,
     UnsupportedFeature,
 )
 from engine.procedures import ProcedureRegistry, check_arguments
@@ -170,23 +170,36 @@ class Binder:
                 items.append(b.BProjectionItem(b.BVariable(variable, type=variable.type, span=span), projected))
                 columns.append(variable.name)
                 sources.append(ast.Variable(variable.name, span=span))
+        pending = []
         for item in projection.items:
             if item.alias is None and not is_return and not isinstance(item.expression, ast.Variable):
                 raise CypherSyntaxError("expression in WITH must be aliased (use AS)", item.span,
                                         detail="NoExpressionAlias")
-            expression = self.bind_expression(item.expression, scope, context)
             name = item.alias if item.alias is not None else item.text
             if name in columns:
                 raise CypherSyntaxError(f"multiple result columns with the same name `{name}`", item.span,
                                         detail="ColumnNameConflict")
             columns.append(name)
-            variable = self.new_variable(name, expression.type)
-            variable.observed = _observed(expression)
-            items.append(b.BProjectionItem(expression, variable))
+            pending.append((item, name))
+        # Grouping items first: an aggregating item may use them (but only the simple ones, see below).
+        bound_items: dict[int, b.BProjectionItem] = {}
+        for index, (item, name) in enumerate(pending):
+            if not _ast_has_aggregate(item.expression):
+                expression = self.bind_expression(item.expression, scope, context)
+                variable = self.new_variable(name, expression.type)
+                variable.observed = _observed(expression)
+                bound_items[index] = b.BProjectionItem(expression, variable)
+        grouping_keys = self._grouping_keys(items + [bound_items[i] for i in sorted(bound_items)],
+                                            sources + [pending[i][0].expression for i in sorted(bound_items)])
+        for index, (item, name) in enumerate(pending):
+            if index not in bound_items:
+                expression = self._bind_aggregating(item.expression, scope, grouping_keys, context)
+                variable = self.new_variable(name, expression.type)
+                bound_items[index] = b.BProjectionItem(expression, variable)
+        for index, (item, _) in enumerate(pending):
+            items.append(bound_items[index])
             sources.append(item.expression)
         aggregating = any(_contains_aggregate(item.expression) for item in items)
-        if aggregating:
-            self._check_grouping(items, sources)
         new_scope = Scope()
         for item in items:
             new_scope.add(item.variable)
@@ -203,21 +216,33 @@ class Binder:
                                is_return, columns, span=span)
         return result, new_scope
 
-    def _check_grouping(self, items: list[b.BProjectionItem], sources: list[ast.Expression | None]) -> None:
-        grouping = [item for item in items if not _contains_aggregate(item.expression)]
-        grouping_dumps = {ast.dump(source) for source, item in zip(sources, items, strict=True)
-                          if source is not None and not _contains_aggregate(item.expression)}
-        grouped_variables = {id(v) for item in grouping for v in _variables_in(item.expression)}
-        for source, item in zip(sources, items, strict=True):
-            if not _contains_aggregate(item.expression):
-                continue
-            for variable, used_span in _variables_outside_aggregates(item.expression):
-                if id(variable) not in grouped_variables:
-                    if source is not None and _ast_contains_dump(source, grouping_dumps):
-                        continue
-                    raise CypherSyntaxError(
-                        f"variable `{variable.name}` is used in an aggregating expression but is not a "
-                        "grouping key", used_span, detail="AmbiguousAggregationExpression")
+    def _grouping_keys(self, items: list[b.BProjectionItem],
+                       sources: list[ast.Expression | None]) -> dict[str, Variable]:
+        """Grouping items an aggregating expression may reuse, by source text: variables and property
+        lookups on them only. Neo4j refuses reusing a more complex expression, even a projected one."""
+        keys: dict[str, Variable] = {}
+        for item, source in zip(items, sources, strict=True):
+            if source is not None and _is_simple_key(source):
+                keys[ast.dump(source)] = item.variable
+        return keys
+
+    def _bind_aggregating(self, expression: ast.Expression, scope: Scope, keys: dict[str, Variable],
+                          context: ExpressionContext) -> b.BoundExpression:
+        """Bind an expression holding an aggregate: outside its aggregates it may only use grouping keys,
+        which become references to the grouping items' values."""
+        hidden = scope.copy()
+        names: dict[str, str] = {}
+        for index, (dump, variable) in enumerate(keys.items()):
+            names[dump] = f"\x00group{index}"
+            hidden.add(Variable(names[dump], variable.type, variable.column, observed=variable.observed))
+        rewritten = _replace_grouping_keys(expression, names)
+        bound_expression = self.bind_expression(rewritten, hidden, context)
+        for variable, used_span in _variables_outside_aggregates(bound_expression):
+            if not variable.name.startswith("\x00group"):
+                raise CypherSyntaxError(
+                    f"variable `{variable.name}` is used in an aggregating expression but is not a grouping key",
+                    used_span, detail="AmbiguousAggregationExpression")
+        return _substitute_group_variables(bound_expression, keys, names)
 
     def _bind_order_by(self, projection: ast.Projection, old_scope: Scope, new_scope: Scope,
                        items: list[b.BProjectionItem], sources: list[ast.Expression | None],
@@ -245,6 +270,8 @@ class Binder:
             return b.BVariable(matched, type=matched.type, span=expression.span)
         rewritten = _replace_projected(expression, by_dump)
         try:
+            if aggregating and _ast_has_aggregate(rewritten):
+                return self._bind_aggregating(rewritten, scope, {}, ExpressionContext(aggregates=True))
             return self.bind_expression(rewritten, scope)
         except CypherSyntaxError as error:
             if (aggregating or distinct) and error.detail == "UndefinedVariable":
@@ -621,9 +648,7 @@ class Binder:
         elif kind in (Kind.NODE, Kind.RELATIONSHIP):
             entity = "node" if kind is Kind.NODE else "relationship"
             result = self.property_types(entity, node.key) or t.NULL
-        elif kind in (Kind.MAP, Kind.ANY, Kind.NULL, Kind.ZONED_DATETIME):
-            result = t.ANY
-        elif _observed(subject):
+        elif kind in (Kind.MAP, Kind.ANY, Kind.NULL, Kind.ZONED_DATETIME) or _observed(subject):
             result = t.ANY
         else:
             raise CypherSyntaxError(f"type mismatch: expected a map, node or relationship but was {subject.type!r}",
@@ -942,52 +967,110 @@ def _contains_aggregate(expression: b.BoundExpression) -> bool:
     return any(_contains_aggregate(child) for child in _children(expression))
 
 
-def _variables_in(expression: b.BoundExpression) -> list[Variable]:
-    if isinstance(expression, b.BVariable):
-        return [expression.variable]
-    if isinstance(expression, b.BSubquery):
-        return list(expression.imports)
-    result: list[Variable] = []
-    for child in _children(expression):
-        result.extend(_variables_in(child))
-    return result
-
-
-def _variables_outside_aggregates(expression: b.BoundExpression) -> list[tuple[Variable, Span]]:
+def _variables_outside_aggregates(expression: b.BoundExpression,
+                                  local: frozenset[int] = frozenset()) -> list[tuple[Variable, Span]]:
+    """Free variables read outside aggregates (iteration variables of comprehensions are not free)."""
     if isinstance(expression, b.BAggregate):
         return []
     if isinstance(expression, b.BVariable):
-        return [(expression.variable, expression.span)]
+        return [] if id(expression.variable) in local else [(expression.variable, expression.span)]
     if isinstance(expression, b.BSubquery):
-        return [(v, expression.span) for v in expression.imports]
+        return [(v, expression.span) for v in expression.imports if id(v) not in local]
+    if isinstance(expression, b.BListComprehension | b.BQuantifier):
+        local = local | {id(expression.variable)}
+    elif isinstance(expression, b.BReduce):
+        local = local | {id(expression.variable), id(expression.accumulator)}
     result: list[tuple[Variable, Span]] = []
     for child in _children(expression):
-        result.extend(_variables_outside_aggregates(child))
+        result.extend(_variables_outside_aggregates(child, local))
     return result
 
 
-def _ast_contains_dump(expression: ast.SyntaxNode, dumps: set[str]) -> bool:
-    """Whether `expression` is made only of grouping expressions (by text) outside its aggregates."""
-    if ast.dump(expression) in dumps:
+def _ast_has_aggregate(expression: ast.SyntaxNode) -> bool:
+    """Whether an expression calls an aggregating function outside any subquery."""
+    if isinstance(expression, ast.CountStar):
         return True
     if isinstance(expression, ast.FunctionCall) and expression.name.lower() in AGGREGATES:
         return True
-    if isinstance(expression, ast.CountStar | ast.Literal | ast.Parameter):
-        return True
-    if isinstance(expression, ast.Variable):
+    if isinstance(expression, ast.ExistsSubquery | ast.CountSubquery | ast.CollectSubquery | ast.PatternComprehension):
         return False
-    children = [getattr(expression, name) for name in expression.__dataclass_fields__ if name != "span"]
-    nodes = []
-    for child in children:
-        if isinstance(child, ast.SyntaxNode):
-            nodes.append(child)
-        elif isinstance(child, tuple):
-            for item in child:
+    return any(_ast_has_aggregate(child) for child in _ast_children(expression))
+
+
+def _ast_children(node: ast.SyntaxNode) -> list[ast.SyntaxNode]:
+    children: list[ast.SyntaxNode] = []
+    for name in node.__dataclass_fields__:
+        if name == "span":
+            continue
+        value = getattr(node, name)
+        if isinstance(value, ast.SyntaxNode):
+            children.append(value)
+        elif isinstance(value, tuple):
+            for item in value:
                 if isinstance(item, ast.SyntaxNode):
-                    nodes.append(item)
+                    children.append(item)
                 elif isinstance(item, tuple):
-                    nodes.extend(x for x in item if isinstance(x, ast.SyntaxNode))
-    return all(_ast_contains_dump(child, dumps) for child in nodes)
+                    children.extend(x for x in item if isinstance(x, ast.SyntaxNode))
+    return children
+
+
+def _is_simple_key(expression: ast.Expression) -> bool:
+    while isinstance(expression, ast.PropertyLookup):
+        expression = expression.subject
+    return isinstance(expression, ast.Variable)
+
+
+def _replace_grouping_keys(expression: ast.Expression, names: dict[str, str]) -> ast.Expression:
+    """Grouping-key sub-expressions outside aggregates -> hidden variables naming the keys."""
+    if not names:
+        return expression
+    name = names.get(ast.dump(expression))
+    if name is not None:
+        return ast.Variable(name, span=expression.span)
+    if isinstance(expression, ast.CountStar) or (
+            isinstance(expression, ast.FunctionCall) and expression.name.lower() in AGGREGATES):
+        return expression
+    changes = {}
+    for field_name in expression.__dataclass_fields__:
+        if field_name == "span":
+            continue
+        value = getattr(expression, field_name)
+        if isinstance(value, ast.Expression):
+            new_value = _replace_grouping_keys(value, names)
+            if new_value is not value:
+                changes[field_name] = new_value
+        elif isinstance(value, tuple) and value and all(isinstance(v, ast.Expression) for v in value):
+            new_items = tuple(_replace_grouping_keys(v, names) for v in value)
+            if any(n is not o for n, o in zip(new_items, value, strict=True)):
+                changes[field_name] = new_items
+        elif isinstance(value, tuple) and value and all(
+                isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], ast.Expression) for v in value):
+            new_pairs = tuple((k, _replace_grouping_keys(v, names)) for k, v in value)
+            if any(n[1] is not o[1] for n, o in zip(new_pairs, value, strict=True)):
+                changes[field_name] = new_pairs
+    return replace(expression, **changes) if changes else expression
+
+
+def _substitute_group_variables(expression: b.BoundExpression, keys: dict[str, Variable],
+                                names: dict[str, str]) -> b.BoundExpression:
+    """Point the hidden key variables at the grouping items' own variables."""
+    by_name = {names[dump]: variable for dump, variable in keys.items()}
+    if isinstance(expression, b.BVariable) and expression.variable.name in by_name:
+        target = by_name[expression.variable.name]
+        return b.BVariable(target, type=target.type, span=expression.span)
+    for field_name, value in vars(expression).items():
+        if isinstance(value, b.BoundExpression) and not isinstance(value, b.BAggregate):
+            setattr(expression, field_name, _substitute_group_variables(value, keys, names))
+        elif isinstance(value, tuple) and value:
+            if all(isinstance(v, b.BoundExpression) for v in value):
+                setattr(expression, field_name, tuple(
+                    v if isinstance(v, b.BAggregate) else _substitute_group_variables(v, keys, names)
+                    for v in value))
+            elif all(isinstance(v, tuple) for v in value):
+                setattr(expression, field_name, tuple(
+                    tuple(_substitute_group_variables(x, keys, names) if isinstance(x, b.BoundExpression)
+                          and not isinstance(x, b.BAggregate) else x for x in pair) for pair in value))
+    return expression
 
 
 def _replace_projected(expression: ast.Expression, by_dump: dict[str, Variable]) -> ast.Expression:

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.errors import UnsupportedFeature
+from engine.procedures import Procedure
 from engine.semantic import bound as b
 from engine.semantic import types as t
 from engine.semantic.scope import Variable
 from engine.semantic.types import Kind, is_variant, sql_type
-from engine.procedures import Procedure
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
 from engine.sqlgen.expressions import ExpressionCompiler, equality_sql, to_variant
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
@@ -367,8 +367,7 @@ class ProjectionCompiler:
         final_context.aggregates = {id(aggregate): f"{final_alias}.a{index}"
                                     for index, aggregate in enumerate(aggregates)}
         for index, item in enumerate(grouping):
-            if isinstance(item.expression, b.BVariable):
-                final_context.bind_variable(item.expression.variable, f"{final_alias}.g{index}")
+            final_context.bind_variable(item.variable, f"{final_alias}.g{index}")
         final_compiler = ExpressionCompiler(final_context, self.queries)
         columns = []
         grouping_index = {id(item): index for index, item in enumerate(grouping)}
