@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.errors import (
+    CypherArgumentError,
     CypherSyntaxError,
     CypherTypeError,
     ParameterMissing,
@@ -281,19 +282,25 @@ class Binder:
             raise
 
     def _bind_row_count(self, expression: ast.Expression, what: str) -> b.BoundExpression:
-        bound_expression = self.bind_expression(expression, Scope())
-        if isinstance(bound_expression, b.BLiteral | b.BParameter):
-            value = bound_expression.value
-            if isinstance(value, bool) or not isinstance(value, int):
-                detail = "InvalidArgumentType" if isinstance(bound_expression, b.BParameter) else \
-                    "InvalidArgumentType"
-                if isinstance(value, float):
-                    raise CypherSyntaxError(f"{what} must be a non-negative integer, got {value}",
-                                            expression.span, detail="InvalidArgumentType")
-                raise CypherSyntaxError(f"{what} must be a non-negative integer", expression.span, detail=detail)
-            if value < 0:
-                raise CypherSyntaxError(f"{what} must be a non-negative integer, got {value}", expression.span,
-                                        detail="NegativeIntegerArgument")
+        """SKIP and LIMIT take a constant non-negative integer. A bad literal is a compile-time error; a bad
+        parameter value an ArgumentError when the statement runs, as in Neo4j."""
+        try:
+            bound_expression = self.bind_expression(expression, Scope())
+        except CypherSyntaxError as error:
+            if error.detail != "UndefinedVariable":
+                raise
+            raise CypherSyntaxError(f"{what} must be a constant expression: it cannot read variables",
+                                    expression.span, detail="NonConstantExpression") from None
+        if not isinstance(bound_expression, b.BLiteral | b.BParameter):
+            return bound_expression
+        value = bound_expression.value
+        error = CypherArgumentError if isinstance(bound_expression, b.BParameter) else CypherSyntaxError
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise error(f"{what} must be a non-negative integer, got {value!r}", expression.span,
+                        detail="InvalidArgumentType")
+        if value < 0:
+            raise error(f"{what} must be a non-negative integer, got {value}", expression.span,
+                        detail="NegativeIntegerArgument")
         return bound_expression
 
     def bind_create(self, clause: ast.Create, scope: Scope) -> tuple[b.BoundClause, Scope]:
@@ -734,6 +741,9 @@ class Binder:
                                     detail="InvalidNumberOfArguments")
         inner = ExpressionContext(aggregates=True, in_aggregate=True)
         arguments = [self.bind_expression(argument, scope, inner) for argument in node.arguments]
+        if any(_calls(argument, "rand") for argument in arguments):
+            raise CypherSyntaxError(f"{node.name}() over rand() would aggregate values that change on every "
+                                    "evaluation", node.span, detail="NonConstantExpression")
         return b.BAggregate(name, arguments[0], node.distinct, tuple(arguments[1:]),
                             type=rule([a.type for a in arguments]), span=node.span)
 
@@ -741,6 +751,9 @@ class Binder:
         if not context.aggregates:
             raise CypherSyntaxError("invalid use of count(*) in this context", node.span,
                                     detail="InvalidAggregation")
+        if context.in_aggregate:
+            raise CypherSyntaxError("can't use aggregate functions inside of aggregate functions", node.span,
+                                    detail="NestedAggregation")
         return b.BAggregate("count", None, False, type=t.INTEGER, span=node.span)
 
     def _bind_case(self, node: ast.Case, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
@@ -890,6 +903,12 @@ class Binder:
     def _reference(self, variable: Variable) -> None:
         for references in self._references:
             references.add(id(variable))
+
+
+def _calls(expression: b.BoundExpression, function: str) -> bool:
+    if isinstance(expression, b.BFunction) and expression.name == function:
+        return True
+    return any(_calls(child, function) for child in _children(expression))
 
 
 def _observed(expression: b.BoundExpression) -> bool:

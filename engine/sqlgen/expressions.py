@@ -214,7 +214,7 @@ class ExpressionCompiler:
         table = "nodes" if entity == "node" else "rels"
         if self.context.lambda_depth:
             raise UnsupportedFeature("reading node or relationship data inside a list expression "
-                                     "over entities that are not variables of the query")
+                                     "over entities that are not variables of the query", detail=NEEDS_SUBQUERY)
         return f"(SELECT {column} FROM {table} WHERE id = {id_sql})"
 
     def property_of_entity(self, entity: str, id_sql: str, key: str, static_type: CypherType = t.ANY) -> str:
@@ -442,8 +442,39 @@ class ExpressionCompiler:
         inner.bind_variable(variable, name, hoistable=False)
         return name, ExpressionCompiler(inner, self.queries)
 
+    def _elements(self, variable: Variable, source: str, build: Callable[[ExpressionCompiler], tuple[str, str]]
+                  ) -> str:
+        """A list expression as a correlated subquery over the list's elements, for bodies a lambda
+        cannot hold (they read node data or run subqueries). `build(compiler)` gives (value, filter)."""
+        alias = self.context.fresh("u")
+        inner_context = self.context.child()
+        inner_context.bind_variable(variable, f"{alias}.x")
+        compiler = ExpressionCompiler(inner_context, self.queries)
+        value, condition = build(compiler)
+        return (f"CASE WHEN ({source}) IS NULL THEN NULL ELSE (SELECT list({value} ORDER BY {alias}.i)"
+                f" FROM (SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i FROM (SELECT {source} AS l))"
+                f" AS {alias}{inner_context.join_text()} WHERE {condition}) END")
+
     def _list_comprehension(self, node: b.BListComprehension) -> str:
-        source, element = self.list_value(node.source)
+        try:
+            return self._list_comprehension_lambda(node)
+        except UnsupportedFeature as error:
+            if error.detail != NEEDS_SUBQUERY or self.context.lambda_depth:
+                raise
+        source, _ = self.list_value(node.source)
+        target = node.type.element or t.ANY
+
+        def build(compiler: ExpressionCompiler) -> tuple[str, str]:
+            value = compiler.compile_as(node.projection, target) if node.projection is not None else \
+                convert(f"{compiler.compile(b.BVariable(node.variable, type=node.variable.type, span=node.span))}",
+                        node.variable.type, target)
+            condition = compiler.boolean(node.where) if node.where is not None else "true"
+            return value, condition
+        result = self._elements(node.variable, source, build)
+        return f"coalesce({result}, CASE WHEN ({source}) IS NULL THEN NULL ELSE []::{sql_type(target)}[] END)"
+
+    def _list_comprehension_lambda(self, node: b.BListComprehension) -> str:
+        source, _ = self.list_value(node.source)
         name, inner = self._lambda(node.variable)
         result = source
         if node.where is not None:
@@ -455,9 +486,14 @@ class ExpressionCompiler:
 
     def _quantifier(self, node: b.BQuantifier) -> str:
         source, _ = self.list_value(node.source)
-        name, inner = self._lambda(node.variable)
-        codes = (f"list_transform({source}, lambda {name}: "
-                 f"CASE WHEN {inner.boolean(node.where)} THEN 2 WHEN NOT {inner.boolean(node.where)} THEN 0 ELSE 1 END)")
+        try:
+            name, inner = self._lambda(node.variable)
+            codes = f"list_transform({source}, lambda {name}: {_truth_code(inner.boolean(node.where))})"
+        except UnsupportedFeature as error:
+            if error.detail != NEEDS_SUBQUERY or self.context.lambda_depth:
+                raise
+            codes = self._elements(node.variable, source,
+                                   lambda compiler: (_truth_code(compiler.boolean(node.where)), "true"))
         if node.kind == "any":
             return f"[false, NULL, true][coalesce(list_max({codes}), 0) + 1]"
         if node.kind == "all":
@@ -484,11 +520,19 @@ class ExpressionCompiler:
 
     def _subquery(self, node: b.BSubquery) -> str:
         if self.context.lambda_depth:
-            raise UnsupportedFeature("subqueries inside list expressions", node.span)
+            raise UnsupportedFeature("subqueries inside list expressions", node.span, detail=NEEDS_SUBQUERY)
         return self.queries.subquery_sql(node, self.context)
 
     def _path_value(self, node: b.BPathValue) -> str:
         raise UnsupportedFeature("path values here", node.span)
+
+
+NEEDS_SUBQUERY = "NeedsSubquery"
+
+
+def _truth_code(predicate: str) -> str:
+    """2 for true, 0 for false, 1 for null: three-valued logic as numbers lists can min and max."""
+    return f"coalesce(({predicate})::INTEGER * 2, 1)"
 
 
 # -- operators ---------------------------------------------------------------------------------------
