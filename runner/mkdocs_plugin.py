@@ -1,0 +1,149 @@
+"""MkDocs plugin (entry point `mkdocs.plugins: cookbook`): the cookbook's pages as a site for authors.
+
+A thin adapter over `runner.preview`. For each page it reads the page, finds its cells' statuses and
+hands MkDocs the page with every block of ours rendered as HTML; it adds an index page made from the
+pages' front matter (unless the docs folder has its own `index.md`), and the preview's stylesheet and
+script. A drifted or errored cell is logged as a warning naming the cell, with the diff or the error, so
+`mkdocs build --strict` (or `strict: true` in mkdocs.yml) fails on it.
+
+    plugins:
+      - cookbook:
+          live: false          # true: run the pages at build time (cached by page content)
+          snapshots: snapshots # where the last run's results are (snapshot mode), from mkdocs.yml's folder
+          cache: .cache/cookbook-preview   # live mode's cache on disk ('' for memory only)
+          mermaid: https://unpkg.com/mermaid@11/dist/mermaid.min.js   # or a local file, copied into the site
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config import config_options as option
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page as MkDocsPage
+
+from runner.page import parse_page
+from runner.page.front_matter import find_front_matter, read_front_matter
+from runner.page.markdown import split_lines
+from runner.preview import (
+    ASSETS,
+    LiveRuns,
+    PageStatus,
+    Recipe,
+    from_snapshot,
+    index_markdown,
+    preview_markdown,
+    snapshot_path,
+)
+
+MERMAID_CDN = "https://unpkg.com/mermaid@11/dist/mermaid.min.js"
+ASSET_FOLDER = "assets/cookbook"
+log = get_plugin_logger("cookbook")
+
+
+class CookbookConfig(Config):
+    live = option.Type(bool, default=False)
+    snapshots = option.Type(str, default="snapshots")
+    cache = option.Type(str, default=".cache/cookbook-preview")
+    mermaid = option.Type(str, default=MERMAID_CDN)
+    index = option.Type(bool, default=True)
+
+
+class CookbookPlugin(BasePlugin[CookbookConfig]):
+    def __init__(self) -> None:
+        self.root = Path.cwd()
+        self.live: LiveRuns | None = None
+        self.mermaid_file: Path | None = None
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        """Defined so that `mkdocs serve` keeps this plugin, and its live cache, from build to build."""
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        self.root = Path(config.config_file_path).parent if config.config_file_path else Path.cwd()
+        if self.config.live and self.live is None:
+            self.live = LiveRuns(self.root / self.config.cache if self.config.cache else None)
+        mermaid = self.config.mermaid.strip()
+        scripts = []
+        self.mermaid_file = None
+        if mermaid.startswith(("http://", "https://", "//")):
+            scripts.append(mermaid)
+        elif mermaid:
+            self.mermaid_file = (self.root / mermaid).resolve()
+            if self.mermaid_file.is_file():
+                scripts.append(f"{ASSET_FOLDER}/mermaid.min.js")
+            else:
+                log.warning(f"mermaid: no file {self.mermaid_file}; diagrams show as their source")
+                self.mermaid_file = None
+        scripts.append(f"{ASSET_FOLDER}/preview.js")
+        config.extra_javascript.extend(script for script in scripts if script not in config.extra_javascript)
+        if f"{ASSET_FOLDER}/preview.css" not in config.extra_css:
+            config.extra_css.append(f"{ASSET_FOLDER}/preview.css")
+        return config
+
+    def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
+        for name in ("preview.css", "preview.js"):
+            files.append(File.generated(config, f"{ASSET_FOLDER}/{name}", abs_src_path=str(ASSETS / name)))
+        if self.mermaid_file is not None:
+            files.append(File.generated(config, f"{ASSET_FOLDER}/mermaid.min.js",
+                                        abs_src_path=str(self.mermaid_file)))
+        if self.config.index and files.get_file_from_path("index.md") is None:
+            recipes = [Recipe(file.src_uri, _front_matter(file)) for file in files.documentation_pages()]
+            files.append(File.generated(config, "index.md", content=index_markdown(recipes)))
+        return files
+
+    def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
+        snapshots = self.root / self.config.snapshots
+        if snapshots.is_dir():
+            server.watch(str(snapshots))
+        return server
+
+    def on_page_markdown(self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
+        file = page.file
+        if file.generated_by is not None or not file.abs_src_path:
+            return markdown
+        shown = _shown(Path(file.abs_src_path), self.root)
+        recipe = parse_page(file.content_string, shown)
+        status = self.statuses(recipe, Path(file.abs_src_path), Path(config.docs_dir))
+        report(status, recipe)
+        return preview_markdown(recipe, status)
+
+    def statuses(self, recipe: Any, path: Path, docs: Path) -> PageStatus:
+        if self.live is not None:
+            runs, started = self.live.runs, time.perf_counter()
+            status = self.live.statuses(recipe)
+            if self.live.runs > runs:
+                log.info(f"ran {recipe.path} in {time.perf_counter() - started:.1f} s")
+            return status
+        snapshot = snapshot_path(path, docs, self.root / self.config.snapshots)
+        return from_snapshot(recipe, snapshot, shown=_shown(snapshot, self.root))
+
+
+def report(status: PageStatus, recipe: Any) -> None:
+    """A warning per problem, so that strict builds fail on them."""
+    for error in status.errors:
+        log.warning(error)
+    for item in status.problems():  # the runner's text: `FILE:LINE: cell 'x' drifted …` and the diff
+        log.warning(item.detail.rstrip() or f"{recipe.path}: cell {item.name!r} {item.state}")
+
+
+def _front_matter(file: File) -> dict[str, Any]:
+    if not file.abs_src_path:
+        return {}
+    lines = split_lines(file.content_string)
+    if find_front_matter(lines) is None:
+        return {}
+    fields, _errors = read_front_matter(file.src_uri, lines)  # errors show on the page itself
+    return fields
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return Path(os.path.relpath(path, root)).as_posix()
+    except ValueError:
+        return str(path)

@@ -1,0 +1,276 @@
+"""The preview's pieces without a browser: statuses from snapshots and from runs, the page's HTML, the gram
+drawing, the index, and the MkDocs build (strict fails on drift)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from runner.page import parse_page, read_page
+from runner.preview import (
+    DRIFTED,
+    ERRORED,
+    NOT_RECORDED,
+    NOT_RUN,
+    PASSING,
+    LiveRuns,
+    Recipe,
+    from_run,
+    from_snapshot,
+    index_markdown,
+    preview_markdown,
+    snapshot_path,
+)
+from runner.preview.graph import gram_html, read_gram
+from runner.preview.tables import read_table
+from runner.snapshot import cell_record, dump_snapshot
+from tests.runner.helpers import COOKBOOK_PAGE, ROOT, agent_memory_page, recorded_text
+from tests.runner.preview_site import LABELS_ROW, TAMPERED_ROW, mkdocs_build, site_copy, tamper
+
+SNAPSHOT = ROOT / "snapshots" / "01-agent-memory.yml"
+
+
+def tampered_page(tmp_path: Path) -> Path:
+    """The agent-memory page with one recorded value changed: the `labels` table says 9 entities."""
+    folder = tmp_path / "tampered"
+    (folder / "cookbook").mkdir(parents=True)
+    shutil.copy(COOKBOOK_PAGE, folder / "cookbook" / COOKBOOK_PAGE.name)
+    return tamper(folder)
+
+
+# -- statuses -------------------------------------------------------------------------------------------
+
+def test_snapshot_mode_every_cell_passes_and_the_trace_is_not_run():
+    status = from_snapshot(agent_memory_page(), SNAPSHOT, shown="snapshots/01-agent-memory.yml")
+    page = agent_memory_page()
+    traces = {cell.name for cell in page.cells if type(cell).__name__ == "Trace"}
+    assert traces == {"session-2-calls"}
+    assert {name: item.state for name, item in status.cells.items() if name not in traces} == {
+        cell.name: PASSING for cell in page.cells if cell.name not in traces}
+    assert status.cells["session-2-calls"].state == NOT_RUN
+    assert "live mode" in status.cells["session-2-calls"].detail
+    assert "snapshots/01-agent-memory.yml" in status.source
+    assert status.problems() == []
+
+
+def test_snapshot_mode_a_tampered_value_drifts_with_the_runners_diff(tmp_path):
+    page = read_page(tampered_page(tmp_path))
+    status = from_snapshot(page, SNAPSHOT)
+    labels = status.cells["labels"]
+    assert labels.state == DRIFTED
+    assert f"-{TAMPERED_ROW}" in labels.detail and f"+{LABELS_ROW}" in labels.detail
+    assert "rows differ" in labels.detail
+    assert [item.name for item in status.problems()] == ["labels"]
+    assert status.cells["recall"].state == PASSING
+
+
+def test_snapshot_mode_without_a_snapshot_nothing_has_run(tmp_path):
+    status = from_snapshot(agent_memory_page(), tmp_path / "missing.yml")
+    assert {item.state for item in status.cells.values()} == {NOT_RUN}
+    assert "no snapshot file" in status.cells["recall"].detail
+
+
+def test_snapshot_mode_an_unreadable_snapshot_is_a_problem_of_the_page(tmp_path):
+    broken = tmp_path / "broken.yml"
+    broken.write_text("<<<<<<< HEAD\nformat: 1\n", encoding="utf-8")
+    status = from_snapshot(agent_memory_page(), broken, shown="broken.yml")
+    assert status.errors and status.errors[0].startswith("broken.yml cannot be read")
+    assert {item.state for item in status.cells.values()} == {NOT_RUN}
+
+
+def test_snapshot_mode_a_cell_without_a_recording_shows_the_snapshots_result(tmp_path):
+    page = parse_page("# P\n\n```cypher cell=two\nRETURN 1 + 1 AS two\n```\n", tmp_path / "p.md")
+    import engine
+    from runner.result import CellResult
+
+    with engine.connect(":memory:") as connection:
+        result = CellResult.from_results(connection.execute_script("RETURN 1 + 1 AS two"))
+    snapshot = tmp_path / "p.yml"
+    snapshot.write_text(dump_snapshot("p.md", {"two": cell_record(result)}), encoding="utf-8")
+    status = from_snapshot(page, snapshot).cells["two"]
+    assert (status.state, status.result_kind) == (NOT_RECORDED, "table")
+    assert "| 2   |" in (status.result or "")
+    assert "<td" in preview_markdown(page, from_snapshot(page, snapshot))
+
+
+def test_live_mode_errored_and_skipped_cells(tmp_path):
+    page = parse_page("# P\n\n```cypher cell=bad\nRETURN nope(1)\n```\n\n```table\n1 row\n```\n\n"
+                      "```cypher cell=after\nRETURN 1 AS one\n```\n", tmp_path / "p.md")
+    status = from_run(page)
+    assert status.cells["bad"].state == ERRORED and "nope" in status.cells["bad"].detail
+    assert status.cells["after"].state == NOT_RUN
+    html = preview_markdown(page, status)
+    assert 'data-status="errored"' in html and 'class="cb-error"' in html
+
+
+SMALL_PAGE = """# Numbers
+
+```cypher cell=numbers
+UNWIND [3, 1, 2] AS n
+RETURN n ORDER BY n
+```
+
+```table
+| n |
+|---|
+| 1 |
+| 2 |
+| 3 |
+3 rows
+```
+"""
+
+
+def test_live_runs_are_cached_by_page_content(tmp_path):
+    cache = LiveRuns(tmp_path / "cache")
+    page = parse_page(SMALL_PAGE, tmp_path / "numbers.md")
+    first = cache.statuses(page)
+    assert first.cells["numbers"].state == PASSING
+    assert cache.statuses(parse_page(SMALL_PAGE, tmp_path / "numbers.md")) is first
+    assert cache.runs == 1
+    again = LiveRuns(tmp_path / "cache")
+    assert again.statuses(page).cells == first.cells and again.runs == 0  # read from the files
+    edited = parse_page(SMALL_PAGE.replace("| 2 |", "| 5 |"), page.path)
+    assert cache.statuses(edited).cells["numbers"].state == DRIFTED
+    assert cache.runs == 2
+
+
+def test_snapshot_path_mirrors_the_page_below_its_folder():
+    assert snapshot_path(COOKBOOK_PAGE, ROOT / "cookbook", ROOT / "snapshots") == SNAPSHOT
+
+
+# -- the page as HTML -----------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def page_html() -> str:
+    page = agent_memory_page()
+    return preview_markdown(page, from_snapshot(page, SNAPSHOT, shown="snapshots/01-agent-memory.yml"))
+
+
+def test_no_fence_of_ours_is_left_for_markdown(page_html):
+    assert not re.search(r"^\s*```", page_html, re.MULTILINE)
+    assert "---\ntitle:" not in page_html
+
+
+def test_cells_show_name_parameters_link_and_status(page_html):
+    recall = re.search(r'<div class="cb-cell cb-cell--passing" id="cell-recall".*?</div>', page_html,
+                       re.DOTALL)
+    assert recall is not None
+    assert 'href="#data-question"' in recall.group(0)
+    assert '<span class="cb-status cb-status--passing">passing</span>' in recall.group(0)
+    assert 'id="data-question"' in page_html
+
+
+def test_the_setup_cell_is_folded(page_html):
+    folded = re.search(r'<details class="cb-setup" data-cell="schema"><summary>(.*?)</summary>', page_html,
+                       re.DOTALL)
+    assert folded is not None and "Show the setup step" in folded.group(1) and "passing" in folded.group(1)
+    assert "<details class=\"cb-setup\" data-cell=\"schema\" open" not in page_html
+
+
+def test_data_blocks_fold_unless_the_author_folded_them(page_html):
+    assert '<details class="cb-data" id="data-question">' in page_html
+    assert '<div class="cb-data" id="data-session-1">' in page_html  # inside the page's own <details>
+
+
+def test_tables_are_html_tables_with_the_recorded_values(page_html):
+    table = read_table(recorded_text(agent_memory_page(), "labels"))
+    assert table.columns == ["label", "nodes"] and table.rows[1] == ('"Entity"', "8")
+    assert '<th>label</th><th>nodes</th>' in page_html
+    row = '<td class="cb-v-string cb-short">&quot;Entity&quot;</td><td class="cb-v-number cb-short">8</td>'
+    assert row in page_html
+
+
+def test_front_matter_is_a_card_under_the_heading(page_html):
+    heading = page_html.index("# Long-term memory for an agent")
+    card = page_html.index('<div class="cb-card">')
+    assert heading < card < page_html.index('<pre class="cb-mermaid">')
+    for text in ("Intermediate", "Agent memory", "quantified path patterns", "Apache-2.0", "Licence",
+                 "11 passing", "1 not run"):
+        assert text in page_html
+
+
+def test_mermaid_blocks_are_left_for_the_script(page_html):
+    assert page_html.count('<pre class="cb-mermaid">') == 2
+    assert "flowchart LR" in page_html
+
+
+def test_a_drifted_cell_shows_its_diff(tmp_path):
+    page = read_page(tampered_page(tmp_path))
+    html = preview_markdown(page, from_snapshot(page, SNAPSHOT))
+    labels = html[html.index('id="cell-labels"'):]
+    labels = labels[:labels.index("</div>\n")]
+    assert 'data-status="drifted"' in labels and ">drifted</span>" in labels
+    assert '<span class="cb-diff-del">-| &quot;Entity&quot;   | 9     |</span>' in labels
+    assert '<span class="cb-diff-add">+| &quot;Entity&quot;   | 8     |</span>' in labels
+
+
+# -- gram -----------------------------------------------------------------------------------------------
+
+def test_gram_blocks_are_read_back_into_a_graph():
+    graph = read_gram(recorded_text(agent_memory_page(), "chains"))
+    assert sorted(graph.nodes) == ["n14", "n19", "n25", "n26", "n5"]
+    assert graph.nodes["n5"].labels == ["Entity"] and graph.nodes["n5"].caption == "orders service"
+    relationships = {key: (item.type, item.start, item.end) for key, item in graph.relationships.items()}
+    assert relationships == {"r51": ("ABOUT", "n26", "n5"), "r53": ("SUPERSEDES", "n26", "n19"),
+                             "r48": ("ABOUT", "n25", "n5"), "r54": ("SUPERSEDES", "n25", "n14")}
+
+
+def test_gram_html_draws_the_graph_beside_the_text():
+    text = recorded_text(agent_memory_page(), "chains")
+    html = gram_html(text)
+    assert html.count('class="cb-graph-node"') == 5 and html.count('class="cb-graph-rel"') == 4
+    assert html.index("<svg") < html.index('<pre class="cb-gram-text">')
+    assert html == gram_html(text)  # the same block, the same drawing
+    assert "<svg" not in gram_html("// 1 row\nnot gram\n")
+
+
+# -- the index and the site -----------------------------------------------------------------------------
+
+def test_the_index_lists_recipes_by_category_then_level():
+    recipes = [Recipe("b.md", {"title": "B", "category": "Search", "level": "Advanced"}),
+               Recipe("a.md", {"title": "A", "category": "Search", "level": "Beginner", "summary": "S | s"}),
+               Recipe("c.md", {"title": "C", "category": "Agent memory", "level": "Intermediate",
+                               "features": ["MERGE"]}),
+               Recipe("d.md", {})]
+    text = index_markdown(recipes)
+    assert [line for line in text.splitlines() if line.startswith("## ")] == [
+        "## Agent memory", "## Search", "## Other recipes"]
+    assert text.index("[A](a.md)<br>S \\| s") < text.index("[B](b.md)")
+    assert "| [C](c.md) | Intermediate | MERGE |" in text and "[d](d.md)" in text
+
+
+def test_mkdocs_build_strict_builds_the_site(tmp_path):
+    folder = site_copy(tmp_path / "clone")
+    built = mkdocs_build(folder, "--strict")
+    assert built.returncode == 0, built.stderr
+    index = (folder / "site" / "index.html").read_text(encoding="utf-8")
+    assert "Agent memory" in index and "Long-term memory for an agent" in index
+    page = (folder / "site" / "01-agent-memory" / "index.html").read_text(encoding="utf-8")
+    assert 'class="cb-card"' in page and "cypher cell=" not in page
+    assert (folder / "site" / "assets" / "cookbook" / "preview.css").is_file()
+
+
+def test_mkdocs_strict_fails_on_drift(tmp_path):
+    folder = site_copy(tmp_path / "clone")
+    tamper(folder)
+    lenient = mkdocs_build(folder)
+    assert lenient.returncode == 0, lenient.stderr
+    assert "cell 'labels' drifted" in lenient.stderr
+    strict = mkdocs_build(folder, "--strict")
+    assert strict.returncode != 0
+    output = strict.stdout + strict.stderr
+    assert "cell 'labels' drifted" in output and "Aborted with 1 warnings in strict mode" in output
+
+
+def test_a_recorded_block_apart_from_its_cell_links_back_to_it(tmp_path):
+    source = ("# P\n\n```cypher cell=one\nRETURN 1 AS one\n```\n\nThe result:\n\n```table\n| one |\n|-----|\n"
+              "| 1   |\n1 row\n```\n\n- a list item\n\n  ```cypher\n  RETURN 2\n  ```\n")
+    page = parse_page(source, tmp_path / "p.md")
+    html = preview_markdown(page, from_run(page))
+    assert '<div class="cb-record" data-record="one">' in html and 'href="#cell-one"' in html
+    assert html.index('id="cell-one"') < html.index("The result:") < html.index("<th>one</th>")
+    assert "  ```cypher\n  RETURN 2\n  ```" in html  # a fence in a list item stays Markdown
