@@ -74,9 +74,10 @@ def _offset_text(seconds: int) -> str:
 
 
 def _year_text(year: int) -> str:
+    """ISO-8601 as Java prints it: four digits, a sign before longer years, `-0044` for 45 BC."""
     if 0 <= year <= 9999:
         return f"{year:04d}"
-    return f"{'+' if year > 0 else '-'}{abs(year):09d}" if abs(year) > 9999 else f"-{abs(year):04d}"
+    return f"{'+' if year > 0 else '-'}{abs(year)}" if abs(year) > 9999 else f"-{abs(year):04d}"
 
 
 @dataclass(frozen=True, order=True)

@@ -27,6 +27,19 @@ from engine.semantic.types import CypherType, Kind
 from engine.syntax import ast
 from engine.syntax.span import Span
 
+TEMPORAL_KINDS = frozenset({Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME,
+                            Kind.ZONED_DATETIME, Kind.DURATION})
+NUMBER_KINDS = frozenset({Kind.INTEGER, Kind.FLOAT})
+# Operand kinds each arithmetic operator accepts; a literal of another kind fails at compile time.
+ARITHMETIC_OPERAND_KINDS: dict[str, frozenset[Kind]] = {
+    "+": NUMBER_KINDS | TEMPORAL_KINDS | {Kind.STRING, Kind.LIST},
+    "-": NUMBER_KINDS | TEMPORAL_KINDS,
+    "*": NUMBER_KINDS | {Kind.DURATION},
+    "/": NUMBER_KINDS | {Kind.DURATION},
+    "%": NUMBER_KINDS,
+    "^": NUMBER_KINDS,
+}
+
 UPDATING_CLAUSES = (ast.Create, ast.Merge, ast.SetClause, ast.Remove, ast.Delete, ast.Foreach)
 
 
@@ -212,6 +225,10 @@ class Binder:
             where_scope = scope.copy()
             for item in items:
                 where_scope.add(item.variable)
+        if where is not None:
+            by_dump = {ast.dump(source): item.variable for source, item in zip(sources, items, strict=True)
+                       if source is not None}
+            where = _replace_projected(where, by_dump)
         bound_where = self.bind_predicate(where, where_scope) if where is not None else None
         result = b.BProjection(items, projection.distinct, aggregating, order_by, skip, limit, bound_where,
                                is_return, columns, span=span)
@@ -252,6 +269,8 @@ class Binder:
             return []
         by_dump = {ast.dump(source): item.variable for source, item in zip(sources, items, strict=True)
                    if source is not None}
+        self._reusable_dumps = {ast.dump(source) for source in sources if source is not None and (
+            _is_simple_key(source) or _is_aggregate_call(source))}
         sort_scope = new_scope.copy()
         if not aggregating and not projection.distinct:
             sort_scope = old_scope.copy()
@@ -269,7 +288,12 @@ class Binder:
         matched = by_dump.get(ast.dump(expression))
         if matched is not None:
             return b.BVariable(matched, type=matched.type, span=expression.span)
-        rewritten = _replace_projected(expression, by_dump)
+        if aggregating and _ast_has_aggregate(expression):
+            # Inside an expression with an aggregate only simple keys and whole aggregates may be reused.
+            reusable = {dump: variable for dump, variable in by_dump.items() if dump in self._reusable_dumps}
+            rewritten = _replace_projected(expression, reusable)
+        else:
+            rewritten = _replace_projected(expression, by_dump)
         try:
             if aggregating and _ast_has_aggregate(rewritten):
                 return self._bind_aggregating(rewritten, scope, {}, ExpressionContext(aggregates=True))
@@ -384,7 +408,8 @@ class Binder:
             if bound_expression.type.kind not in (Kind.NODE, Kind.RELATIONSHIP, Kind.PATH, Kind.ANY, Kind.NULL,
                                                   Kind.LIST):
                 raise CypherSyntaxError("DELETE expects a node, relationship or path", expression.span,
-                                        detail="InvalidDelete")
+                                        detail="InvalidArgumentType" if isinstance(expression, ast.Literal)
+                                        or bound_expression.type.kind in NUMBER_KINDS else "InvalidDelete")
             expressions.append(bound_expression)
         return b.BDelete(expressions, clause.detach, span=clause.span), scope
 
@@ -455,7 +480,7 @@ class Binder:
         if clause.yield_items is None or clause.yield_star:
             if not standalone and procedure.outputs:
                 raise CypherSyntaxError(f"procedure call {clause.name} inside a query must YIELD its results",
-                                        clause.span, detail="UnexpectedSyntax")
+                                        clause.span, detail="UndefinedVariable")
             chosen = [(field.name, field.name) for field in procedure.outputs]
         else:
             chosen = []
@@ -684,6 +709,10 @@ class Binder:
         if node.op in ("AND", "OR", "XOR"):
             for operand in (left, right):
                 _check_kinds(operand, {Kind.BOOLEAN}, node.op)
+        elif node.op in ARITHMETIC_OPERAND_KINDS and not (
+                node.op == "+" and Kind.LIST in (left.type.kind, right.type.kind)):
+            for operand in (left, right):
+                _check_kinds(operand, ARITHMETIC_OPERAND_KINDS[node.op], node.op)
         elif node.op == "IN":
             _check_kinds(right, {Kind.LIST}, "IN")
         return b.BOperator(node.op, (left, right), type=_operator_type(node.op, left.type, right.type),
@@ -741,6 +770,11 @@ class Binder:
                                     detail="InvalidNumberOfArguments")
         inner = ExpressionContext(aggregates=True, in_aggregate=True)
         arguments = [self.bind_expression(argument, scope, inner) for argument in node.arguments]
+        if name in ("percentilecont", "percentiledisc") and isinstance(arguments[1], b.BLiteral | b.BParameter):
+            percentile = arguments[1].value
+            if isinstance(percentile, int | float) and not isinstance(percentile, bool) and not 0 <= percentile <= 1:
+                raise CypherArgumentError(f"{node.name}() needs a percentile between 0.0 and 1.0, got {percentile}",
+                                          node.span, detail="NumberOutOfRange")
         if any(_calls(argument, "rand") for argument in arguments):
             raise CypherSyntaxError(f"{node.name}() over rand() would aggregate values that change on every "
                                     "evaluation", node.span, detail="NonConstantExpression")
@@ -787,8 +821,8 @@ class Binder:
                                  context: ExpressionContext) -> b.BoundExpression:
         source = self.bind_expression(node.source, scope, context)
         variable, inner = self._iteration_scope(node.variable, source, scope)
-        where = self.bind_expression(node.where, inner, context) if node.where else None
-        projection = self.bind_expression(node.projection, inner, context) if node.projection else None
+        where = self.bind_expression(node.where, inner) if node.where else None
+        projection = self.bind_expression(node.projection, inner) if node.projection else None
         element = projection.type if projection is not None else variable.type
         return b.BListComprehension(variable, source, where, projection, type=t.list_of(element), span=node.span)
 
@@ -1031,6 +1065,11 @@ def _ast_children(node: ast.SyntaxNode) -> list[ast.SyntaxNode]:
                 elif isinstance(item, tuple):
                     children.extend(x for x in item if isinstance(x, ast.SyntaxNode))
     return children
+
+
+def _is_aggregate_call(expression: ast.Expression) -> bool:
+    return isinstance(expression, ast.CountStar) or (
+        isinstance(expression, ast.FunctionCall) and expression.name.lower() in AGGREGATES)
 
 
 def _is_simple_key(expression: ast.Expression) -> bool:

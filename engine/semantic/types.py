@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from engine import values as cypher_values
+from engine import temporal
 
 
 class Kind(Enum):
@@ -78,7 +78,14 @@ MAP = CypherType(Kind.MAP)
 NODE = CypherType(Kind.NODE)
 RELATIONSHIP = CypherType(Kind.RELATIONSHIP)
 PATH = CypherType(Kind.PATH)
+DATE = CypherType(Kind.DATE)
+LOCAL_TIME = CypherType(Kind.LOCAL_TIME)
+ZONED_TIME = CypherType(Kind.ZONED_TIME)
+LOCAL_DATETIME = CypherType(Kind.LOCAL_DATETIME)
 ZONED_DATETIME = CypherType(Kind.ZONED_DATETIME)
+DURATION = CypherType(Kind.DURATION)
+TEMPORAL_KINDS = frozenset({Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME, Kind.ZONED_DATETIME,
+                            Kind.DURATION})
 
 
 def list_of(element: CypherType) -> CypherType:
@@ -104,6 +111,8 @@ NATIVE_SQL: dict[Kind, str] = {
     Kind.NODE: "BIGINT",
     Kind.RELATIONSHIP: "BIGINT",
     Kind.PATH: "STRUCT(nodes BIGINT[], rels BIGINT[])",
+    # Temporal values: one STRUCT per type (ADR-0014).
+    **{kind: temporal.payload_sql_type(kind.value) for kind in TEMPORAL_KINDS},
 }
 
 
@@ -172,8 +181,8 @@ def type_of_value(value: Any) -> CypherType:
         return record([(str(k), type_of_value(v)) for k, v in value.items()])
     if isinstance(value, list | tuple):
         return list_of(unify_all([type_of_value(item) for item in value]))
-    if isinstance(value, cypher_values.DateTime):
-        return ZONED_DATETIME
+    if type(value) in temporal.VALUE_KINDS:
+        return CypherType(Kind(temporal.VALUE_KINDS[type(value)]))
     return ANY
 
 

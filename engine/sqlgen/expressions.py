@@ -247,10 +247,11 @@ class ExpressionCompiler:
     def _property(self, node: b.BProperty) -> str:
         subject = node.subject
         kind = subject.type.kind
-        if kind is Kind.NODE:
-            return self.property_of_entity("node", self.compile(subject), node.key, node.type)
-        if kind is Kind.RELATIONSHIP:
-            return self.property_of_entity("relationship", self.compile(subject), node.key, node.type)
+        if kind in (Kind.NODE, Kind.RELATIONSHIP):
+            entity = "node" if kind is Kind.NODE else "relationship"
+            if self.context.catalog.column(entity, node.key) is None:
+                return f"NULL::{sql_type(node.type)}"
+            return self.property_of_entity(entity, self.compile(subject), node.key, node.type)
         if subject.type.is_record:
             if subject.type.field(node.key) is None:
                 return "NULL::VARIANT"
@@ -290,6 +291,9 @@ class ExpressionCompiler:
         if subject.type.kind in (Kind.NODE, Kind.RELATIONSHIP, Kind.MAP) or subject.type.is_record:
             if isinstance(index, b.BLiteral | b.BParameter) and isinstance(index.value, str):
                 return self._property(b.BProperty(subject, index.value, type=t.ANY, span=node.span))
+            if index.type.kind not in (Kind.STRING, Kind.ANY, Kind.NULL):
+                raise CypherTypeError(f"a map can only be indexed by a string, not {index.type!r}", index.span,
+                                      detail="MapElementAccessByNonString")
             if subject.type.kind is Kind.MAP or subject.type.is_record:
                 return f"cy_map_get({self.variant(subject)}, {self.string(index)})"
             return self.dynamic_property(subject, index)
@@ -300,7 +304,11 @@ class ExpressionCompiler:
                     f" ELSE {as_list}[{as_int} + 1] END"
                     f" WHEN cy_kind({value}) = 6 AND cy_kind({position}) = 4 THEN"
                     f" cy_map_get({value}, TRY_CAST({position} AS VARCHAR))"
-                    f" WHEN {value} IS NULL OR {position} IS NULL THEN NULL ELSE "
+                    f" WHEN {value} IS NULL OR {position} IS NULL THEN NULL"
+                    f" WHEN cy_kind({value}) = 6 THEN "
+                    + error_sql("TypeError", "MapElementAccessByNonString",
+                                f"'a map can only be indexed by a string, not ' || cy_type_name({position})")
+                    + " ELSE "
                     + error_sql("TypeError", "InvalidArgumentType",
                                 f"'cannot index ' || cy_type_name({value}) || ' with ' || cy_type_name({position})")
                     + " END")
@@ -539,6 +547,8 @@ def _truth_code(predicate: str) -> str:
 
 
 def _equality(compiler: ExpressionCompiler, left: b.BoundExpression, right: b.BoundExpression) -> str:
+    if Kind.NULL in (left.type.kind, right.type.kind):
+        return "NULL::BOOLEAN"  # decided before compiling, so no bound value goes unused
     return equality_sql((compiler.compile(left), left.type), (compiler.compile(right), right.type))
 
 

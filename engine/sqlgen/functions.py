@@ -96,6 +96,8 @@ def _keys(c: ExpressionCompiler, f: b.BFunction) -> str:
 
 
 def _properties(c: ExpressionCompiler, f: b.BFunction) -> str:
+    if f.arguments[0].type.kind is Kind.NULL:
+        return "NULL::VARIANT"
     return c.compile(b.BEntityProperties(f.arguments[0], type=f.type, span=f.span))
 
 
@@ -171,6 +173,12 @@ def _to_string(c: ExpressionCompiler, f: b.BFunction) -> str:
     return f"cy_to_string({c.variant(argument)})"
 
 
+def _string_to_integer(text: str) -> str:
+    """Integer digits convert exactly; other numerals truncate toward zero ('1.7' -> 1); anything else null."""
+    return (f"CASE WHEN regexp_full_match(trim({text}), '[+-]?[0-9]+') THEN TRY_CAST(trim({text}) AS BIGINT)"
+            f" ELSE trunc(TRY_CAST({text} AS DOUBLE))::BIGINT END")
+
+
 def _to_integer(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
     if argument.type.kind is Kind.INTEGER:
@@ -178,11 +186,9 @@ def _to_integer(c: ExpressionCompiler, f: b.BFunction) -> str:
     if argument.type.kind is Kind.FLOAT:
         return f"trunc({c.compile(argument)})::BIGINT"
     if argument.type.kind is Kind.STRING:
-        text = c.compile(argument)
-        return f"coalesce(TRY_CAST({text} AS BIGINT), trunc(TRY_CAST({text} AS DOUBLE))::BIGINT)"
+        return let([c.compile(argument)], _string_to_integer)
     return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 2 THEN TRY_CAST({value} AS BIGINT) WHEN 3 THEN trunc(TRY_CAST({value} AS DOUBLE))::BIGINT"
-            f" WHEN 4 THEN coalesce(TRY_CAST(TRY_CAST({value} AS VARCHAR) AS BIGINT),"
-            f" trunc(TRY_CAST(TRY_CAST({value} AS VARCHAR) AS DOUBLE))::BIGINT) WHEN 0 THEN NULL ELSE "
+            f" WHEN 4 THEN {_string_to_integer(f'TRY_CAST({value} AS VARCHAR)')} WHEN 0 THEN NULL ELSE "
             + error_sql("TypeError", "InvalidArgumentValue", "'toInteger() cannot convert ' || "
                         f"cy_type_name({value})") + " END"))
 

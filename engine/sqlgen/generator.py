@@ -339,8 +339,6 @@ class ProjectionCompiler:
         for index, aggregate in enumerate(aggregates):
             if aggregate.argument is not None:
                 inputs.append(f"{compiler.compile(aggregate.argument)} AS a{index}")
-            for extra_index, extra in enumerate(aggregate.extra):
-                inputs.append(f"{compiler.compile(extra)} AS a{index}_{extra_index}")
         group_keys = [_group_key(f"g{index}", item.expression.type) for index, item in enumerate(grouping)]
         layer0 = f"(SELECT {', '.join(inputs)} FROM {self.relation.sql} AS {alias}{context.join_text()})"
         distinct = [(index, aggregate) for index, aggregate in enumerate(aggregates)
@@ -355,7 +353,10 @@ class ProjectionCompiler:
             layer0 = f"(SELECT *{flags} FROM (SELECT *{keyed} FROM {layer0}))"
         outputs = [f"arg_min(g{index}, __ord) AS g{index}" if key != f"g{index}" else f"g{index}"
                    for index, key in enumerate(group_keys)]
-        outputs += [f"{_aggregate_sql(aggregate, index)} AS a{index}" for index, aggregate in enumerate(aggregates)]
+        percentiles = {index: compiler.compile(aggregate.extra[0]) for index, aggregate in enumerate(aggregates)
+                       if aggregate.extra}
+        outputs += [f"{_aggregate_sql(aggregate, index, percentiles.get(index, '0.5'))} AS a{index}"
+                    for index, aggregate in enumerate(aggregates)]
         outputs.append("min(__ord) AS __ord")
         group_by = f" GROUP BY {', '.join(group_keys)}" if group_keys else ""
         layer1 = f"(SELECT {', '.join(outputs)} FROM {layer0}{group_by})"
@@ -441,7 +442,7 @@ def _collect_aggregates(expression: b.BoundExpression, found: list[b.BAggregate]
                             _collect_aggregates(inner, found)
 
 
-def _aggregate_sql(aggregate: b.BAggregate, index: int) -> str:
+def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5") -> str:
     """SQL of one aggregate over layer-0 column a<index> (d<index>: first occurrence, for DISTINCT)."""
     column = f"a{index}"
     argument_type = aggregate.argument.type if aggregate.argument is not None else t.ANY
@@ -482,7 +483,7 @@ def _aggregate_sql(aggregate: b.BAggregate, index: int) -> str:
     if name in ("percentilecont", "percentiledisc"):
         value = column if kind in (Kind.INTEGER, Kind.FLOAT) else f"cy_number({column})"
         function = "quantile_cont" if name == "percentilecont" else "quantile_disc"
-        return f"{function}({value}, any_value(a{index}_0)){filter_clause}"
+        return f"{function}({value}, {percentile}){filter_clause}"
     raise UnsupportedFeature(f"aggregate {name}()", aggregate.span)
 
 

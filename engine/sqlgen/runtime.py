@@ -43,7 +43,7 @@ ORDER_RANKS: dict[int, int] = {
     2: 14, 3: 14, 0: 15,
 }
 
-MAX_DEPTH = 3
+MAX_DEPTH = 4
 
 
 def tag_key(kind: str) -> str:
@@ -100,11 +100,11 @@ def _macros() -> list[tuple[str, str]]:
         ("cy_path(p)", f"CASE WHEN p IS NULL THEN NULL ELSE struct_pack({_quoted(path_tag)} := p)::VARIANT END"),
         ("cy_node_id(v)",
          f"CASE cy_kind(v) WHEN 7 THEN {_tag_payload('NODE')}::BIGINT WHEN 0 THEN NULL ELSE "
-         + error_sql("TypeError", "InvalidArgumentType", "'expected a node, got ' || cy_type_name(v)")
+         + error_sql("TypeError", "InvalidArgumentValue", "'expected a node, got ' || cy_type_name(v)")
          + " END"),
         ("cy_rel_id(v)",
          f"CASE cy_kind(v) WHEN 8 THEN {_tag_payload('RELATIONSHIP')}::BIGINT WHEN 0 THEN NULL ELSE "
-         + error_sql("TypeError", "InvalidArgumentType", "'expected a relationship, got ' || cy_type_name(v)")
+         + error_sql("TypeError", "InvalidArgumentValue", "'expected a relationship, got ' || cy_type_name(v)")
          + " END"),
         ("cy_try_node_id(v)", f"CASE WHEN cy_kind(v) = 7 THEN {_tag_payload('NODE')}::BIGINT END"),
         ("cy_try_rel_id(v)", f"CASE WHEN cy_kind(v) = 8 THEN {_tag_payload('RELATIONSHIP')}::BIGINT END"),
