@@ -130,7 +130,8 @@ class LocalDateTime:
     nanosecond: int = 0
 
     def __str__(self) -> str:
-        return f"{Date(self.year, self.month, self.day)}T{LocalTime(self.hour, self.minute, self.second, self.nanosecond)}"
+        time = LocalTime(self.hour, self.minute, self.second, self.nanosecond)
+        return f"{Date(self.year, self.month, self.day)}T{time}"
 
 
 @dataclass(frozen=True)

@@ -44,8 +44,8 @@ class Decoder:
             for value, cypher_type in zip(row, types, strict=True):
                 self._walk(value, cypher_type, self._collect)
         self._fetch()
-        return [tuple(self._walk(value, cypher_type, self._build) for value, cypher_type in zip(row, types, strict=True))
-                for row in rows]
+        return [tuple(self._walk(value, cypher_type, self._build)
+                      for value, cypher_type in zip(row, types, strict=True)) for row in rows]
 
     # One traversal, two uses: `visit(kind, id_or_payload)` collects ids, then builds values.
     def _walk(self, value: Any, cypher_type: CypherType, visit: Callable[[str, Any], Any]) -> Any:

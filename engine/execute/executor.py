@@ -228,7 +228,7 @@ def translate(error: duckdb.Error, span: Span | None) -> CypherError:
     message = str(error)
     if "CYPHER|" in message:
         _, _, rest = message.partition("CYPHER|")
-        kind, detail, text = (rest.split("|", 2) + ["", ""])[:3]
+        kind, detail, text = [*rest.split("|", 2), "", ""][:3]
         text = text.splitlines()[0] if text else kind
         return ERROR_KINDS.get(kind, CypherError)(text, span, detail=detail or None)
     if "Overflow" in message or "out of range" in message.lower():

@@ -501,7 +501,8 @@ class Writer:
                            f" WHERE ({target}) IS NOT NULL)")
                     ids_table = self.run.materialize(ids, [], parameters.values)
                     (count,) = self.run.fetchone(
-                        f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL AND id IN (SELECT id FROM {ids_table.sql})")
+                        f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL"
+                        f" AND id IN (SELECT id FROM {ids_table.sql})")
                     self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {ids_table.sql})")
                     counters["properties_set"] += count
         return counters
@@ -604,8 +605,9 @@ class Writer:
         nodes = self._id_set(node_sets, "nodes")
         rels = self._id_set(rel_sets, "rels")
         if clause.detach and nodes is not None:
+            attached = f"SELECT id FROM {nodes.sql}"
             extra = self.run.materialize(
-                f"(SELECT id FROM rels WHERE src IN (SELECT id FROM {nodes.sql}) OR dst IN (SELECT id FROM {nodes.sql}))", [])
+                f"(SELECT id FROM rels WHERE src IN ({attached}) OR dst IN ({attached}))", [])
             rels = extra if rels is None else self.run.materialize(
                 f"(SELECT id FROM {rels.sql} UNION SELECT id FROM {extra.sql})", [])
         if rels is not None:

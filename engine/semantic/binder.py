@@ -690,10 +690,7 @@ class Binder:
     def _bind_subscript(self, node: ast.Subscript, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
         subject = self.bind_expression(node.subject, scope, context)
         index = self.bind_expression(node.index, scope, context)
-        if subject.type.kind is Kind.LIST:
-            result = subject.type.element or t.ANY
-        else:
-            result = t.ANY
+        result = (subject.type.element or t.ANY) if subject.type.kind is Kind.LIST else t.ANY
         return b.BIndex(subject, index, type=result, span=node.span)
 
     def _bind_slice(self, node: ast.Slice, scope: Scope, context: ExpressionContext) -> b.BoundExpression:

@@ -14,6 +14,25 @@ from engine.sqlgen.runtime import error_sql
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
 
 
+def by_kind(c: ExpressionCompiler, argument: b.BoundExpression, branches: dict[int, Callable[[str], str]],
+            message: str) -> str:
+    """A function of a value whose type is only known at run time: one SQL branch per kind code (see
+    `runtime.KIND_CODES`), null for null, and InvalidArgumentValue for every other kind."""
+    def build(value: str) -> str:
+        whens = "".join(f" WHEN {code} THEN {branch(value)}" for code, branch in branches.items())
+        failure = error_sql("TypeError", "InvalidArgumentValue", f"'{message}, got ' || cy_type_name({value})")
+        return f"CASE cy_kind({value}){whens} WHEN 0 THEN NULL ELSE {failure} END"
+    return let([c.variant(argument)], build)
+
+
+def as_text(value: str) -> str:
+    return f"TRY_CAST({value} AS VARCHAR)"
+
+
+def as_list(value: str) -> str:
+    return f"TRY_CAST({value} AS VARIANT[])"
+
+
 def _string_function(sql_function: str) -> Builder:
     return lambda c, f: f"{sql_function}({c.string(f.arguments[0])})"
 
@@ -27,11 +46,8 @@ def _size(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"len({c.compile(argument)})"
     if kind is Kind.NULL:
         return "NULL::BIGINT"
-    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 4 THEN length(TRY_CAST({value} AS VARCHAR)) WHEN 5 THEN len(TRY_CAST({value} AS VARIANT[]))"
-            f" WHEN 0 THEN NULL ELSE "
-            + error_sql("TypeError", "InvalidArgumentValue",
-                        f"'size() expects a string or a list, got ' || cy_type_name({value})") + " END"))
-
+    return by_kind(c, argument, {4: lambda v: f"length({as_text(v)})", 5: lambda v: f"len({as_list(v)})"},
+                   "size() expects a string or a list")
 
 def _length(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
@@ -56,10 +72,8 @@ def _id(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
     if argument.type.kind in (Kind.NODE, Kind.RELATIONSHIP):
         return c.compile(argument)
-    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 7 THEN cy_node_id({value}) WHEN 8 THEN cy_rel_id({value})"
-            f" WHEN 0 THEN NULL ELSE " + error_sql("TypeError", "InvalidArgumentValue",
-                                                   "'id() expects a node or a relationship'") + " END"))
-
+    return by_kind(c, argument, {7: lambda v: f"cy_node_id({v})", 8: lambda v: f"cy_rel_id({v})"},
+                   "id() expects a node or a relationship")
 
 def _element_id(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
@@ -83,17 +97,13 @@ def _keys(c: ExpressionCompiler, f: b.BFunction) -> str:
         columns = sorted(c.context.catalog.columns[entity].items())
         if not columns:
             return f"CASE WHEN ({id_sql}) IS NULL THEN NULL ELSE []::VARCHAR[] END"
-        names = ", ".join(
-            f"CASE WHEN {c.entity_column(entity, id_sql, column)} IS NOT NULL THEN {c.context.parameters.text(key)} END"
-            for key, column in columns)
+        names = ", ".join(f"CASE WHEN {c.entity_column(entity, id_sql, column)} IS NOT NULL"
+                          f" THEN {c.context.parameters.text(key)} END" for key, column in columns)
         return f"CASE WHEN ({id_sql}) IS NULL THEN NULL ELSE list_filter([{names}], lambda k: k IS NOT NULL) END"
     if argument.type.is_record:
         keys = ", ".join(c.context.parameters.text(key) for key, _ in argument.type.fields or ())
         return f"CASE WHEN ({c.compile(argument)}) IS NULL THEN NULL ELSE [{keys}]::VARCHAR[] END"
-    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 6 THEN cy_map_keys({value}) WHEN 0 THEN NULL ELSE "
-            + error_sql("TypeError", "InvalidArgumentValue",
-                        f"'keys() expects a map, node or relationship, got ' || cy_type_name({value})") + " END"))
-
+    return by_kind(c, argument, {6: lambda v: f"cy_map_keys({v})"}, "keys() expects a map, node or relationship")
 
 def _properties(c: ExpressionCompiler, f: b.BFunction) -> str:
     if f.arguments[0].type.kind is Kind.NULL:
@@ -141,10 +151,9 @@ def _reverse(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"reverse({c.compile(argument)})"
     if argument.type.kind is Kind.LIST:
         return f"list_reverse({c.compile(argument)})"
-    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 4 THEN reverse(TRY_CAST({value} AS VARCHAR))::VARIANT"
-            f" WHEN 5 THEN list_reverse(TRY_CAST({value} AS VARIANT[]))::VARIANT WHEN 0 THEN NULL ELSE "
-            + error_sql("TypeError", "InvalidArgumentValue", "'reverse() expects a string or a list'") + " END"))
-
+    return by_kind(c, argument, {4: lambda v: f"reverse({as_text(v)})::VARIANT",
+                                 5: lambda v: f"list_reverse({as_list(v)})::VARIANT"},
+                   "reverse() expects a string or a list")
 
 def _replace(c: ExpressionCompiler, f: b.BFunction) -> str:
     return "replace(" + ", ".join(c.string(argument) for argument in f.arguments) + ")"
@@ -187,11 +196,10 @@ def _to_integer(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"trunc({c.compile(argument)})::BIGINT"
     if argument.type.kind is Kind.STRING:
         return let([c.compile(argument)], _string_to_integer)
-    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 2 THEN TRY_CAST({value} AS BIGINT) WHEN 3 THEN trunc(TRY_CAST({value} AS DOUBLE))::BIGINT"
-            f" WHEN 4 THEN {_string_to_integer(f'TRY_CAST({value} AS VARCHAR)')} WHEN 0 THEN NULL ELSE "
-            + error_sql("TypeError", "InvalidArgumentValue", "'toInteger() cannot convert ' || "
-                        f"cy_type_name({value})") + " END"))
-
+    return by_kind(c, argument, {2: lambda v: f"TRY_CAST({v} AS BIGINT)",
+                                 3: lambda v: f"trunc(TRY_CAST({v} AS DOUBLE))::BIGINT",
+                                 4: lambda v: _string_to_integer(as_text(v))},
+                   "toInteger() cannot convert this value")
 
 def _to_float(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
@@ -199,22 +207,18 @@ def _to_float(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"({c.compile(argument)})::DOUBLE"
     if argument.type.kind is Kind.STRING:
         return f"TRY_CAST({c.compile(argument)} AS DOUBLE)"
-    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 2 THEN TRY_CAST({value} AS DOUBLE) WHEN 3 THEN TRY_CAST({value} AS DOUBLE)"
-            f" WHEN 4 THEN TRY_CAST(TRY_CAST({value} AS VARCHAR) AS DOUBLE) WHEN 0 THEN NULL ELSE "
-            + error_sql("TypeError", "InvalidArgumentValue", "'toFloat() cannot convert ' || "
-                        f"cy_type_name({value})") + " END"))
-
+    return by_kind(c, argument, {2: lambda v: f"TRY_CAST({v} AS DOUBLE)", 3: lambda v: f"TRY_CAST({v} AS DOUBLE)",
+                                 4: lambda v: f"TRY_CAST({as_text(v)} AS DOUBLE)"},
+                   "toFloat() cannot convert this value")
 
 def _to_boolean(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
     if argument.type.kind is Kind.BOOLEAN:
         return c.compile(argument)
-    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 1 THEN TRY_CAST({value} AS BOOLEAN)"
-            f" WHEN 4 THEN CASE lower(trim(TRY_CAST({value} AS VARCHAR))) WHEN 'true' THEN true WHEN 'false' THEN false END"
-            f" WHEN 2 THEN TRY_CAST({value} AS BIGINT) <> 0 WHEN 0 THEN NULL ELSE "
-            + error_sql("TypeError", "InvalidArgumentValue", "'toBoolean() cannot convert ' || "
-                        f"cy_type_name({value})") + " END"))
-
+    return by_kind(c, argument, {
+        1: lambda v: f"TRY_CAST({v} AS BOOLEAN)",
+        4: lambda v: f"CASE lower(trim({as_text(v)})) WHEN 'true' THEN true WHEN 'false' THEN false END",
+        2: lambda v: f"TRY_CAST({v} AS BIGINT) <> 0"}, "toBoolean() cannot convert this value")
 
 def _numeric(sql_function: str, *, keep_integer: bool = False) -> Builder:
     def build(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -222,8 +226,9 @@ def _numeric(sql_function: str, *, keep_integer: bool = False) -> Builder:
         if keep_integer and argument.type.kind is Kind.INTEGER:
             return f"{sql_function}({c.compile(argument)})"
         if keep_integer and is_variant(f.type):
-            return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 2 THEN {sql_function}(TRY_CAST({value} AS BIGINT))::VARIANT"
-                    f" ELSE {sql_function}(cy_number({value}))::VARIANT END"))
+            return let([c.variant(argument)], lambda value: (
+                f"CASE cy_kind({value}) WHEN 2 THEN {sql_function}(TRY_CAST({value} AS BIGINT))::VARIANT"
+                f" ELSE {sql_function}(cy_number({value}))::VARIANT END"))
         return f"{sql_function}({c.number(argument)})"
     return build
 
@@ -247,11 +252,9 @@ def _is_empty(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"(length({c.compile(argument)}) = 0)"
     if argument.type.kind is Kind.LIST:
         return f"(len({c.compile(argument)}) = 0)"
-    return let([c.variant(argument)], lambda value: (f"CASE cy_kind({value}) WHEN 4 THEN length(TRY_CAST({value} AS VARCHAR)) = 0 WHEN 5 THEN"
-            f" len(TRY_CAST({value} AS VARIANT[])) = 0 WHEN 6 THEN len(cy_map_keys({value})) = 0 WHEN 0 THEN NULL ELSE "
-            + error_sql("TypeError", "InvalidArgumentValue", "'isEmpty() expects a string, list or map'"))
-            + " END")
-
+    return by_kind(c, argument, {4: lambda v: f"length({as_text(v)}) = 0", 5: lambda v: f"len({as_list(v)}) = 0",
+                                 6: lambda v: f"len(cy_map_keys({v})) = 0"},
+                   "isEmpty() expects a string, list or map")
 
 def _null_if(c: ExpressionCompiler, f: b.BFunction) -> str:
     first, second = f.arguments

@@ -119,7 +119,8 @@ class QueryCompiler:
         else:
             list_sql = f"[{compiler.compile(expression)}]"
         unnest_alias = self.alias("u")
-        columns = [f"{alias}.{v.column}" for v in relation.variables] + [f"{unnest_alias}.x AS {clause.variable.column}"]
+        columns = [f"{alias}.{v.column}" for v in relation.variables]
+        columns.append(f"{unnest_alias}.x AS {clause.variable.column}")
         select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {alias}.__ord, {unnest_alias}.i) AS __ord"
                   f" FROM {relation.sql} AS {alias}{context.join_text()},"
                   f" LATERAL (SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i FROM (SELECT {list_sql} AS l))"
@@ -347,8 +348,9 @@ class ProjectionCompiler:
             keyed = "".join(f", {key} AS gk{i}" for i, key in enumerate(group_keys))
             keyed += "".join(f", {_group_key(f'a{index}', aggregate.argument.type)} AS ak{index}"
                              for index, aggregate in distinct)
+            group_columns = [f"gk{i}" for i in range(len(group_keys))]
             flags = "".join(
-                f", row_number() OVER (PARTITION BY {', '.join([*(f'gk{i}' for i in range(len(group_keys))), f'ak{index}'])}"
+                f", row_number() OVER (PARTITION BY {', '.join([*group_columns, f'ak{index}'])}"
                 f" ORDER BY __ord) = 1 AS d{index}" for index, _ in distinct)
             layer0 = f"(SELECT *{flags} FROM (SELECT *{keyed} FROM {layer0}))"
         outputs = [f"arg_min(g{index}, __ord) AS g{index}" if key != f"g{index}" else f"g{index}"

@@ -137,7 +137,8 @@ def _macros() -> list[tuple[str, str]]:
          + error_sql("TypeError", "InvalidArgumentType", "'expected a number, got ' || cy_type_name(v)")
          + " END"),
         ("cy_map_keys(v)", "list_sort(variant_keys(v))"),
-        ("cy_map_get(v, k)", "json_extract(v::JSON, '$.\"' || replace(replace(k, '\\', '\\\\'), '\"', '\\\"') || '\"')::VARIANT"),
+        ("cy_map_get(v, k)",
+         "json_extract(v::JSON, '$.\"' || replace(replace(k, '\\', '\\\\'), '\"', '\\\"') || '\"')::VARIANT"),
         ("cy_values(v)",
          "CASE cy_kind(v) WHEN 5 THEN v::VARIANT[] "
          "ELSE list_transform(cy_map_keys(v), lambda k: cy_map_get(v, k)) END"),

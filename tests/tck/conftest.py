@@ -1,5 +1,2 @@
-"""The openCypher TCK plugin for this folder; its hooks live in tests/tck/plugin.py."""
-
-from tests.tck.plugin import pytest_addoption, pytest_configure, pytest_pycollect_makemodule
-
-__all__ = ["pytest_addoption", "pytest_configure", "pytest_pycollect_makemodule"]
+"""The openCypher TCK plugin: its hooks live in tests/tck/plugin.py, loaded by the root conftest.py so
+that `--tck-features` and the other options are known wherever pytest starts."""
