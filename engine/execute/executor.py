@@ -152,6 +152,9 @@ class Executor:
                 produced = queries.read_clause(clause, relation)
                 relation = run.materialize(produced.sql, produced.variables, parameters.values)
                 continue
+            if isinstance(clause, b.BForeach):
+                counters += self._run_foreach(run, writer, clause, relation)
+                continue
             handler = WRITE_HANDLERS.get(type(clause))
             if handler is None:
                 raise UnsupportedFeature(f"{type(clause).__name__[1:]} here", clause.span)
@@ -162,6 +165,26 @@ class Executor:
                     "properties_set"] or written.counters["labels_added"]):
                 self._check_constraints(run)
         return relation, counters
+
+    def _run_foreach(self, run: StatementRun, writer: Writer, clause: b.BForeach,
+                     relation: Relation) -> Counter[str]:
+        """The inner updates run once, set-based, over every (row, element) pair, as if after an UNWIND;
+        the rows after FOREACH are the rows before it."""
+        parameters = Parameters()
+        queries = QueryCompiler(self.store.catalog, parameters)
+        queries._aliases = run.aliases
+        unwound = queries.read_clause(b.BUnwind(clause.source, clause.variable, span=clause.span), relation)
+        inner = run.materialize(unwound.sql, unwound.variables, parameters.values)
+        counters: Counter[str] = Counter()
+        for inner_clause in clause.clauses:
+            run.span = inner_clause.span
+            if isinstance(inner_clause, b.BForeach):
+                counters += self._run_foreach(run, writer, inner_clause, inner)
+                continue
+            written = WRITE_HANDLERS[type(inner_clause)](writer, inner_clause, inner)
+            inner = written.relation
+            counters += written.counters
+        return counters
 
     def _merge_creates(self, run: StatementRun, first: b.BCreate, rest: list[b.BoundClause],
                        relation: Relation) -> b.BCreate:

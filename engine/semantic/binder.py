@@ -502,7 +502,26 @@ class Binder:
         return b.BCallProcedure(procedure, arguments, yields, where, standalone, span=clause.span), new_scope
 
     def bind_foreach(self, clause: ast.Foreach, scope: Scope) -> tuple[b.BoundClause, Scope]:
-        raise UnsupportedFeature("FOREACH", clause.span)
+        """FOREACH (x IN list | updates): the updates see x and the outer variables; the clause leaves the
+        rows and the scope as they were."""
+        self.updating = True
+        source = self.bind_expression(clause.source, scope)
+        _check_kinds(source, {Kind.LIST}, "FOREACH")
+        if clause.variable.name in scope:
+            raise CypherSyntaxError(f"variable `{clause.variable.name}` already declared", clause.variable.span,
+                                    detail="VariableAlreadyBound")
+        element = (source.type.element or t.ANY) if source.type.kind is Kind.LIST else t.ANY
+        variable = self.new_variable(clause.variable.name, element)
+        inner = scope.copy()
+        inner.add(variable)
+        bound_clauses = []
+        for inner_clause in clause.clauses:
+            if not isinstance(inner_clause, UPDATING_CLAUSES):
+                raise CypherSyntaxError("FOREACH may only hold updating clauses (CREATE, MERGE, SET, REMOVE, "
+                                        "DELETE, FOREACH)", inner_clause.span, detail="InvalidClauseComposition")
+            bound_clause, inner = CLAUSE_BINDERS[type(inner_clause)](self, inner_clause, inner)
+            bound_clauses.append(bound_clause)
+        return b.BForeach(variable, source, bound_clauses, span=clause.span), scope
 
     def bind_finish(self, clause: ast.Finish, scope: Scope) -> tuple[b.BoundClause, Scope]:
         raise UnsupportedFeature("FINISH", clause.span)
@@ -680,7 +699,9 @@ class Binder:
         elif kind in (Kind.NODE, Kind.RELATIONSHIP):
             entity = "node" if kind is Kind.NODE else "relationship"
             result = self.property_types(entity, node.key) or t.NULL
-        elif kind in (Kind.MAP, Kind.ANY, Kind.NULL, Kind.ZONED_DATETIME) or _observed(subject):
+        elif kind in TEMPORAL_KINDS:
+            result = _temporal_component_type(subject.type, node)
+        elif kind in (Kind.MAP, Kind.ANY, Kind.NULL) or _observed(subject):
             result = t.ANY
         else:
             raise CypherSyntaxError(f"type mismatch: expected a map, node or relationship but was {subject.type!r}",
@@ -979,6 +1000,8 @@ def _operator_type(op: str, left: CypherType, right: CypherType) -> CypherType:
     if op == "||":
         return t.STRING if Kind.LIST not in kinds else t.ANY
     if op in ("+", "-", "*", "/", "%"):
+        if TEMPORAL_KINDS & set(kinds):
+            return _temporal_operator_type(op, left, right)
         if kinds == (Kind.INTEGER, Kind.INTEGER):
             return t.INTEGER
         if set(kinds) <= {Kind.INTEGER, Kind.FLOAT}:
@@ -991,6 +1014,31 @@ def _operator_type(op: str, left: CypherType, right: CypherType) -> CypherType:
     if op == "^":
         return t.FLOAT if set(kinds) <= {Kind.INTEGER, Kind.FLOAT} else t.ANY
     return t.ANY
+
+
+def _temporal_operator_type(op: str, left: CypherType, right: CypherType) -> CypherType:
+    """Instant ± duration is the instant's type, duration ± duration and duration ×/÷ number a duration
+    (ADR-0014); with an operand of unknown type, ANY (it may be a list to append to)."""
+    lk, rk = left.kind, right.kind
+    if op in ("+", "-") and rk is Kind.DURATION and lk in TEMPORAL_KINDS:
+        return left
+    if op == "+" and lk is Kind.DURATION and rk in TEMPORAL_KINDS:
+        return right
+    if op in ("*", "/") and lk is Kind.DURATION and rk in NUMBER_KINDS:
+        return t.DURATION
+    if op == "*" and rk is Kind.DURATION and lk in NUMBER_KINDS:
+        return t.DURATION
+    return t.ANY
+
+
+def _temporal_component_type(subject: CypherType, node: ast.PropertyLookup) -> CypherType:
+    """`d.year`, `dt.timezone`, `dur.seconds`: INTEGER or STRING; a component the type lacks is an error."""
+    from engine import temporal
+    component = temporal.component_kind(subject.kind.value, node.key)
+    if component is None:
+        raise CypherSyntaxError(f"type mismatch: {subject!r} has no component `{node.key}`", node.span,
+                                detail="InvalidArgumentType")
+    return t.STRING if component == "STRING" else t.INTEGER
 
 
 # -- tree queries ----------------------------------------------------------------------------------------

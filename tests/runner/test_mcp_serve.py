@@ -54,8 +54,7 @@ REFUSED = {
     "write inside CALL { }": "MATCH (f:Fact) CALL (f) { SET f.text = 'overwritten' } RETURN count(*) AS n",
     "FOREACH": "MATCH (f:Fact) FOREACH (x IN [1] | SET f.text = 'overwritten')",
 }
-"""Statements read_cypher must refuse. FOREACH is refused today as UnsupportedFeature (the engine does not
-bind it yet); every other one as the engine's read-only violation (ForbiddenError)."""
+"""Statements read_cypher must refuse, each as the engine's read-only violation (ForbiddenError)."""
 
 
 def build_up_to_slots(path: Path) -> None:
@@ -113,8 +112,7 @@ def test_the_seeds_session_2_over_stdio(tmp_path):
 
     for name, refused in refusals.items():
         assert refused.is_error, name
-        kind = "UnsupportedFeature" if name == "FOREACH" else "ForbiddenError"
-        assert refused.content[0].text.startswith(f"{kind}: "), (name, refused.content[0].text)
+        assert refused.content[0].text.startswith("ForbiddenError: "), (name, refused.content[0].text)
     assert after == before
 
 

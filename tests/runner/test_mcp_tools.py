@@ -133,8 +133,6 @@ def test_read_cypher_refuses_foreach_and_leaves_the_graph_unchanged(tools):
     assert graph(tools) == before
 
 
-@pytest.mark.xfail(reason="the engine does not bind FOREACH yet (UnsupportedFeature), so the refusal is not "
-                          "yet the read-only one", strict=False)
 def test_read_cypher_refuses_foreach_as_a_write(tools):
     with pytest.raises(ToolFailure, match=r"^ForbiddenError"):
         tools.read_cypher("MATCH (p:Person) FOREACH (x IN [1] | SET p.name = 'Mallory')")
