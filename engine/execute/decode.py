@@ -7,27 +7,20 @@ table fetches them; a second pass builds the values.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import duckdb
 
+from engine import temporal
 from engine.semantic import types as t
 from engine.semantic.types import CypherType, Kind, is_variant
 from engine.sqlgen.runtime import TAG, tag_key
 from engine.storage.schema import Catalog
-from engine.values import DateTime, Node, Path, Relationship
+from engine.values import Node, Path, Relationship
 
-NODE_TAG, REL_TAG, PATH_TAG, DATETIME_TAG = (
-    tag_key(kind) for kind in ("NODE", "RELATIONSHIP", "PATH", "ZONED DATETIME"))
-
-
-def decode_datetime(payload: dict[str, Any]) -> DateTime:
-    seconds, nanos, offset = int(payload["s"]), int(payload["n"]), int(payload["o"])
-    local = dt.datetime(1970, 1, 1) + dt.timedelta(seconds=seconds + offset)
-    return DateTime(local.year, local.month, local.day, local.hour, local.minute, local.second, nanos, offset,
-                    payload.get("z"))
+NODE_TAG, REL_TAG, PATH_TAG = (tag_key(kind) for kind in ("NODE", "RELATIONSHIP", "PATH"))
+TEMPORAL_TAGS = {tag_key(kind): kind for kind in temporal.PAYLOAD_FIELDS}
 
 
 class Decoder:
@@ -58,6 +51,8 @@ class Decoder:
             return visit("relationship", value)
         if kind is Kind.PATH:
             return visit("path", value)
+        if kind in t.TEMPORAL_KINDS:
+            return temporal.decode(kind.value, value)
         if kind is Kind.LIST:
             element = cypher_type.element or t.ANY
             return [self._walk(item, element, visit) for item in value]
@@ -85,8 +80,8 @@ class Decoder:
             return visit("relationship", int(payload))
         if key == PATH_TAG:
             return visit("path", payload)
-        if key == DATETIME_TAG:
-            return decode_datetime(payload)
+        if key in TEMPORAL_TAGS:
+            return temporal.decode(TEMPORAL_TAGS[key], payload)
         raise ValueError(f"unknown tagged value {key!r}")
 
     def _collect(self, kind: str, value: Any) -> None:

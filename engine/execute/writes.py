@@ -533,7 +533,8 @@ class Writer:
                 f"SELECT count(*) FILTER (WHERE s.v IS NOT NULL) + count(DISTINCT s.id) FILTER"
                 f" (WHERE s.v IS NULL AND e.{column} IS NOT NULL)"
                 f" FROM {rows.sql} AS s JOIN {table} AS e ON e.id = s.id")
-            checked = stored_value("s.v", item.value.type, column_type or t.ANY)
+            # `s.v` is already in the column's representation (converted by `_targets`).
+            checked = stored_value("s.v", column_type or t.ANY, column_type or t.ANY)
             self.run.execute(
                 f"UPDATE {table} SET {column} = {checked} FROM (SELECT id, arg_max_null(v, __ord) AS v"
                 f" FROM {rows.sql} GROUP BY id) AS s WHERE {table}.id = s.id")

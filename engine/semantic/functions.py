@@ -48,6 +48,24 @@ class FunctionSignature:
     """Per argument, the kinds it may have (None: any); a literal of another kind fails at compile time."""
 
 
+def _temporal_signatures() -> list[tuple[str, int, int | None, ReturnRule]]:
+    """`date(x)`, `date.transaction(zone)`, `date.truncate(unit, value, fields)`, ... for each instant type,
+    `datetime.fromepoch[millis]`, `duration(x)` and `duration.between/inMonths/inDays/inSeconds(a, b)`."""
+    instants = {"date": t.DATE, "localtime": t.LOCAL_TIME, "time": t.ZONED_TIME,
+                "localdatetime": t.LOCAL_DATETIME, "datetime": t.ZONED_DATETIME}
+    entries: list[tuple[str, int, int | None, ReturnRule]] = []
+    for name, result in instants.items():
+        entries.append((name, 0, 1, fixed(result)))
+        entries += [(f"{name}.{clock}", 0, 1, fixed(result)) for clock in ("transaction", "statement", "realtime")]
+        entries.append((f"{name}.truncate", 2, 3, fixed(result)))
+    entries += [("datetime.fromepoch", 2, 2, fixed(t.ZONED_DATETIME)),
+                ("datetime.fromepochmillis", 1, 1, fixed(t.ZONED_DATETIME)),
+                ("duration", 1, 1, fixed(t.DURATION))]
+    entries += [(f"duration.{mode}", 2, 2, fixed(t.DURATION))
+                for mode in ("between", "inmonths", "indays", "inseconds")]
+    return entries
+
+
 def _signatures() -> dict[str, FunctionSignature]:
     entries: list[tuple[str, int, int | None, ReturnRule]] = [
         # strings
@@ -79,9 +97,9 @@ def _signatures() -> dict[str, FunctionSignature]:
         ("properties", 1, 1, fixed(t.MAP)),
         ("startnode", 1, 1, fixed(t.NODE)), ("endnode", 1, 1, fixed(t.NODE)),
         ("nodes", 1, 1, fixed(t.list_of(t.NODE))), ("relationships", 1, 1, fixed(t.list_of(t.RELATIONSHIP))),
-        # temporal
-        ("datetime", 0, 1, fixed(t.ZONED_DATETIME)),
+        # temporal (ADR-0014)
         ("timestamp", 0, 0, fixed(t.INTEGER)),
+        *_temporal_signatures(),
     ]
     return {name: FunctionSignature(name, low, high, rule, ARGUMENT_KINDS.get(name, ()))
             for name, low, high, rule in entries}

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import temporal
 from engine import values as cypher_values
 from engine.semantic.scope import Variable
 from engine.semantic.types import CypherType, Kind, sql_type
@@ -28,19 +29,18 @@ def quote_identifier(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def encode_json(value: Any) -> Any:
-    """A Python value as JSON-able data in the engine's VARIANT encoding (temporal values tagged)."""
-    if isinstance(value, cypher_values.DateTime):
-        local = value.local()
-        import datetime as _dt
-        instant = _dt.datetime(local.year, local.month, local.day, local.hour, local.minute, local.second,
-                               tzinfo=_dt.UTC) - _dt.timedelta(seconds=value.offset_seconds)
-        return {tag_key("ZONED DATETIME"): {"s": int(instant.timestamp()), "n": value.nanosecond,
-                                            "o": value.offset_seconds, "z": value.zone}}
+def encode_json(value: Any, cypher_type: CypherType | None = None) -> Any:
+    """A Python value as JSON-able data for SQL of `cypher_type`: a temporal value is its payload where the
+    type is that temporal type, and tagged where the value travels as a VARIANT (ADR-0014)."""
+    if isinstance(value, cypher_values.TEMPORAL_TYPES):
+        kind, payload = temporal.encode(value)
+        return payload if cypher_type is not None and cypher_type.kind.value == kind else {tag_key(kind): payload}
     if isinstance(value, dict):
-        return {str(k): encode_json(v) for k, v in value.items()}
+        record = cypher_type if cypher_type is not None and cypher_type.is_record else None
+        return {str(k): encode_json(v, record.field(str(k)) if record else None) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [encode_json(v) for v in value]
+        element = cypher_type.element if cypher_type is not None and cypher_type.kind is Kind.LIST else None
+        return [encode_json(v, element) for v in value]
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError("NaN and infinite floats cannot be passed inside lists or maps")
     return value
@@ -64,7 +64,7 @@ class Parameters:
         if isinstance(value, float):
             self.values.append(value)
             return f"CAST(${len(self.values)} AS DOUBLE)::VARIANT"
-        self.values.append(json.dumps(encode_json(value)))
+        self.values.append(json.dumps(encode_json(value, cypher_type)))
         placeholder = f"CAST(CAST(${len(self.values)} AS JSON) AS VARIANT)"
         return placeholder if target == "VARIANT" else f"CAST({placeholder} AS {target})"
 

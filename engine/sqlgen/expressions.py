@@ -71,6 +71,9 @@ def to_variant(sql: str, cypher_type: CypherType) -> str:
         return f"cy_rel({sql})"
     if kind is Kind.PATH:
         return f"cy_path({sql})"
+    if kind in t.TEMPORAL_KINDS:
+        from engine.sqlgen import temporal
+        return temporal.to_variant(sql, kind)
     if kind is Kind.LIST:
         element = cypher_type.element or t.ANY
         if _variant_cast_is_exact(element):
@@ -117,6 +120,8 @@ def convert(sql: str, source: CypherType, target: CypherType) -> str:
         return f"CASE WHEN ({sql}) IS NULL THEN NULL ELSE struct_pack({entries}) END"
     if target.kind is Kind.FLOAT and source.kind is Kind.INTEGER:
         return f"({sql})::DOUBLE"
+    if target.kind in t.TEMPORAL_KINDS and is_variant(source):
+        return convert_from_variant(sql, target)
     raise UnsupportedFeature(f"converting {source!r} to {target!r}")
 
 
@@ -258,6 +263,9 @@ class ExpressionCompiler:
             return f"struct_extract({self.compile(subject)}, {sql_string(node.key)})"
         if kind is Kind.NULL:
             return "NULL::VARIANT"
+        if kind in t.TEMPORAL_KINDS:
+            from engine.sqlgen import temporal
+            return temporal.component(self, subject, node.key)
         value = self.variant(subject)
         catalog = self.context.catalog
         node_column, rel_column = catalog.column("node", node.key), catalog.column("relationship", node.key)
@@ -276,7 +284,7 @@ class ExpressionCompiler:
         return let([value, node_read, rel_read], lambda v, from_node, from_rel: (
             f"CASE cy_kind({v}) WHEN 6 THEN variant_extract({v}, {key})"
             f" WHEN 0 THEN NULL WHEN 7 THEN {from_node} WHEN 8 THEN {from_rel}"
-            f" WHEN 14 THEN cy_datetime_component({v}, {key}) ELSE "
+            f"{temporal_branches(v, node.key)} ELSE "
             + error_sql("TypeError", "InvalidArgumentType",
                         f"'type mismatch: expected a map, node or relationship but was ' || cy_type_name({v})")
             + " END"))
@@ -563,10 +571,10 @@ def equality_sql(left: tuple[str, CypherType], right: tuple[str, CypherType]) ->
             return f"({a} = {b_})"
         a_double, b_double = f"({a})::DOUBLE", f"({b_})::DOUBLE"
         return f"({a_double} = {b_double} AND NOT isnan({a_double}))"
-    if lk == rk and lk in (Kind.STRING, Kind.BOOLEAN, Kind.NODE, Kind.RELATIONSHIP):
+    if lk == rk and (lk in (Kind.STRING, Kind.BOOLEAN, Kind.NODE, Kind.RELATIONSHIP) or lk in t.TEMPORAL_KINDS):
         return f"({a} = {b_})"
     known = {Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP, Kind.PATH,
-             Kind.LIST, Kind.MAP}
+             Kind.LIST, Kind.MAP, *t.TEMPORAL_KINDS}
     if lk in known and rk in known and lk != rk and not ({lk, rk} <= set(NUMERIC)):
         return f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL ELSE false END"
     return macro("cy_eq", to_variant(a, a_type), to_variant(b_, b_type))
@@ -583,6 +591,9 @@ def _compare(compiler: ExpressionCompiler, op: str, left: b.BoundExpression, rig
         return f"({a} {op} {b_} AND NOT isnan({a}) AND NOT isnan({b_}))"
     if lk == rk and lk in (Kind.STRING, Kind.BOOLEAN):
         return f"({compiler.compile(left)} {op} {compiler.compile(right)})"
+    if lk == rk and lk in t.TEMPORAL_KINDS:
+        from engine.sqlgen import temporal
+        return temporal.comparison(op, compiler.compile(left), compiler.compile(right), lk)
     return f"({macro('cy_cmp', compiler.variant(left), compiler.variant(right))} {op} 0)"
 
 
@@ -641,6 +652,10 @@ def _arithmetic(op: str) -> Callable[[ExpressionCompiler, b.BOperator], str]:
             return f"({compiler.compile(left)} || {compiler.compile(right)})"
         if op == "+" and lk is Kind.LIST and rk is Kind.LIST and node.type.kind is Kind.LIST:
             return f"list_concat({compiler.compile_as(left, node.type)}, {compiler.compile_as(right, node.type)})"
+        from engine.sqlgen import temporal
+        temporal_sql = temporal.arithmetic(compiler, op, left, right, node.type)
+        if temporal_sql is not None:
+            return temporal_sql
         result = macro(ARITHMETIC_MACROS[op], compiler.variant(left), compiler.variant(right))
         return result if is_variant(node.type) else convert_from_variant(result, node.type)
     return build
@@ -649,7 +664,16 @@ def _arithmetic(op: str) -> Callable[[ExpressionCompiler, b.BOperator], str]:
 def convert_from_variant(sql: str, target: CypherType) -> str:
     if is_variant(target):
         return sql
+    if target.kind in t.TEMPORAL_KINDS:
+        from engine.sqlgen import temporal
+        return temporal.from_variant(sql, target.kind)
     return f"({sql})::{sql_type(target)}"
+
+
+def temporal_branches(value: str, key: str) -> str:
+    """CASE branches over `cy_kind(value)` reading component `key` of a temporal value (ADR-0014)."""
+    from engine.sqlgen import temporal
+    return temporal.variant_component_branches(value, key)
 
 
 def _negate(compiler: ExpressionCompiler, node: b.BOperator) -> str:

@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
-from engine.semantic.types import Kind, is_variant
+from engine.semantic.types import TEMPORAL_KINDS, Kind, is_variant
+from engine.sqlgen import temporal
 from engine.sqlgen.expressions import ExpressionCompiler, convert, let, to_variant
 from engine.sqlgen.runtime import error_sql
 
@@ -179,7 +180,10 @@ def _to_string(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
     if argument.type.kind is Kind.STRING:
         return c.compile(argument)
-    return f"cy_to_string({c.variant(argument)})"
+    if argument.type.kind in TEMPORAL_KINDS:
+        return temporal.to_string(c, argument)
+    return let([c.variant(argument)], lambda value: (
+        f"CASE WHEN cy_kind({value}) BETWEEN 10 AND 15 THEN cy_t_to_string({value}) ELSE cy_to_string({value}) END"))
 
 
 def _string_to_integer(text: str) -> str:
@@ -274,17 +278,6 @@ def _relationships(c: ExpressionCompiler, f: b.BFunction) -> str:
     return f"({path}).rels"
 
 
-def _datetime(c: ExpressionCompiler, f: b.BFunction) -> str:
-    if not f.arguments:
-        return "cy_datetime_from_string(strftime(now()::TIMESTAMPTZ, '%Y-%m-%dT%H:%M:%S.%fZ'))"
-    argument = f.arguments[0]
-    if argument.type.kind is Kind.STRING:
-        return f"cy_datetime_from_string({c.compile(argument)})"
-    if argument.type.kind is Kind.MAP or argument.type.is_record:
-        raise UnsupportedFeature("datetime() from a map", f.span)
-    return f"cy_datetime({c.variant(argument)})"
-
-
 def _timestamp(c: ExpressionCompiler, f: b.BFunction) -> str:
     return "epoch_ms(now())"
 
@@ -348,8 +341,8 @@ FUNCTIONS: dict[str, Builder] = {
     "endnode": _endpoint("dst"),
     "nodes": _nodes,
     "relationships": _relationships,
-    "datetime": _datetime,
     "timestamp": _timestamp,
     "map_merge": _map_merge,
+    **temporal.FUNCTIONS,  # date(), datetime.truncate(), duration.between(), ... (ADR-0014)
 }
 

@@ -18,7 +18,7 @@ from engine.semantic import types as t
 from engine.semantic.scope import Variable
 from engine.semantic.types import Kind, is_variant, sql_type
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
-from engine.sqlgen.expressions import ExpressionCompiler, equality_sql, to_variant
+from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, equality_sql, to_variant
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
 from engine.storage.schema import Catalog
 
@@ -477,7 +477,7 @@ def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5")
         variant = to_variant(column, argument_type)
         function = "arg_min" if name == "min" else "arg_max"
         result = f"{function}({variant}, cy_key({variant})){filter_clause}"
-        return result if is_variant(aggregate.type) else f"({result})::{sql_type(aggregate.type)}"
+        return convert_from_variant(result, aggregate.type)
     if name in ("stdev", "stdevp"):
         value = column if kind in (Kind.INTEGER, Kind.FLOAT) else f"cy_number({column})"
         function = "stddev_samp" if name == "stdev" else "stddev_pop"

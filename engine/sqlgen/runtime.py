@@ -86,7 +86,6 @@ def _tag_payload(kind: str) -> str:
 
 def _macros() -> list[tuple[str, str]]:
     node_tag, rel_tag, path_tag = (tag_key(kind) for kind in ("NODE", "RELATIONSHIP", "PATH"))
-    dt_tag = tag_key("ZONED DATETIME")
     macros: list[tuple[str, str]] = [
         # -- kinds ----------------------------------------------------------------------------
         ("cy_kind(v)",
@@ -143,20 +142,6 @@ def _macros() -> list[tuple[str, str]]:
          "CASE cy_kind(v) WHEN 5 THEN v::VARIANT[] "
          "ELSE list_transform(cy_map_keys(v), lambda k: cy_map_get(v, k)) END"),
         ("cy_shape(v)", "CASE cy_kind(v) WHEN 5 THEN [len(v::VARIANT[])::VARCHAR] ELSE cy_map_keys(v) END"),
-        # -- datetime (ISO strings with Z or an offset; the full temporal set comes with the TCK) --
-        ("cy_datetime_from_string(s)",
-         f"CASE WHEN s IS NULL THEN NULL ELSE struct_pack({_quoted(dt_tag)} := struct_pack("
-         "s := epoch_ns(s::TIMESTAMPTZ) // 1000000000,"
-         " n := (epoch_ns(s::TIMESTAMPTZ) % 1000000000)::INTEGER,"
-         " o := CASE WHEN regexp_matches(s, '[zZ]$') OR NOT regexp_matches(s, 'T.*[+-][0-9]{2}:?[0-9]{2}$')"
-         " THEN 0 ELSE (CASE WHEN regexp_extract(s, '([+-])[0-9]{2}:?[0-9]{2}$', 1) = '-' THEN -1 ELSE 1 END)"
-         " * (regexp_extract(s, '([0-9]{2}):?([0-9]{2})$', 1)::INTEGER * 3600"
-         " + regexp_extract(s, '([0-9]{2}):?([0-9]{2})$', 2)::INTEGER * 60) END,"
-         " z := NULL::VARCHAR))::VARIANT END"),
-        ("cy_datetime(v)",
-         "CASE cy_kind(v) WHEN 4 THEN cy_datetime_from_string(v::VARCHAR) WHEN 14 THEN v WHEN 0 THEN NULL"
-         " ELSE " + error_sql("TypeError", "InvalidArgumentType",
-                              "'datetime() expects a string, got ' || cy_type_name(v)") + " END"),
     ]
     primitive = "(1, 2, 3, 4, 10, 11, 12, 13, 14, 15, 16)"
     macros += [
@@ -177,23 +162,9 @@ def _macros() -> list[tuple[str, str]]:
          "CASE WHEN cy_kind(v) IN (2, 3) THEN 'n' || TRY_CAST(v AS DOUBLE)::VARCHAR"
          " ELSE cy_kind(v)::VARCHAR || ':' || TRY_CAST(v AS VARCHAR) END"),
         ("list_distinct_ordered(l)", "list_filter(l, lambda x, i: list_position(l, x) = i)"),
-        ("cy_datetime_component(v, k)",
-         f"CASE k WHEN 'epochSeconds' THEN {_dt_field('s')}::VARIANT"
-         f" WHEN 'epochMillis' THEN ({_dt_field('s')} * 1000 + {_dt_field('n')} // 1000000)::VARIANT"
-         f" WHEN 'nanosecond' THEN {_dt_field('n')}::VARIANT"
-         f" WHEN 'offsetSeconds' THEN {_dt_field('o')}::VARIANT"
-         + "".join(f" WHEN {_sql_string(part)} THEN date_part({_sql_string(part)},"
-                   f" to_timestamp({_dt_field('s')} + {_dt_field('o')}))::BIGINT::VARIANT"
-                   for part in ("year", "quarter", "month", "week", "day", "hour", "minute", "second"))
-         + " ELSE NULL END"),
     ]
     macros += _equality_macros() + _comparison_macros() + _key_macros() + _arithmetic_macros()
     return macros
-
-
-def _dt_field(name: str) -> str:
-    return (f"variant_extract(variant_extract(v, {_sql_string(tag_key('ZONED DATETIME'))}),"
-            f" {_sql_string(name)})::BIGINT")
 
 
 def _quoted(identifier: str) -> str:
@@ -208,7 +179,7 @@ def _scalar_eq(a: str, b: str) -> str:
         f" WHEN cy_kind({a}) IN (2, 3) AND cy_kind({b}) IN (2, 3) THEN"
         f" ({a}::DOUBLE = {b}::DOUBLE AND NOT isnan({a}::DOUBLE))"
         f" WHEN cy_kind({a}) <> cy_kind({b}) THEN false"
-        f" WHEN cy_kind({a}) = 14 THEN cy_datetime_key({a}) = cy_datetime_key({b})"
+        f" WHEN cy_kind({a}) BETWEEN 10 AND 15 THEN cy_t_key({a}) = cy_t_key({b})"
         f" ELSE {a} = {b} END"
     )
 
@@ -229,11 +200,7 @@ def _too_deep(what: str) -> str:
 
 
 def _equality_macros() -> list[tuple[str, str]]:
-    dt = _sql_string(tag_key("ZONED DATETIME"))
     macros = [
-        ("cy_datetime_key(v)",
-         f"struct_pack(s := variant_extract(variant_extract(v, {dt}), 's')::BIGINT,"
-         f" n := variant_extract(variant_extract(v, {dt}), 'n')::BIGINT)"),
         ("cy_eq_0(a, b)",
          f"CASE WHEN {_both_containers('a', 'b')} THEN {_too_deep('comparing')} ELSE {_scalar_eq('a', 'b')} END"),
     ]
@@ -261,8 +228,8 @@ def _scalar_cmp(a: str, b: str) -> str:
         f" WHEN cy_kind({a}) = 4 THEN CASE WHEN {a}::VARCHAR < {b}::VARCHAR THEN -1"
         f" WHEN {a}::VARCHAR > {b}::VARCHAR THEN 1 ELSE 0 END"
         f" WHEN cy_kind({a}) = 1 THEN {a}::BOOLEAN::INTEGER - {b}::BOOLEAN::INTEGER"
-        f" WHEN cy_kind({a}) = 14 THEN CASE WHEN cy_datetime_key({a}) < cy_datetime_key({b}) THEN -1"
-        f" WHEN cy_datetime_key({a}) > cy_datetime_key({b}) THEN 1 ELSE 0 END"
+        f" WHEN cy_kind({a}) BETWEEN 10 AND 14 THEN CASE WHEN cy_t_key({a}) < cy_t_key({b}) THEN -1"
+        f" WHEN cy_t_key({a}) > cy_t_key({b}) THEN 1 ELSE 0 END"
         f" ELSE NULL END"
     )
 
@@ -301,8 +268,8 @@ def _key_macros() -> list[tuple[str, str]]:
             f" WHEN cy_kind({v}) = 8 THEN variant_extract({v}, {rel})::DOUBLE END,"
             f" i := CASE WHEN cy_kind({v}) = 2 THEN {v}::BIGINT WHEN cy_kind({v}) = 3 AND"
             f" {v}::DOUBLE = trunc({v}::DOUBLE) AND abs({v}::DOUBLE) < 9.2e18 THEN {v}::DOUBLE::BIGINT END,"
-            f" s := CASE WHEN cy_kind({v}) IN (1, 4) OR cy_kind({v}) >= 9 THEN {v}::VARCHAR END,"
-            f" t := CASE WHEN cy_kind({v}) = 14 THEN cy_datetime_key({v}) END"
+            f" s := CASE WHEN cy_kind({v}) IN (1, 4, 9, 16) THEN {v}::VARCHAR END,"
+            f" t := CASE WHEN cy_kind({v}) BETWEEN 10 AND 15 THEN cy_t_key({v}) END"
         )
 
     macros = [("cy_key_0(v)",
@@ -391,6 +358,17 @@ MACROS: list[tuple[str, str]] = [(signature, _lazy_casts(body)) for signature, b
 def install(connection: duckdb.DuckDBPyConnection, *, temporary: bool = True) -> None:
     """Create the runtime macros in `connection`: TEMP ones live with the connection and never reach a
     user's database file; non-temporary ones serve every graph attached to a shared in-memory host."""
+    from engine.sqlgen.runtime_temporal import MACROS as TEMPORAL_MACROS
     kind = "TEMP MACRO" if temporary else "MACRO"
-    for signature, body in MACROS:
-        connection.execute(f"CREATE OR REPLACE {kind} {signature} AS {body}")
+    # DuckDB binds a macro's body when it is created, so one naming a later macro waits for the next round.
+    pending = MACROS + TEMPORAL_MACROS
+    while pending:
+        waiting = []
+        for signature, body in pending:
+            try:
+                connection.execute(f"CREATE OR REPLACE {kind} {signature} AS {body}")
+            except duckdb.CatalogException:
+                waiting.append((signature, body))
+        if len(waiting) == len(pending):
+            connection.execute(f"CREATE OR REPLACE {kind} {waiting[0][0]} AS {waiting[0][1]}")
+        pending = waiting

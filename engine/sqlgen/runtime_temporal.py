@@ -748,8 +748,7 @@ def _parts_body(v: str) -> str:
 
 
 def _key_body(v: str) -> str:
-    return by_kind(v, {kind: (lambda x, kind=kind: key_of(x, kind)) for kind in KIND_CODES},
-                   f"NULL::{KEY_TYPE}")
+    return by_kind(v, {kind: (lambda x, kind=kind: key_of(x, kind)) for kind in KIND_CODES}, f"NULL::{KEY_TYPE}")
 
 
 def _text_body(v: str) -> str:

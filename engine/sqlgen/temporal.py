@@ -1,0 +1,798 @@
+"""Temporal functions, components, operators and conversions: bound expressions -> SQL (ADR-0014).
+
+Static types choose the SQL: `date({year: 1984, week: 10})` knows its keys and value types when the query
+compiles, so it becomes straight-line SQL for exactly those fields; `d.year` on a `DATE` reads the STRUCT.
+Values of unknown type (a property, `ANY`) go through `cy_t_parts` and the `cy_t_*` macros at run time.
+The SQL builders live in `runtime_temporal`; this module decides which to use and binds their inputs.
+
+Construction from maps follows Neo4j's builder: a base (a selected `date`/`time`/`datetime`, an epoch, or
+0000-01-01T00:00), then fields in the order year, quarter, month, week, ordinalDay, dayOfQuarter,
+dayOfWeek, day, hour, minute, second, sub-second, each keeping what it does not name (java.time's `with`),
+then the time zone: converted (same instant) when the base had one, else attached (same local time).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from engine.errors import CypherArgumentError, CypherTypeError, UnsupportedFeature
+from engine.semantic import bound as b
+from engine.semantic import types as t
+from engine.semantic.types import Kind, is_variant
+from engine.sqlgen import runtime_temporal as rt
+from engine.sqlgen.expressions import EXPRESSION_SQL, ExpressionCompiler
+from engine.sqlgen.runtime import error_sql
+from engine.sqlgen.runtime_temporal import (
+    DAY_NANOS,
+    EPOCH_DAY_0000,
+    NANOS,
+    Parts,
+    call,
+    fail,
+    let,
+)
+
+Builder = Callable[[ExpressionCompiler, b.BFunction], str]
+
+
+@dataclass(eq=False)
+class SqlValue(b.BoundExpression):
+    """SQL already written (a field of a map argument), typed, so the compiler's helpers accept it."""
+
+    sql: str
+
+
+EXPRESSION_SQL[SqlValue] = lambda compiler, node: node.sql  # type: ignore[assignment,attr-defined]
+
+INSTANTS = {Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME, Kind.ZONED_DATETIME}
+KIND_OF_FUNCTION = {"date": "DATE", "localtime": "LOCAL TIME", "time": "ZONED TIME",
+                    "localdatetime": "LOCAL DATETIME", "datetime": "ZONED DATETIME", "duration": "DURATION"}
+SQL_NULL = {kind: f"NULL::{rt.payload_type(kind)}" for kind in rt.KIND_CODES}
+
+
+def _type_error(message: str, span: object = None) -> CypherTypeError:
+    return CypherTypeError(message, span, detail="InvalidArgumentType")  # type: ignore[arg-type]
+
+
+# -- conversions between the STRUCT and VARIANT forms ----------------------------------------------------
+
+def to_variant(sql: str, kind: Kind) -> str:
+    return let([sql], lambda x: rt.wrap(x, kind.value))
+
+
+def from_variant(sql: str, kind: Kind) -> str:
+    return let([sql], lambda v: rt.payload(v, kind.value))
+
+
+# -- parts of any expression ---------------------------------------------------------------------------------
+
+def with_parts(c: ExpressionCompiler, expression: b.BoundExpression, body: Callable[[Parts, str], str]) -> str:
+    """`body(parts, null_test)` for a temporal instant (typed or dynamic); `null_test` is SQL true when the
+    value is null. A dynamic value that is not a temporal instant yields NULL parts; callers check `k`."""
+    kind = expression.type.kind
+    if kind in INSTANTS:
+        return let([c.compile(expression)], lambda x: body(rt.parts_of(x, kind.value), f"{x} IS NULL"))
+    return let([c.variant(expression)], lambda v: let([f"cy_t_parts({v})"], lambda p: body(
+        rt.dynamic_parts(p), f"{v} IS NULL")))
+
+
+def _require(condition: str, message: str, value: str) -> str:
+    """`value` unless SQL `condition` holds, then a runtime error."""
+    return f"CASE WHEN {condition} THEN {fail(rt.sql_string(message))} ELSE {value} END"
+
+
+# -- selecting one temporal type from another ---------------------------------------------------------------
+
+def select(parts: Parts, target: str) -> str:
+    """The `target` value a temporal instant converts to (`date(datetime)`, `time(localtime)`, ...)."""
+    if target == "DATE":
+        return _require(f"{parts.d} IS NULL", "cannot get a date from this value", rt.make_date(parts.d))
+    if target == "LOCAL TIME":
+        return _require(f"{parts.t} IS NULL", "cannot get a time from this value", rt.make_local_time(parts.t))
+    if target == "ZONED TIME":
+        return _require(f"{parts.t} IS NULL", "cannot get a time from this value",
+                        rt.make_time(parts.t, f"coalesce({parts.o}, 0)"))
+    missing = f"{parts.d} IS NULL OR {parts.t} IS NULL"
+    if target == "LOCAL DATETIME":
+        return _require(missing, "cannot get a local date time from this value",
+                        rt.make_local_datetime(parts.d, parts.t))
+    if parts.s is not None:
+        return rt.make_datetime(parts.s, parts.n or "0", parts.o, parts.z)
+    return _require(missing, "cannot get a date time from this value",
+                    rt.resolve(parts.d, parts.t, f"coalesce({parts.o}, 0)", parts.z))
+
+
+def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> str:
+    """`date(x)` and friends for one argument: a string, a map, a temporal value or null."""
+    kind = argument.type.kind
+    if kind is Kind.NULL:
+        return SQL_NULL[target]
+    if kind is Kind.STRING:
+        return parse(c.compile(argument), target)
+    if argument.type.is_record or isinstance(argument, b.BMap):
+        return from_map(c, argument, target)
+    if kind is Kind.MAP:
+        raise UnsupportedFeature(f"{target.lower()} from a map whose keys are not known when the query compiles",
+                                 argument.span)
+    if target == "DURATION":
+        if kind is Kind.DURATION:
+            return c.compile(argument)
+        if is_variant(argument.type):
+            return let([c.variant(argument)], lambda v: (
+                f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 15 THEN {rt.payload(v, 'DURATION')}"
+                f" WHEN 4 THEN cy_t_parse_duration(TRY_CAST({v} AS VARCHAR)) ELSE "
+                + error_sql("TypeError", "InvalidArgumentType", "'duration() expects a string or a map'") + " END"))
+        raise _type_error(f"duration() cannot convert {argument.type!r}", argument.span)
+    if kind.value == target:
+        return c.compile(argument)
+    if kind in INSTANTS:
+        return with_parts(c, argument, lambda parts, null: (
+            f"CASE WHEN {null} THEN NULL ELSE {select(parts, target)} END"))
+    if not is_variant(argument.type):
+        raise _type_error(f"{target.lower()}() cannot convert {argument.type!r}", argument.span)
+    return let([c.variant(argument)], lambda v: (
+        f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 4 THEN {parse(f'TRY_CAST({v} AS VARCHAR)', target)}"
+        f" WHEN 6 THEN " + error_sql("UnsupportedFeature", "Unsupported",
+                                     f"'{target.lower()} from a map whose keys are not known when the query compiles'")
+        + " ELSE " + let([f"cy_t_parts({v})"], lambda p: (
+            f"CASE WHEN {p} IS NULL THEN " + error_sql(
+                "TypeError", "InvalidArgumentType", f"'cannot construct a {target.lower()} from ' || cy_type_name({v})")
+            + f" ELSE {select(rt.dynamic_parts(p), target)} END")) + " END"))
+
+
+PARSERS = {"DATE": "cy_t_parse_date", "LOCAL TIME": "cy_t_parse_localtime", "ZONED TIME": "cy_t_parse_time",
+           "LOCAL DATETIME": "cy_t_parse_localdatetime", "ZONED DATETIME": "cy_t_parse_datetime",
+           "DURATION": "cy_t_parse_duration"}
+
+
+def parse(text: str, target: str) -> str:
+    return call(PARSERS[target], text)
+
+
+# -- now --------------------------------------------------------------------------------------------------
+
+def now(target: str, zone: str | None = None) -> str:
+    """The statement's clock as `target`, in UTC or in zone string SQL `zone`."""
+    seconds, nanos = rt.now_instant()
+    if zone is None:
+        instant = rt.make_datetime(seconds, nanos, "0", "NULL")
+    else:
+        instant = let([zone], lambda z: let(list(rt.zone_spec(z)), lambda o, name: rt.at_instant(
+            seconds, nanos, o, name)))
+    if target == "ZONED DATETIME":
+        return instant
+    return let([instant], lambda x: select(rt.parts_of(x, "ZONED DATETIME"), target))
+
+
+# -- construction from a map ----------------------------------------------------------------------------------
+
+DATE_FIELDS = ("year", "quarter", "month", "week", "ordinalday", "dayofquarter", "dayofweek", "day")
+TIME_FIELDS = ("hour", "minute", "second")
+SUBSECOND_FIELDS = ("millisecond", "microsecond", "nanosecond")
+ALIASES = {"weekday": "dayofweek", "quarterday": "dayofquarter"}
+ALLOWED = {
+    "DATE": {"date", *DATE_FIELDS},
+    "LOCAL TIME": {"time", *TIME_FIELDS, *SUBSECOND_FIELDS},
+    "ZONED TIME": {"time", "timezone", *TIME_FIELDS, *SUBSECOND_FIELDS},
+    "LOCAL DATETIME": {"date", "time", "datetime", *DATE_FIELDS, *TIME_FIELDS, *SUBSECOND_FIELDS},
+    "ZONED DATETIME": {"date", "time", "datetime", "timezone", "epochseconds", "epochmillis", *DATE_FIELDS,
+                       *TIME_FIELDS, *SUBSECOND_FIELDS},
+}
+DURATION_FIELDS = ("years", "months", "weeks", "days", "hours", "minutes", "seconds", "milliseconds",
+                   "microseconds", "nanoseconds")
+
+
+@dataclass(frozen=True)
+class Field:
+    sql: str
+    expression: b.BoundExpression
+
+
+@dataclass(frozen=True)
+class State:
+    """A value under construction: local day and nanosecond of the day, the zone it came with (fixed offset
+    `o`, or name `z`), and SQL true when its source had a zone (so a new zone converts rather than attaches)."""
+
+    d: str = str(EPOCH_DAY_0000)
+    t: str = "0"
+    o: str = "NULL::BIGINT"
+    z: str = "NULL::VARCHAR"
+    zoned: str = "false"
+
+
+def map_entries(c: ExpressionCompiler, argument: b.BoundExpression,
+                body: Callable[[dict[str, b.BoundExpression], str | None], str]) -> str:
+    """`body(fields by lower-case key, null test)` for a map literal or a map of known keys."""
+    if isinstance(argument, b.BMap):
+        fields: dict[str, b.BoundExpression] = {}
+        for key, value in argument.entries:
+            name = ALIASES.get(key.lower(), key.lower())
+            if name in fields:
+                raise CypherArgumentError(f"field `{key}` given twice", argument.span, detail="InvalidArgumentValue")
+            fields[name] = value
+        return body(fields, None)
+
+    def from_record(value: str) -> str:
+        fields = {}
+        for key, field_type in argument.type.fields or ():
+            name = ALIASES.get(key.lower(), key.lower())
+            fields[name] = SqlValue(f"struct_extract({value}, {rt.sql_string(key)})", type=field_type,
+                                    span=argument.span)
+        return body(fields, f"{value} IS NULL")
+    return let([c.compile(argument)], from_record)
+
+
+def from_map(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> str:
+    if target == "DURATION":
+        return map_entries(c, argument, lambda fields, null: _null_guard(null, _duration_from_map(c, fields, argument)))
+
+    def build(fields: dict[str, b.BoundExpression], null: str | None) -> str:
+        unknown = set(fields) - ALLOWED[target]
+        if unknown:
+            raise CypherArgumentError(f"{target.lower()}() has no field `{sorted(unknown)[0]}`", argument.span,
+                                      detail="InvalidArgumentValue")
+        if set(fields) == {"timezone"}:
+            return _null_guard(null, now(target, c.string(fields["timezone"])))
+        return _null_guard(null, _build(c, fields, target, argument))
+    return map_entries(c, argument, build)
+
+
+def _null_guard(null: str | None, sql: str) -> str:
+    return sql if null is None else f"CASE WHEN {null} THEN NULL ELSE {sql} END"
+
+
+def _duration_from_map(c: ExpressionCompiler, fields: dict[str, b.BoundExpression], argument: b.BoundExpression) -> str:
+    unknown = set(fields) - set(DURATION_FIELDS)
+    if unknown:
+        raise CypherArgumentError(f"duration() has no field `{sorted(unknown)[0]}`", argument.span,
+                                  detail="InvalidArgumentValue")
+
+    def value(name: str) -> str:
+        return c.number(fields[name]) if name in fields else "0"
+    months = f"{value('years')} * 12 + {value('months')}"
+    days = f"{value('weeks')} * 7 + {value('days')}"
+    seconds = f"{value('hours')} * 3600 + {value('minutes')} * 60 + {value('seconds')}"
+    nanos = f"{value('milliseconds')} * 1000000 + {value('microseconds')} * 1000 + {value('nanoseconds')}"
+    return rt.approximate(months, days, seconds, nanos)
+
+
+def _build(c: ExpressionCompiler, fields: dict[str, b.BoundExpression], target: str,
+           argument: b.BoundExpression) -> str:
+    selectors = [key for key in ("datetime", "date", "time", "epochseconds", "epochmillis") if key in fields]
+    if "datetime" in fields and len(selectors) > 1:
+        raise CypherArgumentError("datetime cannot be selected together with date, time or an epoch",
+                                  argument.span, detail="InvalidArgumentValue")
+    if "epochseconds" in fields and "epochmillis" in fields:
+        raise CypherArgumentError("epochSeconds cannot be selected together with epochMillis", argument.span,
+                                  detail="InvalidArgumentValue")
+    timezone = c.string(fields["timezone"]) if "timezone" in fields else None
+
+    def finish(state: State) -> str:
+        state = _assign_fields(c, state, fields, after_week_start=bool(
+            "week" in fields and not {"date", "datetime", "epochseconds", "epochmillis"} & set(fields)))
+        converts = "true" if {"epochseconds", "epochmillis"} & set(fields) else (
+            state.zoned if {"time", "datetime"} & set(fields) else "false")
+        return _finish(state, target, timezone, converts)
+
+    if "datetime" in fields:
+        return with_parts(c, fields["datetime"], lambda parts, null: _guarded_source(
+            null, parts, "datetime", finish(State(parts.d, parts.t, parts.o, parts.z, f"{parts.o} IS NOT NULL")),
+            need_date=True, need_time=True))
+    if "epochseconds" in fields or "epochmillis" in fields:
+        return _from_epoch(c, fields, timezone, finish)
+    if "date" in fields or "time" in fields:
+        def with_time(date_parts: Parts | None, date_null: str | None) -> str:
+            def build(time_parts: Parts | None, time_null: str | None) -> str:
+                state = State()
+                if date_parts is not None:
+                    state = replace(state, d=date_parts.d)
+                if time_parts is not None:
+                    state = replace(state, t=time_parts.t, o=time_parts.o, z=time_parts.z,
+                                    zoned=f"{time_parts.o} IS NOT NULL")
+                sql = finish(state)
+                if time_parts is not None:
+                    sql = _guarded_source(time_null, time_parts, "time", sql, need_date=False, need_time=True)
+                if date_parts is not None:
+                    sql = _guarded_source(date_null, date_parts, "date", sql, need_date=True, need_time=False)
+                return sql
+            if "time" in fields:
+                return with_parts(c, fields["time"], build)
+            return build(None, None)
+        if "date" in fields:
+            return with_parts(c, fields["date"], with_time)
+        return with_time(None, None)
+    return finish(State())
+
+
+def _guarded_source(null: str | None, parts: Parts, name: str, sql: str, *, need_date: bool, need_time: bool) -> str:
+    """`sql` for a selected source, null when it is null, an error when it lacks the part selected."""
+    missing = [f"{parts.d} IS NULL"] * need_date + [f"{parts.t} IS NULL"] * need_time
+    return (f"CASE WHEN {null} THEN NULL WHEN {' OR '.join(missing)} THEN "
+            + fail(rt.sql_string(f"cannot select {name} from this value")) + f" ELSE {sql} END")
+
+
+def _from_epoch(c: ExpressionCompiler, fields: dict[str, b.BoundExpression], timezone: str | None,
+                finish: Callable[[State], str]) -> str:
+    if "epochseconds" in fields:
+        instant = [c.integer(fields["epochseconds"]), "0"]
+    else:
+        millis = c.integer(fields["epochmillis"])
+        instant = [rt.fdiv(millis, 1000), f"{rt.fmod(millis, 1000)} * 1000000"]
+    zone = list(rt.zone_spec(timezone)) if timezone is not None else ["0", "NULL::VARCHAR"]
+
+    def body(s: str, n: str, o: str, z: str) -> str:
+        return let([rt.at_instant(s, n, o, z)], lambda x: (
+            lambda parts: finish(State(parts.d, parts.t, parts.o, parts.z, "true")))(rt.parts_of(x, "ZONED DATETIME")))
+    return let(instant + zone, body)
+
+
+def _assign_fields(c: ExpressionCompiler, state: State, fields: dict[str, b.BoundExpression], *,
+                   after_week_start: bool) -> State:
+    """The fields of a map laid over `state`, in Neo4j's order, each as java.time's `with` does."""
+    d, t = state.d, state.t
+    if after_week_start:
+        year = c.integer(fields["year"]) if "year" in fields else "0"
+        d = rt.week_one(year)
+    for name in DATE_FIELDS:
+        if name in fields:
+            if name == "year" and "week" in fields:
+                d = let([d, c.integer(fields[name])], _with_week_year)
+            else:
+                d = let([d, c.integer(fields[name])], DATE_SETTERS[name])
+    for name in TIME_FIELDS:
+        if name in fields:
+            d_t = let([t, c.integer(fields[name])], TIME_SETTERS[name])
+            t = d_t
+    present = [name for name in SUBSECOND_FIELDS if name in fields]
+    if present:
+        values = [c.integer(fields[name]) if name in fields else "NULL::BIGINT" for name in SUBSECOND_FIELDS]
+        t = let([t, *values], _with_subsecond)
+    return replace(state, d=d, t=t)
+
+
+def _invalid(what: str, value: str) -> str:
+    return fail(f"'Invalid value for {what}: ' || {value}")
+
+
+def _civil(d: str, body: Callable[[str, str, str], str]) -> str:
+    return let([rt.year_of(d), rt.month_of(d), rt.day_of(d)], body)
+
+
+def _with_year(d: str, v: str) -> str:
+    return _civil(d, lambda y, m, dd: rt.days(v, m, f"least({dd}, {rt.month_length(v, m)})"))
+
+
+def _with_week_year(d: str, v: str) -> str:
+    return let([rt.week_of(d), rt.weekday_of(d)], lambda w, dow: (
+        f"{rt.week_one(v)} + (CASE WHEN {w} = 53 AND {rt.weeks_in(v)} = 52 THEN 52 ELSE {w} END - 1) * 7"
+        f" + {dow} - 1"))
+
+
+def _with_quarter(d: str, v: str) -> str:
+    return _civil(d, lambda y, m, dd: let([f"{m} + ({v} - {rt.quarter_of(d)}) * 3"], lambda nm: (
+        f"CASE WHEN {v} < 1 OR {v} > 4 THEN {_invalid('QuarterOfYear', v)}"
+        f" ELSE {rt.days(y, nm, f'least({dd}, {rt.month_length(y, nm)})')} END")))
+
+
+def _with_month(d: str, v: str) -> str:
+    return _civil(d, lambda y, m, dd: (
+        f"CASE WHEN {v} < 1 OR {v} > 12 THEN {_invalid('MonthOfYear', v)}"
+        f" ELSE {rt.days(y, v, f'least({dd}, {rt.month_length(y, v)})')} END"))
+
+
+def _with_week(d: str, v: str) -> str:
+    return (f"CASE WHEN {v} < 1 OR {v} > {rt.weeks_in(rt.week_year_of(d))} THEN {_invalid('WeekOfWeekBasedYear', v)}"
+            f" ELSE {d} + ({v} - {rt.week_of(d)}) * 7 END")
+
+
+def _with_ordinal_day(d: str, v: str) -> str:
+    return let([rt.year_of(d)], lambda y: (
+        f"CASE WHEN {v} < 1 OR {v} > CASE WHEN {rt.leap(y)} THEN 366 ELSE 365 END THEN {_invalid('DayOfYear', v)}"
+        f" ELSE {rt.days(y, '1', '1')} + {v} - 1 END"))
+
+
+def _with_day_of_quarter(d: str, v: str) -> str:
+    return let([rt.day_of_quarter(d)], lambda doq: (
+        f"CASE WHEN {v} < 1 OR {v} > 92 THEN {_invalid('DayOfQuarter', v)} ELSE {d} + ({v} - {doq}) END"))
+
+
+def _with_day_of_week(d: str, v: str) -> str:
+    return (f"CASE WHEN {v} < 1 OR {v} > 7 THEN {_invalid('DayOfWeek', v)}"
+            f" ELSE {d} + ({v} - {rt.weekday_of(d)}) END")
+
+
+def _with_day(d: str, v: str) -> str:
+    return _civil(d, lambda y, m, dd: (
+        f"CASE WHEN {v} < 1 OR {v} > {rt.month_length(y, m)} THEN {_invalid('DayOfMonth', v)}"
+        f" ELSE {rt.days(y, m, v)} END"))
+
+
+DATE_SETTERS: dict[str, Callable[[str, str], str]] = {
+    "year": _with_year, "quarter": _with_quarter, "month": _with_month, "week": _with_week,
+    "ordinalday": _with_ordinal_day, "dayofquarter": _with_day_of_quarter, "dayofweek": _with_day_of_week,
+    "day": _with_day,
+}
+
+
+def _time_setter(unit: int, modulo: int, limit: int, what: str) -> Callable[[str, str], str]:
+    def setter(t: str, v: str) -> str:
+        current = f"({t} // {unit} % {modulo})"
+        return (f"CASE WHEN {v} < 0 OR {v} > {limit} THEN {_invalid(what, v)}"
+                f" ELSE {t} + ({v} - {current}) * {unit} END")
+    return setter
+
+
+TIME_SETTERS = {
+    "hour": _time_setter(3600 * NANOS, 24, 23, "HourOfDay"),
+    "minute": _time_setter(60 * NANOS, 60, 59, "MinuteOfHour"),
+    "second": _time_setter(NANOS, 60, 59, "SecondOfMinute"),
+}
+
+
+def _with_subsecond(t: str, ms: str, us: str, ns: str) -> str:
+    ms_max = "999"
+    us_max = f"CASE WHEN {ms} IS NULL THEN 999999 ELSE 999 END"
+    ns_max = f"CASE WHEN {ms} IS NULL AND {us} IS NULL THEN 999999999 ELSE 999 END"
+    total = f"coalesce({ms}, 0) * 1000000 + coalesce({us}, 0) * 1000 + coalesce({ns}, 0)"
+    return (f"CASE WHEN {ms} < 0 OR {ms} > {ms_max} THEN {_invalid('MilliOfSecond', ms)}"
+            f" WHEN {us} < 0 OR {us} > {us_max} THEN {_invalid('MicroOfSecond', us)}"
+            f" WHEN {ns} < 0 OR {ns} > {ns_max} THEN {_invalid('NanoOfSecond', ns)}"
+            f" ELSE {t} - {rt.nanos(t)} + {total} END")
+
+
+def _finish(state: State, target: str, timezone: str | None, converts: str) -> str:
+    """The `target` value of a finished state, with the map's `timezone` (string SQL) if it had one."""
+    if target == "DATE":
+        return rt.make_date(state.d)
+    if target == "LOCAL TIME":
+        return rt.make_local_time(state.t)
+    if target == "LOCAL DATETIME":
+        return rt.make_local_datetime(state.d, state.t)
+    if target == "ZONED TIME":
+        base_offset = f"coalesce({state.o}, 0)"
+        if timezone is None:
+            return rt.make_time(state.t, base_offset)
+
+        def with_zone(tz: str) -> str:
+            fixed, name = rt.zone_spec(tz)
+            seconds, _ = rt.now_instant()
+            offset = f"coalesce({fixed}, {rt.offset_at(name, seconds)})"
+            return let([state.t, offset], lambda local, o: rt.make_time(
+                f"CASE WHEN {converts} THEN {rt.fmod(f'{local} - {base_offset} * {NANOS} + {o} * {NANOS}', DAY_NANOS)}"
+                f" ELSE {local} END", o))
+        return let([timezone], with_zone)
+    # ZONED DATETIME
+    if timezone is None:
+        return rt.resolve(state.d, state.t, f"coalesce({state.o}, 0)", state.z)
+
+    def with_zone(tz: str) -> str:
+        return let(list(rt.zone_spec(tz)), lambda o, z: let([state.d, state.t], lambda d, t: (
+            f"CASE WHEN {converts} THEN "
+            + let([rt.resolve(d, t, f"coalesce({state.o}, {o})",
+                              f"CASE WHEN {state.o} IS NULL THEN {z} ELSE {state.z} END")],
+                  lambda x: rt.at_instant(f"{x}.s", f"{x}.n", o, z))
+            + f" ELSE {rt.resolve(d, t, o, z)} END")))
+    return let([timezone], with_zone)
+
+
+# -- truncation ----------------------------------------------------------------------------------------------
+
+DATE_UNITS = ("millennium", "century", "decade", "year", "weekyear", "quarter", "month", "week", "day")
+TIME_UNITS = {"hour": 3600 * NANOS, "minute": 60 * NANOS, "second": NANOS, "millisecond": 1_000_000,
+              "microsecond": 1000, "nanosecond": 1}
+
+
+def _truncated_day(d: str, unit: str) -> str:
+    if unit in ("millennium", "century", "decade"):
+        size = {"millennium": 1000, "century": 100, "decade": 10}[unit]
+        return let([rt.year_of(d)], lambda y: rt.days(f"{rt.fdiv(y, size)} * {size}", "1", "1"))
+    if unit == "year":
+        return let([rt.year_of(d)], lambda y: rt.days(y, "1", "1"))
+    if unit == "weekyear":
+        return rt.week_one(rt.week_year_of(d))
+    if unit == "quarter":
+        return let([rt.year_of(d), rt.quarter_of(d)], lambda y, q: rt.days(y, f"({q} - 1) * 3 + 1", "1"))
+    if unit == "month":
+        return let([rt.year_of(d), rt.month_of(d)], lambda y, m: rt.days(y, m, "1"))
+    if unit == "week":
+        return f"{d} - {rt.weekday_of(d)} + 1"
+    return d
+
+
+def truncate(target: str) -> Builder:
+    def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        unit_argument = f.arguments[0]
+        if not (isinstance(unit_argument, b.BLiteral) and isinstance(unit_argument.value, str)):
+            raise UnsupportedFeature("truncation to a unit that is not a string literal", unit_argument.span)
+        unit = unit_argument.value.lower()
+        if unit not in DATE_UNITS and unit not in TIME_UNITS:
+            raise CypherArgumentError(f"unsupported unit for truncation: {unit_argument.value}", unit_argument.span,
+                                      detail="InvalidArgumentValue")
+        if target in ("DATE",) and unit in TIME_UNITS:
+            raise CypherArgumentError(f"unit too small for truncating a date: {unit_argument.value}",
+                                      unit_argument.span, detail="InvalidArgumentValue")
+        if target in ("LOCAL TIME", "ZONED TIME") and unit in DATE_UNITS and unit != "day":
+            raise CypherArgumentError(f"unit too large for truncating a time: {unit_argument.value}",
+                                      unit_argument.span, detail="InvalidArgumentValue")
+        value = f.arguments[1]
+        if value.type.kind is Kind.NULL:
+            return SQL_NULL[target]
+        if len(f.arguments) > 2 and f.arguments[2].type.kind is not Kind.NULL:
+            def with_fields(fields: dict[str, b.BoundExpression], null: str | None) -> str:
+                return _null_guard(null, _truncate(c, value, unit, target, fields))
+            return map_entries(c, f.arguments[2], with_fields)
+        return _truncate(c, value, unit, target, {})
+    return build
+
+
+def _truncate(c: ExpressionCompiler, value: b.BoundExpression, unit: str, target: str,
+              fields: dict[str, b.BoundExpression]) -> str:
+    unknown = set(fields) - ALLOWED[target]
+    if unknown:
+        raise CypherArgumentError(f"truncate() has no field `{sorted(unknown)[0]}`", value.span,
+                                  detail="InvalidArgumentValue")
+    fields = dict(fields)
+    timezone = c.string(fields.pop("timezone")) if "timezone" in fields else None
+
+    def body(parts: Parts, null: str) -> str:
+        d = "NULL::BIGINT" if target in ("LOCAL TIME", "ZONED TIME") else (
+            parts.d if unit in TIME_UNITS else _truncated_day(parts.d, unit))
+        if unit in TIME_UNITS:
+            size = TIME_UNITS[unit]
+            t = parts.t if size == 1 else f"{parts.t} - {parts.t} % {size}"
+        else:
+            t = "0"
+        if unit in ("millisecond", "microsecond"):
+            finer = [name for name in SUBSECOND_FIELDS[SUBSECOND_FIELDS.index(unit) + 1:] if name in fields]
+            for name in finer:
+                t = f"{t} + {c.integer(fields.pop(name))} * {1000 if name == 'microsecond' else 1}"
+        state = State(d if target not in ("LOCAL TIME", "ZONED TIME") else str(EPOCH_DAY_0000),
+                      f"coalesce({t}, 0)", parts.o, parts.z, "false")
+        state = _assign_fields(c, state, fields, after_week_start=False)
+        missing = []
+        if target in ("DATE", "LOCAL DATETIME", "ZONED DATETIME"):
+            missing.append(f"{parts.d} IS NULL")
+        if target in ("LOCAL TIME", "ZONED TIME") or unit in TIME_UNITS:
+            missing.append(f"{parts.t} IS NULL")
+        result = _finish(state, target, timezone, "false")
+        return (f"CASE WHEN {null} THEN NULL WHEN {' OR '.join(missing)} THEN "
+                + fail(rt.sql_string(f"cannot truncate this value to {target.lower()}")) + f" ELSE {result} END")
+    return with_parts(c, value, body)
+
+
+# -- durations between instants -------------------------------------------------------------------------------
+
+def between(mode: str) -> Builder:
+    def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        first, second = f.arguments
+        if Kind.NULL in (first.type.kind, second.type.kind):
+            return SQL_NULL["DURATION"]
+        for argument in (first, second):
+            if argument.type.kind not in INSTANTS and not is_variant(argument.type):
+                raise _type_error(f"duration.{mode}() expects temporal values, not {argument.type!r}", argument.span)
+        return with_parts(c, first, lambda a, a_null: with_parts(c, second, lambda z, z_null: (
+            f"CASE WHEN {a_null} OR {z_null} THEN NULL ELSE {_between(a, z, mode)} END")))
+    return build
+
+
+def _between(a: Parts, z: Parts, mode: str) -> str:
+    """Neo4j's duration between two instants: a date-less side takes the other's date, a time-less side
+    midnight, a zone-less side the other's zone; months and days counted on local date-times (the later
+    one seen in the earlier one's zone), the rest in exact time."""
+    def attach(a: Parts, z: Parts) -> Callable[..., str]:
+        def inner(d1: str, t1: str, o1: str, z1: str, d2: str, t2: str, o2: str, z2: str) -> str:
+            return _between_local(d1, t1, o1, z1, d2, t2, o2, z2, mode)
+        return inner
+    values = [f"coalesce({a.d}, {z.d}, 0)", f"coalesce({a.t}, 0)",
+              f"coalesce({a.o}, {z.o})", f"CASE WHEN {a.o} IS NULL THEN {z.z} ELSE {a.z} END",
+              f"coalesce({z.d}, {a.d}, 0)", f"coalesce({z.t}, 0)",
+              f"coalesce({z.o}, {a.o})", f"CASE WHEN {z.o} IS NULL THEN {a.z} ELSE {z.z} END"]
+    checks = (f"CASE WHEN ({a.t} IS NULL AND {a.d} IS NULL) OR ({z.t} IS NULL AND {z.d} IS NULL) THEN "
+              + error_sql("TypeError", "InvalidArgumentType", "'duration functions expect temporal values'")
+              + " ELSE ")
+    return checks + let(values, attach(a, z)) + " END"
+
+
+def _between_local(d1: str, t1: str, o1: str, z1: str, d2: str, t2: str, o2: str, z2: str, mode: str) -> str:
+    """Both sides with day, time and (when either had one) zone; (o, z) both NULL means local."""
+    def instant(d: str, t: str, o: str, z: str) -> str:
+        """UTC nanoseconds (local ones for a local value) as HUGEINT."""
+        return (f"CASE WHEN {o} IS NULL AND {z} IS NULL THEN ({d})::HUGEINT * {DAY_NANOS} + {t}"
+                f" ELSE ({rt.resolve(d, t, f'coalesce({o}, 0)', z)}).s::HUGEINT * {NANOS} + {t} % {NANOS} END")
+
+    def as_duration(months: str, days: str, total: str) -> str:
+        return let([total], lambda n: rt.make_duration(months, days, rt.fdiv(n, NANOS, huge=True),
+                                                       rt.fmod(n, NANOS, huge=True)))
+
+    def with_second(i2: str) -> str:
+        if mode == "inseconds":
+            return let([instant(d1, t1, o1, z1)], lambda i1: as_duration("0", "0", f"{i2} - {i1}"))
+        # The second value as a local date-time in the first one's zone.
+        offset = f"CASE WHEN {z1} IS NULL THEN {o1} ELSE {rt.offset_at(z1, rt.fdiv(i2, NANOS, huge=True))} END"
+        local = (f"CASE WHEN {o1} IS NULL AND {z1} IS NULL THEN ({d2})::HUGEINT * {DAY_NANOS} + {t2}"
+                 f" ELSE {i2} + ({offset})::HUGEINT * {NANOS} END")
+        return let([local], lambda n: let([f"({rt.fdiv(n, DAY_NANOS, huge=True)})::BIGINT",
+                                           f"({rt.fmod(n, DAY_NANOS, huge=True)})::BIGINT"],
+                                          lambda e2, u2: counted(i2, e2, u2)))
+
+    def counted(i2: str, e2: str, u2: str) -> str:
+        if mode == "inmonths":
+            return rt.make_duration(_until("months", d1, t1, e2, u2), "0", "0", "0")
+        if mode == "indays":
+            return rt.make_duration("0", _until("days", d1, t1, e2, u2), "0", "0")
+        return let([_until("months", d1, t1, e2, u2)], lambda months: let(
+            [f"cy_t_add_months({d1}, {months})"], lambda moved: let(
+                [_until("days", moved, t1, e2, u2)], lambda days: let(
+                    [instant(f"{moved} + {days}", t1, o1, z1)], lambda i1: as_duration(
+                        months, days, f"{i2} - {i1}")))))
+    return let([instant(d2, t2, o2, z2)], with_second)
+
+
+def _until(unit: str, e1: str, u1: str, e2: str, u2: str) -> str:
+    """java.time's LocalDateTime.until in whole months or days, from (day e1, time u1) to (e2, u2)."""
+    adjusted = (f"CASE WHEN {e2} > {e1} AND {u2} < {u1} THEN {e2} - 1"
+                f" WHEN {e2} < {e1} AND {u2} > {u1} THEN {e2} + 1 ELSE {e2} END")
+    if unit == "days":
+        return f"({adjusted} - {e1})"
+    return let([adjusted, e1], lambda end, start: (
+        f"((({rt.year_of(end)} * 12 + {rt.month_of(end)} - 1) * 32 + {rt.day_of(end)})"
+        f" - (({rt.year_of(start)} * 12 + {rt.month_of(start)} - 1) * 32 + {rt.day_of(start)})) // 32"))
+
+
+# -- components, strings, operators -------------------------------------------------------------------------
+
+def component(c: ExpressionCompiler, subject: b.BoundExpression, key: str) -> str:
+    kind = subject.type.kind
+    return let([c.compile(subject)], lambda x: rt.component(x, kind.value, key.lower()))
+
+
+def variant_component_branches(v: str, key: str) -> str:
+    """` WHEN 10 THEN ...` CASE branches over cy_kind(v) reading component `key` of a dynamic temporal."""
+    from engine import temporal
+    name = key.lower()
+    branches = []
+    for kind, code in rt.KIND_CODES.items():
+        if temporal.component_kind(kind, name) is None:
+            branches.append(f" WHEN {code} THEN " + error_sql(
+                "ArgumentError", "InvalidArgumentValue",
+                rt.sql_string(f"{rt.TYPE_NAMES[kind]} has no component `{key}`")))
+        else:
+            branches.append(f" WHEN {code} THEN " + let([rt.payload(v, kind)], lambda x, kind=kind: (
+                f"({rt.component(x, kind, name)})::VARIANT")))
+    return "".join(branches)
+
+
+def to_string(c: ExpressionCompiler, argument: b.BoundExpression) -> str:
+    return let([c.compile(argument)], lambda x: rt.to_text(x, argument.type.kind.value))
+
+
+def equality(a: str, b_: str, kind: Kind) -> str:
+    return f"({a} = {b_})"
+
+
+def comparison(op: str, a: str, b_: str, kind: Kind) -> str:
+    if kind is Kind.DURATION:
+        return f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL ELSE NULL::BOOLEAN END"
+    if kind is Kind.ZONED_DATETIME:
+        return let([a, b_], lambda x, y: f"({rt.key_of(x, kind.value)} {op} {rt.key_of(y, kind.value)})")
+    return f"({a} {op} {b_})"
+
+
+ARITHMETIC_MACROS = {"+": "cy_t_add", "-": "cy_t_sub", "*": "cy_t_mul", "/": "cy_t_div"}
+NUMBERS = {Kind.INTEGER, Kind.FLOAT}
+
+
+def arithmetic(c: ExpressionCompiler, op: str, left: b.BoundExpression, right: b.BoundExpression,
+               result: t.CypherType) -> str | None:
+    """SQL for `left op right` when temporal values may be involved; None when they cannot be."""
+    lk, rk = left.type.kind, right.type.kind
+    if Kind.NULL in (lk, rk):
+        return None
+    lt, rt_ = lk in t.TEMPORAL_KINDS, rk in t.TEMPORAL_KINDS
+    lv, rv = is_variant(left.type), is_variant(right.type)
+    sign = 1 if op == "+" else -1
+    if op in ("+", "-"):
+        if lk in INSTANTS and rk is Kind.DURATION:
+            return _both(c, left, right, lambda x, y: rt.plus_duration(x, lk.value, y, sign))
+        if op == "+" and lk is Kind.DURATION and rk in INSTANTS:
+            return _both(c, right, left, lambda x, y: rt.plus_duration(x, rk.value, y))
+        if lk is Kind.DURATION and rk is Kind.DURATION:
+            return _both(c, left, right, lambda x, y: rt.duration_sum(x, y, sign))
+        if (lt and rv) or (rt_ and lv) or (lv and rv):
+            return _dynamic(c, op, left, right, result)
+    elif op == "*":
+        if lk is Kind.DURATION and rk in NUMBERS:
+            return _times(c, left, right)
+        if rk is Kind.DURATION and lk in NUMBERS:
+            return _times(c, right, left)
+        if (lk is Kind.DURATION and rv) or (rk is Kind.DURATION and lv) or (lv and (rv or rk in NUMBERS)) or (
+                rv and lk in NUMBERS):
+            return _dynamic(c, op, left, right, result)
+    elif op == "/":
+        if lk is Kind.DURATION and rk in NUMBERS:
+            return _both(c, left, right, lambda x, y: rt.duration_divided(x, f"({y})::DOUBLE"))
+        if (lk is Kind.DURATION and rv) or (lv and (rv or rk in NUMBERS)):
+            return _dynamic(c, op, left, right, result)
+    if lt or rt_:
+        raise _type_error(f"cannot apply {op} to {left.type!r} and {right.type!r}", left.span)
+    return None
+
+
+def _both(c: ExpressionCompiler, first: b.BoundExpression, second: b.BoundExpression,
+          body: Callable[[str, str], str]) -> str:
+    return let([c.compile(first), c.compile(second)], lambda x, y: (
+        f"CASE WHEN {x} IS NULL OR {y} IS NULL THEN NULL ELSE {body(x, y)} END"))
+
+
+def _times(c: ExpressionCompiler, duration: b.BoundExpression, factor: b.BoundExpression) -> str:
+    integer = factor.type.kind is Kind.INTEGER
+    factor_sql = c.compile(factor) if integer else c.number(factor)
+    return let([c.compile(duration), factor_sql], lambda x, y: f"CASE WHEN {x} IS NULL OR {y} IS NULL THEN NULL"
+               f" ELSE {rt.duration_times(x, y, integer=integer)} END")
+
+
+def _dynamic(c: ExpressionCompiler, op: str, left: b.BoundExpression, right: b.BoundExpression,
+             result: t.CypherType) -> str:
+    sql = call(ARITHMETIC_MACROS[op], c.variant(left), c.variant(right))
+    if is_variant(result):
+        return sql
+    if result.kind in t.TEMPORAL_KINDS:
+        return from_variant(sql, result.kind)
+    return f"({sql})::{t.sql_type(result)}"
+
+
+# -- the functions -----------------------------------------------------------------------------------------
+
+def _constructor(target: str) -> Builder:
+    def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        if not f.arguments:
+            return now(target)
+        return convert(c, f.arguments[0], target)
+    return build
+
+
+def _clock(target: str) -> Builder:
+    """`date.transaction()`, `.statement()`, `.realtime()`: now, optionally in a time zone."""
+    def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        if not f.arguments:
+            return now(target)
+        argument = f.arguments[0]
+        if argument.type.kind is Kind.NULL:
+            return SQL_NULL[target]
+        if argument.type.is_record or isinstance(argument, b.BMap):
+            return from_map(c, argument, target)
+        return let([c.string(argument)], lambda zone: (
+            f"CASE WHEN {zone} IS NULL THEN NULL ELSE {now(target, zone)} END"))
+    return build
+
+
+def _from_epoch(c: ExpressionCompiler, f: b.BFunction) -> str:
+    seconds, nanos = (c.integer(argument) for argument in f.arguments)
+    return let([seconds, nanos], lambda s, n: (
+        f"CASE WHEN {s} IS NULL OR {n} IS NULL THEN NULL WHEN {n} < 0 OR {n} >= {NANOS} THEN "
+        + fail(f"'Invalid nanosecond: ' || {n}") + f" ELSE {rt.make_datetime(s, n, '0', 'NULL')} END"))
+
+
+def _from_epoch_millis(c: ExpressionCompiler, f: b.BFunction) -> str:
+    return let([c.integer(f.arguments[0])], lambda ms: (
+        f"CASE WHEN {ms} IS NULL THEN NULL ELSE "
+        + rt.make_datetime(rt.fdiv(ms, 1000), f"{rt.fmod(ms, 1000)} * 1000000", "0", "NULL") + " END"))
+
+
+def _functions() -> dict[str, Builder]:
+    functions: dict[str, Builder] = {}
+    for name, kind in KIND_OF_FUNCTION.items():
+        functions[name] = _constructor(kind)
+        if kind != "DURATION":
+            for clock in ("transaction", "statement", "realtime"):
+                functions[f"{name}.{clock}"] = _clock(kind)
+            functions[f"{name}.truncate"] = truncate(kind)
+    functions["datetime.fromepoch"] = _from_epoch
+    functions["datetime.fromepochmillis"] = _from_epoch_millis
+    for mode in ("between", "inmonths", "indays", "inseconds"):
+        functions[f"duration.{mode}"] = between(mode)
+    return functions
+
+
+FUNCTIONS: dict[str, Builder] = _functions()
