@@ -58,17 +58,83 @@ def cheap(sql: str) -> bool:
     return _CHEAP.fullmatch(sql.strip()) is not None
 
 
+class Flow:
+    """Values computed once, in stages: `{f0: ..}` then `list_transform([prev], lambda tlN: {.., f3: ..})[1]`
+    and so on, the result last. DuckDB binds a lambda nested in another lambda's body once per enclosing
+    level (time doubles with each), but one in a list argument only once, so a chain of bindings must run
+    along the arguments: `let` inside another `let`'s body adds a stage to the enclosing flow instead of
+    nesting. Stages carry forward only the fields read later."""
+
+    def __init__(self) -> None:
+        self.param = f"tl{next(_NAMES)}"
+        self.stages: list[list[tuple[str, str]]] = []
+        self.count = 0
+
+    def bind(self, values: Sequence[str]) -> list[str]:
+        stage, names = [], []
+        for value in values:
+            if cheap(value):
+                names.append(value)
+                continue
+            name = f"f{self.count}"
+            self.count += 1
+            stage.append((name, value))
+            names.append(f"{self.param}.{name}")
+        if stage:
+            self.stages.append(stage)
+        return names
+
+    def render(self, result: str) -> str:
+        reference = re.compile(rf"\b{self.param}\.(f\d+)\b")
+        live = set(reference.findall(result))
+        if not live:
+            return result
+        kept: list[tuple[list[tuple[str, str]], list[str]]] = []
+        for stage in reversed(self.stages[1:]):
+            defined = {name for name, _ in stage}
+            new = [(name, value) for name, value in stage if name in live]
+            carried = sorted(live - defined, key=lambda name: int(name[1:]))
+            kept.append((new, carried))
+            live = (live - defined).union(*(reference.findall(value) for _, value in new))
+        first = [(name, value) for name, value in self.stages[0] if name in live] or [("f_", "NULL")]
+        sql = "{" + ", ".join(f"'{name}': {value}" for name, value in first) + "}"
+        p = self.param
+        for new, carried in reversed(kept):
+            fields = [f"'{name}': {p}.{name}" for name in carried] + [f"'{name}': {value}" for name, value in new]
+            if new:
+                sql = f"list_transform([{sql}], lambda {p}: {{{', '.join(fields)}}})[1]"
+        return f"list_transform([{sql}], lambda {p}: {result})[1]"
+
+
+_FLOWS: list[Flow | None] = []
+
+
+class isolated:
+    """Within it, `let` starts flows of its own: for SQL compiled elsewhere (an argument expression), whose
+    DuckDB lambdas a binding must not be hoisted out of."""
+
+    def __enter__(self) -> None:
+        _FLOWS.append(None)
+
+    def __exit__(self, *exc: object) -> None:
+        _FLOWS.pop()
+
+
 def let(values: Sequence[str], body: Callable[..., str]) -> str:
-    """`body(*names)` with each value that is not cheap evaluated once, through a one-element list."""
-    costly = [index for index, value in enumerate(values) if not cheap(value)]
-    if not costly:
+    """`body(*names)` with each value that is not cheap evaluated once (DuckDB expands macro arguments
+    textually, so a repeated costly argument is costly each time). See `Flow`."""
+    if _FLOWS and _FLOWS[-1] is not None:
+        return body(*_FLOWS[-1].bind(values))
+    if all(cheap(value) for value in values):
         return body(*values)
-    name = f"tl{next(_NAMES)}"
-    names = list(values)
-    for index in costly:
-        names[index] = f"{name}.f{index}"
-    fields = ", ".join(f"'f{index}': {values[index]}" for index in costly)
-    return f"list_transform([{{{fields}}}], lambda {name}: {body(*names)})[1]"
+    flow = Flow()
+    names = flow.bind(values)
+    _FLOWS.append(flow)
+    try:
+        result = body(*names)
+    finally:
+        _FLOWS.pop()
+    return flow.render(result)
 
 
 def call(macro: str, *arguments: str) -> str:

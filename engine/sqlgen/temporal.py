@@ -45,6 +45,34 @@ class SqlValue(b.BoundExpression):
 
 EXPRESSION_SQL[SqlValue] = lambda compiler, node: node.sql  # type: ignore[assignment,attr-defined]
 
+
+# -- compiling arguments -------------------------------------------------------------------------------------
+# Argument SQL is compiled outside any binding flow (`runtime_temporal.isolated`): it may hold lambdas of its own.
+
+def _compile(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
+    with rt.isolated():
+        return c.compile(expression)
+
+
+def _variant(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
+    with rt.isolated():
+        return c.variant(expression)
+
+
+def _string(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
+    with rt.isolated():
+        return c.string(expression)
+
+
+def _integer(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
+    with rt.isolated():
+        return c.integer(expression)
+
+
+def _number(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
+    with rt.isolated():
+        return c.number(expression)
+
 INSTANTS = {Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME, Kind.ZONED_DATETIME}
 KIND_OF_FUNCTION = {"date": "DATE", "localtime": "LOCAL TIME", "time": "ZONED TIME",
                     "localdatetime": "LOCAL DATETIME", "datetime": "ZONED DATETIME", "duration": "DURATION"}
@@ -72,8 +100,8 @@ def with_parts(c: ExpressionCompiler, expression: b.BoundExpression, body: Calla
     value is null. A dynamic value that is not a temporal instant yields NULL parts; callers check `k`."""
     kind = expression.type.kind
     if kind in INSTANTS:
-        return let([c.compile(expression)], lambda x: body(rt.parts_of(x, kind.value), f"{x} IS NULL"))
-    return let([c.variant(expression)], lambda v: let([f"cy_t_parts({v})"], lambda p: body(
+        return let([_compile(c, expression)], lambda x: body(rt.parts_of(x, kind.value), f"{x} IS NULL"))
+    return let([_variant(c, expression)], lambda v: let([f"cy_t_parts({v})"], lambda p: body(
         rt.dynamic_parts(p), f"{v} IS NULL")))
 
 
@@ -109,7 +137,7 @@ def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> 
     if kind is Kind.NULL:
         return SQL_NULL[target]
     if kind is Kind.STRING:
-        return parse(c.compile(argument), target)
+        return parse(_compile(c, argument), target)
     if argument.type.is_record or isinstance(argument, b.BMap):
         return from_map(c, argument, target)
     if kind is Kind.MAP:
@@ -117,21 +145,21 @@ def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> 
                                  argument.span)
     if target == "DURATION":
         if kind is Kind.DURATION:
-            return c.compile(argument)
+            return _compile(c, argument)
         if is_variant(argument.type):
-            return let([c.variant(argument)], lambda v: (
+            return let([_variant(c, argument)], lambda v: (
                 f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 15 THEN {rt.payload(v, 'DURATION')}"
                 f" WHEN 4 THEN cy_t_parse_duration(TRY_CAST({v} AS VARCHAR)) ELSE "
                 + error_sql("TypeError", "InvalidArgumentType", "'duration() expects a string or a map'") + " END"))
         raise _type_error(f"duration() cannot convert {argument.type!r}", argument.span)
     if kind.value == target:
-        return c.compile(argument)
+        return _compile(c, argument)
     if kind in INSTANTS:
         return with_parts(c, argument, lambda parts, null: (
             f"CASE WHEN {null} THEN NULL ELSE {select(parts, target)} END"))
     if not is_variant(argument.type):
         raise _type_error(f"{target.lower()}() cannot convert {argument.type!r}", argument.span)
-    return let([c.variant(argument)], lambda v: (
+    return let([_variant(c, argument)], lambda v: (
         f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 4 THEN {parse(f'TRY_CAST({v} AS VARCHAR)', target)}"
         f" WHEN 6 THEN " + error_sql("UnsupportedFeature", "Unsupported",
                                      f"'{target.lower()} from a map whose keys are not known when the query compiles'")
@@ -220,7 +248,7 @@ def map_entries(c: ExpressionCompiler, argument: b.BoundExpression,
             fields[name] = SqlValue(f"struct_extract({value}, {rt.sql_string(key)})", type=field_type,
                                     span=argument.span)
         return body(fields, f"{value} IS NULL")
-    return let([c.compile(argument)], from_record)
+    return let([_compile(c, argument)], from_record)
 
 
 def from_map(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> str:
@@ -233,7 +261,7 @@ def from_map(c: ExpressionCompiler, argument: b.BoundExpression, target: str) ->
             raise CypherArgumentError(f"{target.lower()}() has no field `{sorted(unknown)[0]}`", argument.span,
                                       detail="InvalidArgumentValue")
         if set(fields) == {"timezone"}:
-            return _null_guard(null, now(target, c.string(fields["timezone"])))
+            return _null_guard(null, now(target, _string(c, fields["timezone"])))
         return _null_guard(null, _build(c, fields, target, argument))
     return map_entries(c, argument, build)
 
@@ -249,7 +277,7 @@ def _duration_from_map(c: ExpressionCompiler, fields: dict[str, b.BoundExpressio
                                   detail="InvalidArgumentValue")
 
     def value(name: str) -> str:
-        return c.number(fields[name]) if name in fields else "0"
+        return _number(c, fields[name]) if name in fields else "0"
     months = f"{value('years')} * 12 + {value('months')}"
     days = f"{value('weeks')} * 7 + {value('days')}"
     seconds = f"{value('hours')} * 3600 + {value('minutes')} * 60 + {value('seconds')}"
@@ -266,7 +294,7 @@ def _build(c: ExpressionCompiler, fields: dict[str, b.BoundExpression], target: 
     if "epochseconds" in fields and "epochmillis" in fields:
         raise CypherArgumentError("epochSeconds cannot be selected together with epochMillis", argument.span,
                                   detail="InvalidArgumentValue")
-    timezone = c.string(fields["timezone"]) if "timezone" in fields else None
+    timezone = _string(c, fields["timezone"]) if "timezone" in fields else None
 
     def finish(state: State) -> str:
         state = _assign_fields(c, state, fields, after_week_start=bool(
@@ -315,9 +343,9 @@ def _guarded_source(null: str | None, parts: Parts, name: str, sql: str, *, need
 def _from_epoch(c: ExpressionCompiler, fields: dict[str, b.BoundExpression], timezone: str | None,
                 finish: Callable[[State], str]) -> str:
     if "epochseconds" in fields:
-        instant = [c.integer(fields["epochseconds"]), "0"]
+        instant = [_integer(c, fields["epochseconds"]), "0"]
     else:
-        millis = c.integer(fields["epochmillis"])
+        millis = _integer(c, fields["epochmillis"])
         instant = [rt.fdiv(millis, 1000), f"{rt.fmod(millis, 1000)} * 1000000"]
     zone = list(rt.zone_spec(timezone)) if timezone is not None else ["0", "NULL::VARCHAR"]
 
@@ -332,21 +360,21 @@ def _assign_fields(c: ExpressionCompiler, state: State, fields: dict[str, b.Boun
     """The fields of a map laid over `state`, in Neo4j's order, each as java.time's `with` does."""
     d, t = state.d, state.t
     if after_week_start:
-        year = c.integer(fields["year"]) if "year" in fields else "0"
+        year = _integer(c, fields["year"]) if "year" in fields else "0"
         d = rt.week_one(year)
     for name in DATE_FIELDS:
         if name in fields:
             if name == "year" and "week" in fields:
-                d = let([d, c.integer(fields[name])], _with_week_year)
+                d = let([d, _integer(c, fields[name])], _with_week_year)
             else:
-                d = let([d, c.integer(fields[name])], DATE_SETTERS[name])
+                d = let([d, _integer(c, fields[name])], DATE_SETTERS[name])
     for name in TIME_FIELDS:
         if name in fields:
-            d_t = let([t, c.integer(fields[name])], TIME_SETTERS[name])
+            d_t = let([t, _integer(c, fields[name])], TIME_SETTERS[name])
             t = d_t
     present = [name for name in SUBSECOND_FIELDS if name in fields]
     if present:
-        values = [c.integer(fields[name]) if name in fields else "NULL::BIGINT" for name in SUBSECOND_FIELDS]
+        values = [_integer(c, fields[name]) if name in fields else "NULL::BIGINT" for name in SUBSECOND_FIELDS]
         t = let([t, *values], _with_subsecond)
     return replace(state, d=d, t=t)
 
@@ -533,7 +561,7 @@ def _truncate(c: ExpressionCompiler, value: b.BoundExpression, unit: str, target
         raise CypherArgumentError(f"truncate() has no field `{sorted(unknown)[0]}`", value.span,
                                   detail="InvalidArgumentValue")
     fields = dict(fields)
-    timezone = c.string(fields.pop("timezone")) if "timezone" in fields else None
+    timezone = _string(c, fields.pop("timezone")) if "timezone" in fields else None
 
     def body(parts: Parts, null: str) -> str:
         d = "NULL::BIGINT" if target in ("LOCAL TIME", "ZONED TIME") else (
@@ -546,7 +574,7 @@ def _truncate(c: ExpressionCompiler, value: b.BoundExpression, unit: str, target
         if unit in ("millisecond", "microsecond"):
             finer = [name for name in SUBSECOND_FIELDS[SUBSECOND_FIELDS.index(unit) + 1:] if name in fields]
             for name in finer:
-                t = f"{t} + {c.integer(fields.pop(name))} * {1000 if name == 'microsecond' else 1}"
+                t = f"{t} + {_integer(c, fields.pop(name))} * {1000 if name == 'microsecond' else 1}"
         state = State(d if target not in ("LOCAL TIME", "ZONED TIME") else str(EPOCH_DAY_0000),
                       f"coalesce({t}, 0)", parts.o, parts.z, "false")
         state = _assign_fields(c, state, fields, after_week_start=False)
@@ -644,7 +672,7 @@ def _until(unit: str, e1: str, u1: str, e2: str, u2: str) -> str:
 
 def component(c: ExpressionCompiler, subject: b.BoundExpression, key: str) -> str:
     kind = subject.type.kind
-    return let([c.compile(subject)], lambda x: rt.component(x, kind.value, key.lower()))
+    return let([_compile(c, subject)], lambda x: rt.component(x, kind.value, key.lower()))
 
 
 def variant_component_branches(v: str, key: str) -> str:
@@ -664,7 +692,7 @@ def variant_component_branches(v: str, key: str) -> str:
 
 
 def to_string(c: ExpressionCompiler, argument: b.BoundExpression) -> str:
-    return let([c.compile(argument)], lambda x: rt.to_text(x, argument.type.kind.value))
+    return let([_compile(c, argument)], lambda x: rt.to_text(x, argument.type.kind.value))
 
 
 def equality(a: str, b_: str, kind: Kind) -> str:
@@ -721,20 +749,20 @@ def arithmetic(c: ExpressionCompiler, op: str, left: b.BoundExpression, right: b
 
 def _both(c: ExpressionCompiler, first: b.BoundExpression, second: b.BoundExpression,
           body: Callable[[str, str], str]) -> str:
-    return let([c.compile(first), c.compile(second)], lambda x, y: (
+    return let([_compile(c, first), _compile(c, second)], lambda x, y: (
         f"CASE WHEN {x} IS NULL OR {y} IS NULL THEN NULL ELSE {body(x, y)} END"))
 
 
 def _times(c: ExpressionCompiler, duration: b.BoundExpression, factor: b.BoundExpression) -> str:
     integer = factor.type.kind is Kind.INTEGER
-    factor_sql = c.compile(factor) if integer else c.number(factor)
-    return let([c.compile(duration), factor_sql], lambda x, y: f"CASE WHEN {x} IS NULL OR {y} IS NULL THEN NULL"
+    factor_sql = _compile(c, factor) if integer else _number(c, factor)
+    return let([_compile(c, duration), factor_sql], lambda x, y: f"CASE WHEN {x} IS NULL OR {y} IS NULL THEN NULL"
                f" ELSE {rt.duration_times(x, y, integer=integer)} END")
 
 
 def _dynamic(c: ExpressionCompiler, op: str, left: b.BoundExpression, right: b.BoundExpression,
              result: t.CypherType) -> str:
-    sql = call(ARITHMETIC_MACROS[op], c.variant(left), c.variant(right))
+    sql = call(ARITHMETIC_MACROS[op], _variant(c, left), _variant(c, right))
     if is_variant(result):
         return sql
     if result.kind in t.TEMPORAL_KINDS:
@@ -762,20 +790,20 @@ def _clock(target: str) -> Builder:
             return SQL_NULL[target]
         if argument.type.is_record or isinstance(argument, b.BMap):
             return from_map(c, argument, target)
-        return let([c.string(argument)], lambda zone: (
+        return let([_string(c, argument)], lambda zone: (
             f"CASE WHEN {zone} IS NULL THEN NULL ELSE {now(target, zone)} END"))
     return build
 
 
 def _from_epoch(c: ExpressionCompiler, f: b.BFunction) -> str:
-    seconds, nanos = (c.integer(argument) for argument in f.arguments)
+    seconds, nanos = (_integer(c, argument) for argument in f.arguments)
     return let([seconds, nanos], lambda s, n: (
         f"CASE WHEN {s} IS NULL OR {n} IS NULL THEN NULL WHEN {n} < 0 OR {n} >= {NANOS} THEN "
         + fail(f"'Invalid nanosecond: ' || {n}") + f" ELSE {rt.make_datetime(s, n, '0', 'NULL')} END"))
 
 
 def _from_epoch_millis(c: ExpressionCompiler, f: b.BFunction) -> str:
-    return let([c.integer(f.arguments[0])], lambda ms: (
+    return let([_integer(c, f.arguments[0])], lambda ms: (
         f"CASE WHEN {ms} IS NULL THEN NULL ELSE "
         + rt.make_datetime(rt.fdiv(ms, 1000), f"{rt.fmod(ms, 1000)} * 1000000", "0", "NULL") + " END"))
 
