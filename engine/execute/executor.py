@@ -48,6 +48,7 @@ class StatementRun:
         self.tables: list[str] = []
         self.aliases = [0]
         self.deleted_nodes = False
+        self.deleted_any = False
         self.span: Span | None = None
 
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
@@ -149,6 +150,7 @@ class Executor:
                 parameters = Parameters()
                 queries = QueryCompiler(self.store.catalog, parameters)
                 queries._aliases = run.aliases
+                queries.tombstones = run.deleted_any
                 produced = queries.read_clause(clause, relation)
                 relation = run.materialize(produced.sql, produced.variables, parameters.values)
                 continue

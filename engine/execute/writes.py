@@ -20,7 +20,7 @@ from engine.semantic import types as t
 from engine.semantic.scope import Variable
 from engine.semantic.types import CypherType, Kind, is_storable, is_variant, sql_type
 from engine.sqlgen.context import Parameters
-from engine.sqlgen.expressions import ExpressionCompiler, to_variant
+from engine.sqlgen.expressions import DELETED_TABLES, ExpressionCompiler, to_variant
 from engine.sqlgen.generator import QueryCompiler, Relation, _group_key
 from engine.sqlgen.runtime import error_sql
 from engine.syntax import ast
@@ -61,6 +61,7 @@ class Writer:
         parameters = Parameters()
         queries = QueryCompiler(self.store.catalog, parameters)
         queries._aliases = self.run.aliases
+        queries.tombstones = self.run.deleted_any
         alias = queries.alias()
         context = queries.context_for(relation, alias)
         return queries, ExpressionCompiler(context, queries), alias, parameters
@@ -244,7 +245,8 @@ class Writer:
                         f"coalesce({start}, {missing})", f"coalesce({end}, {missing})"]
             structs.append("struct_pack(" + ", ".join(f"c{i} := {sql}" for i, sql in enumerate([*head, *stored]))
                            + ")")
-        select = (f"SELECT unnest([{', '.join(structs)}], recursive := true) FROM {ranked.sql} AS {alias}"
+        # max_depth 2: the element structs become columns, STRUCT-typed values (temporal) stay whole.
+        select = (f"SELECT unnest([{', '.join(structs)}], max_depth := 2) FROM {ranked.sql} AS {alias}"
                   f"{compiler.context.join_text()}")
         return select, columns
 
@@ -616,6 +618,7 @@ class Writer:
                 f"(SELECT id FROM rels WHERE src IN ({attached}) OR dst IN ({attached}))", [])
             rels = extra if rels is None else self.run.materialize(
                 f"(SELECT id FROM {rels.sql} UNION SELECT id FROM {extra.sql})", [])
+        self._keep_tombstones(nodes, rels)
         if rels is not None:
             (count,) = self.run.fetchone(f"SELECT count(*) FROM rels WHERE id IN (SELECT id FROM {rels.sql})")
             self.run.execute(f"DELETE FROM rels WHERE id IN (SELECT id FROM {rels.sql})")
@@ -626,6 +629,20 @@ class Writer:
             counters["nodes_deleted"] += count
             self.run.deleted_nodes = True
         return WriteResult(table, counters)
+
+    def _keep_tombstones(self, nodes: Relation | None, rels: Relation | None) -> None:
+        """Remember what this DELETE removes (ids, and relationship types, which stay readable)."""
+        if not self.run.deleted_any:
+            self.run.execute(f"CREATE TEMP TABLE {DELETED_TABLES['node']} (id BIGINT)")
+            self.run.execute(f"CREATE TEMP TABLE {DELETED_TABLES['relationship']} (id BIGINT, type VARCHAR)")
+            self.run.tables.extend(DELETED_TABLES.values())
+            self.run.deleted_any = True
+        if nodes is not None:
+            self.run.execute(f"INSERT INTO {DELETED_TABLES['node']} SELECT id FROM nodes"
+                             f" WHERE id IN (SELECT id FROM {nodes.sql})")
+        if rels is not None:
+            self.run.execute(f"INSERT INTO {DELETED_TABLES['relationship']} SELECT id, type FROM rels"
+                             f" WHERE id IN (SELECT id FROM {rels.sql})")
 
     def _id_set(self, selects: list[tuple[str, list[Any]]], table: str) -> Relation | None:
         if not selects:

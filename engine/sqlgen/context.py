@@ -87,6 +87,9 @@ class SelectContext:
     aggregates: dict[int, str] | None = None
     counter: list[int] = field(default_factory=lambda: [0])
     lambda_depth: int = 0
+    tombstones: bool = False
+    """True once the statement has deleted something: reads of an element must then tell a deleted one
+    (DeletedEntityAccess) from an absent one."""
 
     def bind_variable(self, variable: Variable, sql: str, *, hoistable: bool = True) -> None:
         self.variables[id(variable)] = sql
@@ -119,7 +122,7 @@ class SelectContext:
     def child(self) -> SelectContext:
         """A context for a nested SELECT: sees the same variables, joins of its own."""
         return SelectContext(self.catalog, self.parameters, dict(self.variables), [], {}, set(),
-                             self.alias_prefix, None, self.counter, 0)
+                             self.alias_prefix, None, self.counter, 0, self.tombstones)
 
     def join_text(self) -> str:
         return (" " + " ".join(self.joins)) if self.joins else ""

@@ -214,13 +214,23 @@ class ExpressionCompiler:
     def entity_column(self, entity: str, id_sql: str, column: str) -> str:
         """`column` of the node or relationship whose id is `id_sql` (NULL when the id is NULL)."""
         alias = self.context.entity_row(entity, id_sql)
-        if alias is not None:
-            return f"{alias}.{column}"
         table = "nodes" if entity == "node" else "rels"
-        if self.context.lambda_depth:
+        if alias is not None:
+            read, present = f"{alias}.{column}", f"{alias}.id IS NOT NULL"
+        elif self.context.lambda_depth:
             raise UnsupportedFeature("reading node or relationship data inside a list expression "
                                      "over entities that are not variables of the query", detail=NEEDS_SUBQUERY)
-        return f"(SELECT {column} FROM {table} WHERE id = {id_sql})"
+        else:
+            read = f"(SELECT {column} FROM {table} WHERE id = {id_sql})"
+            present = f"EXISTS (SELECT 1 FROM {table} WHERE id = {id_sql})"
+        if not self.context.tombstones:
+            return read
+        if entity == "relationship" and column == "type":
+            return f"coalesce({read}, (SELECT type FROM {DELETED_TABLES[entity]} WHERE id = {id_sql}))"
+        what = "node" if entity == "node" else "relationship"
+        deleted = error_sql("EntityNotFound", "DeletedEntityAccess",
+                            f"'the {what} was deleted earlier in this statement'")
+        return f"CASE WHEN ({id_sql}) IS NOT NULL AND NOT ({present}) THEN {deleted} ELSE {read} END"
 
     def property_of_entity(self, entity: str, id_sql: str, key: str, static_type: CypherType = t.ANY) -> str:
         """A property read in the representation of `static_type` (the binder's type for it)."""
@@ -544,6 +554,8 @@ class ExpressionCompiler:
 
 
 NEEDS_SUBQUERY = "NeedsSubquery"
+# Per statement, what DELETE removed, so that later reads can tell deleted elements apart.
+DELETED_TABLES = {"node": "_cypher_deleted_nodes", "relationship": "_cypher_deleted_rels"}
 
 
 def _truth_code(predicate: str) -> str:

@@ -36,6 +36,7 @@ class QueryCompiler:
         self.catalog = catalog
         self.parameters = parameters
         self._aliases = [0]
+        self.tombstones = False
 
     # -- contexts --------------------------------------------------------------------------------
 
@@ -46,6 +47,7 @@ class QueryCompiler:
     def context_for(self, relation: Relation, alias: str, outer: SelectContext | None = None) -> SelectContext:
         context = outer.child() if outer is not None else SelectContext(self.catalog, self.parameters)
         context.counter = self._aliases
+        context.tombstones = self.tombstones
         for variable in relation.variables:
             context.bind_variable(variable, f"{alias}.{variable.column}")
         return context
