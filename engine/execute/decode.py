@@ -105,9 +105,9 @@ class Decoder:
         node_columns = self.catalog.columns["node"]
         rel_columns = self.catalog.columns["relationship"]
         for row in self._rows("nodes", "id, labels", node_columns, self.node_ids):
-            self.nodes[row[0]] = Node(row[0], tuple(row[1]), self._properties(node_columns, row[2:]))
+            self.nodes[row[0]] = Node(row[0], tuple(row[1]), self._properties("node", row[2:]))
         for row in self._rows("rels", "id, type, src, dst", rel_columns, self.rel_ids):
-            self.rels[row[0]] = Relationship(row[0], row[1], row[2], row[3], self._properties(rel_columns, row[4:]))
+            self.rels[row[0]] = Relationship(row[0], row[1], row[2], row[3], self._properties("relationship", row[4:]))
         for missing in self.node_ids - self.nodes.keys():
             self.nodes[missing] = Node(missing, (), {})
         for missing in self.rel_ids - self.rels.keys():
@@ -121,6 +121,8 @@ class Decoder:
             f"SELECT {fixed}{extra} FROM {table} WHERE id IN (SELECT unnest($1::BIGINT[]))", [sorted(ids)]
         ).fetchall()
 
-    def _properties(self, columns: dict[str, str], values: Sequence[Any]) -> dict[str, Any]:
-        return {key: self._walk_variant(value, self._build)
-                for key, value in zip(columns, values, strict=True) if value is not None}
+    def _properties(self, entity: str, values: Sequence[Any]) -> dict[str, Any]:
+        """Column values by key, each read as its column's type says (typed or VARIANT, ADR-0009)."""
+        types = self.catalog.types[entity]
+        return {key: self._walk(value, types.get(key, t.ANY), self._build)
+                for key, value in zip(self.catalog.columns[entity], values, strict=True) if value is not None}

@@ -199,7 +199,7 @@ def is_storable(cypher_type: CypherType) -> bool | None:
 
 # -- property columns ---------------------------------------------------------------------------------
 
-COLUMN_KINDS = (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING)
+COLUMN_KINDS = (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, *sorted(TEMPORAL_KINDS, key=lambda k: k.value))
 
 
 def column_type(value_type: CypherType) -> CypherType | None:

@@ -20,6 +20,7 @@ from engine.semantic.types import Kind, is_variant, sql_type
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
 from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, equality_sql, to_variant
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
+from engine.sqlgen.temporal import key as temporal_key
 from engine.storage.schema import Catalog
 
 
@@ -272,6 +273,8 @@ def _group_key(sql: str, cypher_type: t.CypherType) -> str:
     if cypher_type.kind is Kind.LIST and (cypher_type.element or t.ANY).kind in (
             Kind.BOOLEAN, Kind.INTEGER, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP):
         return sql
+    if cypher_type.kind in t.TEMPORAL_KINDS:
+        return temporal_key(sql, cypher_type.kind)
     return f"cy_key({to_variant(sql, cypher_type)})"
 
 
@@ -279,6 +282,8 @@ def _sort_key(sql: str, cypher_type: t.CypherType) -> str:
     """An expression whose SQL order is Cypher's order (null sorts last ascending: it is the largest)."""
     if cypher_type.kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP):
         return sql
+    if cypher_type.kind in t.TEMPORAL_KINDS:
+        return temporal_key(sql, cypher_type.kind)
     return f"cy_key({to_variant(sql, cypher_type)})"
 
 

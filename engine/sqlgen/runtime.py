@@ -179,7 +179,6 @@ def _scalar_eq(a: str, b: str) -> str:
         f" WHEN cy_kind({a}) IN (2, 3) AND cy_kind({b}) IN (2, 3) THEN"
         f" ({a}::DOUBLE = {b}::DOUBLE AND NOT isnan({a}::DOUBLE))"
         f" WHEN cy_kind({a}) <> cy_kind({b}) THEN false"
-        f" WHEN cy_kind({a}) BETWEEN 10 AND 15 THEN cy_t_key({a}) = cy_t_key({b})"
         f" ELSE {a} = {b} END"
     )
 
@@ -228,8 +227,7 @@ def _scalar_cmp(a: str, b: str) -> str:
         f" WHEN cy_kind({a}) = 4 THEN CASE WHEN {a}::VARCHAR < {b}::VARCHAR THEN -1"
         f" WHEN {a}::VARCHAR > {b}::VARCHAR THEN 1 ELSE 0 END"
         f" WHEN cy_kind({a}) = 1 THEN {a}::BOOLEAN::INTEGER - {b}::BOOLEAN::INTEGER"
-        f" WHEN cy_kind({a}) BETWEEN 10 AND 14 THEN CASE WHEN cy_t_key({a}) < cy_t_key({b}) THEN -1"
-        f" WHEN cy_t_key({a}) > cy_t_key({b}) THEN 1 ELSE 0 END"
+        f" WHEN cy_kind({a}) BETWEEN 10 AND 14 THEN CASE WHEN {a} < {b} THEN -1 WHEN {a} > {b} THEN 1 ELSE 0 END"
         f" ELSE NULL END"
     )
 
@@ -269,7 +267,8 @@ def _key_macros() -> list[tuple[str, str]]:
             f" i := CASE WHEN cy_kind({v}) = 2 THEN {v}::BIGINT WHEN cy_kind({v}) = 3 AND"
             f" {v}::DOUBLE = trunc({v}::DOUBLE) AND abs({v}::DOUBLE) < 9.2e18 THEN {v}::DOUBLE::BIGINT END,"
             f" s := CASE WHEN cy_kind({v}) IN (1, 4, 9, 16) THEN {v}::VARCHAR END,"
-            f" t := CASE WHEN cy_kind({v}) BETWEEN 10 AND 15 THEN cy_t_key({v}) END"
+            f" t := CASE WHEN cy_kind({v}) BETWEEN 10 AND 14 THEN {v}"
+            f" WHEN cy_kind({v}) = 15 THEN cy_t_duration_key({v})::VARIANT END"
         )
 
     macros = [("cy_key_0(v)",

@@ -281,14 +281,15 @@ def parts_of(value: str, kind: str) -> Parts:
     if kind == "LOCAL TIME":
         return Parts(t=field(value, "n"), kind=kind)
     if kind == "ZONED TIME":
-        return Parts(t=f"({field(value, 't')} + {field(value, 'o')} * {NANOS})", o=field(value, "o"), kind=kind)
+        return Parts(t=f"({field(value, 'n')} + {field(value, 'o')} * {NANOS})", o=field(value, "o"), kind=kind)
     if kind == "LOCAL DATETIME":
-        local = field(value, "s")
+        local = field(value, "e")
         return Parts(d=fdiv(local, DAY), t=f"({fmod(local, DAY)} * {NANOS} + {field(value, 'n')})", kind=kind)
     if kind == "ZONED DATETIME":
-        local = f"({field(value, 's')} + {field(value, 'o')})"
+        local = f"({field(value, 'e')} + {field(value, 'o')})"
         return Parts(d=fdiv(local, DAY), t=f"({fmod(local, DAY)} * {NANOS} + {field(value, 'n')})",
-                     o=field(value, "o"), z=field(value, "z"), s=field(value, "s"), n=field(value, "n"), kind=kind)
+                     o=field(value, "o"), z=f"nullif({field(value, 'z')}, '')", s=field(value, "e"),
+                     n=field(value, "n"), kind=kind)
     raise ValueError(kind)
 
 
@@ -327,17 +328,22 @@ def make_local_time(t: str) -> str:
 
 def make_time(t: str, o: str) -> str:
     """From the local nanosecond of the day and the offset."""
-    return let([o], lambda o: f"struct_pack(t := (({t}) - {o} * {NANOS})::BIGINT, o := ({o})::BIGINT)")
+    return let([o], lambda o: f"struct_pack(n := (({t}) - {o} * {NANOS})::BIGINT, o := ({o})::BIGINT)")
 
 
 def make_local_datetime(d: str, t: str) -> str:
-    return let([t], lambda t: f"struct_pack(s := (({d}) * {DAY} + {t} // {NANOS})::BIGINT,"
+    return let([t], lambda t: f"struct_pack(e := (({d}) * {DAY} + {t} // {NANOS})::BIGINT,"
                               f" n := ({t} % {NANOS})::BIGINT)")
 
 
+def local_datetime(e: str, n: str) -> str:
+    """A LOCAL DATETIME from local epoch seconds and nanoseconds."""
+    return f"struct_pack(e := ({e})::BIGINT, n := ({n})::BIGINT)"
+
+
 def make_datetime(s: str, n: str, o: str, z: str) -> str:
-    return (f"struct_pack(s := ({s})::BIGINT, n := ({n})::BIGINT, o := ({o})::BIGINT,"
-            f" z := ({z})::VARCHAR)")
+    return (f"struct_pack(e := ({s})::BIGINT, n := ({n})::BIGINT, o := ({o})::BIGINT,"
+            f" z := coalesce({z}, '')::VARCHAR)")
 
 
 def make_duration(m: str, d: str, s: str, n: str) -> str:
@@ -743,12 +749,12 @@ def plus_duration(value: str, kind: str, duration: str, sign: int = 1) -> str:
     if kind == "LOCAL DATETIME":
         return let([f"cy_t_add_months({parts.d}, {m}) + {d}", parts.t], lambda day, t: let(
             [f"{t} % {NANOS} + {n}"], lambda ns: (
-                f"struct_pack(s := ({day} * {DAY} + {t} // {NANOS} + {s} + {fdiv(ns, NANOS)})::BIGINT,"
+                f"struct_pack(e := ({day} * {DAY} + {t} // {NANOS} + {s} + {fdiv(ns, NANOS)})::BIGINT,"
                 f" n := ({fmod(ns, NANOS)})::BIGINT)")))
     # ZONED DATETIME: calendar part on the local date-time, resolved in the zone; then the clock.
     moved = let([f"cy_t_add_months({parts.d}, {m}) + {d}"], lambda day: (
-        f"CASE WHEN {m} = 0 AND {d} = 0 THEN {field(value, 's')}"
-        f" ELSE ({resolve(day, parts.t, parts.o, parts.z)}).s END"))
+        f"CASE WHEN {m} = 0 AND {d} = 0 THEN {field(value, 'e')}"
+        f" ELSE ({resolve(day, parts.t, parts.o, parts.z)}).e END"))
     return let([moved, f"{field(value, 'n')} + {n}"], lambda base, ns: at_instant(
         f"{base} + {s} + {fdiv(ns, NANOS)}", fmod(ns, NANOS), parts.o, parts.z))
 
@@ -775,24 +781,12 @@ def duration_divided(duration: str, divisor: str) -> str:
 
 # -- order and equality -------------------------------------------------------------------------------------
 
-KEY_TYPE = "STRUCT(a BIGINT, b BIGINT, c BIGINT, e BIGINT, z VARCHAR)"
-
-
-def key_of(value: str, kind: str) -> str:
-    """Five fields whose STRUCT order is Cypher's order of `kind` and whose equality is Cypher's."""
-    def f(name: str) -> str:
-        return field(value, name)
-    fields = {
-        "DATE": (f("d"), "0", "0", "0", "''"),
-        "LOCAL TIME": (f("n"), "0", "0", "0", "''"),
-        "ZONED TIME": (f("t"), f("o"), "0", "0", "''"),
-        "LOCAL DATETIME": (f("s"), f("n"), "0", "0", "''"),
-        "ZONED DATETIME": (f("s"), f("n"), f("o"), "0", f"coalesce({f('z')}, '')"),
-        "DURATION": (f"{f('s')} + {f('d')} * {DAY} + {f('m')} * {MONTH_SECONDS}", f("n"), f("m"), f("d"), "''"),
-    }[kind]
-    a, b, c, e, z = fields
-    return (f"CASE WHEN ({value}) IS NULL THEN NULL ELSE struct_pack(a := ({a})::BIGINT, b := ({b})::BIGINT,"
-            f" c := ({c})::BIGINT, e := ({e})::BIGINT, z := ({z})::VARCHAR) END")
+def duration_key(value: str) -> str:
+    """Durations order by their average length (months of 365.2425/12 days), then by components, as Neo4j
+    orders them; other temporal STRUCTs already order as Cypher does, field by field."""
+    m, d, s_, n = (field(value, name) for name in ("m", "d", "s", "n"))
+    return (f"CASE WHEN ({value}) IS NULL THEN NULL ELSE"
+            f" [{s_} + {d} * {DAY} + {m} * {MONTH_SECONDS}, {n}, {m}, {d}] END")
 
 
 # -- dynamic values --------------------------------------------------------------------------------------------
@@ -813,10 +807,6 @@ def _parts_body(v: str) -> str:
                        for kind in INSTANT_KINDS}, f"NULL::{PARTS_TYPE}")
 
 
-def _key_body(v: str) -> str:
-    return by_kind(v, {kind: (lambda x, kind=kind: key_of(x, kind)) for kind in KIND_CODES}, f"NULL::{KEY_TYPE}")
-
-
 def _text_body(v: str) -> str:
     return by_kind(v, {kind: (lambda x, kind=kind: to_text(x, kind)) for kind in KIND_CODES}, "NULL::VARCHAR")
 
@@ -829,17 +819,19 @@ def _arithmetic_body(op: str) -> Callable[[str, str], str]:
         dur_b = payload(b, "DURATION")
         if op in ("+", "-"):
             sign = 1 if op == "+" else -1
-            instant_plus = by_kind(a, {kind: (lambda x, kind=kind: let([dur_b], lambda dur: wrap(
-                plus_duration(x, kind, dur, sign), kind))) for kind in INSTANT_KINDS}, error)
             both = let([payload(a, "DURATION"), dur_b], lambda x, y: wrap(duration_sum(x, y, sign), "DURATION"))
-            whens = (f"WHEN cy_kind({b}) = 15 AND cy_kind({a}) = 15 THEN {both}"
-                     f" WHEN cy_kind({b}) = 15 AND cy_kind({a}) BETWEEN 10 AND 14 THEN {instant_plus}")
-            if op == "+":
-                dur_a = payload(a, "DURATION")
-                swapped = by_kind(b, {kind: (lambda x, kind=kind: let([dur_a], lambda dur: wrap(
-                    plus_duration(x, kind, dur), kind))) for kind in INSTANT_KINDS}, error)
-                whens += f" WHEN cy_kind({a}) = 15 AND cy_kind({b}) BETWEEN 10 AND 14 THEN {swapped}"
-            return f"CASE {nulls} {whens} ELSE {error} END"
+            if op == "-":
+                instant, duration = a, b
+                instant_test = f"cy_kind({b}) = 15 AND cy_kind({a}) BETWEEN 10 AND 14"
+            else:
+                instant = f"CASE WHEN cy_kind({a}) = 15 THEN {b} ELSE {a} END"
+                duration = f"CASE WHEN cy_kind({a}) = 15 THEN {a} ELSE {b} END"
+                instant_test = (f"(cy_kind({b}) = 15 AND cy_kind({a}) BETWEEN 10 AND 14)"
+                                f" OR (cy_kind({a}) = 15 AND cy_kind({b}) BETWEEN 10 AND 14)")
+            shifted = let([instant, duration], lambda i, u: call(
+                f"cy_t_instant_plus_{'add' if sign > 0 else 'sub'}", i, payload(u, "DURATION")))
+            return (f"CASE {nulls} WHEN cy_kind({b}) = 15 AND cy_kind({a}) = 15 THEN {both}"
+                    f" WHEN {instant_test} THEN {shifted} ELSE {error} END")
         if op == "*":
             def times(duration: str, number_: str) -> str:
                 return (f"CASE WHEN cy_kind({number_}) = 2 THEN "
@@ -854,6 +846,31 @@ def _arithmetic_body(op: str) -> Callable[[str, str], str]:
                     duration_divided(x, f"TRY_CAST({b} AS DOUBLE)"), "DURATION"))
                 + f" ELSE {error} END")
     return body
+
+
+def _instant_plus_body(v: str, u: str, sign: int) -> str:
+    """VARIANT temporal instant `v` plus `sign` times duration STRUCT `u`, one computation for every kind:
+    what `plus_duration` does per type, on parts, then wrapped as the kind it came as."""
+    m, d, s_, n = (f"(({u}).{name} * {sign})" for name in ("m", "d", "s", "n"))
+    whole_days = f"((({u}).s // {DAY}) * {sign})"
+
+    def shifted(p: str) -> str:
+        return let([
+            f"CASE WHEN {p}.d IS NULL THEN NULL ELSE cy_t_add_months({p}.d, {m}) + {d}"
+            f" + CASE WHEN {p}.k = 10 THEN {whole_days} ELSE 0 END END",
+            f"{p}.t % {NANOS} + {n}",
+        ], lambda day, ns: let([
+            fmod(f"{p}.t + {fmod(s_, DAY)} * {NANOS} + {n}", DAY_NANOS),
+            f"{day} * {DAY} + {p}.t // {NANOS} + {s_} + {fdiv(ns, NANOS)}",
+            f"CASE WHEN {m} = 0 AND {d} = 0 THEN {p}.d * {DAY} + {p}.t // {NANOS} - {p}.o"
+            f" ELSE ({resolve(day, f'{p}.t', f'{p}.o', f'{p}.z')}).e END + {s_} + {fdiv(ns, NANOS)}",
+        ], lambda clock, local, utc: (
+            f"CASE {p}.k WHEN 10 THEN {wrap(make_date(day), 'DATE')}"
+            f" WHEN 11 THEN {wrap(make_local_time(clock), 'LOCAL TIME')}"
+            f" WHEN 12 THEN {wrap(make_time(clock, f'{p}.o'), 'ZONED TIME')}"
+            f" WHEN 13 THEN {wrap(local_datetime(local, fmod(ns, NANOS)), 'LOCAL DATETIME')}"
+            f" WHEN 14 THEN {wrap(at_instant(utc, fmod(ns, NANOS), f'{p}.o', f'{p}.z'), 'ZONED DATETIME')} END")))
+    return let([f"cy_t_parts({v})"], shifted)
 
 
 def _falls_back(op: str, macro: str) -> str:
@@ -887,9 +904,11 @@ def _macros() -> list[tuple[str, str]]:
         ("cy_t_parse_duration(s)", _parse_duration_body("s")),
         ("cy_t_duration_text(v)", _duration_text_body("v")),
         ("cy_t_parts(v)", _parts_body("v")),
-        ("cy_t_key(v)", _key_body("v")),
+        ("cy_t_duration_key(v)", duration_key(payload("v", "DURATION"))),
         ("cy_t_to_string(v)", _text_body("v")),
     ]
+    macros += [("cy_t_instant_plus_add(v, u)", _instant_plus_body("v", "u", 1)),
+               ("cy_t_instant_plus_sub(v, u)", _instant_plus_body("v", "u", -1))]
     for op, name in (("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "div")):
         macros.append((f"cy_t_{name}_temporal(a, b)", _arithmetic_body(op)("a", "b")))
         macros.append((f"cy_t_{name}(a, b)", _falls_back(op, name)))

@@ -499,7 +499,7 @@ def _finish(state: State, target: str, timezone: str | None, converts: str) -> s
             f"CASE WHEN {converts} THEN "
             + let([rt.resolve(d, t, f"coalesce({state.o}, {o})",
                               f"CASE WHEN {state.o} IS NULL THEN {z} ELSE {state.z} END")],
-                  lambda x: rt.at_instant(f"{x}.s", f"{x}.n", o, z))
+                  lambda x: rt.at_instant(f"{x}.e", f"{x}.n", o, z))
             + f" ELSE {rt.resolve(d, t, o, z)} END")))
     return let([timezone], with_zone)
 
@@ -627,7 +627,7 @@ def _between_local(d1: str, t1: str, o1: str, z1: str, d2: str, t2: str, o2: str
     def instant(d: str, t: str, o: str, z: str) -> str:
         """UTC nanoseconds (local ones for a local value) as HUGEINT."""
         return (f"CASE WHEN {o} IS NULL AND {z} IS NULL THEN ({d})::HUGEINT * {DAY_NANOS} + {t}"
-                f" ELSE ({rt.resolve(d, t, f'coalesce({o}, 0)', z)}).s::HUGEINT * {NANOS} + {t} % {NANOS} END")
+                f" ELSE ({rt.resolve(d, t, f'coalesce({o}, 0)', z)}).e::HUGEINT * {NANOS} + {t} % {NANOS} END")
 
     def as_duration(months: str, days: str, total: str) -> str:
         return let([total], lambda n: rt.make_duration(months, days, rt.fdiv(n, NANOS, huge=True),
@@ -695,6 +695,12 @@ def to_string(c: ExpressionCompiler, argument: b.BoundExpression) -> str:
     return let([_compile(c, argument)], lambda x: rt.to_text(x, argument.type.kind.value))
 
 
+def key(sql: str, kind: Kind) -> str:
+    """SQL whose DuckDB order is Cypher's order of `kind` values and whose equality is Cypher's: the STRUCT
+    itself, but for durations (ADR-0014)."""
+    return let([sql], rt.duration_key) if kind is Kind.DURATION else sql
+
+
 def equality(a: str, b_: str, kind: Kind) -> str:
     return f"({a} = {b_})"
 
@@ -702,8 +708,6 @@ def equality(a: str, b_: str, kind: Kind) -> str:
 def comparison(op: str, a: str, b_: str, kind: Kind) -> str:
     if kind is Kind.DURATION:
         return f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL ELSE NULL::BOOLEAN END"
-    if kind is Kind.ZONED_DATETIME:
-        return let([a, b_], lambda x, y: f"({rt.key_of(x, kind.value)} {op} {rt.key_of(y, kind.value)})")
     return f"({a} {op} {b_})"
 
 

@@ -18,12 +18,15 @@ import duckdb
 
 from engine.semantic.types import (
     ANY,
+    TEMPORAL_KINDS,
     CypherType,
+    Kind,
     parse_type_name,
     sql_type,
     type_name,
     widened_column_type,
 )
+from engine.sqlgen.runtime import tag_key
 
 Entity = Literal["node", "relationship"]
 
@@ -31,8 +34,20 @@ FORMAT_VERSION = 1
 
 
 def to_variant(column: str, column_type: CypherType) -> str:
-    """A typed column's values as VARIANTs (only scalars and lists of scalars are ever typed)."""
+    """A typed column's values as VARIANTs: scalars and lists of them cast, temporal STRUCTs under their
+    reserved key (ADR-0014)."""
+    element = column_type.element
+    if column_type.kind is Kind.LIST and element is not None and element.kind in TEMPORAL_KINDS:
+        return f"list_transform({column}, lambda x: {_tagged('x', element.kind)})::VARIANT"
+    if column_type.kind in TEMPORAL_KINDS:
+        return _tagged(column, column_type.kind)
     return f"{column}::VARIANT"
+
+
+def _tagged(value: str, kind: Kind) -> str:
+    key = tag_key(kind.value).replace('"', '""')
+    return f'CASE WHEN {value} IS NULL THEN NULL ELSE struct_pack("{key}" := {value})::VARIANT END'
+
 
 ENTITY_TABLES: dict[str, str] = {"node": "nodes", "relationship": "rels"}
 

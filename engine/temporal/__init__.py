@@ -14,14 +14,15 @@ from engine import values
 NANOS = 1_000_000_000
 DAY_SECONDS = 86_400
 
-# Kind names (as `Kind.value` spells them) -> payload fields, in STRUCT order.
+# Kind names (as `Kind.value` spells them) -> payload fields, in STRUCT order: most significant first, and
+# named in alphabetical order too, because a VARIANT object compares its fields by name (ADR-0014).
 PAYLOAD_FIELDS: dict[str, tuple[str, ...]] = {
-    "DATE": ("d",),
-    "LOCAL TIME": ("n",),
-    "ZONED TIME": ("t", "o"),
-    "LOCAL DATETIME": ("s", "n"),
-    "ZONED DATETIME": ("s", "n", "o", "z"),
-    "DURATION": ("m", "d", "s", "n"),
+    "DATE": ("d",),                       # days since 1970-01-01
+    "LOCAL TIME": ("n",),                 # nanosecond of the day
+    "ZONED TIME": ("n", "o"),             # nanosecond of the day in UTC (local minus offset), offset seconds
+    "LOCAL DATETIME": ("e", "n"),         # local epoch seconds, nanoseconds
+    "ZONED DATETIME": ("e", "n", "o", "z"),  # UTC epoch seconds, nanoseconds, offset, zone name ('' for none)
+    "DURATION": ("m", "d", "s", "n"),     # months, days, seconds, nanoseconds (0..999,999,999)
 }
 
 VALUE_KINDS: dict[type, str] = {
@@ -72,14 +73,14 @@ def decode(kind: str, payload: dict[str, Any]) -> Any:
         return values.LocalTime(*_clock(int(get["n"])))
     if kind == "ZONED TIME":
         offset = int(get["o"])
-        return values.Time(*_clock(int(get["t"]) + offset * NANOS), offset)
+        return values.Time(*_clock(int(get["n"]) + offset * NANOS), offset)
     if kind == "LOCAL DATETIME":
-        days, second = divmod(int(get["s"]), DAY_SECONDS)
+        days, second = divmod(int(get["e"]), DAY_SECONDS)
         hour, minute, second, _ = _clock(second * NANOS)
         return values.LocalDateTime(*civil_from_days(days), hour, minute, second, int(get["n"]))
     if kind == "ZONED DATETIME":
         offset = int(get["o"])
-        days, second = divmod(int(get["s"]) + offset, DAY_SECONDS)
+        days, second = divmod(int(get["e"]) + offset, DAY_SECONDS)
         hour, minute, second, _ = _clock(second * NANOS)
         return values.DateTime(*civil_from_days(days), hour, minute, second, int(get["n"]), offset,
                                get["z"] or None)
@@ -100,12 +101,12 @@ def encode(value: Any) -> tuple[str, dict[str, Any]]:
     if kind == "LOCAL TIME":
         return kind, {"n": clock}
     if kind == "ZONED TIME":
-        return kind, {"t": clock - value.offset_seconds * NANOS, "o": value.offset_seconds}
+        return kind, {"n": clock - value.offset_seconds * NANOS, "o": value.offset_seconds}
     local = days_from_civil(value.year, value.month, value.day) * DAY_SECONDS + clock // NANOS
     if kind == "LOCAL DATETIME":
-        return kind, {"s": local, "n": value.nanosecond}
-    return kind, {"s": local - value.offset_seconds, "n": value.nanosecond, "o": value.offset_seconds,
-                  "z": value.zone}
+        return kind, {"e": local, "n": value.nanosecond}
+    return kind, {"e": local - value.offset_seconds, "n": value.nanosecond, "o": value.offset_seconds,
+                  "z": value.zone or ""}
 
 
 _DATE_FIELDS = ("year", "quarter", "month", "week", "weekyear", "day", "ordinalday", "weekday", "dayofweek",
