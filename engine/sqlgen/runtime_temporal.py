@@ -137,6 +137,15 @@ def let(values: Sequence[str], body: Callable[..., str]) -> str:
     return flow.render(result)
 
 
+def over(value: str, body: Callable[[str], str]) -> str:
+    """`body(name)` with `value` as a lambda's own parameter. For wide STRUCTs (a `regexp_extract` with many
+    groups): read through the STRUCT a `let` wraps values in, each field read copies the whole value."""
+    name = f"tl{next(_NAMES)}"
+    with isolated():
+        inner = body(name)
+    return f"list_transform([{value}], lambda {name}: {inner})[1]"
+
+
 def call(macro: str, *arguments: str) -> str:
     return let(arguments, lambda *names: f"{macro}({', '.join(names)})")
 
@@ -378,10 +387,10 @@ def at_instant(s: str, n: str, o: str, z: str) -> str:
         s, n, f"CASE WHEN {z} IS NULL THEN {o} ELSE {offset_at(z, s)} END", z))
 
 
-def zone_spec(text: str) -> tuple[str, str]:
-    """(fixed offset, zone name) SQL for a time zone string: an offset such as '+01:00' or an IANA name."""
-    offset = call("cy_t_offset", text)
-    return offset, f"CASE WHEN ({offset}) IS NULL THEN {text} END"
+def zone_spec(text: str, body: Callable[[str, str], str]) -> str:
+    """`body(fixed offset, zone name)` for a time zone string `text` (cheap): an offset such as '+01:00'
+    gives the offset and a NULL name, an IANA name a NULL offset and the name."""
+    return let([call("cy_t_offset", text)], lambda offset: body(offset, f"CASE WHEN {offset} IS NULL THEN {text} END"))
 
 
 def now_instant() -> tuple[str, str]:
@@ -471,21 +480,58 @@ def _date_day_body(text: str) -> str:
                 f" WHEN {p}.q IS NOT NULL THEN cy_t_quarter_date({p}.y, {p}.q, coalesce({p}.doq, 1))"
                 f" WHEN {p}.doy IS NOT NULL THEN cy_t_ordinal_date({p}.y, {p}.doy)"
                 f" ELSE {days(f'{p}.y', '1', '1')} END")
-    return f"CASE WHEN {text} IS NULL THEN NULL ELSE " + let(
-        [extract(text, DATE_RE, 16)], lambda g: let([fields(g)], decide)) + " END"
+    return (f"CASE WHEN {text} IS NULL THEN NULL WHEN {_iso_date_test(text)} THEN {_iso_date(text)} ELSE "
+            + let([over(extract(text, DATE_RE, 16), fields)], decide) + " END")
+
+
+# Fast paths for the ISO forms most data has, tested and computed without lambdas (a CASE evaluates only
+# the branch a row takes, but lambdas cost a constant factor on every row); anything else takes the
+# general path, which also reports the errors.
+ISO_DATE = "[0-9]{4}-[0-9]{2}-[0-9]{2}"
+ISO_DATETIME = (rf"{ISO_DATE}T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]{{1,9}})?)?"
+                r"(Z|[+-](0[0-9]|1[0-7]):[0-5][0-9])")
+
+
+def _iso_date_test(text: str) -> str:
+    return f"(regexp_full_match({text}, '{ISO_DATE}') AND TRY_CAST({text} AS DATE) IS NOT NULL)"
+
+
+def _iso_date(text: str) -> str:
+    return f"(TRY_CAST({text} AS DATE) - DATE '1970-01-01')"
+
+
+def _iso_datetime_test(text: str) -> str:
+    return f"(regexp_full_match({text}, '{ISO_DATETIME}') AND TRY_CAST(left({text}, 10) AS DATE) IS NOT NULL)"
+
+
+def _iso_datetime(text: str) -> str:
+    """A ZONED DATETIME from an ISO string with a fixed offset, `text` matching ISO_DATETIME."""
+    clock = (f"(TRY_CAST(substr({text}, 12, 2) AS BIGINT) * 3600 + TRY_CAST(substr({text}, 15, 2) AS BIGINT) * 60"
+             f" + CASE WHEN substr({text}, 17, 1) = ':' THEN TRY_CAST(substr({text}, 18, 2) AS BIGINT) ELSE 0 END)")
+    nanos = fraction_nanos(f"nullif(regexp_extract({text}, '\\.([0-9]+)', 1), '')")
+    zone = f"right({text}, 6)"
+    offset = (f"CASE WHEN right({text}, 1) = 'Z' THEN 0 ELSE (CASE WHEN left({zone}, 1) = '-' THEN -1 ELSE 1 END)"
+              f" * (TRY_CAST(substr({zone}, 2, 2) AS BIGINT) * 3600"
+              f" + TRY_CAST(substr({zone}, 5, 2) AS BIGINT) * 60) END")
+    local = f"({_iso_date(f'left({text}, 10)')} * {DAY} + {clock})"
+    return make_datetime(f"{local} - ({offset})", nanos, offset, "''")
 
 
 def _time_parts_body(text: str) -> str:
     """STRUCT(t local nanosecond of the day, off offset text, zone name) of a time string."""
-    def decide(g: str) -> str:
-        h, m = number(group(g, 1, 5)), f"coalesce({number(group(g, 2, 6))}, 0)"
-        s, f = f"coalesce({number(group(g, 3, 7))}, 0)", fraction_nanos(group(g, 4, 8))
-        return let([h, m, s], lambda h, m, s: (
-            f"CASE WHEN {h} IS NULL THEN {parse_failure('Time', text)}"
-            f" WHEN {h} > 23 OR {m} > 59 OR {s} > 59 THEN " + fail(f"'Invalid time: ' || {text}")
-            + f" ELSE struct_pack(t := ({h} * 3600 + {m} * 60 + {s}) * {NANOS} + {f},"
-            f" off := {group(g, 9)}, zone := {group(g, 10)}) END"))
-    return f"CASE WHEN {text} IS NULL THEN NULL ELSE " + let([extract(text, TIME_RE, 10)], decide) + " END"
+    def fields(g: str) -> str:
+        return (f"{{'h': {number(group(g, 1, 5))}, 'm': coalesce({number(group(g, 2, 6))}, 0),"
+                f" 's': coalesce({number(group(g, 3, 7))}, 0), 'f': {fraction_nanos(group(g, 4, 8))},"
+                f" 'off': {group(g, 9)}, 'zone': {group(g, 10)}}}")
+
+    def decide(p: str) -> str:
+        h, m, s, f = (f"{p}.{name}" for name in ("h", "m", "s", "f"))
+        return (f"CASE WHEN {h} IS NULL THEN {parse_failure('Time', text)}"
+                f" WHEN {h} > 23 OR {m} > 59 OR {s} > 59 THEN " + fail(f"'Invalid time: ' || {text}")
+                + f" ELSE struct_pack(t := ({h} * 3600 + {m} * 60 + {s}) * {NANOS} + {f},"
+                f" off := {p}.off, zone := {p}.zone) END")
+    return (f"CASE WHEN {text} IS NULL THEN NULL ELSE "
+            + let([over(extract(text, TIME_RE, 10), fields)], decide) + " END")
 
 
 def _offset_body(text: str) -> str:
@@ -496,7 +542,7 @@ def _offset_body(text: str) -> str:
         return let([f"CASE WHEN {g}.g1 <> '' THEN 0 WHEN {g}.g2 = '-' THEN -{magnitude}"
                     f" WHEN {g}.g2 = '+' THEN {magnitude} END"], lambda o: (
             f"CASE WHEN abs({o}) > 64800 THEN " + fail(f"'Invalid offset: ' || {text}") + f" ELSE {o} END"))
-    return let([extract(text, OFFSET_RE, 5)], decide)
+    return over(extract(text, OFFSET_RE, 5), decide)
 
 
 def _parse_local_time_body(text: str) -> str:
@@ -531,7 +577,8 @@ def _parse_datetime_body(text: str) -> str:
             [resolve(d, f"{p}.t", f"coalesce({offset}, 0)", f"{p}.zone")], lambda result: (
                 f"CASE WHEN {p}.zone IS NOT NULL AND {offset} IS NOT NULL AND {offset} <> {result}.o THEN "
                 + fail(f"'Timezone and offset do not match: ' || {text}") + f" ELSE {result} END")))
-    return f"CASE WHEN {text} IS NULL THEN NULL ELSE " + _split_datetime(text, body) + " END"
+    return (f"CASE WHEN {text} IS NULL THEN NULL WHEN {_iso_datetime_test(text)} THEN {_iso_datetime(text)}"
+            f" ELSE " + _split_datetime(text, body) + " END")
 
 
 def approximate(months: str, days_: str, seconds_: str, nanos_: str) -> str:
@@ -603,9 +650,10 @@ def _parse_duration_body(text: str) -> str:
                                        f"{sign} * ({h} * 3600 + {mi} * 60 + {s})", f"{sign} * {sub}") + " END"))
 
     return f"CASE WHEN {text} IS NULL THEN NULL ELSE " + let(
-        [extract(text, DURATION_RE, 10), extract(text, DURATION_DATE_RE, 14)], lambda u, dd: (
-            f"CASE WHEN regexp_full_match({text}, {sql_string(DURATION_RE)}) THEN {unit_based(u)}"
-            f" WHEN regexp_full_match({text}, {sql_string(DURATION_DATE_RE)}) THEN {date_based(dd)}"
+        [f"regexp_full_match({text}, {sql_string(DURATION_RE)})",
+         f"regexp_full_match({text}, {sql_string(DURATION_DATE_RE)})"], lambda unit, dated: (
+            f"CASE WHEN {unit} THEN {over(extract(text, DURATION_RE, 10), unit_based)}"
+            f" WHEN {dated} THEN {over(extract(text, DURATION_DATE_RE, 14), date_based)}"
             f" ELSE {parse_failure('Duration', text)} END")) + " END"
 
 

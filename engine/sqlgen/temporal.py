@@ -186,8 +186,7 @@ def now(target: str, zone: str | None = None) -> str:
     if zone is None:
         instant = rt.make_datetime(seconds, nanos, "0", "NULL")
     else:
-        instant = let([zone], lambda z: let(list(rt.zone_spec(z)), lambda o, name: rt.at_instant(
-            seconds, nanos, o, name)))
+        instant = let([zone], lambda z: rt.zone_spec(z, lambda o, name: rt.at_instant(seconds, nanos, o, name)))
     if target == "ZONED DATETIME":
         return instant
     return let([instant], lambda x: select(rt.parts_of(x, "ZONED DATETIME"), target))
@@ -256,12 +255,12 @@ def from_map(c: ExpressionCompiler, argument: b.BoundExpression, target: str) ->
         return map_entries(c, argument, lambda fields, null: _null_guard(null, _duration_from_map(c, fields, argument)))
 
     def build(fields: dict[str, b.BoundExpression], null: str | None) -> str:
+        if set(fields) == {"timezone"}:
+            return _null_guard(null, now(target, _string(c, fields["timezone"])))
         unknown = set(fields) - ALLOWED[target]
         if unknown:
             raise CypherArgumentError(f"{target.lower()}() has no field `{sorted(unknown)[0]}`", argument.span,
                                       detail="InvalidArgumentValue")
-        if set(fields) == {"timezone"}:
-            return _null_guard(null, now(target, _string(c, fields["timezone"])))
         return _null_guard(null, _build(c, fields, target, argument))
     return map_entries(c, argument, build)
 
@@ -298,7 +297,8 @@ def _build(c: ExpressionCompiler, fields: dict[str, b.BoundExpression], target: 
 
     def finish(state: State) -> str:
         state = _assign_fields(c, state, fields, after_week_start=bool(
-            "week" in fields and not {"date", "datetime", "epochseconds", "epochmillis"} & set(fields)))
+            "week" in fields and not {"date", "datetime", "epochseconds", "epochmillis"} & set(fields)),
+            from_default=not selectors)
         converts = "true" if {"epochseconds", "epochmillis"} & set(fields) else (
             state.zoned if {"time", "datetime"} & set(fields) else "false")
         return _finish(state, target, timezone, converts)
@@ -347,18 +347,46 @@ def _from_epoch(c: ExpressionCompiler, fields: dict[str, b.BoundExpression], tim
     else:
         millis = _integer(c, fields["epochmillis"])
         instant = [rt.fdiv(millis, 1000), f"{rt.fmod(millis, 1000)} * 1000000"]
-    zone = list(rt.zone_spec(timezone)) if timezone is not None else ["0", "NULL::VARCHAR"]
 
     def body(s: str, n: str, o: str, z: str) -> str:
         return let([rt.at_instant(s, n, o, z)], lambda x: (
             lambda parts: finish(State(parts.d, parts.t, parts.o, parts.z, "true")))(rt.parts_of(x, "ZONED DATETIME")))
-    return let(instant + zone, body)
+    if timezone is None:
+        return let(instant, lambda s, n: body(s, n, "0", "NULL::VARCHAR"))
+    return let([*instant, timezone], lambda s, n, tz: rt.zone_spec(tz, lambda o, z: body(s, n, o, z)))
+
+
+CALENDAR_FORMS: dict[frozenset[str], Callable[[list[str]], str]] = {
+    frozenset({"year"}): lambda v: rt.days(v[0], "1", "1"),
+    frozenset({"year", "month"}): lambda v: call("cy_t_days", v[0], v[1], "1"),
+    frozenset({"year", "month", "day"}): lambda v: call("cy_t_days", *v),
+    frozenset({"year", "week"}): lambda v: call("cy_t_week_date", v[0], v[1], "1"),
+    frozenset({"year", "week", "dayofweek"}): lambda v: call("cy_t_week_date", *v),
+    frozenset({"year", "ordinalday"}): lambda v: call("cy_t_ordinal_date", *v),
+    frozenset({"year", "quarter"}): lambda v: call("cy_t_quarter_date", v[0], v[1], "1"),
+    frozenset({"year", "quarter", "dayofquarter"}): lambda v: call("cy_t_quarter_date", *v),
+}
+FORM_ORDER = ("year", "month", "week", "ordinalday", "quarter", "day", "dayofweek", "dayofquarter")
 
 
 def _assign_fields(c: ExpressionCompiler, state: State, fields: dict[str, b.BoundExpression], *,
-                   after_week_start: bool) -> State:
-    """The fields of a map laid over `state`, in Neo4j's order, each as java.time's `with` does."""
+                   after_week_start: bool, from_default: bool = False) -> State:
+    """The fields of a map laid over `state`, in Neo4j's order, each as java.time's `with` does. From the
+    default base, the usual calendar forms (year-month-day, week date, ordinal, quarter) and a clock given
+    outright are computed directly, which is what the field-by-field route would give."""
     d, t = state.d, state.t
+    date_fields = frozenset(name for name in DATE_FIELDS if name in fields)
+    if from_default and date_fields in CALENDAR_FORMS:
+        values = [_integer(c, fields[name]) for name in FORM_ORDER if name in date_fields]
+        d = CALENDAR_FORMS[date_fields](values)
+        fields = {name: value for name, value in fields.items() if name not in date_fields}
+        after_week_start = False
+    if from_default and t == "0":
+        clock = [(name, _integer(c, fields[name])) for name in TIME_FIELDS if name in fields]
+        if clock:
+            t = let([value for _, value in clock], lambda *values: _clock_of(dict(zip(
+                [name for name, _ in clock], values, strict=True))))
+            fields = {name: value for name, value in fields.items() if name not in TIME_FIELDS}
     if after_week_start:
         year = _integer(c, fields["year"]) if "year" in fields else "0"
         d = rt.week_one(year)
@@ -377,6 +405,16 @@ def _assign_fields(c: ExpressionCompiler, state: State, fields: dict[str, b.Boun
         values = [_integer(c, fields[name]) if name in fields else "NULL::BIGINT" for name in SUBSECOND_FIELDS]
         t = let([t, *values], _with_subsecond)
     return replace(state, d=d, t=t)
+
+
+def _clock_of(values: dict[str, str]) -> str:
+    """Nanosecond of the day from hour, minute and second values (validated)."""
+    limits = {"hour": (23, "HourOfDay", 3600 * NANOS), "minute": (59, "MinuteOfHour", 60 * NANOS),
+              "second": (59, "SecondOfMinute", NANOS)}
+    checks = " ".join(f"WHEN {value} < 0 OR {value} > {limits[name][0]} THEN {_invalid(limits[name][1], value)}"
+                      for name, value in values.items())
+    total = " + ".join(f"{value} * {limits[name][2]}" for name, value in values.items())
+    return f"CASE {checks} ELSE {total} END"
 
 
 def _invalid(what: str, value: str) -> str:
@@ -482,25 +520,29 @@ def _finish(state: State, target: str, timezone: str | None, converts: str) -> s
         if timezone is None:
             return rt.make_time(state.t, base_offset)
 
-        def with_zone(tz: str) -> str:
-            fixed, name = rt.zone_spec(tz)
+        def with_zone(fixed: str, name: str) -> str:
             seconds, _ = rt.now_instant()
             offset = f"coalesce({fixed}, {rt.offset_at(name, seconds)})"
             return let([state.t, offset], lambda local, o: rt.make_time(
                 f"CASE WHEN {converts} THEN {rt.fmod(f'{local} - {base_offset} * {NANOS} + {o} * {NANOS}', DAY_NANOS)}"
                 f" ELSE {local} END", o))
-        return let([timezone], with_zone)
+        return let([timezone], lambda tz: rt.zone_spec(tz, with_zone))
     # ZONED DATETIME
     if timezone is None:
         return rt.resolve(state.d, state.t, f"coalesce({state.o}, 0)", state.z)
 
     def with_zone(tz: str) -> str:
-        return let(list(rt.zone_spec(tz)), lambda o, z: let([state.d, state.t], lambda d, t: (
-            f"CASE WHEN {converts} THEN "
-            + let([rt.resolve(d, t, f"coalesce({state.o}, {o})",
-                              f"CASE WHEN {state.o} IS NULL THEN {z} ELSE {state.z} END")],
-                  lambda x: rt.at_instant(f"{x}.e", f"{x}.n", o, z))
-            + f" ELSE {rt.resolve(d, t, o, z)} END")))
+        def body(o: str, z: str, d: str, t: str) -> str:
+            same_local = rt.resolve(d, t, o, z)
+            if converts == "false":
+                return same_local
+            same_instant = let([rt.resolve(d, t, f"coalesce({state.o}, {o})",
+                                           f"CASE WHEN {state.o} IS NULL THEN {z} ELSE {state.z} END")],
+                               lambda x: rt.at_instant(f"{x}.e", f"{x}.n", o, z))
+            if converts == "true":
+                return same_instant
+            return f"CASE WHEN {converts} THEN {same_instant} ELSE {same_local} END"
+        return rt.zone_spec(tz, lambda o, z: let([state.d, state.t], lambda d, t: body(o, z, d, t)))
     return let([timezone], with_zone)
 
 
@@ -799,14 +841,14 @@ def _clock(target: str) -> Builder:
     return build
 
 
-def _from_epoch(c: ExpressionCompiler, f: b.BFunction) -> str:
+def _datetime_from_epoch(c: ExpressionCompiler, f: b.BFunction) -> str:
     seconds, nanos = (_integer(c, argument) for argument in f.arguments)
     return let([seconds, nanos], lambda s, n: (
         f"CASE WHEN {s} IS NULL OR {n} IS NULL THEN NULL WHEN {n} < 0 OR {n} >= {NANOS} THEN "
         + fail(f"'Invalid nanosecond: ' || {n}") + f" ELSE {rt.make_datetime(s, n, '0', 'NULL')} END"))
 
 
-def _from_epoch_millis(c: ExpressionCompiler, f: b.BFunction) -> str:
+def _datetime_from_epoch_millis(c: ExpressionCompiler, f: b.BFunction) -> str:
     return let([_integer(c, f.arguments[0])], lambda ms: (
         f"CASE WHEN {ms} IS NULL THEN NULL ELSE "
         + rt.make_datetime(rt.fdiv(ms, 1000), f"{rt.fmod(ms, 1000)} * 1000000", "0", "NULL") + " END"))
@@ -820,8 +862,8 @@ def _functions() -> dict[str, Builder]:
             for clock in ("transaction", "statement", "realtime"):
                 functions[f"{name}.{clock}"] = _clock(kind)
             functions[f"{name}.truncate"] = truncate(kind)
-    functions["datetime.fromepoch"] = _from_epoch
-    functions["datetime.fromepochmillis"] = _from_epoch_millis
+    functions["datetime.fromepoch"] = _datetime_from_epoch
+    functions["datetime.fromepochmillis"] = _datetime_from_epoch_millis
     for mode in ("between", "inmonths", "indays", "inseconds"):
         functions[f"duration.{mode}"] = between(mode)
     return functions
