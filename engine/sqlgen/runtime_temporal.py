@@ -373,11 +373,13 @@ def offset_at(z: str, s: str) -> str:
 
 
 def resolve(d: str, t: str, o: str, z: str) -> str:
-    """A ZONED DATETIME from a local day and time in a zone: named `z`, else fixed offset `o`."""
+    """A ZONED DATETIME from a local day and time in a zone: named `z`, else fixed offset `o`. In a named
+    zone's gap the local time moves forward by the gap, so the offset is the one in force at the instant."""
     def body(d: str, t: str, o: str, z: str) -> str:
         return let([f"{d} * {DAY} + {t} // {NANOS}"], lambda local: let(
             [f"CASE WHEN {z} IS NULL THEN {local} - {o} ELSE {zone_utc(z, local)} END"],
-            lambda s: make_datetime(s, f"{t} % {NANOS}", f"{local} - {s}", z)))
+            lambda s: make_datetime(s, f"{t} % {NANOS}",
+                                    f"CASE WHEN {z} IS NULL THEN {o} ELSE {offset_at(z, s)} END", z)))
     return let([d, t, o, z], body)
 
 

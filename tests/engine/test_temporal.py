@@ -1,0 +1,112 @@
+"""Temporal values (ADR-0014) beyond what the TCK pins: the Python-side calendar and codecs, temporal
+parameters, typed property columns widening, errors instead of wrong values, zones and DST."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from engine import Date, DateTime, Duration, LocalDateTime, LocalTime, Time, temporal
+from engine.errors import CypherError
+
+
+@pytest.fixture
+def db():
+    with engine.connect() as connection:
+        yield connection
+
+
+def one(db, statement: str, **params):
+    rows = list(db.execute(statement, params))
+    assert len(rows) == 1
+    row = rows[0]
+    values = list(row.values()) if isinstance(row, dict) else list(row)
+    return values[0] if len(values) == 1 else values
+
+
+def test_calendar_round_trips_over_the_whole_year_range():
+    rng = random.Random(7)
+    days = [0, -1, 1, -719528, 2932896, -365243219162, 365241780471] + [
+        rng.randint(-400_000_000_000, 400_000_000_000) for _ in range(2000)]
+    for day in days:
+        assert temporal.days_from_civil(*temporal.civil_from_days(day)) == day
+    assert temporal.civil_from_days(-719528) == (0, 1, 1)
+    assert temporal.days_from_civil(-999_999_999, 1, 1) == -365243219162
+
+
+@pytest.mark.parametrize("value", [
+    Date(1984, 10, 11), Date(-999_999_999, 1, 1), LocalTime(12, 31, 14, 645876123),
+    Time(12, 31, 14, 1, -3600), LocalDateTime(1, 1, 1, 1, 1, 1, 1), DateTime(1984, 10, 11, 12, 0, 0, 5, 3600),
+    DateTime(2017, 8, 8, 12, 31, 14, 0, 7200, "Europe/Stockholm"), Duration(149, -14, 58390, 2),
+])
+def test_codec_round_trips(value):
+    kind, payload = temporal.encode(value)
+    assert temporal.decode(kind, payload) == value
+
+
+@pytest.mark.parametrize("value", [
+    Date(1984, 10, 11), LocalTime(12, 31, 14, 645876123), Time(12, 31, 14, 1, -3600),
+    LocalDateTime(1984, 10, 11, 12, 31), DateTime(2017, 8, 8, 12, 31, 14, 0, 7200, "Europe/Stockholm"),
+    Duration(149, -14, 58390, 2),
+])
+def test_parameters_come_back_as_themselves_typed_in_lists_and_in_maps(db, value):
+    assert one(db, "RETURN $v AS v", v=value) == value
+    assert one(db, "RETURN [$v, 1] AS v", v=value) == [value, 1]
+    assert one(db, "RETURN $m.v AS v", m={"v": value, "w": "x"}) == value
+    assert one(db, "RETURN toString($v) AS v", v=value) == str(value)
+
+
+def test_components_of_parameters_and_stored_values(db):
+    assert one(db, "RETURN $d.year, $d.week, $d.weekDay", d=Date(1984, 1, 1)) == [1984, 52, 7]
+    db.execute("CREATE (:T {at: $at})", {"at": DateTime(1984, 11, 11, 12, 31, 14, 645876123, 3600, "Europe/Stockholm")})
+    assert one(db, "MATCH (t:T) RETURN t.at.epochMillis, t.at.timezone") == [469020674645, "Europe/Stockholm"]
+
+
+def test_a_typed_temporal_column_widens_to_variant_keeping_its_values(db):
+    db.execute("CREATE (:P {v: date('2015-07-21')})")
+    db.execute("CREATE (:P {v: duration('P1D')})")
+    db.execute("CREATE (:P {v: 'text'})")
+    rows = [row[0] if not isinstance(row, dict) else next(iter(row.values()))
+            for row in db.execute("MATCH (p:P) RETURN p.v ORDER BY p.v")]
+    assert rows == [Date(2015, 7, 21), Duration(days=1), "text"]
+
+
+@pytest.mark.parametrize("statement", [
+    "RETURN date('2015-02-29')",
+    "RETURN date('not a date')",
+    "RETURN date({year: 2015, month: 13})",
+    "RETURN time('25:00')",
+    "RETURN datetime('2015-07-21T21:40:32.142+02:00[Europe/London]')",
+    "RETURN localtime('12:00+01:00')",
+    "RETURN duration('P1.5Y2M')",
+    "RETURN date({year: 2017, week: 53})",
+])
+def test_invalid_values_raise_rather_than_answer(db, statement):
+    with pytest.raises(CypherError):
+        list(db.execute(statement))
+
+
+def test_named_zones_daylight_saving_and_local_mean_time(db):
+    spring = "datetime('2017-03-26T01:30[Europe/Stockholm]') + duration('PT1H')"
+    assert str(one(db, f"RETURN {spring}")) == "2017-03-26T03:30+02:00[Europe/Stockholm]"
+    skipped = "datetime({year: 2017, month: 3, day: 26, hour: 2, minute: 30, timezone: 'Europe/Stockholm'})"
+    assert str(one(db, f"RETURN {skipped}")) == "2017-03-26T03:30+02:00[Europe/Stockholm]"
+    day_later = "datetime('2017-10-28T12:00[Europe/Stockholm]') + duration('P1D')"
+    assert str(one(db, f"RETURN {day_later}")) == "2017-10-29T12:00+01:00[Europe/Stockholm]"
+    assert str(one(db, "RETURN datetime('1818-07-21T21:40[Europe/Stockholm]')")) == (
+        "1818-07-21T21:40+00:53:28[Europe/Stockholm]")
+
+
+def test_order_equality_and_grouping_of_mixed_temporal_values(db):
+    values = ("[datetime('2015-07-21T21:40+01:00'), datetime('2015-07-21T20:40Z'), date('2015-01-01'),"
+              " localtime('10:00'), time('12:00+01:00'), time('11:30Z'), duration('PT25H'), duration('P1D')]")
+    ordered = [str(v) for v in one(db, f"UNWIND {values} AS v WITH v ORDER BY v RETURN collect(v)")]
+    assert ordered == ["2015-07-21T20:40Z", "2015-07-21T21:40+01:00", "2015-01-01", "12:00+01:00", "11:30Z",
+                       "10:00", "P1D", "PT25H"]
+    assert one(db, "RETURN datetime('2015-07-21T21:40+01:00') = datetime('2015-07-21T20:40Z')") is False
+    assert one(db, "RETURN datetime('2015-07-21T21:40+01:00') < datetime('2015-07-21T20:41Z')") is True
+    assert one(db, "RETURN duration('P1D') < duration('PT25H')") is None
+    assert one(db, "UNWIND [date('2015-01-01'), date('2015-01-01'), localtime('10:00')] AS v"
+                   " RETURN count(DISTINCT v)") == 2
