@@ -67,6 +67,7 @@ class Binder:
                  procedures: ProcedureRegistry | None = None) -> None:
         self.procedures = procedures or ProcedureRegistry()
         self._standalone = False
+        self._pattern_relationships: set[str] = set()
         self.params = dict(params or {})
         self.namer = ColumnNamer()
         self._references: list[set[int]] = []
@@ -138,6 +139,7 @@ class Binder:
     # -- clauses -----------------------------------------------------------------------------------
 
     def bind_match(self, clause: ast.Match, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        self._pattern_relationships = set()
         new_scope = scope.copy()
         paths = [self.bind_pattern_part(part, new_scope, mode="match") for part in clause.pattern.parts]
         where = self.bind_predicate(clause.where, new_scope) if clause.where else None
@@ -613,6 +615,13 @@ class Binder:
                 raise CypherSyntaxError("only directed relationships can be created", relationship.span,
                                         detail="RequiresDirectedRelationship")
         element_type = t.list_of(t.RELATIONSHIP) if length is not None else t.RELATIONSHIP
+        if relationship.variable is not None and mode == "match":
+            seen = self._pattern_relationships
+            if relationship.variable.name in seen:
+                raise CypherSyntaxError(f"relationship `{relationship.variable.name}` appears twice in one pattern;"
+                                        " a pattern never matches a relationship twice", relationship.span,
+                                        detail="RelationshipUniquenessViolation")
+            seen.add(relationship.variable.name)
         if relationship.variable is None:
             variable = self.new_variable("", element_type, anonymous=True)
             return b.BoundRelationship(variable, True, relationship.types, properties, relationship.direction,
@@ -663,6 +672,7 @@ class Binder:
 
     def bind_predicate(self, expression: ast.Expression, scope: Scope) -> b.BoundExpression:
         bound_expression = self.bind_expression(expression, scope)
+        _check_kinds(bound_expression, {Kind.BOOLEAN}, "a predicate")
         return bound_expression
 
     def bind_expression(self, expression: ast.Expression, scope: Scope,

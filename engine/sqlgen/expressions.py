@@ -468,8 +468,8 @@ class ExpressionCompiler:
         inner.bind_variable(variable, name, hoistable=False)
         return name, ExpressionCompiler(inner, self.queries)
 
-    def _elements(self, variable: Variable, source: str, build: Callable[[ExpressionCompiler], tuple[str, str]]
-                  ) -> str:
+    def _elements(self, variable: Variable, source: str, build: Callable[[ExpressionCompiler], tuple[str, str]],
+                  element_sql_type: str) -> str:
         """A list expression as a correlated subquery over the list's elements, for bodies a lambda
         cannot hold (they read node data or run subqueries). `build(compiler)` gives (value, filter)."""
         alias = self.context.fresh("u")
@@ -477,16 +477,18 @@ class ExpressionCompiler:
         inner_context.bind_variable(variable, f"{alias}.x")
         compiler = ExpressionCompiler(inner_context, self.queries)
         value, condition = build(compiler)
-        return (f"CASE WHEN ({source}) IS NULL THEN NULL ELSE (SELECT list({value} ORDER BY {alias}.i)"
+        return (f"CASE WHEN ({source}) IS NULL THEN NULL ELSE coalesce((SELECT list({value} ORDER BY {alias}.i)"
                 f" FROM (SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i FROM (SELECT {source} AS l))"
-                f" AS {alias}{inner_context.join_text()} WHERE {condition}) END")
+                f" AS {alias}{inner_context.join_text()} WHERE {condition}), []::{element_sql_type}[]) END")
 
     def _list_comprehension(self, node: b.BListComprehension) -> str:
+        bound = len(self.context.parameters.values)
         try:
             return self._list_comprehension_lambda(node)
         except UnsupportedFeature as error:
             if error.detail != NEEDS_SUBQUERY or self.context.lambda_depth:
                 raise
+            del self.context.parameters.values[bound:]  # the lambda attempt's values are not in the SQL
         source, _ = self.list_value(node.source)
         target = node.type.element or t.ANY
 
@@ -496,8 +498,7 @@ class ExpressionCompiler:
                         node.variable.type, target)
             condition = compiler.boolean(node.where) if node.where is not None else "true"
             return value, condition
-        result = self._elements(node.variable, source, build)
-        return f"coalesce({result}, CASE WHEN ({source}) IS NULL THEN NULL ELSE []::{sql_type(target)}[] END)"
+        return self._elements(node.variable, source, build, sql_type(target))
 
     def _list_comprehension_lambda(self, node: b.BListComprehension) -> str:
         source, _ = self.list_value(node.source)
@@ -512,14 +513,16 @@ class ExpressionCompiler:
 
     def _quantifier(self, node: b.BQuantifier) -> str:
         source, _ = self.list_value(node.source)
+        bound = len(self.context.parameters.values)
         try:
             name, inner = self._lambda(node.variable)
             codes = f"list_transform({source}, lambda {name}: {_truth_code(inner.boolean(node.where))})"
         except UnsupportedFeature as error:
             if error.detail != NEEDS_SUBQUERY or self.context.lambda_depth:
                 raise
+            del self.context.parameters.values[bound:]  # the lambda attempt's values are not in the SQL
             codes = self._elements(node.variable, source,
-                                   lambda compiler: (_truth_code(compiler.boolean(node.where)), "true"))
+                                   lambda compiler: (_truth_code(compiler.boolean(node.where)), "true"), "INTEGER")
         if node.kind == "any":
             return f"[false, NULL, true][coalesce(list_max({codes}), 0) + 1]"
         if node.kind == "all":
