@@ -637,9 +637,6 @@ class Binder:
                 raise CypherSyntaxError(f"type mismatch: `{relationship.variable.name}` was {existing.type!r}, "
                                         "used as a relationship", relationship.variable.span,
                                         detail="VariableTypeConflict")
-            if length is not None:
-                raise UnsupportedFeature("a variable-length relationship bound by an earlier clause",
-                                         relationship.span)
             self._reference(existing)
             return b.BoundRelationship(existing, False, relationship.types, properties, relationship.direction,
                                        length, relationship.span)

@@ -104,6 +104,7 @@ class PatternCompiler:
         existing = self.context.variable_sql(relationship.variable)
         right = self._node(right_node)
         if existing is not None:
+            self._fixed_rels.append(existing)  # a bound relationship in the pattern counts for uniqueness
             src = self.compiler.entity_column("relationship", existing, "src")
             dst = self.compiler.entity_column("relationship", existing, "dst")
             self.sql.conditions.append(self._endpoint_condition(relationship.direction, src, dst, left, right))
@@ -144,8 +145,37 @@ class PatternCompiler:
             self.sql.conditions.extend(
                 self._property_conditions("relationship", id_sql, relationship.properties))
 
+    def _chain(self, relationship: b.BoundRelationship, rels_sql: str, left: str, right_node: b.BoundNode) -> str:
+        """A variable-length hop whose relationships are already bound (a list): it matches when they
+        form a chain from `left` to the right node in the hop's direction, within its length bounds."""
+        if relationship.direction == "both":
+            raise UnsupportedFeature("an undirected variable-length hop over a bound relationship list",
+                                     relationship.span)
+        low, high = relationship.length or (1, None)
+        start, end = ("src", "dst") if relationship.direction == "right" else ("dst", "src")
+        alias = self.context.fresh("w")
+        self.sql.from_items.append(
+            f"LATERAL (SELECT list(r.{start} ORDER BY u.i) AS starts, list(r.{end} ORDER BY u.i) AS ends,"
+            f" count(*) AS hops, count(r.id) AS found FROM (SELECT unnest(l) AS id, generate_subscripts(l, 1) AS i"
+            f" FROM (SELECT {rels_sql} AS l)) AS u LEFT JOIN rels AS r ON r.id = u.id) AS {alias}")
+        right = self._node(right_node)
+        linked = (f"list_bool_and(list_transform(list_zip(list_slice({alias}.ends, 1, {alias}.hops - 1),"
+                  f" list_slice({alias}.starts, 2, {alias}.hops)), lambda p: p[1] = p[2]))")
+        conditions = [f"{alias}.found = {alias}.hops", f"len({rels_sql}) >= {int(low)}",
+                      f"CASE WHEN {alias}.hops = 0 THEN {left} = {right} ELSE {alias}.starts[1] = {left}"
+                      f" AND {alias}.ends[{alias}.hops] = {right} AND coalesce({linked}, true) END"]
+        if high is not None:
+            conditions.append(f"len({rels_sql}) <= {int(high)}")
+        self.sql.conditions.extend(conditions)
+        self._list_rels.append(rels_sql)
+        self._walk_nodes[id(relationship)] = f"list_concat([{left}], {alias}.ends)"
+        return rels_sql
+
     def _walk(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode) -> str:
         """A variable-length hop: a recursive walk from every seed node, joined on its two ends."""
+        existing = self.context.variable_sql(relationship.variable)
+        if existing is not None:
+            return self._chain(relationship, existing, left, right_node)
         low, high = relationship.length or (1, None)
         source = "rels" if relationship.direction != "both" else REL_BOTH_DIRECTIONS
         if relationship.direction == "right":
