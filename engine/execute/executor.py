@@ -260,5 +260,8 @@ def translate(error: duckdb.Error, span: Span | None) -> CypherError:
         return errors.CypherArithmeticError("integer overflow", span, detail="IntegerOverflow")
     if "Division by zero" in message:
         return errors.CypherArithmeticError("/ by zero", span, detail="DivisionByZero")
+    if "Unknown TimeZone" in message:  # a zone name ICU does not know (temporal values, ADR-0014)
+        zone = message.split("Unknown TimeZone", 1)[1].splitlines()[0].strip(" '!")
+        return errors.CypherArgumentError(f"Invalid value for TimeZone: {zone}", span, detail="InvalidArgumentValue")
     return CypherError(f"internal error while running the statement: {message.splitlines()[0]}", span,
                        detail="Internal")

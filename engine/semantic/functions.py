@@ -132,7 +132,7 @@ AGGREGATES: dict[str, tuple[int, ReturnRule]] = {
     "count": (1, fixed(t.INTEGER)),
     "collect": (1, lambda args: t.list_of(args[0] if args[0].kind is not Kind.NULL else t.ANY)),
     "sum": (1, numeric_like_first),
-    "avg": (1, fixed(t.FLOAT)),
+    "avg": (1, lambda args: t.DURATION if args[0].kind is Kind.DURATION else t.FLOAT),
     "min": (1, lambda args: args[0]),
     "max": (1, lambda args: args[0]),
     "stdev": (1, fixed(t.FLOAT)),

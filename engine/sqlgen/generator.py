@@ -20,6 +20,7 @@ from engine.semantic.types import Kind, is_variant, sql_type
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
 from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, equality_sql, to_variant
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
+from engine.sqlgen.temporal import duration_aggregate
 from engine.sqlgen.temporal import key as temporal_key
 from engine.storage.schema import Catalog
 
@@ -467,6 +468,8 @@ def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5")
                 f" []::{sql_type(element)}[])")
     filter_clause = f" FILTER (WHERE {column} IS NOT NULL{distinct})"
     kind = argument_type.kind
+    if kind is Kind.DURATION and name in ("sum", "avg"):
+        return duration_aggregate(name, column, filter_clause)
     if name == "sum":
         if kind is Kind.INTEGER:
             return f"coalesce(sum({column}){filter_clause}, 0)::BIGINT"

@@ -823,10 +823,12 @@ def duration_times(duration: str, factor: str, *, integer: bool) -> str:
 
 
 def duration_divided(duration: str, divisor: str) -> str:
+    """A duration divided by a number. The quotient is computed with a zero divisor made NULL: bindings
+    run ahead of the CASE that raises the division error, and infinities would overflow there first."""
     m, d, s, n = (field(duration, name) for name in ("m", "d", "s", "n"))
-    return let([f"({divisor})::DOUBLE"], lambda x: (
+    return let([f"({divisor})::DOUBLE"], lambda x: let([f"nullif({x}, 0)"], lambda y: (
         f"CASE WHEN {x} = 0 THEN " + error_sql("ArithmeticError", "DivisionByZero", "'/ by zero'")
-        + f" ELSE {approximate(f'{m} / {x}', f'{d} / {x}', f'{s} / {x}', f'{n} / {x}')} END"))
+        + f" ELSE {approximate(f'{m} / {y}', f'{d} / {y}', f'{s} / {y}', f'{n} / {y}')} END")))
 
 
 # -- order and equality -------------------------------------------------------------------------------------

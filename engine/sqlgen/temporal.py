@@ -743,6 +743,18 @@ def key(sql: str, kind: Kind) -> str:
     return let([sql], rt.duration_key) if kind is Kind.DURATION else sql
 
 
+def duration_aggregate(name: str, column: str, filter_clause: str) -> str:
+    """sum() and avg() of durations, component-wise as Neo4j adds them; avg divides the sum as `/` does.
+    A sum over no durations is 0, as Neo4j's sum starts from the integer 0."""
+    def total(field_name: str) -> str:
+        return f"coalesce(sum(({column}).{field_name}){filter_clause}, 0)::BIGINT"
+    summed = rt.make_duration(total("m"), total("d"), total("s"), total("n"))
+    count = f"count({column}){filter_clause}"
+    if name == "sum":
+        return f"CASE WHEN {count} = 0 THEN 0::VARIANT ELSE {rt.wrap(summed, 'DURATION')} END"
+    return let([summed, count], lambda x, n: f"CASE WHEN {n} = 0 THEN NULL ELSE {rt.duration_divided(x, n)} END")
+
+
 def equality(a: str, b_: str, kind: Kind) -> str:
     return f"({a} = {b_})"
 

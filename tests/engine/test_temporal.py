@@ -110,3 +110,17 @@ def test_order_equality_and_grouping_of_mixed_temporal_values(db):
     assert one(db, "RETURN duration('P1D') < duration('PT25H')") is None
     assert one(db, "UNWIND [date('2015-01-01'), date('2015-01-01'), localtime('10:00')] AS v"
                    " RETURN count(DISTINCT v)") == 2
+
+
+def test_unknown_time_zones_are_argument_errors(db):
+    with pytest.raises(CypherError) as raised:
+        list(db.execute("RETURN datetime({year: 2015, timezone: 'Mars/Olympus'})"))
+    assert raised.value.kind == "ArgumentError" and "Mars/Olympus" in raised.value.message
+
+
+def test_sum_and_avg_of_durations(db):
+    sums = one(db, "UNWIND [duration('P1D'), duration('PT1H'), null] AS d RETURN sum(d), avg(d)")
+    assert sums == [Duration(days=1, seconds=3600), Duration(seconds=45000)]
+    assert one(db, "UNWIND [] AS d WITH duration(d) AS d RETURN sum(d), avg(d)") == [0, None]
+    with pytest.raises(CypherError):
+        list(db.execute("RETURN duration('P1D') / 0"))
