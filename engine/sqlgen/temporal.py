@@ -21,6 +21,7 @@ from engine.semantic import bound as b
 from engine.semantic import types as t
 from engine.semantic.types import Kind, is_variant
 from engine.sqlgen import runtime_temporal as rt
+from engine.sqlgen.context import sql_string
 from engine.sqlgen.expressions import EXPRESSION_SQL, ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.runtime_temporal import (
@@ -244,7 +245,7 @@ def map_entries(c: ExpressionCompiler, argument: b.BoundExpression,
         fields = {}
         for key, field_type in argument.type.fields or ():
             name = ALIASES.get(key.lower(), key.lower())
-            fields[name] = SqlValue(f"struct_extract({value}, {rt.sql_string(key)})", type=field_type,
+            fields[name] = SqlValue(f"struct_extract({value}, {sql_string(key)})", type=field_type,
                                     span=argument.span)
         return body(fields, f"{value} IS NULL")
     return let([_compile(c, argument)], from_record)
@@ -726,7 +727,7 @@ def variant_component_branches(v: str, key: str) -> str:
         if temporal.component_kind(kind, name) is None:
             branches.append(f" WHEN {code} THEN " + error_sql(
                 "ArgumentError", "InvalidArgumentValue",
-                rt.sql_string(f"{rt.TYPE_NAMES[kind]} has no component `{key}`")))
+                rt.sql_string(f"{rt.TYPE_NAMES[kind]} has no such component")))
         else:
             branches.append(f" WHEN {code} THEN " + let([rt.payload(v, kind)], lambda x, kind=kind: (
                 f"({rt.component(x, kind, name)})::VARIANT")))
