@@ -247,7 +247,7 @@ class Binder:
         return keys
 
     def _bind_aggregating(self, expression: ast.Expression, scope: Scope, keys: dict[str, Variable],
-                          context: ExpressionContext) -> b.BoundExpression:
+                          context: ExpressionContext, allowed: set[int] | None = None) -> b.BoundExpression:
         """Bind an expression holding an aggregate: outside its aggregates it may only use grouping keys,
         which become references to the grouping items' values."""
         hidden = scope.copy()
@@ -258,7 +258,7 @@ class Binder:
         rewritten = _replace_grouping_keys(expression, names)
         bound_expression = self.bind_expression(rewritten, hidden, context)
         for variable, used_span in _variables_outside_aggregates(bound_expression):
-            if not variable.name.startswith("\x00group"):
+            if not variable.name.startswith("\x00group") and id(variable) not in (allowed or set()):
                 raise CypherSyntaxError(
                     f"variable `{variable.name}` is used in an aggregating expression but is not a grouping key",
                     used_span, detail="AmbiguousAggregationExpression")
@@ -281,12 +281,13 @@ class Binder:
         result = []
         for sort_item in projection.order_by:
             expression = self._bind_sort_expression(sort_item.expression, sort_scope, by_dump, aggregating,
-                                                    projection.distinct, new_scope)
+                                                    projection.distinct, old_scope, items)
             result.append(b.BSortItem(expression, sort_item.descending))
         return result
 
     def _bind_sort_expression(self, expression: ast.Expression, scope: Scope, by_dump: dict[str, Variable],
-                              aggregating: bool, distinct: bool, new_scope: Scope) -> b.BoundExpression:
+                              aggregating: bool, distinct: bool, old_scope: Scope,
+                              items: list[b.BProjectionItem]) -> b.BoundExpression:
         matched = by_dump.get(ast.dump(expression))
         if matched is not None:
             return b.BVariable(matched, type=matched.type, span=expression.span)
@@ -297,8 +298,8 @@ class Binder:
         else:
             rewritten = _replace_projected(expression, by_dump)
         try:
-            if aggregating and _ast_has_aggregate(rewritten):
-                return self._bind_aggregating(rewritten, scope, {}, ExpressionContext(aggregates=True))
+            if aggregating and _ast_has_aggregate(expression):
+                return self._bind_aggregated_sort(rewritten, old_scope, items)
             return self.bind_expression(rewritten, scope)
         except CypherSyntaxError as error:
             if (aggregating or distinct) and error.detail == "UndefinedVariable":
@@ -306,6 +307,30 @@ class Binder:
                     "in a WITH/RETURN with DISTINCT or an aggregation, it is not possible to access variables "
                     "declared before the WITH/RETURN", error.span, detail="UndefinedVariable") from error
             raise
+
+    def _bind_aggregated_sort(self, expression: ast.Expression, old_scope: Scope,
+                              items: list[b.BProjectionItem]) -> b.BoundExpression:
+        """An ORDER BY item holding an aggregate, after an aggregating projection: its aggregates must be
+        projected ones (already replaced by their items), and any other variable it reads is ambiguous
+        when a projected expression uses it (Neo4j will not reuse it) and unknown otherwise."""
+        if _ast_has_aggregate(expression):
+            raise CypherSyntaxError("ORDER BY after an aggregation can only use aggregates that are projected",
+                                    expression.span, detail="UndefinedVariable")
+        combined = old_scope.copy()
+        for item in items:
+            combined.add(item.variable)
+        bound_expression = self.bind_expression(expression, combined)
+        projected_names = {name for item in items for name in _names_read(item.expression)}
+        for variable, used_span in _variables_outside_aggregates(bound_expression):
+            if any(variable is item.variable for item in items):
+                continue
+            if variable.name in projected_names:
+                raise CypherSyntaxError(
+                    f"variable `{variable.name}` is used in an aggregating expression but is not a grouping key",
+                    used_span, detail="AmbiguousAggregationExpression")
+            raise CypherSyntaxError(f"variable `{variable.name}` is not projected, so ORDER BY cannot read it",
+                                    used_span, detail="UndefinedVariable")
+        return bound_expression
 
     def _bind_row_count(self, expression: ast.Expression, what: str) -> b.BoundExpression:
         """SKIP and LIMIT take a constant non-negative integer. A bad literal is a compile-time error; a bad
@@ -1117,6 +1142,15 @@ def _ast_children(node: ast.SyntaxNode) -> list[ast.SyntaxNode]:
                 elif isinstance(item, tuple):
                     children.extend(x for x in item if isinstance(x, ast.SyntaxNode))
     return children
+
+
+def _names_read(expression: b.BoundExpression) -> set[str]:
+    if isinstance(expression, b.BVariable):
+        return {expression.variable.name}
+    names: set[str] = set()
+    for child in _children(expression):
+        names |= _names_read(child)
+    return names
 
 
 def _is_aggregate_call(expression: ast.Expression) -> bool:

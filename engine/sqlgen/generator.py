@@ -20,6 +20,7 @@ from engine.semantic.types import Kind, is_variant, sql_type
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
 from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, equality_sql, to_variant
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
+from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.temporal import duration_aggregate
 from engine.sqlgen.temporal import key as temporal_key
 from engine.storage.schema import Catalog
@@ -349,6 +350,14 @@ class ProjectionCompiler:
             if aggregate.argument is not None:
                 inputs.append(f"{compiler.compile(aggregate.argument)} AS a{index}")
         group_keys = [_group_key(f"g{index}", item.expression.type) for index, item in enumerate(grouping)]
+        percentiles = {}
+        for index, aggregate in enumerate(aggregates):
+            if aggregate.extra and isinstance(aggregate.extra[0], b.BLiteral | b.BParameter):
+                percentiles[index] = compiler.compile(aggregate.extra[0])
+            elif aggregate.extra:
+                # A percentile that varies by row: check its range (Neo4j's error), refuse the rest.
+                inputs.append(f"{compiler.number(aggregate.extra[0])} AS p{index}")
+                percentiles[index] = VARYING_PERCENTILE
         layer0 = f"(SELECT {', '.join(inputs)} FROM {self.relation.sql} AS {alias}{context.join_text()})"
         distinct = [(index, aggregate) for index, aggregate in enumerate(aggregates)
                     if aggregate.distinct and aggregate.argument is not None]
@@ -363,8 +372,6 @@ class ProjectionCompiler:
             layer0 = f"(SELECT *{flags} FROM (SELECT *{keyed} FROM {layer0}))"
         outputs = [f"arg_min(g{index}, __ord) AS g{index}" if key != f"g{index}" else f"g{index}"
                    for index, key in enumerate(group_keys)]
-        percentiles = {index: compiler.compile(aggregate.extra[0]) for index, aggregate in enumerate(aggregates)
-                       if aggregate.extra}
         outputs += [f"{_aggregate_sql(aggregate, index, percentiles.get(index, '0.5'))} AS a{index}"
                     for index, aggregate in enumerate(aggregates)]
         outputs.append("min(__ord) AS __ord")
@@ -452,6 +459,9 @@ def _collect_aggregates(expression: b.BoundExpression, found: list[b.BAggregate]
                             _collect_aggregates(inner, found)
 
 
+VARYING_PERCENTILE = "<varying>"
+
+
 def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5") -> str:
     """SQL of one aggregate over layer-0 column a<index> (d<index>: first occurrence, for DISTINCT)."""
     column = f"a{index}"
@@ -495,6 +505,13 @@ def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5")
     if name in ("percentilecont", "percentiledisc"):
         value = column if kind in (Kind.INTEGER, Kind.FLOAT) else f"cy_number({column})"
         function = "quantile_cont" if name == "percentilecont" else "quantile_disc"
+        if percentile == VARYING_PERCENTILE:
+            out_of_range = error_sql("ArgumentError", "NumberOutOfRange",
+                                     f"'{aggregate.name}() needs a percentile between 0.0 and 1.0'")
+            varying = error_sql("UnsupportedFeature", "Unsupported",
+                                f"'{aggregate.name}() with a percentile that differs between rows'")
+            return (f"CAST(CASE WHEN max(p{index}) > 1 OR min(p{index}) < 0 THEN {out_of_range}"
+                    f" ELSE {varying} END AS {sql_type(aggregate.type)})")
         return f"{function}({value}, {percentile}){filter_clause}"
     raise UnsupportedFeature(f"aggregate {name}()", aggregate.span)
 

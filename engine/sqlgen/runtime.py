@@ -44,6 +44,8 @@ ORDER_RANKS: dict[int, int] = {
 }
 
 MAX_DEPTH = 4
+# Sort and grouping keys go one level deeper: DISTINCT over nested maps of lists is common in practice.
+KEY_DEPTH = 5
 
 
 def tag_key(kind: str) -> str:
@@ -193,9 +195,9 @@ def _both_containers(a: str, b: str) -> str:
     return f"cy_kind({a}) IN (5, 6) AND cy_kind({a}) = cy_kind({b})"
 
 
-def _too_deep(what: str) -> str:
+def _too_deep(what: str, depth: int = MAX_DEPTH) -> str:
     return error_sql("UnsupportedFeature", "NestingTooDeep",
-                     f"'{what} lists or maps nested deeper than {MAX_DEPTH} levels'")
+                     f"'{what} lists or maps nested deeper than {depth} levels'")
 
 
 def _equality_macros() -> list[tuple[str, str]]:
@@ -272,16 +274,16 @@ def _key_macros() -> list[tuple[str, str]]:
         )
 
     macros = [("cy_key_0(v)",
-               f"CASE WHEN cy_kind(v) IN (5, 6) THEN {_too_deep('ordering')}"
+               f"CASE WHEN cy_kind(v) IN (5, 6) THEN {_too_deep('ordering', KEY_DEPTH)}"
                f" ELSE struct_pack({scalar_fields('v')}) END")]
-    for level in range(1, MAX_DEPTH + 1):
+    for level in range(1, KEY_DEPTH + 1):
         macros.append((
             f"cy_key_{level}(v)",
             f"struct_pack({scalar_fields('v')},"
             f" k := CASE WHEN cy_kind(v) = 6 THEN cy_map_keys(v) END,"
             f" l := CASE WHEN cy_kind(v) IN (5, 6) THEN"
             f" list_transform(cy_values(v), lambda e: cy_key_{level - 1}(e)) END)"))
-    macros.append(("cy_key(v)", f"cy_key_{MAX_DEPTH}(v)"))
+    macros.append(("cy_key(v)", f"cy_key_{KEY_DEPTH}(v)"))
     return macros
 
 
