@@ -549,25 +549,14 @@ class Writer:
         return counters
 
     def _set_labels(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
-        counters: Counter[str] = Counter()
-        for entity, rows_sql, values in self._targets(item, relation):
-            if entity != "node":
-                continue
-            rows = self.run.materialize(rows_sql, [], values)
-            parameters = Parameters()
-            labels = "[" + ", ".join(parameters.text(label) for label in item.labels) + "]::VARCHAR[]"
-            (count,) = self.run.fetchone(
-                f"SELECT count(*) FROM nodes AS n, (SELECT DISTINCT unnest({labels}) AS l) AS x"
-                f" WHERE n.id IN (SELECT id FROM {rows.sql}) AND NOT list_contains(n.labels, x.l)",
-                parameters.values)
-            self.run.execute(
-                f"UPDATE nodes SET labels = list_concat(labels, list_filter(list_distinct_ordered({labels}),"
-                f" lambda l: NOT list_contains(labels, l))) WHERE id IN (SELECT id FROM {rows.sql})",
-                parameters.values)
-            counters["labels_added"] += count
-        return counters
+        return self._change_labels(item, relation, add=True)
 
     def _remove_labels(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        return self._change_labels(item, relation, add=False)
+
+    def _change_labels(self, item: b.BoundSetItem, relation: Relation, *, add: bool) -> Counter[str]:
+        """SET n:A / REMOVE n:A. A label counts once per node it is really added to (appended, so labels
+        keep the order they were added in) or removed from."""
         counters: Counter[str] = Counter()
         for entity, rows_sql, values in self._targets(item, relation):
             if entity != "node":
@@ -575,13 +564,16 @@ class Writer:
             rows = self.run.materialize(rows_sql, [], values)
             parameters = Parameters()
             labels = "[" + ", ".join(parameters.text(label) for label in item.labels) + "]::VARCHAR[]"
+            changes = "NOT list_contains(n.labels, x.l)" if add else "list_contains(n.labels, x.l)"
             (count,) = self.run.fetchone(
                 f"SELECT count(*) FROM nodes AS n, (SELECT DISTINCT unnest({labels}) AS l) AS x"
-                f" WHERE n.id IN (SELECT id FROM {rows.sql}) AND list_contains(n.labels, x.l)", parameters.values)
-            self.run.execute(
-                f"UPDATE nodes SET labels = list_filter(labels, lambda l: NOT list_contains({labels}, l))"
-                f" WHERE id IN (SELECT id FROM {rows.sql})", parameters.values)
-            counters["labels_removed"] += count
+                f" WHERE n.id IN (SELECT id FROM {rows.sql}) AND {changes}", parameters.values)
+            new_labels = (f"list_concat(labels, list_filter(list_distinct_ordered({labels}),"
+                          f" lambda l: NOT list_contains(labels, l)))" if add else
+                          f"list_filter(labels, lambda l: NOT list_contains({labels}, l))")
+            self.run.execute(f"UPDATE nodes SET labels = {new_labels} WHERE id IN (SELECT id FROM {rows.sql})",
+                             parameters.values)
+            counters["labels_added" if add else "labels_removed"] += count
         return counters
 
     # -- DELETE -------------------------------------------------------------------------------------
