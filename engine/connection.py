@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 from collections.abc import Mapping
@@ -90,6 +91,16 @@ class Connection:
             result.statement = text[span.start:span.end]
             results.append(result)
         return results
+
+    def explain(self, statement: str,
+                params: Mapping[str, Any] | None = None) -> tuple[Any, list[tuple[str, list[Any]]]]:
+        """The bound statement and every SQL statement it runs (up to an error, if one is raised),
+        from a run that is rolled back."""
+        bound = bind(parse(statement), params, self._store.catalog, self.procedures)
+        trace: list[tuple[str, list[Any]]] = []
+        with contextlib.suppress(CypherError):
+            self._executor.run(bound, statement, trace=trace)
+        return bound, trace
 
     def schema(self) -> dict[str, Any]:
         """Labels, relationship types, property keys per label and per type, indexes and constraints."""

@@ -50,19 +50,25 @@ class StatementRun:
         self.deleted_nodes = False
         self.deleted_any = False
         self.span: Span | None = None
+        self.trace: list[tuple[str, list[Any]]] | None = None
+
+    def _run_sql(self, sql: str, parameters: Sequence[Any]) -> duckdb.DuckDBPyConnection:
+        if self.trace is not None:
+            self.trace.append((sql, list(parameters)))
+        return self.connection.execute(sql, list(parameters))
 
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
-        self.connection.execute(sql, list(parameters))
+        self._run_sql(sql, parameters)
 
     def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> tuple[Any, ...]:
-        row = self.connection.execute(sql, list(parameters)).fetchone()
+        row = self._run_sql(sql, parameters).fetchone()
         assert row is not None
         return row
 
     def materialize(self, select: str, variables: list[Any], parameters: Sequence[Any] = ()) -> Relation:
         name = f"_cypher_t{next(_TABLE_NAMES)}"
         body = select[1:-1] if select.startswith("(") and select.endswith(")") else f"SELECT * FROM {select}"
-        self.connection.execute(f"CREATE TEMP TABLE {name} AS {body}", list(parameters))
+        self._run_sql(f"CREATE TEMP TABLE {name} AS {body}", parameters)
         self.tables.append(name)
         return Relation(name, list(variables))
 
@@ -77,7 +83,11 @@ class Executor:
         self.connection = connection
         self.store = store
 
-    def run(self, statement: b.BoundQuery | b.BSchemaCommand, text: str, *, read_only: bool = False) -> Result:
+    def run(self, statement: b.BoundQuery | b.BSchemaCommand, text: str, *, read_only: bool = False,
+            trace: list[tuple[str, list[Any]]] | None = None) -> Result:
+        """Run a bound statement. With `trace`, every SQL statement is recorded there and the
+        transaction is rolled back whatever happens (for `python -m engine explain`)."""
+        self._trace = trace
         if isinstance(statement, b.BSchemaCommand):
             if read_only and statement.statement.__class__.__name__.startswith(("Create", "Drop")):
                 raise ReadOnlyViolation("schema commands write: use a writing call")
@@ -92,6 +102,8 @@ class Executor:
         rolls back, so even a write the compiler missed cannot persist."""
         self.connection.execute("BEGIN TRANSACTION")
         run = StatementRun(self.connection, self.store)
+        run.trace = getattr(self, "_trace", None)
+        read_only = read_only or run.trace is not None
         try:
             result = body(run)
             if run.deleted_nodes:
