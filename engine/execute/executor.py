@@ -82,6 +82,7 @@ class Executor:
     def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore) -> None:
         self.connection = connection
         self.store = store
+        self._trace: list[tuple[str, list[Any]]] | None = None
 
     def run(self, statement: b.BoundQuery | b.BSchemaCommand, text: str, *, read_only: bool = False,
             trace: list[tuple[str, list[Any]]] | None = None) -> Result:
@@ -102,7 +103,7 @@ class Executor:
         rolls back, so even a write the compiler missed cannot persist."""
         self.connection.execute("BEGIN TRANSACTION")
         run = StatementRun(self.connection, self.store)
-        run.trace = getattr(self, "_trace", None)
+        run.trace = self._trace
         read_only = read_only or run.trace is not None
         try:
             result = body(run)
