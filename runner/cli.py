@@ -175,7 +175,7 @@ def report_page_problems(pages: list[Page], cell: str | None, errors: Console) -
 
 def report_page(outcome: PageOutcome, console: Console, *, update: bool) -> None:
     for cell_outcome in outcome.cells:
-        if cell_outcome.status == ERROR or (cell_outcome.status == FAILED and not update):
+        if cell_outcome.status == ERROR or (cell_outcome.status == FAILED and not (update and cell_outcome.updatable)):
             console.print(styled_failure(cell_outcome.failure))
 
 
@@ -190,13 +190,22 @@ def styled_failure(text: str) -> Text:
     return styled
 
 
+def stuck(outcome: PageOutcome) -> int:
+    """The drifted cells `--update` cannot fix: a cell marked `error` that raised none."""
+    return sum(1 for item in outcome.cells if item.status == FAILED and not item.updatable)
+
+
 def progress_line(outcome: PageOutcome, update: bool) -> Text:
     counts = outcome.counts()
     words = {FAILED: "updated", UNRECORDED: "added"} if update else {}
+    unfixed = stuck(outcome) if update else 0
+    counts[FAILED] -= unfixed
     parts = [f"{count} {words.get(status, status)}" for status, count in counts.items() if count]
+    if unfixed:
+        parts.insert(1 if counts[PASSED] else 0, f"{unfixed} failed")
     status = outcome.status
     label = {PASSED: "PASS", FAILED: "FAIL", ERROR: "ERROR"}[status]
-    if update and status == FAILED and not counts[ERROR]:
+    if update and status == FAILED and not counts[ERROR] and not unfixed:
         label, status = "UPDATED", PASSED
     line = Text()
     line.append(f"{label:<7}", style=STATUS_STYLES[status])
@@ -206,19 +215,21 @@ def progress_line(outcome: PageOutcome, update: bool) -> Text:
 
 
 def totals(outcomes: Sequence[PageOutcome]) -> dict[str, int]:
-    total = dict.fromkeys((PASSED, FAILED, ERROR, SKIPPED, UNRECORDED), 0)
+    """Cells by status over all pages, and under "stuck" the drifted ones `--update` cannot fix."""
+    total = dict.fromkeys((PASSED, FAILED, ERROR, SKIPPED, UNRECORDED, "stuck"), 0)
     for outcome in outcomes:
         for status, count in outcome.counts().items():
             total[status] += count
+        total["stuck"] += stuck(outcome)
     return total
 
 
 def summary_line(outcomes: Sequence[PageOutcome], update: bool, seconds: float) -> Text:
     total = totals(outcomes)
-    failed = total[ERROR] + (0 if update else total[FAILED])
+    failed = total[ERROR] + (total["stuck"] if update else total[FAILED])
     words = [f"{total[PASSED]} passed", f"{failed} failed"]
-    if update and total[FAILED] + total[UNRECORDED]:
-        words.append(f"{total[FAILED] + total[UNRECORDED]} updated")
+    if update and total[FAILED] - total["stuck"] + total[UNRECORDED]:
+        words.append(f"{total[FAILED] - total['stuck'] + total[UNRECORDED]} updated")
     elif total[UNRECORDED]:
         words.append(f"{total[UNRECORDED]} unrecorded")
     if total[SKIPPED]:
@@ -232,7 +243,7 @@ def exit_code(outcomes: Sequence[PageOutcome], update: bool) -> int:
     total = totals(outcomes)
     if any(outcome.errors for outcome in outcomes):
         return USAGE
-    if total[ERROR] or (total[FAILED] and not update):
+    if total[ERROR] or (total["stuck"] if update else total[FAILED]):
         return DRIFT
     return OK
 

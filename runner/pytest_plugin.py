@@ -163,7 +163,7 @@ class CellItem(pytest.Item):
         if outcome.status == ERROR:
             raise CellFailure(outcome.failure)
         failures = [outcome.failure] if outcome.status == FAILED else []
-        if self.parent.snapshot is not None and outcome.result is not None:
+        if self.parent.snapshot is not None and outcome.outcome is not None:
             difference = self.parent.snapshot.check(self, outcome)
             if difference:
                 failures.append(difference)
@@ -203,8 +203,8 @@ class PageSnapshot:
         from runner import snapshot
 
         name = outcome.cell.name
-        assert outcome.result is not None
-        entry = snapshot.cell_record(outcome.result)
+        assert outcome.outcome is not None
+        entry = snapshot.outcome_record(outcome.outcome)
         try:
             from pytest_regressions.common import perform_regression_check
         except ImportError:

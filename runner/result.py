@@ -55,3 +55,24 @@ class CellResult:
         """The counters to show, in footer order (unknown keys after the known ones)."""
         ordered_keys = [*COUNTER_LABELS, *sorted(set(self.counters) - set(COUNTER_LABELS))]
         return {key: self.counters[key] for key in ordered_keys if self.counters.get(key)}
+
+
+@dataclass(frozen=True)
+class RaisedError:
+    """The error a cell marked `error` raised: the engine's CypherError as its `error` block records it.
+
+    `headline` is the block's first line, `Kind: Detail` (or `Kind` when the error has no detail);
+    `message` is the error's message without its position and caret.
+    """
+
+    kind: str
+    detail: str | None
+    message: str
+
+    @classmethod
+    def from_error(cls, error: engine.CypherError) -> RaisedError:
+        return cls(error.kind, error.detail or None, error.message)
+
+    @property
+    def headline(self) -> str:
+        return f"{self.kind}: {self.detail}" if self.detail else self.kind

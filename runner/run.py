@@ -5,6 +5,10 @@
 its cell as an error and skips the rest of the page. The error's position is converted here, once, from
 a line of the cell's text to a line of the page.
 
+A cell marked `error` is the exception: it is meant to raise. It passes when the engine raises a
+CypherError matching its ```` ```error ```` block, and fails with the usual diff when it raises another one or
+none; either way the page goes on (docs/error-cells.md).
+
 A trace block runs in page order too, as one more checked outcome, but on a database of its own
 (`runner.mcp.trace`): its tool calls never change the database the page's cells share.
 """
@@ -18,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 import engine
-from runner.check import Check, check_cell, failure_text
+from runner.check import Check, check_cell, check_error, failure_text
 from runner.errors import PageError
 from runner.page.markdown import split_lines
 from runner.page.model import Cell, Page, Trace
 from runner.render import block_kind_for, render
-from runner.result import CellResult
+from runner.result import CellResult, RaisedError
 
 PASSED, FAILED, ERROR, SKIPPED, UNRECORDED, RAN = "passed", "failed", "error", "skipped", "unrecorded", "ran"
 """Cell statuses. RAN is a cell run only to build the state a `--cell` target needs, and not checked."""
@@ -50,7 +54,11 @@ class CellError:
 
 @dataclass
 class CellOutcome:
-    """What happened to one cell. `actual` is the result rendered as the block `--update` would write."""
+    """What happened to one cell. `actual` is the result rendered as the block `--update` would write.
+
+    `raised` is the error a cell marked `error` raised, as it expected (`result` is then None); `error`
+    is an error that failed its cell.
+    """
 
     cell: Cell
     status: str
@@ -58,19 +66,33 @@ class CellOutcome:
     check: Check | None = None
     error: CellError | None = None
     failure: str = ""
+    raised: RaisedError | None = None
+
+    @property
+    def updatable(self) -> bool:
+        """Whether `--update` rewrites (or adds) this cell's recorded block: a drifted or unrecorded cell,
+        unless it is marked `error` and raised none (no block can record that)."""
+        if self.cell.expects_error and self.raised is None:
+            return False
+        return self.status in (FAILED, UNRECORDED) and self.actual is not None
+
+    @property
+    def outcome(self) -> CellResult | RaisedError | None:
+        """What the cell gave: its result, or the error it was meant to raise."""
+        return self.raised if self.raised is not None else self.result
 
     @property
     def block_kind(self) -> str | None:
         if self.cell.recorded:
             return self.cell.recorded.kind
-        return block_kind_for(self.result) if self.result is not None else None
+        return block_kind_for(self.outcome) if self.outcome is not None else None
 
     @property
     def actual(self) -> str | None:
         if self.check is not None:
             return self.check.actual
-        if self.result is not None and self.block_kind:
-            return render(self.result, self.block_kind)
+        if self.outcome is not None and self.block_kind:
+            return render(self.outcome, self.block_kind)
         return None
 
     def as_dict(self) -> dict[str, Any]:
@@ -85,6 +107,8 @@ class CellOutcome:
             "diff": self.failure if self.status == FAILED else None,
             "error": ({"kind": self.error.kind, "message": self.error.message, "line": self.error.line,
                        "column": self.error.column} if self.error else None),
+            "raised": ({"kind": self.raised.kind, "detail": self.raised.detail, "message": self.raised.message}
+                       if self.raised else None),
         }
 
 
@@ -158,7 +182,7 @@ def run_cells(page: Page, connection: engine.Connection, *, only: str | None = N
                 return
             continue
         try:
-            results = connection.execute_script(cell.text, page.params_for(cell))
+            outcome = run_cell(page, cell, connection)
         except Exception as error:  # an engine error, or an engine bug: either way the cell failed
             cell_error = _cell_error(error, cell, lines)
             failed_at = cell.name
@@ -166,25 +190,46 @@ def run_cells(page: Page, connection: engine.Connection, *, only: str | None = N
             if only is not None and cell.name == only:
                 return
             continue
-        result = CellResult.from_results(results)
         if only is not None and cell.name != only:
-            yield CellOutcome(cell, RAN, result=result)
+            yield _ran(cell, outcome)
             continue
-        yield check(page, cell, result)
+        yield check(page, cell, outcome)
         if only is not None:
             return
 
 
-def check(page: Page, cell: Cell, result: CellResult) -> CellOutcome:
-    """Compare a cell's result with its recorded block (a cell with none is UNRECORDED)."""
+def run_cell(page: Page, cell: Cell, connection: engine.Connection) -> CellResult | RaisedError:
+    """The cell's result; for a cell marked `error`, the CypherError it raised instead. Any other error
+    propagates."""
+    try:
+        return CellResult.from_results(connection.execute_script(cell.text, page.params_for(cell)))
+    except engine.CypherError as error:
+        if not cell.expects_error:
+            raise
+        return RaisedError.from_error(error)
+
+
+def _ran(cell: Cell, outcome: CellResult | RaisedError) -> CellOutcome:
+    if isinstance(outcome, RaisedError):
+        return CellOutcome(cell, RAN, raised=outcome)
+    return CellOutcome(cell, RAN, result=outcome)
+
+
+def check(page: Page, cell: Cell, outcome: CellResult | RaisedError) -> CellOutcome:
+    """Compare what a cell gave (a result, or the error a cell marked `error` raised) with its recorded
+    block. A cell with none is UNRECORDED, except a cell marked `error` that raised none: it FAILED."""
+    result, raised = (None, outcome) if isinstance(outcome, RaisedError) else (outcome, None)
     if cell.recorded is None:
-        return CellOutcome(cell, UNRECORDED, result=result)
-    outcome = check_cell(cell.recorded, result)
-    if outcome.equal:
-        return CellOutcome(cell, PASSED, result=result, check=outcome)
-    text = failure_text(cell.recorded.text, outcome.shown, path=page.path, line=cell.recorded.line,
-                        cell=cell.name, reasons=outcome.reasons)
-    return CellOutcome(cell, FAILED, result=result, check=outcome, failure=text)
+        if cell.expects_error and raised is None:
+            return CellOutcome(cell, FAILED, result=result, failure=(
+                f"{page.path}:{cell.line}: cell {cell.name!r} is marked `error` but ran without one\n"))
+        return CellOutcome(cell, UNRECORDED, result=result, raised=raised)
+    compared = check_error(cell.recorded, outcome) if cell.expects_error else check_cell(cell.recorded, outcome)
+    if compared.equal:
+        return CellOutcome(cell, PASSED, result=result, check=compared, raised=raised)
+    text = failure_text(cell.recorded.text, compared.shown, path=page.path, line=cell.recorded.line,
+                        cell=cell.name, reasons=compared.reasons)
+    return CellOutcome(cell, FAILED, result=result, check=compared, failure=text, raised=raised)
 
 
 def run_trace(page: Page, trace: Trace) -> CellOutcome:

@@ -16,11 +16,14 @@ documented in docs/snapshots.md:
       chains:
         ...
         - [!path {nodes: [!node {id: 5, labels: [Entity], properties: {...}}, ...], relationships: [...]}]
+      rebind:
+        error: {kind: SyntaxError, detail: VariableAlreadyBound, message: Variable `a` already declared}
 
 Plain YAML scalars, sequences and mappings are Cypher's null, booleans, integers, floats (`2.0` stays a
 float, `.nan`, `.inf`), strings, lists and maps. Every other value carries a tag: `!node`, `!relationship`
 and `!path` are mappings of the engine's fields; `!date`, `!localtime`, `!time`, `!localdatetime`,
 `!datetime` and `!duration` are the ISO-8601 text the engine's `str()` gives (offset and zone kept).
+A cell marked `error` that raised as it expected has an `error` entry instead of a result.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from typing import Any
 import yaml
 
 import engine
-from runner.result import CellResult
+from runner.result import CellResult, RaisedError
 
 FORMAT = 1
 HEADER = ("# Every cell's full result, recorded by cookbook's pytest plugin: typed values, counters, ids.\n"
@@ -64,6 +67,13 @@ def cell_record(result: CellResult) -> dict[str, Any]:
         "counters": result.nonzero_counters(),
         "rows": [Row(record_value(value) for value in row) for row in result.rows],
     }
+
+
+def outcome_record(outcome: CellResult | RaisedError) -> dict[str, Any]:
+    """The snapshot entry of what a cell gave: its result, or the error a cell marked `error` raised."""
+    if isinstance(outcome, RaisedError):
+        return {"error": {"kind": outcome.kind, "detail": outcome.detail, "message": outcome.message}}
+    return cell_record(outcome)
 
 
 def record_value(value: Any) -> Any:
@@ -122,8 +132,12 @@ VALUE_RECORDS: dict[type, Callable[[Any], Any]] = {
 
 # -- record → result ------------------------------------------------------------------------------------
 
-def cell_result(record: dict[str, Any]) -> CellResult:
-    """A snapshot entry back as the CellResult it was made from, values as the engine's types."""
+def cell_result(record: dict[str, Any]) -> CellResult | RaisedError:
+    """A snapshot entry back as the CellResult it was made from, values as the engine's types (or as the
+    RaisedError of an `error` entry)."""
+    if "error" in record:
+        error = record["error"] or {}
+        return RaisedError(str(error.get("kind", "")), error.get("detail") or None, str(error.get("message", "")))
     rows = [tuple(result_value(value) for value in row) for row in record.get("rows", [])]
     return CellResult(columns=list(record.get("columns", [])), rows=rows,
                       counters=dict(record.get("counters") or {}), ordered=bool(record.get("ordered")))
@@ -262,7 +276,7 @@ for _tag in TAGGED_VALUES:
 
 def dump_snapshot(page: str, cells: dict[str, dict[str, Any]]) -> str:
     """The text of a snapshot file: `page` is the page's path as the file names it, `cells` name → entry."""
-    cells = {name: {**entry, "rows": [Row(row) for row in entry.get("rows") or []]}
+    cells = {name: entry if "error" in entry else {**entry, "rows": [Row(row) for row in entry.get("rows") or []]}
              for name, entry in cells.items()}
     document = {"format": FORMAT, "page": page, "cells": cells}
     return HEADER + yaml.dump(document, Dumper=SnapshotDumper, sort_keys=False, allow_unicode=True,
@@ -280,8 +294,9 @@ def read_snapshot(text: str) -> dict[str, Any]:
     return document
 
 
-def load_snapshot(path: str | Path) -> dict[str, CellResult]:
-    """Cell name → its recorded result, in page order: what a preview shows without running the page."""
+def load_snapshot(path: str | Path) -> dict[str, CellResult | RaisedError]:
+    """Cell name → its recorded result (or error), in page order: what a preview shows without running
+    the page."""
     document = read_snapshot(Path(path).read_text(encoding="utf-8"))
     return {name: cell_result(entry) for name, entry in document["cells"].items()}
 
@@ -300,6 +315,8 @@ def same_entry(expected: dict[str, Any] | None, actual: dict[str, Any]) -> bool:
 def _canonical(entry: dict[str, Any]) -> str:
     """The entry as one string that tells apart what YAML does (`1`/`1.0`/`True`/`'1'`, tags), NaN equal
     to itself; repr, not YAML, because it is many times faster."""
+    if "error" in entry:
+        return repr(("error", sorted((entry.get("error") or {}).items())))
     rows = [row_key(row) for row in entry.get("rows") or []]
     if not entry.get("ordered"):
         rows.sort()
@@ -310,7 +327,7 @@ def _canonical(entry: dict[str, Any]) -> str:
 def aligned(expected: dict[str, Any] | None, actual: dict[str, Any]) -> dict[str, Any]:
     """`actual` with unordered rows in the expected entry's order where they match (the others after, in
     engine order), so that a diff of the two shows only the rows that differ."""
-    if expected is None or actual.get("ordered"):
+    if expected is None or actual.get("ordered") or "error" in actual or "error" in expected:
         return actual
     rows = actual.get("rows") or []
     pool: dict[str, deque[int]] = defaultdict(deque)

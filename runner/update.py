@@ -3,7 +3,8 @@
 A recorded block whose content differs from the result gets the new content between its own fence lines;
 a cell with no recorded block gets one right after it, separated by a blank line. Every line written uses
 the line ending of the fence it belongs to, so a CRLF page stays CRLF. Cells that failed with an error,
-or were skipped, are never recorded.
+or were skipped, are never recorded. A cell marked `error` gets the error it raised as its `error` block;
+when it raised none, its block is left as it is (the page, not the update, has to change).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from runner.page.model import Cell, Page
-from runner.run import FAILED, UNRECORDED, PageOutcome
+from runner.run import PageOutcome
 
 LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|$)")
 
@@ -28,10 +29,11 @@ class Edit:
 
 
 def edits_for(outcome: PageOutcome) -> list[Edit]:
-    """The blocks that differ from the results, and the missing ones; nothing for errors or skips."""
+    """The blocks that differ from the results, and the missing ones; nothing for errors or skips, nor for
+    a cell marked `error` that raised none."""
     edits = []
     for cell_outcome in outcome.cells:
-        if cell_outcome.status in (FAILED, UNRECORDED) and cell_outcome.actual is not None:
+        if cell_outcome.updatable:
             kind = cell_outcome.block_kind or "table"
             edits.append(Edit(cell_outcome.cell, kind, cell_outcome.actual))
     return edits

@@ -5,6 +5,9 @@ the counters. Value literals are canonical (sorted map keys, one spelling per va
 compares the values, while padding and column widths do not matter. Rows are compared in order when the
 cell's last statement ends in ORDER BY (`CellResult.ordered`), as a multiset otherwise; counters key by
 key. A gram block's `(nID)` back-references are expanded first, since they depend on row order.
+
+An `error` block (`check_error`) is compared by its first line, `Kind: Detail`, and by its message lines
+when it has any.
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 
 from runner.page.model import RecordedBlock
-from runner.render import RENDERERS
+from runner.render import RENDERERS, block_kind_for
+from runner.render import render as render_result
+from runner.render.error import message_lines, read_error_block, render_error
 from runner.render.gram import render_gram
 from runner.render.values import Seen, format_value
-from runner.result import COUNTER_LABELS, CellResult
+from runner.result import COUNTER_LABELS, CellResult, RaisedError
 
 FOOTER = re.compile(r"^(?:\((?P<none>no) rows\)|(?P<count>\d+) rows?)(?: · (?P<counters>.*))?$")
 GRAM_HEADER = re.compile(r"^// (?P<count>\d+) rows?(?: · (?P<counters>.*))?$")
@@ -56,7 +61,12 @@ class UnreadableBlock(ValueError):
     """The recorded block is not a table or gram block this runner could have written."""
 
 
-def check_cell(recorded: RecordedBlock, result: CellResult) -> Check:
+def check_cell(recorded: RecordedBlock, result: CellResult | RaisedError) -> Check:
+    """A recorded `table` or `gram` block against a result (an error, read from a snapshot, never
+    matches)."""
+    if isinstance(result, RaisedError):
+        actual = render_error(result)
+        return Check(False, [f"the cell raised {result.headline}"], actual, actual)
     render = RENDERERS[recorded.kind]
     actual_text = render(result)
     actual = SHAPE_READERS[recorded.kind].from_result(result)
@@ -72,6 +82,25 @@ def check_cell(recorded: RecordedBlock, result: CellResult) -> Check:
         shown_text = render(CellResult(result.columns, [result.rows[i] for i in order], result.counters,
                                        result.ordered))
     return Check(not reasons, reasons, actual_text, shown_text)
+
+
+def check_error(recorded: RecordedBlock, outcome: CellResult | RaisedError) -> Check:
+    """A recorded `error` block against what its cell (marked `error`) did: raise `outcome`, or give it as
+    a result. The first lines must be equal; the message lines too, when the block has any."""
+    if not isinstance(outcome, RaisedError):
+        actual = render_result(outcome, block_kind_for(outcome))
+        return Check(False, ["the cell is marked `error` but ran without one"], actual, actual)
+    actual = render_error(outcome)
+    try:
+        expected = read_error_block(recorded.text)
+    except ValueError as error:
+        return Check(False, [f"the recorded error block cannot be read: {error}"], actual, actual)
+    reasons = []
+    if expected.headline != outcome.headline:
+        reasons.append(f"the error differs: recorded {expected.headline}, actual {outcome.headline}")
+    elif expected.message and expected.message != message_lines(outcome.message):
+        reasons.append("the error's message differs")
+    return Check(not reasons, reasons, actual, actual)
 
 
 def compare_shapes(expected: Shape, actual: Shape, *, ordered: bool) -> list[str]:

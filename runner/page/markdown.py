@@ -164,8 +164,8 @@ class _PageReader:
     def read_cell(self, fence: Fence, info: InfoString) -> None:
         name = info.attributes.get("cell")
         if name is None:
-            if "params" in info.attributes or "setup" in info.flags:
-                self.warn(fence.line, "a `cypher` block with params= or setup but no cell=NAME is not run")
+            if "params" in info.attributes or "setup" in info.flags or "error" in info.flags:
+                self.warn(fence.line, "a `cypher` block with params=, setup or error but no cell=NAME is not run")
             return
         if not name:
             self.error(fence.line, "cell= needs a name")
@@ -173,7 +173,8 @@ class _PageReader:
         earlier = self.page.cell(name)
         if earlier:
             self.error(fence.line, f"duplicate cell name {name!r} (first defined at line {earlier.line})")
-        cell = Cell(name=name, fence=fence, params=info.attributes.get("params"), setup="setup" in info.flags)
+        cell = Cell(name=name, fence=fence, params=info.attributes.get("params"), setup="setup" in info.flags,
+                    expects_error="error" in info.flags)
         self.current = cell
         if not earlier:
             self.page.cells.append(cell)
@@ -209,6 +210,14 @@ class _PageReader:
         if self.current.recorded is not None:
             self.error(fence.line, f"cell {self.current.name!r} already has its recorded block at line "
                                    f"{self.current.recorded.line}")
+            return
+        if kind == "error" and not self.current.expects_error:
+            self.error(fence.line, f"an `error` block records the error of a cell marked `error`, and cell "
+                                   f"{self.current.name!r} is not (write `cypher cell={self.current.name} error`)")
+            return
+        if kind != "error" and self.current.expects_error:
+            self.error(fence.line, f"cell {self.current.name!r} is marked `error`: its recording is an `error` "
+                                   f"block, not a `{kind}` block")
             return
         self.current.recorded = RecordedBlock(kind=kind, fence=fence)
 
@@ -276,10 +285,11 @@ def _json_kind(value: object) -> str:
 
 
 BLOCK_KINDS: dict[str, BlockKind] = {
-    "cypher": BlockKind(keys=("cell", "params"), flags=("setup",), read=_PageReader.read_cell),
+    "cypher": BlockKind(keys=("cell", "params"), flags=("setup", "error"), read=_PageReader.read_cell),
     "json": BlockKind(keys=("data",), flags=(), read=_PageReader.read_data),
     "table": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),
     "gram": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),
+    "error": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),
     "trace": BlockKind(keys=("calls", "from"), flags=(), read=_PageReader.read_trace),
 }
 """Info-string language word → the kind of block. Fences of any other language are left alone."""

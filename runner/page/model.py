@@ -51,7 +51,8 @@ class DataBlock:
 
 @dataclass
 class RecordedBlock:
-    """A ```` ```table ```` or ```` ```gram ```` block: the recorded result of the cell above it."""
+    """A ```` ```table ````, ```` ```gram ```` or ```` ```error ```` block: the recorded result of the cell
+    above it (an `error` block records the error a cell marked `error` raises)."""
 
     kind: str
     fence: Fence
@@ -67,12 +68,17 @@ class RecordedBlock:
 
 @dataclass
 class Cell:
-    """A ```` ```cypher cell=NAME ```` block: one or more `;`-separated statements, run in page order."""
+    """A ```` ```cypher cell=NAME ```` block: one or more `;`-separated statements, run in page order.
+
+    `expects_error` is the bare word `error` in its info string: the cell passes when it raises the
+    error its ```` ```error ```` block records (docs/error-cells.md).
+    """
 
     name: str
     fence: Fence
     params: str | None = None
     setup: bool = False
+    expects_error: bool = False
     recorded: RecordedBlock | None = None
 
     @property

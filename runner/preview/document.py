@@ -9,7 +9,8 @@ renderer per kind (FENCE_RENDERERS), and Python-Markdown passes HTML blocks thro
   Cypher, and its recorded block right after it (with the diff when it drifted). A setup cell is
   folded behind "Show the setup step".
 - a data block folds behind its name and size (unless an author's `<details>` already folds it).
-- `table` blocks become HTML tables, `gram` blocks a drawing with the text beside it, `trace` blocks
+- `table` blocks become HTML tables, `gram` blocks a drawing with the text beside it, `error` blocks
+  (the error a cell marked `error` raises) the error's first line over its message, `trace` blocks
   one table per step; `mermaid` blocks are left for mermaid's script (`assets/preview.js`).
 - any other fence is highlighted code.
 - the front matter becomes a card under the page's first heading.
@@ -362,7 +363,15 @@ def _first_line(text: str) -> str:
     return text.strip().split("\n", 1)[0]
 
 
-RESULT_RENDERERS: dict[str, Callable[[str], str]] = {"table": block_html, "gram": gram_html}
+def error_html(text: str) -> str:
+    """An `error` block: its first line (`Kind: Detail`) set apart from the message under it."""
+    lines = text.strip("\n").split("\n")
+    message = "\n".join(lines[1:]).strip("\n")
+    body = f'<div class="cb-error-message">{escape(message)}</div>' if message else ""
+    return f'<pre class="cb-error cb-error--expected"><strong>{escape(lines[0])}</strong>{body}</pre>'
+
+
+RESULT_RENDERERS: dict[str, Callable[[str], str]] = {"table": block_html, "gram": gram_html, "error": error_html}
 """Recorded block kind → its HTML."""
 
 FENCE_RENDERERS: dict[str, Callable[[str, str], str]] = {"mermaid": mermaid_html}

@@ -8,7 +8,8 @@ Two sources, one per mode:
   (`runner.run.check`): equal is *passing*, different is *drifted*, with the runner's diff. A cell with
   no entry is *not run* (the last run stopped before it, or the cell is newer than the snapshot); a
   cell with no recorded block is *not recorded*. A trace has no snapshot entry, so it is *not run* here.
-  An engine error leaves no entry, so *errored* shows in live mode only.
+  An engine error leaves no entry, so *errored* shows in live mode only; the error a cell marked `error`
+  raised as it expected is its entry, checked against its `error` block like any result.
 - **live**: the page runs at build time (`runner.run.run_page`), traces replayed too. Outcomes are
   cached by a key made of the page's path and text and of the runner's and engine's code, in memory
   (so `mkdocs serve` re-runs only the page being edited) and, optionally, as JSON files in a folder.

@@ -125,7 +125,8 @@ def test_json_and_html_reports(capsys, tmp_path):
     assert cells["by-birth"]["status"] == "failed" and cells["by-birth"]["recorded_line"] == 37
     assert cells["by-birth"]["diff"].startswith(f"{copy}:37: cell 'by-birth' drifted")
     assert cells["people"] == {"name": "people", "line": 9, "setup": True, "status": "passed",
-                               "recorded_line": 14, "reasons": [], "diff": None, "error": None}
+                               "recorded_line": 14, "reasons": [], "diff": None, "error": None,
+                               "raised": None}
     html = page.read_text()
     assert html.startswith("<!DOCTYPE html>")
     assert 'class="cell-status failed" id="cell-by-birth"' in html
