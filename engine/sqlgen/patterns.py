@@ -95,7 +95,9 @@ class PatternCompiler:
             column_type = self.context.catalog.column_type(entity, key) or t.ANY
             stored = self.compiler.entity_column(entity, id_sql, column)
             equal = equality_sql((stored, column_type), (self.compiler.compile(value), value.type))
-            conditions.append(f"coalesce({equal}, false)")
+            # Every pattern condition is a conjunct of a WHERE, where null filters a row as false does; a
+            # bare `=` lets DuckDB plan a hash join where `coalesce(=, false)` forced a nested loop.
+            conditions.append(f"({equal})")
         return conditions
 
     def _relationship(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode) -> str:
