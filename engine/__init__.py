@@ -21,6 +21,7 @@ from engine.errors import (
     ParameterMissing,
     ProcedureError,
     ReadOnlyViolation,
+    SchemaError,
     UnsupportedFeature,
 )
 from engine.execute.results import COUNTER_NAMES, Result
@@ -58,6 +59,7 @@ __all__ = [
     "ReadOnlyViolation",
     "Relationship",
     "Result",
+    "SchemaError",
     "Time",
     "UnsupportedFeature",
     "connect",

@@ -94,6 +94,15 @@ class ConstraintViolation(CypherError):
     kind = "ConstraintValidationFailed"
 
 
+class SchemaError(CypherError):
+    """A schema command that cannot be carried out: an index or constraint that already exists or does not,
+    one whose creation the data prevents. `detail` is the title of Neo4j's status code
+    (`Neo.ClientError.Schema.IndexWithNameAlreadyExists`, `Neo.DatabaseError.Schema.ConstraintCreationFailed`,
+    ...)."""
+
+    kind = "SchemaError"
+
+
 class UnsupportedFeature(CypherError):
     """Valid Cypher that this engine does not run. Raised rather than giving a wrong answer."""
 

@@ -16,13 +16,14 @@ import duckdb
 
 from engine import errors
 from engine.errors import ConstraintViolation, CypherError, ReadOnlyViolation, UnsupportedFeature
+from engine.execute.constraints import check_constraints
 from engine.execute.decode import Decoder
 from engine.execute.results import Result, empty_counters
 from engine.execute.schema_commands import run_schema_command
+from engine.execute.subqueries import ReadClause, run_call_subquery
 from engine.execute.writes import Writer
 from engine.semantic import bound as b
-from engine.semantic import types as t
-from engine.semantic.types import is_variant
+from engine.semantic.types import Kind
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
 from engine.storage.schema import GraphStore
@@ -109,6 +110,8 @@ class Executor:
             result = body(run)
             if run.deleted_nodes:
                 self._check_no_dangling(run)
+            if self.store.catalog.constraints and _wrote(getattr(result, "counters", {})):
+                self._check_constraints(run, existence=True)
             run.drop_tables()
             self.connection.execute("ROLLBACK" if read_only else "COMMIT")
         except BaseException as error:
@@ -148,9 +151,14 @@ class Executor:
         result_counters.update(counters)
         return Result(list(query.columns), rows, result_counters, query.ordered)
 
-    def _run_single(self, run: StatementRun, query: b.BoundSingleQuery) -> tuple[Relation, Counter[str]]:
+    def _run_single(self, run: StatementRun, query: b.BoundSingleQuery, relation: Relation | None = None,
+                    read: ReadClause | None = None) -> tuple[Relation, Counter[str]]:
+        """Run one single query's clauses in order. `relation` is the binding table its first clause reads
+        (one empty row by default); `read` runs a read clause over a binding table (`read_clause` by
+        default; a writing CALL subquery runs its read clauses once per outer row, ADR-0016)."""
         counters: Counter[str] = Counter()
-        relation = Relation("(SELECT 1::BIGINT AS __ord)", [])
+        relation = relation or Relation("(SELECT 1::BIGINT AS __ord)", [])
+        read = read or self.read_clause
         writer = Writer(run)
         clauses = list(query.clauses)
         while clauses:
@@ -158,14 +166,12 @@ class Executor:
             run.span = clause.span
             if isinstance(clause, b.BCreate) and clauses and isinstance(clauses[0], b.BCreate):
                 clause = self._merge_creates(run, clause, clauses, relation)
-            if isinstance(clause, READ_CLAUSES) or (
-                    isinstance(clause, b.BCallSubquery) and not clause.query.updating):
-                parameters = Parameters()
-                queries = QueryCompiler(self.store.catalog, parameters)
-                queries._aliases = run.aliases
-                queries.tombstones = run.deleted_any
-                produced = queries.read_clause(clause, relation)
-                relation = run.materialize(produced.sql, produced.variables, parameters.values)
+            if isinstance(clause, b.BCallSubquery) and (clause.query.updating or clause.transactions):
+                relation, call_counters = run_call_subquery(self, run, clause, relation)
+                counters += call_counters
+                continue
+            if isinstance(clause, (*READ_CLAUSES, b.BCallSubquery)):
+                relation = read(run, clause, relation)
                 continue
             if isinstance(clause, b.BForeach):
                 counters += self._run_foreach(run, writer, clause, relation)
@@ -176,10 +182,18 @@ class Executor:
             written = handler(writer, clause, relation)
             relation = written.relation
             counters += written.counters
-            if self.store.catalog.constraints and (written.counters["nodes_created"] or written.counters[
-                    "properties_set"] or written.counters["labels_added"]):
+            if self.store.catalog.constraints and _wrote(written.counters):
                 self._check_constraints(run)
         return relation, counters
+
+    def read_clause(self, run: StatementRun, clause: b.BoundClause, relation: Relation) -> Relation:
+        """A read clause's SELECT over `relation`, materialized as the next binding table."""
+        parameters = Parameters()
+        queries = QueryCompiler(self.store.catalog, parameters)
+        queries._aliases = run.aliases
+        queries.tombstones = run.deleted_any
+        produced = queries.read_clause(clause, relation)
+        return run.materialize(produced.sql, produced.variables, parameters.values)
 
     def _run_foreach(self, run: StatementRun, writer: Writer, clause: b.BForeach,
                      relation: Relation) -> Counter[str]:
@@ -196,6 +210,8 @@ class Executor:
             if isinstance(inner_clause, b.BForeach):
                 counters += self._run_foreach(run, writer, inner_clause, inner)
                 continue
+            if isinstance(inner_clause, b.BSet):
+                _check_no_sequential_sets(run, writer, inner_clause, inner)
             written = WRITE_HANDLERS[type(inner_clause)](writer, inner_clause, inner)
             inner = written.relation
             counters += written.counters
@@ -214,25 +230,9 @@ class Executor:
             paths.extend(rest.pop(0).paths)
         return b.BCreate(paths, span=first.span)
 
-    def _check_constraints(self, run: StatementRun) -> None:
-        for constraint in self.store.catalog.constraints.values():
-            if constraint.entity != "node" or constraint.kind not in ("unique", "node_key"):
-                continue
-            columns = [self.store.catalog.column("node", key) for key in constraint.properties]
-            if any(column is None for column in columns):
-                continue
-            keys = ", ".join(unique_key(column, self.store.catalog.column_type("node", key))
-                             for column, key in zip(columns, constraint.properties, strict=True))
-            present = " AND ".join(f"{column} IS NOT NULL" for column in columns)
-            parameters = [constraint.label]
-            row = run.connection.execute(
-                f"SELECT min(id), max(id) FROM nodes WHERE list_contains(labels, $1) AND {present}"
-                f" GROUP BY {keys} HAVING count(*) > 1 LIMIT 1", parameters).fetchone()
-            if row is not None:
-                names = ", ".join(constraint.properties)
-                raise ConstraintViolation(
-                    f"node({row[1]}) already exists with label `{constraint.label}` and the same value of "
-                    f"property `{names}` as node({row[0]})", run.span, detail="ConstraintValidationFailed")
+    def _check_constraints(self, run: StatementRun, *, existence: bool = False) -> None:
+        """Uniqueness after a clause that wrote; with `existence`, every constraint, before the commit."""
+        check_constraints(run.connection, self.store.catalog, run.span, existence=existence)
 
     def _check_no_dangling(self, run: StatementRun) -> None:
         row = run.connection.execute(
@@ -244,9 +244,49 @@ class Executor:
                 run.span, detail="DeleteConnectedNode")
 
 
-def unique_key(column: str, column_type: t.CypherType | None) -> str:
-    """What uniqueness compares: the value itself in a typed column, a normalised key in a VARIANT one."""
-    return column if column_type is not None and not is_variant(column_type) else f"cy_property_key({column})"
+def _check_no_sequential_sets(run: StatementRun, writer: Writer, clause: b.BSet, relation: Relation) -> None:
+    """FOREACH runs its updates once for every element in turn, so `SET n.count = n.count + x` over three
+    elements adds all three. Set-based, every (row, element) pair reads the value from before the
+    FOREACH; where that differs (a value that reads the property it writes, on an element written more
+    than once) the statement is refused rather than answered wrongly."""
+    for item in clause.items:
+        if item.kind not in ("property", "all", "merge") or not _reads_properties(item.value, item.key):
+            continue
+        for _, rows_sql, values in writer._targets(item, relation):
+            (repeated,) = run.fetchone(f"SELECT count(*) - count(DISTINCT id) FROM {rows_sql}", values)
+            if repeated:
+                raise UnsupportedFeature("a SET inside FOREACH that reads the property it writes, on an element "
+                                         "the FOREACH writes more than once", item.span)
+
+
+def _reads_properties(expression: b.BoundExpression | None, key: object) -> bool:
+    """Whether `expression` may read the property `key` of a node or relationship (any key when not a string)."""
+    if expression is None:
+        return False
+    if isinstance(expression, b.BProperty) and expression.subject.type.kind not in (Kind.MAP, Kind.NULL) \
+            and not expression.subject.type.is_record and (expression.key == key or not isinstance(key, str)):
+        return True
+    if isinstance(expression, b.BEntityProperties | b.BIndex):
+        return True
+    if isinstance(expression, b.BFunction) and expression.name in ("properties", "map_merge"):
+        return True
+    return any(_reads_properties(child, key) for child in _bound_children(expression))
+
+
+def _bound_children(expression: b.BoundExpression) -> list[b.BoundExpression]:
+    children: list[b.BoundExpression] = []
+    for value in vars(expression).values():
+        for item in value if isinstance(value, tuple) else (value,):
+            for leaf in item if isinstance(item, tuple) else (item,):
+                if isinstance(leaf, b.BoundExpression):
+                    children.append(leaf)
+    return children
+
+
+def _wrote(counters: Any) -> bool:
+    """Whether a write could break a constraint: something created, a property set or removed, a label added."""
+    return any(counters.get(key) for key in ("nodes_created", "relationships_created", "properties_set",
+                                             "labels_added"))
 
 
 ERROR_KINDS: dict[str, type[CypherError]] = {

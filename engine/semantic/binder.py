@@ -23,6 +23,7 @@ from engine.semantic import bound as b
 from engine.semantic import types as t
 from engine.semantic.functions import AGGREGATES, SIGNATURES
 from engine.semantic.scope import ColumnNamer, Scope, Variable
+from engine.semantic.type_predicates import parse_type
 from engine.semantic.types import CypherType, Kind
 from engine.syntax import ast
 from engine.syntax.span import Span
@@ -68,9 +69,15 @@ class Binder:
         self.procedures = procedures or ProcedureRegistry()
         self._standalone = False
         self._pattern_relationships: set[str] = set()
+        self._match_mode: str | None = None
         self.params = dict(params or {})
         self.namer = ColumnNamer()
         self._references: list[set[int]] = []
+        self._pass_through: set[int] = set()
+        self._in_union = False
+        self._transactional_writes = False
+        self._enclosing_calls: list[bool] = []
+        """One entry per subquery being bound, innermost last: True for a CALL ... IN TRANSACTIONS."""
         self.updating = False
         self.property_types: PropertyTypes = property_types or (lambda entity, key: t.ANY)
         self.writes: list[tuple[tuple[str, ...], str | None, CypherType]] = []
@@ -80,12 +87,17 @@ class Binder:
     def bind_statement(self, statement: ast.Statement) -> b.BoundQuery | b.BSchemaCommand:
         if isinstance(statement, ast.Query):
             return self.bind_query(statement, Scope(), top_level=True)
-        return b.BSchemaCommand(statement)
+        return b.BSchemaCommand(statement, params=dict(self.params))
 
     def bind_query(self, query: ast.Query, scope: Scope, *, top_level: bool = False,
-                   subquery: str | None = None) -> b.BoundQuery:
-        parts = [self.bind_single_query(part, scope.copy(), top_level=top_level, subquery=subquery)
-                 for part in query.parts]
+                   subquery: str | None = None, part_scopes: list[Scope] | None = None) -> b.BoundQuery:
+        """`part_scopes`, when given, is the scope each UNION part starts in (an old-style CALL subquery's
+        parts each import their own variables); otherwise every part starts in `scope`."""
+        scopes = part_scopes or [scope] * len(query.parts)
+        in_union, self._in_union = self._in_union, len(query.parts) > 1
+        parts = [self.bind_single_query(part, part_scope.copy(), top_level=top_level, subquery=subquery)
+                 for part, part_scope in zip(query.parts, scopes, strict=True)]
+        self._in_union = in_union
         columns = parts[0].columns
         for part in parts[1:]:
             if part.columns != columns:
@@ -96,7 +108,8 @@ class Binder:
                                     detail="InvalidClauseComposition")
         last_clause = query.parts[-1].clauses[-1] if query.parts[-1].clauses else None
         ordered = isinstance(last_clause, ast.Return) and bool(last_clause.projection.order_by) and len(parts) == 1
-        return b.BoundQuery(parts, list(query.union_all), columns, self.updating, ordered)
+        updating = self.updating or (top_level and self._transactional_writes)
+        return b.BoundQuery(parts, list(query.union_all), columns, updating, ordered)
 
     def bind_single_query(self, query: ast.SingleQuery, scope: Scope, *, top_level: bool,
                           subquery: str | None) -> b.BoundSingleQuery:
@@ -110,6 +123,8 @@ class Binder:
             if binder is None:
                 raise UnsupportedFeature(f"{type(clause).__name__} clauses are not supported", clause.span)
             bound_clause, scope = binder(self, clause, scope)
+            if scope.pinned:
+                self._check_shadowing(bound_clause, scope, clause)
             clauses.append(bound_clause)
             if isinstance(bound_clause, b.BProjection) and bound_clause.is_return:
                 output = [item.variable for item in bound_clause.items]
@@ -118,6 +133,24 @@ class Binder:
                 output = [variable for _, variable in bound_clause.yields]
                 columns = [variable.name for variable in output]
         return b.BoundSingleQuery(clauses, columns, output)
+
+    def _check_shadowing(self, bound_clause: b.BoundClause, scope: Scope, clause: ast.Clause) -> None:
+        """A subquery may not declare a variable named like a pinned outer one (Neo4j's 42N07), except by
+        passing that variable itself through a projection (`WITH a`, `RETURN a`)."""
+        for name, variable in scope.variables.items():
+            pinned = scope.pinned.get(name)
+            if pinned is None or variable is pinned or id(variable) in self._pass_through:
+                continue
+            if isinstance(bound_clause, b.BProjection):
+                for item in bound_clause.items:
+                    source = item.expression
+                    if item.variable is variable and isinstance(source, b.BVariable) and (
+                            source.variable is pinned or id(source.variable) in self._pass_through):
+                        self._pass_through.add(id(variable))
+                if id(variable) in self._pass_through:
+                    continue
+            raise CypherSyntaxError(SHADOWING.format(name=name), _declaration_span(clause, name),
+                                    detail="VariableShadowing")
 
     def _check_clause_order(self, query: ast.SingleQuery, *, top_level: bool, subquery: str | None) -> None:
         clauses = query.clauses
@@ -141,9 +174,15 @@ class Binder:
     def bind_match(self, clause: ast.Match, scope: Scope) -> tuple[b.BoundClause, Scope]:
         self._pattern_relationships = set()
         new_scope = scope.copy()
-        paths = [self.bind_pattern_part(part, new_scope, mode="match") for part in clause.pattern.parts]
+        outer_mode, self._match_mode = self._match_mode, clause.mode
+        try:
+            paths = [self.bind_pattern_part(part, new_scope, mode="match") for part in clause.pattern.parts]
+        finally:
+            self._match_mode = outer_mode
+        _check_match_modes(clause)
         where = self.bind_predicate(clause.where, new_scope) if clause.where else None
-        return b.BMatch(paths, where, clause.optional, span=clause.span), new_scope
+        return b.BMatch(paths, where, clause.optional, clause.mode == "repeatable_elements",
+                        span=clause.span), new_scope
 
     def bind_unwind(self, clause: ast.Unwind, scope: Scope) -> tuple[b.BoundClause, Scope]:
         expression = self.bind_expression(clause.expression, scope)
@@ -216,7 +255,7 @@ class Binder:
             items.append(bound_items[index])
             sources.append(item.expression)
         aggregating = any(_contains_aggregate(item.expression) for item in items)
-        new_scope = Scope()
+        new_scope = scope.projected()
         for item in items:
             new_scope.add(item.variable)
         order_by = self._bind_order_by(projection, scope, new_scope, items, sources, aggregating)
@@ -441,22 +480,37 @@ class Binder:
         return b.BDelete(expressions, clause.detach, span=clause.span), scope
 
     def bind_call_subquery(self, clause: ast.CallSubquery, scope: Scope) -> tuple[b.BoundClause, Scope]:
-        if clause.in_transactions:
-            raise UnsupportedFeature("CALL { } IN TRANSACTIONS", clause.span)
-        inner_scope = Scope()
+        """`CALL (a, b) { ... }` / `CALL (*)` pin the imported variables for the whole subquery; the old form
+        `CALL { WITH a ... }` imports by its leading WITH, per UNION part (ADR-0016)."""
+        transactions = self._bind_transactions(clause, scope) if clause.in_transactions else None
+        part_scopes = None
         if clause.import_all:
-            inner_scope = scope.copy()
+            inner_scope = Scope({}, scope.visible())
         elif clause.importing is not None:
+            pinned: dict[str, Variable] = {}
             for variable in clause.importing:
                 found = scope.lookup(variable.name)
                 if found is None:
                     raise CypherSyntaxError(f"variable `{variable.name}` not defined", variable.span,
                                               detail="UndefinedVariable")
-                inner_scope.add(found)
+                pinned[variable.name] = found
+            inner_scope = Scope({}, pinned)
         else:
-            inner_scope = self._leading_with_imports(clause.query, scope)
+            inner_scope = Scope()
+            part_scopes = [self._leading_with_imports(part, scope) for part in clause.query.parts]
+        _check_call_return_aliases(clause.query)
         self._references.append(set())
-        query = self.bind_query(clause.query, inner_scope, subquery="call")
+        self._enclosing_calls.append(clause.in_transactions)
+        updating, self.updating = self.updating, False
+        query = self.bind_query(clause.query, inner_scope, subquery="call", part_scopes=part_scopes)
+        if clause.in_transactions:
+            # Writes inside CALL ... IN TRANSACTIONS do not count as the "write clause" a later one may not
+            # follow; the statement still writes.
+            self._transactional_writes = self._transactional_writes or self.updating
+            self.updating = updating
+        else:
+            self.updating = updating or self.updating
+        self._enclosing_calls.pop()
         referenced = self._references.pop()
         if self._references:
             self._references[-1].update(referenced)
@@ -465,27 +519,99 @@ class Binder:
         returns = query.parts[0].output
         for variable in returns:
             if variable.name in scope:
-                raise CypherSyntaxError(f"variable `{variable.name}` already declared in outer scope",
-                                          clause.span, detail="VariableAlreadyBound")
+                raise CypherSyntaxError(SHADOWING.format(name=variable.name),
+                                        _return_item_span(clause.query, variable.name) or clause.span,
+                                        detail="VariableShadowing")
             new_scope.add(variable)
-        return b.BCallSubquery(query, imports, clause.optional, returns, span=clause.span), new_scope
+        if transactions is not None and transactions.report is not None:
+            new_scope.add(transactions.report)
+        return b.BCallSubquery(query, imports, clause.optional, returns, transactions, span=clause.span), new_scope
 
-    def _leading_with_imports(self, query: ast.Query, scope: Scope) -> Scope:
-        """Old-style `CALL { WITH a, b ... }`: the variables of a leading simple WITH are imported."""
+    def _bind_transactions(self, clause: ast.CallSubquery, scope: Scope) -> b.BTransactions:
+        """The rules of the manual's "CALL subqueries in transactions": where the clause may stand, a static
+        positive batch size, REPORT STATUS only with ON ERROR CONTINUE or BREAK."""
+        if self._enclosing_calls:
+            message = ("Nested CALL { ... } IN TRANSACTIONS is not supported" if self._enclosing_calls[-1]
+                       else "CALL { ... } IN TRANSACTIONS nested in a regular CALL is not supported")
+            raise CypherSyntaxError(message, clause.span, detail="InvalidClauseComposition")
+        if self._in_union:
+            raise CypherSyntaxError("CALL { ... } IN TRANSACTIONS in a UNION is not supported", clause.span,
+                                    detail="InvalidClauseComposition")
+        if self.updating:
+            raise CypherSyntaxError("CALL { ... } IN TRANSACTIONS after a write clause is not supported",
+                                    clause.span, detail="InvalidClauseComposition")
+        batch_size = None
+        if clause.batch_size is not None:
+            batch_size = self._bind_batch_size(clause.batch_size)
+        on_error = clause.on_error or "fail"
+        report = None
+        if clause.report_status is not None:
+            if on_error == "fail":
+                raise CypherSyntaxError("REPORT STATUS can only be used when specifying ON ERROR CONTINUE or "
+                                        "ON ERROR BREAK", clause.report_status.span, detail="InvalidClauseComposition")
+            name = clause.report_status.name
+            if name in scope:
+                raise CypherSyntaxError(f"variable `{name}` already declared", clause.report_status.span,
+                                        detail="VariableAlreadyBound")
+            report = self.new_variable(name, t.record([("started", t.BOOLEAN), ("committed", t.BOOLEAN),
+                                                       ("transactionId", t.STRING), ("errorMessage", t.STRING)]))
+        return b.BTransactions(batch_size, on_error, report)
+
+    def _bind_batch_size(self, expression: ast.Expression) -> b.BoundExpression:
+        """OF n ROWS: an expression without variables that gives a positive integer (checked when the
+        statement runs if it is a parameter)."""
+        try:
+            bound_expression = self.bind_expression(expression, Scope())
+        except CypherSyntaxError as error:
+            if error.detail != "UndefinedVariable":
+                raise
+            raise CypherSyntaxError("It is not allowed to refer to variables in OF ... ROWS", expression.span,
+                                    detail="NonConstantExpression") from None
+        if isinstance(bound_expression, b.BLiteral):
+            value = bound_expression.value
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise CypherSyntaxError(f"Invalid input. '{value}' is not a valid value. Must be a positive integer.",
+                                        expression.span, detail="InvalidArgumentValue")
+        return bound_expression
+
+    def _leading_with_imports(self, part: ast.SingleQuery, scope: Scope) -> Scope:
+        """Old-style `CALL { WITH a, b ... }`: the variables of a leading importing WITH (plain variables,
+        no DISTINCT, WHERE, ORDER BY, SKIP or LIMIT; or `WITH *`) are imported into this part. A leading WITH
+        that reads outer variables any other way is an error (Neo4j's "Importing WITH should consist only of
+        simple references to outside variables")."""
         inner = Scope()
-        for part in query.parts:
-            first = part.clauses[0] if part.clauses else None
-            if isinstance(first, ast.With) and all(
-                    isinstance(item.expression, ast.Variable) and item.alias in (None, item.expression.name)
-                    for item in first.projection.items):
-                for item in first.projection.items:
-                    assert isinstance(item.expression, ast.Variable)
-                    found = scope.lookup(item.expression.name)
-                    if found is not None:
-                        inner.add(found)
-                if first.projection.star:
-                    return scope.copy()
-        return inner
+        first = part.clauses[0] if part.clauses else None
+        if not isinstance(first, ast.With):
+            return inner
+        projection = first.projection
+        pass_through = all(isinstance(item.expression, ast.Variable) and item.alias in (None, item.expression.name)
+                           for item in projection.items)
+        clean = not (projection.distinct or first.where is not None or projection.order_by
+                     or projection.skip is not None or projection.limit is not None)
+        if pass_through and clean:
+            if projection.star:
+                return scope.copy()
+            for item in projection.items:
+                assert isinstance(item.expression, ast.Variable)
+                found = scope.lookup(item.expression.name)
+                if found is not None:
+                    inner.add(found)
+            return inner
+        reads_outer = projection.star or any(
+            name in scope for item in projection.items for name in _ast_variable_names(item.expression))
+        if not reads_outer:
+            return inner
+        problems = [
+            (not pass_through, "Aliasing or expressions are not supported"),
+            (projection.distinct, "DISTINCT is not allowed"),
+            (first.where is not None, "WHERE is not allowed"),
+            (bool(projection.order_by), "ORDER BY is not allowed"),
+            (projection.skip is not None, "SKIP is not allowed"),
+            (projection.limit is not None, "LIMIT is not allowed"),
+        ]
+        reason = next(text for present, text in problems if present)
+        raise CypherSyntaxError(f"Importing WITH should consist only of simple references to outside variables. "
+                                f"{reason}.", first.span, detail="InvalidImportingWith")
 
     def bind_call_procedure(self, clause: ast.CallProcedure, scope: Scope) -> tuple[b.BoundClause, Scope]:
         procedure = self.procedures.lookup(clause.name)
@@ -556,55 +682,167 @@ class Binder:
     # -- patterns ----------------------------------------------------------------------------------
 
     def bind_pattern_part(self, part: ast.PatternPart, scope: Scope, *, mode: str) -> b.BoundPath:
-        if part.selector is not None or part.function is not None:
-            raise UnsupportedFeature("shortest path and path selectors", part.span)
-        elements = self._flatten_quantified(part.element)
+        repeatable = mode == "match" and self._match_mode == "repeatable_elements"
+        selector = self._bind_selector(part)
+        written_mode = part.selector.mode if part.selector is not None else None
+        if written_mode in ("trail", "acyclic") and repeatable:
+            raise CypherSyntaxError(f"REPEATABLE ELEMENTS with {written_mode.upper()} path mode is not supported",
+                                    part.span, detail="UnsupportedPathModeCombination")
+        elements, path_where = self._path_elements(part, scope)
+        if part.function is not None:
+            self._check_shortest_function(part, elements)
         nodes: list[b.BoundNode] = []
-        relationships: list[b.BoundRelationship] = []
+        links: list[b.BoundRelationship | b.BoundGroup] = []
         for element in elements:
             if isinstance(element, ast.NodePattern):
                 nodes.append(self._bind_node(element, scope, mode))
-            elif isinstance(element, ast.RelationshipPattern):
-                relationships.append(self._bind_relationship(element, scope, mode))
+            elif isinstance(element, ast.QuantifiedPath):
+                links.append(self._bind_group(element, scope, repeatable))
             else:
-                raise UnsupportedFeature("quantified path patterns with groups", element.span)
+                if written_mode is not None and element.length is not None:
+                    raise CypherSyntaxError(f"explicit path modes cannot be used with a variable-length relationship"
+                                            f" ({written_mode.upper()} on -[*]-): use a quantified relationship",
+                                            element.span, detail="PathModeOnVariableLength")
+                if repeatable and element.length is not None and element.length.max is None:
+                    raise CypherSyntaxError(UNBOUNDED_REPEATABLE, element.span, detail="UnboundedRepeatableElements")
+                links.append(self._bind_relationship(element, scope, mode))
         path_variable = None
-        if part.variable is not None:
-            if part.variable.name in scope:
-                raise CypherSyntaxError(f"variable `{part.variable.name}` already declared", part.variable.span,
+        declared = part.variable
+        whole = part.element.elements[0] if len(part.element.elements) == 1 else None
+        if isinstance(whole, ast.QuantifiedPath) and whole.quantifier is None and whole.variable is not None:
+            if declared is not None:
+                raise CypherSyntaxError("a path pattern can declare one path variable", whole.variable.span,
+                                        detail="VariableAlreadyBound")
+            declared = whole.variable
+        if declared is not None:
+            if declared.name in scope:
+                raise CypherSyntaxError(f"variable `{declared.name}` already declared", declared.span,
                                           detail="VariableAlreadyBound")
-            path_variable = self.new_variable(part.variable.name, t.PATH)
+            path_variable = self.new_variable(declared.name, t.PATH)
             scope.add(path_variable)
-        return b.BoundPath(nodes, relationships, path_variable, None, part.span)
+        where = self.bind_predicate(path_where, scope) if path_where is not None else None
+        path_mode = "acyclic" if written_mode == "acyclic" else "walk" if repeatable else "trail"
+        return b.BoundPath(nodes, links, path_variable, None, part.span, selector, path_mode, where)
 
-    def _flatten_quantified(self, pattern: ast.PathPattern) -> list[ast.SyntaxNode]:
-        """Rewrite a group holding one anonymous hop, `(()-[:T]->()){1,5}`, as `-[:T]->{1,5}`."""
+    def _bind_selector(self, part: ast.PatternPart) -> b.BoundSelector | None:
+        """`ANY k`, `SHORTEST k`, `ALL SHORTEST`, `SHORTEST k GROUPS` and the legacy functions as one ranking:
+        keep k paths ('any', 'shortest') or k length groups ('groups') per pair of end nodes."""
+        if part.function is not None:
+            return b.BoundSelector("shortest" if part.function == "shortestPath" else "groups", 1, part.function)
+        selector = part.selector
+        if selector is None or selector.kind == "all":
+            return None
+        kind, count = {
+            "any": ("any", selector.count if selector.count is not None else 1),
+            "any_shortest": ("shortest", 1),
+            "all_shortest": ("groups", 1),
+            "shortest_k": ("shortest", selector.count),
+            "shortest_groups": ("groups", selector.count),
+        }[selector.kind]
+        return b.BoundSelector(kind, int(count or 0))
+
+    def _path_elements(self, part: ast.PatternPart,
+                       scope: Scope) -> tuple[list[ast.SyntaxNode], ast.Expression | None]:
+        """The pattern as node (link node)*: a parenthesised whole pattern is unwrapped (its WHERE returned),
+        a quantified relationship becomes the group it abbreviates, and an anonymous node stands between
+        adjacent groups and at an end that is a group."""
+        elements = list(part.element.elements)
+        where = None
+        if len(elements) == 1 and isinstance(elements[0], ast.QuantifiedPath) and elements[0].quantifier is None:
+            where = elements[0].where
+            elements = list(elements[0].pattern.elements)
+        for element in elements:
+            if isinstance(element, ast.QuantifiedPath) and element.variable is not None:
+                raise UnsupportedFeature("a path variable declared inside a parenthesised path pattern that "
+                                         "is not the whole pattern", element.variable.span)
         result: list[ast.SyntaxNode] = []
-        for element in pattern.elements:
-            if isinstance(element, ast.QuantifiedPath):
-                inner = element.pattern.elements
-                simple = (len(inner) == 3 and element.where is None
-                          and all(isinstance(e, ast.NodePattern) and e.variable is None and e.labels is None
-                                  and e.properties is None and e.where is None for e in (inner[0], inner[2]))
-                          and isinstance(inner[1], ast.RelationshipPattern) and inner[1].variable is None
-                          and inner[1].quantifier is None and inner[1].length is None
-                          and element.quantifier is not None)
-                if not simple:
-                    raise UnsupportedFeature("quantified path patterns with groups", element.span)
-                relationship = inner[1]
-                assert isinstance(relationship, ast.RelationshipPattern)
-                result.append(replace(relationship, quantifier=element.quantifier))
+        for element in elements:
+            if isinstance(element, ast.QuantifiedPath) and element.quantifier is None:
+                raise UnsupportedFeature("a parenthesised path pattern inside a longer path pattern", element.span)
+            if isinstance(element, ast.RelationshipPattern) and element.quantifier is not None and not (
+                    element.variable is not None and element.variable.name in scope):
+                element = _quantified_relationship_group(element)
+            if not isinstance(element, ast.NodePattern) and (not result or not isinstance(result[-1], ast.NodePattern)):
+                result.append(ast.NodePattern(None, None, None, None, span=element.span))
+            result.append(element)
+        if result and not isinstance(result[-1], ast.NodePattern):
+            result.append(ast.NodePattern(None, None, None, None, span=result[-1].span))
+        return result, where
+
+    def _check_shortest_function(self, part: ast.PatternPart, elements: list[ast.SyntaxNode]) -> None:
+        name = part.function
+        links = [e for e in elements if not isinstance(e, ast.NodePattern)]
+        if any(isinstance(e, ast.QuantifiedPath) for e in links) or any(
+                isinstance(e, ast.RelationshipPattern) and e.quantifier is not None for e in part.element.elements):
+            raise CypherSyntaxError(f"{name}(...) needs a variable-length relationship (-[*]-), not a quantified "
+                                    "path pattern", part.span, detail="InvalidShortestPathPattern")
+        if len(links) != 1:
+            raise CypherSyntaxError(f"{name}(...) requires a pattern containing a single relationship", part.span,
+                                    detail="InvalidShortestPathPattern")
+        length = links[0].length
+        if length is not None and length.min is not None and length.min > 1:
+            raise CypherSyntaxError(f"{name}(...) does not support a minimal length different from 0 or 1",
+                                    links[0].span, detail="InvalidShortestPathPattern")
+
+    def _bind_group(self, group: ast.QuantifiedPath, scope: Scope, repeatable: bool) -> b.BoundGroup:
+        """A quantified path pattern: its inner variables are singletons inside it (its predicates read one
+        iteration) and lists outside (group variables)."""
+        quantifier = group.quantifier
+        assert quantifier is not None
+        low, high = quantifier.min or 0, quantifier.max
+        if high is not None and low > high:
+            raise CypherSyntaxError(f"a quantifier's lower bound ({low}) cannot be greater than its upper bound "
+                                    f"({high})", quantifier.span, detail="InvalidQuantifier")
+        if repeatable and high is None:
+            raise CypherSyntaxError(UNBOUNDED_REPEATABLE, quantifier.span, detail="UnboundedRepeatableElements")
+        inner = list(group.pattern.elements)
+        for element in inner:
+            if isinstance(element, ast.QuantifiedPath) or (isinstance(element, ast.RelationshipPattern) and (
+                    element.quantifier is not None or element.length is not None)):
+                raise CypherSyntaxError("quantified path patterns cannot be nested: a quantified path pattern "
+                                        "cannot contain another quantified or variable-length pattern",
+                                        element.span, detail="NestedQuantifiedPath")
+        if not any(isinstance(element, ast.RelationshipPattern) for element in inner):
+            raise CypherSyntaxError("a quantified path pattern must contain at least one relationship",
+                                    group.span, detail="InvalidQuantifiedPath")
+        inner_scope = scope.copy()
+        declared: dict[str, Variable] = {}
+        nodes: list[b.BoundNode] = []
+        relationships: list[b.BoundRelationship] = []
+        for element in inner:
+            variable = getattr(element, "variable", None)
+            if variable is not None and variable.name not in declared and variable.name in scope:
+                raise CypherSyntaxError(f"variable `{variable.name}` already declared: a variable inside a "
+                                        "quantified path pattern is a new group variable", variable.span,
+                                        detail="VariableAlreadyBound")
+            if isinstance(element, ast.NodePattern):
+                bound_node = self._bind_node(element, inner_scope, "match")
+                nodes.append(bound_node)
+                bound_variable = bound_node.variable
             else:
-                result.append(element)
-        return result
+                bound_relationship = self._bind_relationship(element, inner_scope, "match")
+                relationships.append(bound_relationship)
+                bound_variable = bound_relationship.variable
+            if variable is not None:
+                declared[variable.name] = bound_variable
+        where = self.bind_predicate(group.where, inner_scope) if group.where is not None else None
+        group_variables = []
+        for name, singleton in declared.items():
+            outer = self.new_variable(name, t.list_of(singleton.type))
+            scope.add(outer)
+            group_variables.append((singleton, outer))
+        return b.BoundGroup(nodes, relationships, where, low, high, group_variables, group.span)
 
     def _bind_node(self, node: ast.NodePattern, scope: Scope, mode: str) -> b.BoundNode:
-        if node.where is not None:
-            raise UnsupportedFeature("WHERE inside a node pattern", node.where.span)
+        if node.where is not None and mode != "match":
+            raise CypherSyntaxError(f"a {mode.upper()} pattern cannot have a WHERE inside a node pattern",
+                                    node.where.span, detail="InvalidPatternPredicate")
         properties = self._bind_pattern_properties(node.properties, scope, "node", mode)
         if node.variable is None:
-            return b.BoundNode(self.new_variable("", t.NODE, anonymous=True), True, node.labels, properties,
-                               node.span)
+            anonymous = b.BoundNode(self.new_variable("", t.NODE, anonymous=True), True, node.labels, properties,
+                                    node.span)
+            anonymous.where = self.bind_predicate(node.where, scope) if node.where is not None else None
+            return anonymous
         existing = scope.lookup(node.variable.name)
         if existing is not None:
             if existing.type.kind not in (Kind.NODE, Kind.ANY, Kind.NULL):
@@ -615,15 +853,21 @@ class Binder:
                                         "here: the variable is already declared", node.span,
                                         detail="VariableAlreadyBound")
             self._reference(existing)
-            return b.BoundNode(existing, False, node.labels, properties, node.span)
-        variable = self.new_variable(node.variable.name, t.NODE)
-        scope.add(variable)
-        return b.BoundNode(variable, True, node.labels, properties, node.span)
+            bound_node = b.BoundNode(existing, False, node.labels, properties, node.span)
+        else:
+            variable = self.new_variable(node.variable.name, t.NODE)
+            scope.add(variable)
+            bound_node = b.BoundNode(variable, True, node.labels, properties, node.span)
+        if node.where is not None:
+            bound_node.where = self.bind_predicate(node.where, scope)
+        return bound_node
 
     def _bind_relationship(self, relationship: ast.RelationshipPattern, scope: Scope,
                            mode: str) -> b.BoundRelationship:
-        if relationship.where is not None:
-            raise UnsupportedFeature("WHERE inside a relationship pattern", relationship.where.span)
+        if relationship.where is not None and (mode != "match" or relationship.length is not None):
+            what = "a variable-length relationship" if relationship.length is not None else f"a {mode.upper()} pattern"
+            raise CypherSyntaxError(f"{what} cannot have a WHERE inside the relationship pattern",
+                                    relationship.where.span, detail="InvalidPatternPredicate")
         length = self._relationship_length(relationship)
         properties = self._bind_pattern_properties(relationship.properties, scope, "relationship", mode)
         if mode in ("create", "merge") and relationship.variable is not None and relationship.variable.name in scope:
@@ -640,7 +884,7 @@ class Binder:
                 raise CypherSyntaxError("only directed relationships can be created", relationship.span,
                                         detail="RequiresDirectedRelationship")
         element_type = t.list_of(t.RELATIONSHIP) if length is not None else t.RELATIONSHIP
-        if relationship.variable is not None and mode == "match":
+        if relationship.variable is not None and mode == "match" and self._match_mode != "repeatable_elements":
             seen = self._pattern_relationships
             if relationship.variable.name in seen:
                 raise CypherSyntaxError(f"relationship `{relationship.variable.name}` appears twice in one pattern;"
@@ -649,26 +893,31 @@ class Binder:
             seen.add(relationship.variable.name)
         if relationship.variable is None:
             variable = self.new_variable("", element_type, anonymous=True)
-            return b.BoundRelationship(variable, True, relationship.types, properties, relationship.direction,
-                                       length, relationship.span)
-        existing = scope.lookup(relationship.variable.name)
-        if existing is not None:
-            if mode in ("create", "merge"):
-                raise CypherSyntaxError(f"can't create relationship `{relationship.variable.name}`: the "
-                                        "variable is already declared", relationship.span,
-                                        detail="VariableAlreadyBound")
-            if existing.type.kind not in (Kind.RELATIONSHIP, Kind.ANY, Kind.NULL) and not (
-                    length is not None and existing.type.kind is Kind.LIST):
-                raise CypherSyntaxError(f"type mismatch: `{relationship.variable.name}` was {existing.type!r}, "
-                                        "used as a relationship", relationship.variable.span,
-                                        detail="VariableTypeConflict")
-            self._reference(existing)
-            return b.BoundRelationship(existing, False, relationship.types, properties, relationship.direction,
-                                       length, relationship.span)
-        variable = self.new_variable(relationship.variable.name, element_type)
-        scope.add(variable)
-        return b.BoundRelationship(variable, True, relationship.types, properties, relationship.direction,
-                                   length, relationship.span)
+            bound = b.BoundRelationship(variable, True, relationship.types, properties, relationship.direction,
+                                        length, relationship.span)
+        else:
+            existing = scope.lookup(relationship.variable.name)
+            if existing is not None:
+                if mode in ("create", "merge"):
+                    raise CypherSyntaxError(f"can't create relationship `{relationship.variable.name}`: the "
+                                            "variable is already declared", relationship.span,
+                                            detail="VariableAlreadyBound")
+                if existing.type.kind not in (Kind.RELATIONSHIP, Kind.ANY, Kind.NULL) and not (
+                        length is not None and existing.type.kind is Kind.LIST):
+                    raise CypherSyntaxError(f"type mismatch: `{relationship.variable.name}` was {existing.type!r}, "
+                                            "used as a relationship", relationship.variable.span,
+                                            detail="VariableTypeConflict")
+                self._reference(existing)
+                bound = b.BoundRelationship(existing, False, relationship.types, properties,
+                                            relationship.direction, length, relationship.span)
+            else:
+                variable = self.new_variable(relationship.variable.name, element_type)
+                scope.add(variable)
+                bound = b.BoundRelationship(variable, True, relationship.types, properties, relationship.direction,
+                                            length, relationship.span)
+        if relationship.where is not None:
+            bound.where = self.bind_predicate(relationship.where, scope)
+        return bound
 
     @staticmethod
     def _relationship_length(relationship: ast.RelationshipPattern) -> tuple[int, int | None] | None:
@@ -765,6 +1014,13 @@ class Binder:
                 _check_kinds(operand, ARITHMETIC_OPERAND_KINDS[node.op], node.op)
         elif node.op == "IN":
             _check_kinds(right, {Kind.LIST}, "IN")
+        elif node.op == "||":
+            for operand in (left, right):
+                _check_kinds(operand, {Kind.STRING, Kind.LIST}, "||")
+            mixed = {left.type.kind, right.type.kind} == {Kind.STRING, Kind.LIST}
+            if mixed and not (_observed(left) or _observed(right)):
+                raise CypherSyntaxError(f"type mismatch: || cannot join {left.type!r} and {right.type!r}",
+                                        node.span, detail="InvalidArgumentType")
         return b.BOperator(node.op, (left, right), type=_operator_type(node.op, left.type, right.type),
                            span=node.span)
 
@@ -800,6 +1056,12 @@ class Binder:
         if count < signature.min_args or (signature.max_args is not None and count > signature.max_args):
             raise CypherSyntaxError(f"wrong number of arguments for {node.name}()", node.span,
                                     detail="InvalidNumberOfArguments")
+        if name == "normalize" and count == 2:  # the normal form is a keyword, not an expression
+            form = node.arguments[1]
+            if not (isinstance(form, ast.Variable) and form.name.upper() in ("NFC", "NFD", "NFKC", "NFKD")):
+                raise CypherSyntaxError("normalize() expects a normal form, NFC, NFD, NFKC or NFKD, as its second "
+                                        "argument", form.span, detail="InvalidArgumentType")
+            node = replace(node, arguments=(node.arguments[0], ast.Literal(form.name.upper(), span=form.span)))
         arguments = tuple(self.bind_expression(argument, scope, context) for argument in node.arguments)
         for argument, allowed in zip(arguments, signature.accepts, strict=False):
             if allowed is not None:
@@ -912,14 +1174,23 @@ class Binder:
             match = ast.Match(False, node.pattern, node.where, span=node.span)
             query = ast.Query((ast.SingleQuery((match,), span=node.span),), (), span=node.span)
         self._references.append(set())
-        bound_query = self.bind_query(query, scope.copy(), subquery=kind)
+        self._enclosing_calls.append(False)
+        updating, self.updating = self.updating, False
+        # The whole outer scope stays visible in every clause of the subquery (ADR-0016).
+        bound_query = self.bind_query(query, Scope({}, scope.visible()), subquery=kind)
+        writes, self.updating = self.updating, updating
+        self._enclosing_calls.pop()
         referenced = self._references.pop()
         if self._references:
             self._references[-1].update(referenced)
         imports = tuple(v for v in scope if id(v) in referenced)
+        if writes:
+            article = "An" if kind == "exists" else "A"
+            raise CypherSyntaxError(f"{article} {kind.title()} Expression cannot contain any updates", node.span,
+                                    detail="InvalidClauseComposition")
         if kind == "collect":
             if len(bound_query.columns) != 1:
-                raise CypherSyntaxError("a COLLECT subquery must return exactly one column", node.span,
+                raise CypherSyntaxError("A Collect Expression must end with a single return column.", node.span,
                                         detail="InvalidNumberOfColumns")
             result = t.list_of(bound_query.parts[0].output[0].type)
         else:
@@ -954,12 +1225,17 @@ class Binder:
             else:
                 base = b.BEntityProperties(subject, type=t.MAP, span=item.span)
         literal = b.BMap(tuple(entries), type=t.record([(k, v.type) for k, v in entries]), span=node.span)
-        if base is None:
-            return literal
-        return b.BFunction("map_merge", (base, literal), type=t.MAP, span=node.span)
+        projection: b.BoundExpression = literal if base is None else \
+            b.BFunction("map_merge", (base, literal), type=t.MAP, span=node.span)
+        # "If mapVariable is null, the projection evaluates to null" (Cypher manual, Map expressions).
+        is_null = b.BIsNull(subject, False, type=t.BOOLEAN, span=node.span)
+        return b.BCase(((is_null, b.BLiteral(None, type=t.NULL, span=node.span)),), projection,
+                       type=projection.type, span=node.span)
 
     def _bind_is_type(self, node: ast.IsType, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        raise UnsupportedFeature("IS :: type predicates", node.span)
+        parse_type(node.type_name, node.span)  # an unknown type or mixed nullability fails at compile time
+        operand = self.bind_expression(node.operand, scope, context)
+        return b.BIsType(operand, node.type_name, node.negated, type=t.BOOLEAN, span=node.span)
 
     def _bind_pattern_comprehension(self, node: ast.PatternComprehension, scope: Scope,
                                     context: ExpressionContext) -> b.BoundExpression:
@@ -987,6 +1263,90 @@ class Binder:
     def _reference(self, variable: Variable) -> None:
         for references in self._references:
             references.add(id(variable))
+
+
+def _check_call_return_aliases(query: ast.Query) -> None:
+    """A CALL subquery's RETURN must name what it returns: `RETURN a`, `RETURN a.x AS y`, not `RETURN a.x`."""
+    for part in query.parts:
+        last = part.clauses[-1] if part.clauses else None
+        if isinstance(last, ast.Return):
+            for item in last.projection.items:
+                if item.alias is None and not isinstance(item.expression, ast.Variable):
+                    raise CypherSyntaxError("Expression in CALL { RETURN ... } must be aliased (use AS)", item.span,
+                                            detail="NoExpressionAlias")
+
+
+def _return_item_span(query: ast.Query, name: str) -> Span | None:
+    for part in query.parts:
+        last = part.clauses[-1] if part.clauses else None
+        if isinstance(last, ast.Return):
+            for item in last.projection.items:
+                if (item.alias or item.text) == name:
+                    return item.span
+    return None
+
+
+def _ast_variable_names(node: ast.SyntaxNode) -> set[str]:
+    names: set[str] = set()
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, ast.Variable):
+            names.add(current.name)
+        pending.extend(_ast_children(current))
+    return names
+
+
+SHADOWING = ("The variable `{name}` is shadowing a variable with the same name from the outer scope and needs to be "
+             "renamed")
+
+
+def _declaration_span(node: ast.SyntaxNode, name: str) -> Span:
+    """Where `node` (a clause) names `name`: the projection item aliased to it, else the first variable of
+    that name in it, else the clause."""
+    pending = [node]
+    while pending:
+        current = pending.pop(0)
+        if isinstance(current, ast.ProjectionItem) and (current.alias or current.text) == name:
+            return current.span
+        if isinstance(current, ast.Variable) and current.name == name:
+            return current.span
+        pending.extend(_ast_children(current))
+    return node.span
+
+
+UNBOUNDED_REPEATABLE = ("The quantified path pattern may yield an infinite number of rows under match mode "
+                        "'REPEATABLE ELEMENTS'. Add an upper bound to the quantified path pattern.")
+SELECTIVE = frozenset({"any", "any_shortest", "all_shortest", "shortest_k", "shortest_groups"})
+
+
+def _quantified_relationship_group(relationship: ast.RelationshipPattern) -> ast.QuantifiedPath:
+    """`-[r:T WHERE p]->{m,n}` is the quantified path pattern `(()-[r:T WHERE p]->()){m,n}`."""
+    span = relationship.span
+    inner = replace(relationship, quantifier=None)
+    pattern = ast.PathPattern((ast.NodePattern(None, None, None, None, span=span), inner,
+                               ast.NodePattern(None, None, None, None, span=span)), span=span)
+    return ast.QuantifiedPath(pattern, None, relationship.quantifier, span=span)
+
+
+def _check_match_modes(clause: ast.Match) -> None:
+    """Graph-pattern rules of selectors and path modes (Cypher manual, Match modes and path modes)."""
+    parts = clause.pattern.parts
+    selective = [part for part in parts if (part.selector is not None and part.selector.kind in SELECTIVE)
+                 or part.function is not None]
+    if selective and len(parts) > 1 and clause.mode != "repeatable_elements":
+        raise CypherSyntaxError("Multiple path patterns cannot be used in the same clause in combination with a "
+                                "selective path selector: use one MATCH clause per path pattern, or the "
+                                "REPEATABLE ELEMENTS match mode", selective[0].span, detail="SelectivePathPattern")
+    if selective and len(parts) > 1:
+        raise UnsupportedFeature("several path patterns with a selective path selector in one MATCH",
+                                 selective[0].span)
+    modes = {part.selector.mode for part in parts if part.selector is not None and part.selector.mode}
+    if len(modes) > 1:
+        first, second = sorted(mode.upper() for mode in modes)[:2]
+        raise CypherSyntaxError(f"Mixing {first} and {second} in the same graph pattern is not supported. Split the "
+                                "pattern into separate MATCH clauses instead.", clause.pattern.span,
+                                detail="MixedPathModes")
 
 
 def _calls(expression: b.BoundExpression, function: str) -> bool:
@@ -1030,9 +1390,13 @@ def _operator_type(op: str, left: CypherType, right: CypherType) -> CypherType:
     if Kind.NULL in kinds and op in ("+", "-", "*", "/", "%", "^", "||"):
         return t.NULL
     if op == "||":
-        return t.STRING if Kind.LIST not in kinds else t.ANY
+        if kinds == (Kind.STRING, Kind.STRING):
+            return t.STRING
+        if kinds == (Kind.LIST, Kind.LIST):
+            return t.list_of(t.unify(left.element or t.ANY, right.element or t.ANY))
+        return t.ANY
     if op in ("+", "-", "*", "/", "%"):
-        if TEMPORAL_KINDS & set(kinds):
+        if TEMPORAL_KINDS & set(kinds) and Kind.LIST not in kinds:  # a value + a list is a list
             return _temporal_operator_type(op, left, right)
         if kinds == (Kind.INTEGER, Kind.INTEGER):
             return t.INTEGER

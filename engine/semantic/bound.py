@@ -188,6 +188,8 @@ class BoundNode:
     labels: ast.LabelExpression | None
     properties: BoundExpression | None
     span: Span
+    where: BoundExpression | None = None
+    """An inline `(n WHERE ...)` predicate: part of the pattern, so a pre-filter for path selectors."""
 
 
 @dataclass(eq=False)
@@ -202,17 +204,56 @@ class BoundRelationship:
     direction: str
     length: tuple[int, int | None] | None
     span: Span
+    where: BoundExpression | None = None
+
+
+@dataclass(eq=False)
+class BoundGroup:
+    """A quantified path pattern `((a)-[r]->(b) WHERE ...){low,high}` standing between two nodes of a path
+    (also a quantified relationship such as `-[:T]->{1,5}`, which is the group `(()-[:T]->())`).
+
+    `nodes` and `relationships` alternate as in a path; their variables are the singletons one iteration
+    binds, which the group's own predicates read. Outside the group each named singleton is a list (a group
+    variable): `group_variables` pairs them, inside with outside. The first inner node is the node before
+    the group on the first iteration; the last inner node is the node after it on the last iteration."""
+
+    nodes: list[BoundNode]
+    relationships: list[BoundRelationship]
+    where: BoundExpression | None
+    low: int
+    high: int | None
+    group_variables: list[tuple[Variable, Variable]]
+    span: Span
+
+
+@dataclass(eq=False)
+class BoundSelector:
+    """A path selector: `kind` is 'any' (ANY k), 'shortest' (SHORTEST k, ANY SHORTEST, shortestPath()),
+    'groups' (SHORTEST k GROUPS, ALL SHORTEST, allShortestPaths()). Paths are partitioned by input row and
+    end nodes and ranked by length; `k` paths (or length groups) are kept per partition."""
+
+    kind: str
+    k: int
+    function: str | None = None
+    """'shortestPath' / 'allShortestPaths' for the legacy functions: the MATCH's WHERE is then a
+    pre-filter, and a path whose two ends are the same node is not a result."""
 
 
 @dataclass(eq=False)
 class BoundPath:
-    """Nodes and relationships alternating: nodes[i] -rels[i]- nodes[i+1]."""
+    """Nodes and links alternating: nodes[i] -links[i]- nodes[i+1], where a link is a relationship pattern
+    or a quantified group. `mode` is the path mode: 'trail' (relationships unique, the default), 'acyclic'
+    (nodes unique too) or 'walk' (no uniqueness: only under MATCH REPEATABLE ELEMENTS). `where` is the
+    WHERE of a parenthesised path pattern, a pre-filter like inline predicates."""
 
     nodes: list[BoundNode]
-    relationships: list[BoundRelationship]
+    relationships: list[BoundRelationship | BoundGroup]
     variable: Variable | None
     shortest: str | None
     span: Span
+    selector: BoundSelector | None = None
+    mode: str = "trail"
+    where: BoundExpression | None = None
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -229,6 +270,9 @@ class BMatch(BoundClause):
     paths: list[BoundPath]
     where: BoundExpression | None
     optional: bool
+    repeatable: bool = False
+    """MATCH REPEATABLE ELEMENTS: no relationship uniqueness across the pattern (the default match mode,
+    DIFFERENT RELATIONSHIPS, keeps every relationship of one match distinct)."""
 
 
 @dataclass(eq=False)
@@ -309,11 +353,24 @@ class BForeach(BoundClause):
 
 
 @dataclass(eq=False)
+class BTransactions:
+    """`IN TRANSACTIONS [OF batch_size ROWS] [ON ERROR on_error] [REPORT STATUS AS report]`."""
+
+    batch_size: BoundExpression | None
+    on_error: str
+    report: Variable | None
+
+
+@dataclass(eq=False)
 class BCallSubquery(BoundClause):
+    """`[OPTIONAL] CALL { query }`: `imports` are the outer variables the query reads, `returns` the
+    variables it adds to each outer row (none: a unit subquery, the outer rows go on unchanged)."""
+
     query: BoundQuery
     imports: tuple[Variable, ...]
     optional: bool
     returns: list[Variable]
+    transactions: BTransactions | None = None
 
 
 @dataclass(eq=False)
@@ -347,7 +404,9 @@ class BoundQuery:
 
 @dataclass(eq=False)
 class BSchemaCommand:
-    """CREATE/DROP INDEX/CONSTRAINT, SHOW ...: run directly against the catalog."""
+    """CREATE/DROP INDEX/CONSTRAINT, SHOW ...: run directly against the catalog. `params` are the
+    statement's parameters (a `$name` given as a schema object's name, or used after SHOW ... WHERE)."""
 
     statement: ast.Statement
     columns: list[str] = field(default_factory=list)
+    params: dict[str, Any] = field(default_factory=dict)

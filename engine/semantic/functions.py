@@ -71,8 +71,8 @@ def _signatures() -> dict[str, FunctionSignature]:
         # strings
         ("tolower", 1, 1, fixed(t.STRING)), ("toupper", 1, 1, fixed(t.STRING)),
         ("lower", 1, 1, fixed(t.STRING)), ("upper", 1, 1, fixed(t.STRING)),
-        ("trim", 1, 1, fixed(t.STRING)), ("ltrim", 1, 1, fixed(t.STRING)), ("rtrim", 1, 1, fixed(t.STRING)),
-        ("btrim", 1, 2, fixed(t.STRING)),
+        ("trim", 1, 1, fixed(t.STRING)), ("ltrim", 1, 2, fixed(t.STRING)), ("rtrim", 1, 2, fixed(t.STRING)),
+        ("btrim", 1, 2, fixed(t.STRING)), ("normalize", 1, 2, fixed(t.STRING)),
         ("replace", 3, 3, fixed(t.STRING)), ("substring", 2, 3, fixed(t.STRING)),
         ("left", 2, 2, fixed(t.STRING)), ("right", 2, 2, fixed(t.STRING)),
         ("split", 2, 2, fixed(t.list_of(t.STRING))), ("reverse", 1, 1, same_as_first),
@@ -106,6 +106,8 @@ def _signatures() -> dict[str, FunctionSignature]:
 
 
 STRING_KINDS = frozenset({Kind.STRING})
+INTEGER_KINDS = frozenset({Kind.INTEGER})
+NUMBER_KINDS = frozenset({Kind.INTEGER, Kind.FLOAT})
 ARGUMENT_KINDS: dict[str, tuple[frozenset[Kind] | None, ...]] = {
     "properties": (frozenset({Kind.MAP, Kind.NODE, Kind.RELATIONSHIP}),),
     "keys": (frozenset({Kind.MAP, Kind.NODE, Kind.RELATIONSHIP}),),
@@ -118,9 +120,11 @@ ARGUMENT_KINDS: dict[str, tuple[frozenset[Kind] | None, ...]] = {
     "length": (frozenset({Kind.PATH}),),
     "size": (frozenset({Kind.STRING, Kind.LIST}),),
     "tolower": (STRING_KINDS,), "toupper": (STRING_KINDS,), "lower": (STRING_KINDS,), "upper": (STRING_KINDS,),
-    "trim": (STRING_KINDS,), "ltrim": (STRING_KINDS,), "rtrim": (STRING_KINDS,),
+    "trim": (STRING_KINDS,), "ltrim": (STRING_KINDS, STRING_KINDS), "rtrim": (STRING_KINDS, STRING_KINDS),
+    "btrim": (STRING_KINDS, STRING_KINDS), "normalize": (STRING_KINDS,),
     "split": (STRING_KINDS, STRING_KINDS), "substring": (STRING_KINDS,),
-    "left": (STRING_KINDS,), "right": (STRING_KINDS,), "replace": (STRING_KINDS, STRING_KINDS, STRING_KINDS),
+    "left": (STRING_KINDS, INTEGER_KINDS), "right": (STRING_KINDS, INTEGER_KINDS),
+    "round": (NUMBER_KINDS, NUMBER_KINDS, STRING_KINDS), "replace": (STRING_KINDS, STRING_KINDS, STRING_KINDS),
     "head": (frozenset({Kind.LIST}),), "last": (frozenset({Kind.LIST}),), "tail": (frozenset({Kind.LIST}),),
 }
 

@@ -38,24 +38,39 @@ class ColumnNamer:
 
 @dataclass
 class Scope:
-    """The variables visible at a point of a query, in the order they were introduced."""
+    """The variables visible at a point of a query, in the order they were introduced.
+
+    `pinned` are outer variables a subquery sees in every one of its clauses, even after a WITH that does
+    not project them: the whole outer scope of COUNT / COLLECT / EXISTS, and the variables a CALL's scope
+    clause `CALL (a, b)` or `CALL (*)` imports. A variable of the scope's own shadows a pinned one of the
+    same name only where the binder allowed it (a pass-through `WITH a`)."""
 
     variables: dict[str, Variable] = field(default_factory=dict)
+    pinned: dict[str, Variable] = field(default_factory=dict)
 
     def lookup(self, name: str) -> Variable | None:
-        return self.variables.get(name)
+        found = self.variables.get(name)
+        return found if found is not None else self.pinned.get(name)
 
     def add(self, variable: Variable) -> None:
         self.variables[variable.name] = variable
 
     def copy(self) -> Scope:
-        return Scope(dict(self.variables))
+        return Scope(dict(self.variables), self.pinned)
+
+    def projected(self) -> Scope:
+        """The scope a WITH starts: empty but for the pinned variables."""
+        return Scope({}, self.pinned)
+
+    def visible(self) -> dict[str, Variable]:
+        """Every variable a name can reach here, by name: the pinned ones unless shadowed."""
+        return {**self.pinned, **self.variables}
 
     def __iter__(self) -> Iterator[Variable]:
-        return iter(self.variables.values())
+        return iter(self.visible().values())
 
     def __contains__(self, name: str) -> bool:
-        return name in self.variables
+        return name in self.variables or name in self.pinned
 
     def named(self) -> list[Variable]:
-        return [v for v in self.variables.values() if not v.anonymous]
+        return [v for v in self.visible().values() if not v.anonymous]

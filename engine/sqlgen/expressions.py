@@ -16,9 +16,10 @@ from engine.errors import CypherTypeError, UnsupportedFeature
 from engine.semantic import bound as b
 from engine.semantic import types as t
 from engine.semantic.scope import Variable
+from engine.semantic.type_predicates import PROPERTY_SCALARS, TypeTest, TypeUnion, parse_type
 from engine.semantic.types import CypherType, Kind, is_variant, sql_type
 from engine.sqlgen.context import SelectContext, quote_identifier, sql_string
-from engine.sqlgen.runtime import error_sql
+from engine.sqlgen.runtime import KIND_CODES, error_sql
 from engine.syntax import ast
 
 if TYPE_CHECKING:
@@ -380,6 +381,23 @@ class ExpressionCompiler:
             f"CASE WHEN {v} IS NULL THEN NULL ELSE "
             f"{self.label_predicate(node.labels, labels, relationship=False)} END"))
 
+    def _is_type(self, node: b.BIsType) -> str:
+        """`x IS [NOT] :: TYPE`: true or false, never null. A statically known kind decides at compile
+        time (null aside); a VARIANT is tested by its run-time kind code, list elements one by one."""
+        union = parse_type(node.type_name, node.span)
+        operand = node.operand
+        kind = operand.type.kind
+        nullable = "true" if union.nullable else "false"
+        if kind is Kind.NULL:
+            result = nullable
+        elif kind in STATIC_TYPE_NAMES and not is_variant(operand.type):
+            matches = "true" if any(_test_accepts(test, STATIC_TYPE_NAMES[kind]) for test in union.alternatives) \
+                else "false"
+            result = f"CASE WHEN ({self.compile(operand)}) IS NULL THEN {nullable} ELSE {matches} END"
+        else:
+            result = let([self.variant(operand)], lambda value: _type_test_sql(value, union, 0))
+        return f"(NOT {result})" if node.negated else result
+
     def label_predicate(self, expression: ast.LabelExpression, target: str, *, relationship: bool) -> str:
         """SQL testing a label expression against a node's label list or a relationship's type."""
         if isinstance(expression, ast.LabelName):
@@ -535,6 +553,31 @@ class ExpressionCompiler:
                 f" ELSE {trues} = 1 END")
 
     def _reduce(self, node: b.BReduce) -> str:
+        bound = len(self.context.parameters.values)
+        try:
+            return self._reduce_lambda(node)
+        except UnsupportedFeature as error:
+            if error.detail != NEEDS_SUBQUERY or self.context.lambda_depth:
+                raise
+            del self.context.parameters.values[bound:]  # the lambda attempt's values are not in the SQL
+        return self._reduce_steps(node)
+
+    def _reduce_steps(self, node: b.BReduce) -> str:
+        """reduce() as a recursive CTE over the list's positions, for bodies a lambda cannot hold (they
+        read node or relationship data, e.g. `reduce(d = 0, r IN relationships(p) | d + r.distance)`)."""
+        source, _ = self.list_value(node.source)
+        alias = self.context.fresh("red")
+        inner_context = self.context.child()
+        inner_context.bind_variable(node.accumulator, f"{alias}.acc", hoistable=False)
+        inner_context.bind_variable(node.variable, f"{alias}_l.l[{alias}.i + 1]")
+        body = ExpressionCompiler(inner_context, self.queries).variant(node.expression)
+        steps = (f"WITH RECURSIVE {alias}_r(i, acc) AS (SELECT 0, {self.variant(node.initial)} UNION ALL"
+                 f" SELECT {alias}.i + 1, {body} FROM {alias}_r AS {alias} CROSS JOIN (SELECT {source} AS l)"
+                 f" AS {alias}_l{inner_context.join_text()} WHERE {alias}.i < len({alias}_l.l))")
+        return (f"CASE WHEN ({source}) IS NULL THEN NULL::VARIANT ELSE"
+                f" ({steps} SELECT acc FROM {alias}_r ORDER BY i DESC LIMIT 1) END")
+
+    def _reduce_lambda(self, node: b.BReduce) -> str:
         source, element = self.list_value(node.source)
         accumulator, variable = node.accumulator.column, node.variable.column
         inner_context = SelectContext(self.context.catalog, self.context.parameters, dict(self.context.variables),
@@ -554,6 +597,50 @@ class ExpressionCompiler:
 
     def _path_value(self, node: b.BPathValue) -> str:
         raise UnsupportedFeature("path values here", node.span)
+
+
+# Kinds whose static type fixes the Cypher type of every non-null value, by type-predicate name.
+STATIC_TYPE_NAMES: dict[Kind, str] = {
+    Kind.BOOLEAN: "BOOLEAN", Kind.INTEGER: "INTEGER", Kind.FLOAT: "FLOAT", Kind.STRING: "STRING",
+    Kind.NODE: "NODE", Kind.RELATIONSHIP: "RELATIONSHIP", Kind.PATH: "PATH", Kind.DATE: "DATE",
+    Kind.LOCAL_TIME: "LOCAL TIME", Kind.ZONED_TIME: "ZONED TIME", Kind.LOCAL_DATETIME: "LOCAL DATETIME",
+    Kind.ZONED_DATETIME: "ZONED DATETIME", Kind.DURATION: "DURATION",
+}
+
+
+def _test_accepts(test: TypeTest, name: str) -> bool:
+    """Whether a non-null scalar of type `name` matches one alternative of a type predicate."""
+    return test.base == name or test.base == "ANY" or (test.base == "PROPERTY VALUE" and name in PROPERTY_SCALARS)
+
+
+def _type_test_sql(value: str, union: TypeUnion, depth: int) -> str:
+    """SQL (true or false) testing the VARIANT `value` against a type predicate's union."""
+    kind = f"cy_kind({value})"
+    nullable = "true" if union.nullable else "false"
+    branches = []
+    scalars = sorted({KIND_CODES[test.base] for test in union.alternatives
+                      if test.base in KIND_CODES and test.base not in ("LIST", "NULL")})
+    if scalars:
+        branches.append(f"{kind} IN ({', '.join(map(str, scalars))})")
+    for test in union.alternatives:
+        if test.base == "ANY":
+            branches.append("true")
+        elif test.base == "LIST":
+            element = f"e{depth}"
+            inner = _type_test_sql(element, test.element or TypeUnion(()), depth + 1)
+            branches.append(f"({kind} = 5 AND coalesce(list_bool_and(list_transform(TRY_CAST({value} AS VARIANT[]),"
+                            f" lambda {element}: {inner})), true))")
+        elif test.base == "PROPERTY VALUE":
+            codes = ", ".join(str(KIND_CODES[name]) for name in PROPERTY_SCALARS)
+            element = f"e{depth}"
+            kinds = f"list_transform(TRY_CAST({value} AS VARIANT[]), lambda {element}: coalesce(cy_kind({element}), 0))"
+            branches.append(
+                f"{kind} IN ({codes}) OR ({kind} = 5 AND list_transform([{kinds}], lambda k{depth}:"
+                f" len(k{depth}) = 0 OR (NOT list_contains(k{depth}, 0) AND list_bool_and(list_transform(k{depth},"
+                f" lambda c: c IN ({codes}))) AND (len(list_distinct(k{depth})) = 1 OR list_bool_and("
+                f"list_transform(k{depth}, lambda c: c IN (2, 3))))))[1])")
+    matches = " OR ".join(f"({branch})" for branch in branches) or "false"
+    return f"CASE WHEN {value} IS NULL OR {kind} = 0 THEN {nullable} ELSE ({matches}) END"
 
 
 NEEDS_SUBQUERY = "NeedsSubquery"
@@ -732,12 +819,28 @@ def _regex(compiler: ExpressionCompiler, node: b.BOperator) -> str:
 
 
 def _concat(compiler: ExpressionCompiler, node: b.BOperator) -> str:
+    """`a || b`: strings or lists joined (GQL's concatenation); null if either side is null."""
     left, right = node.operands
+    if Kind.NULL in (left.type.kind, right.type.kind):
+        return f"NULL::{sql_type(node.type)}"
     if left.type.kind is Kind.STRING and right.type.kind is Kind.STRING:
         return f"({compiler.compile(left)} || {compiler.compile(right)})"
     if node.type.kind is Kind.LIST:
-        return f"list_concat({compiler.compile_as(left, node.type)}, {compiler.compile_as(right, node.type)})"
-    return f"({compiler.string(left)} || {compiler.string(right)})"
+        return (f"CASE WHEN ({compiler.compile(left)}) IS NULL OR ({compiler.compile(right)}) IS NULL THEN NULL"
+                f" ELSE list_concat({compiler.compile_as(left, node.type)}, {compiler.compile_as(right, node.type)})"
+                " END")
+    def joined(a: str, b_: str) -> str:
+        failure = error_sql("TypeError", "InvalidArgumentType",
+                            f"'|| expects two strings or two lists, got ' || cy_type_name({a}) || ' and '"
+                            f" || cy_type_name({b_})")
+        return (f"CASE WHEN {a} IS NULL OR {b_} IS NULL OR cy_kind({a}) = 0 OR cy_kind({b_}) = 0 THEN NULL::VARIANT"
+                f" WHEN cy_kind({a}) = 4 AND cy_kind({b_}) = 4 THEN"
+                f" (TRY_CAST({a} AS VARCHAR) || TRY_CAST({b_} AS VARCHAR))::VARIANT"
+                f" WHEN cy_kind({a}) = 5 AND cy_kind({b_}) = 5 THEN"
+                f" list_concat(TRY_CAST({a} AS VARIANT[]), TRY_CAST({b_} AS VARIANT[]))::VARIANT"
+                f" ELSE {failure} END")
+    result = let([compiler.variant(left), compiler.variant(right)], joined)
+    return result if is_variant(node.type) else convert_from_variant(result, node.type)
 
 
 OPERATOR_SQL: dict[str, Callable[[ExpressionCompiler, b.BOperator], str]] = {
@@ -776,6 +879,7 @@ EXPRESSION_SQL: dict[type, Callable[[ExpressionCompiler, b.BoundExpression], str
     b.BOperator: ExpressionCompiler._operator,
     b.BIsNull: ExpressionCompiler._is_null,
     b.BHasLabels: ExpressionCompiler._has_labels,
+    b.BIsType: ExpressionCompiler._is_type,
     b.BFunction: ExpressionCompiler._function,
     b.BAggregate: ExpressionCompiler._aggregate,
     b.BCase: ExpressionCompiler._case,

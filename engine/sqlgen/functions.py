@@ -9,7 +9,7 @@ from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
 from engine.semantic.types import TEMPORAL_KINDS, Kind, is_variant
 from engine.sqlgen import temporal
-from engine.sqlgen.expressions import ExpressionCompiler, convert, let, to_variant
+from engine.sqlgen.expressions import ExpressionCompiler, convert, let, macro, to_variant
 from engine.sqlgen.runtime import error_sql
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
@@ -168,12 +168,35 @@ def _substring(c: ExpressionCompiler, f: b.BFunction) -> str:
     return f"substring({text}, ({start}) + 1)"
 
 
-def _left(c: ExpressionCompiler, f: b.BFunction) -> str:
-    return f"left({c.string(f.arguments[0])}, {c.integer(f.arguments[1])})"
+def _prefix(sql_function: str) -> Builder:
+    """left() / right(): null for a null string; a null or negative length is an error (Cypher manual,
+    String functions: "If `length` is not a positive INTEGER, an error is raised")."""
+    def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        name = f"{sql_function}()"
+        return let([c.string(f.arguments[0]), c.integer(f.arguments[1])], lambda text, length: (
+            f"CASE WHEN {text} IS NULL THEN NULL WHEN {length} IS NULL THEN "
+            + error_sql("TypeError", "InvalidArgumentValue", f"'the length given to {name} must not be null'")
+            + f" WHEN {length} < 0 THEN "
+            + error_sql("ArgumentError", "NegativeIntegerArgument",
+                        f"'the length given to {name} must not be negative, got ' || {length}")
+            + f" ELSE {sql_function}({text}, {length}) END"))
+    return build
 
 
-def _right(c: ExpressionCompiler, f: b.BFunction) -> str:
-    return f"right({c.string(f.arguments[0])}, {c.integer(f.arguments[1])})"
+def _trim(sql_function: str) -> Builder:
+    """trim() and friends: Java's whitespace by default, or the characters of the second argument."""
+    def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        characters = c.string(f.arguments[1]) if len(f.arguments) > 1 else "cy_whitespace()"
+        return f"{sql_function}({c.string(f.arguments[0])}, {characters})"
+    return build
+
+
+def _normalize(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """normalize(s[, form]): NFC is DuckDB's nfc_normalize; the other forms have no SQL to run on."""
+    form = f.arguments[1].value if len(f.arguments) > 1 and isinstance(f.arguments[1], b.BLiteral) else "NFC"
+    if form != "NFC":
+        raise UnsupportedFeature(f"normalize() to the {form} normal form (only NFC is supported)", f.span)
+    return f"nfc_normalize({c.string(f.arguments[0])})"
 
 
 def _to_string(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -242,12 +265,19 @@ def _sign(c: ExpressionCompiler, f: b.BFunction) -> str:
 
 
 def _round(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """round(x[, precision[, mode]]) as Neo4j computes it (Cypher manual, Mathematical functions - numeric):
+    Java's Math.round without a mode and at precision 0, else BigDecimal rounding in `mode` (HALF_UP by
+    default) of x's decimal digits; null if any argument is null."""
     value = c.number(f.arguments[0])
     if len(f.arguments) == 1:
-        return f"CASE WHEN {value} < 0 THEN -floor(-{value} + 0.5) ELSE floor({value} + 0.5) END"
+        return macro("cy_round_math", value)
+    argument = f.arguments[1]
+    precision = c.integer(argument) if argument.type.kind in (Kind.INTEGER, Kind.NULL) else \
+        f"trunc({c.number(argument)})::BIGINT"
     if len(f.arguments) == 2:
-        return f"round({value}, {c.integer(f.arguments[1])})"
-    raise UnsupportedFeature("round() with a rounding mode", f.span)
+        return let([value, precision], lambda x, p: (
+            f"CASE WHEN {p} = 0 THEN cy_round_math({x}) ELSE cy_round({x}, {p}, 'HALF_UP') END"))
+    return macro("cy_round", value, precision, c.string(f.arguments[2]))
 
 
 def _is_empty(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -294,14 +324,15 @@ FUNCTIONS: dict[str, Builder] = {
     "toupper": _string_function("upper"),
     "lower": _string_function("lower"),
     "upper": _string_function("upper"),
-    "trim": _string_function("trim"),
-    "ltrim": _string_function("ltrim"),
-    "rtrim": _string_function("rtrim"),
-    "btrim": _string_function("trim"),
+    "trim": _trim("trim"),
+    "ltrim": _trim("ltrim"),
+    "rtrim": _trim("rtrim"),
+    "btrim": _trim("trim"),
+    "normalize": _normalize,
     "replace": _replace,
     "substring": _substring,
-    "left": _left,
-    "right": _right,
+    "left": _prefix("left"),
+    "right": _prefix("right"),
     "split": _split,
     "reverse": _reverse,
     "tostring": _to_string,

@@ -69,16 +69,24 @@ class QueryCompiler:
         context = self.context_for(relation, alias, outer)
         compiler = ExpressionCompiler(context, self)
         new_variables = _new_variables(clause.paths, relation.variables)
-        if clause.optional:
-            inner, _ = self.pattern_rows(clause.paths, relation, compiler, alias, clause.where,
-                                         seeded=outer is None)
+        selector = next((path.selector for path in clause.paths if path.selector is not None), None)
+        if clause.optional or selector is not None:
+            # A path selector ranks the pattern's matches per input row before the MATCH's WHERE filters them
+            # (a post-filter), except for shortestPath() / allShortestPaths(), whose WHERE is a pre-filter.
+            post_filter = clause.where if selector is not None and selector.function is None else None
+            if post_filter is not None and clause.optional:
+                raise UnsupportedFeature("OPTIONAL MATCH with a path selector and a WHERE", clause.span)
+            inner, _ = self.pattern_rows(clause.paths, relation, compiler, alias,
+                                         None if post_filter is not None else clause.where, seeded=outer is None)
             outer_alias, match_alias = self.alias(), self.alias("m")
             columns = [f"{outer_alias}.{v.column}" for v in relation.variables]
             columns += [f"{match_alias}.{v.column}" for v in new_variables]
+            join = "LEFT JOIN" if clause.optional else "JOIN"
             select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {outer_alias}.__ord, {match_alias}.__k)"
-                      f" AS __ord FROM {relation.sql} AS {outer_alias} LEFT JOIN ({inner}) AS {match_alias}"
+                      f" AS __ord FROM {relation.sql} AS {outer_alias} {join} ({inner}) AS {match_alias}"
                       f" ON {match_alias}.__parent = {outer_alias}.__ord")
-            return Relation(f"({select})", relation.variables + new_variables)
+            matched = Relation(f"({select})", relation.variables + new_variables)
+            return self._filter(matched, post_filter, outer) if post_filter is not None else matched
         pattern, from_items, where = self._pattern(clause.paths, relation, compiler, clause.where,
                                                    seeded=outer is None)
         columns = [f"{alias}.{v.column}" for v in relation.variables]
@@ -107,8 +115,19 @@ class QueryCompiler:
         outputs = "".join(f"{sql} AS {column}, " for column, sql in pattern.outputs)
         order = ", ".join(pattern.order_keys) or "1"
         select = (f"SELECT {alias}.__ord AS __parent, {outputs}row_number() OVER (ORDER BY {order}) AS __k"
-                  f" FROM {relation.sql} AS {alias}{from_items}{compiler.context.join_text()} WHERE {condition}")
+                  f" FROM {relation.sql} AS {alias}{from_items}{compiler.context.join_text()} WHERE {condition}"
+                  f"{pattern.qualify(f'{alias}.__ord')}")
         return select, pattern.outputs
+
+    def _filter(self, relation: Relation, where: b.BoundExpression, outer: SelectContext | None) -> Relation:
+        """The rows of `relation` that satisfy `where`, in their order."""
+        alias = self.alias()
+        context = self.context_for(relation, alias, outer)
+        condition = ExpressionCompiler(context, self).boolean(where)
+        columns = [f"{alias}.{v.column}" for v in relation.variables]
+        select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {alias}.__ord) AS __ord"
+                  f" FROM {relation.sql} AS {alias}{context.join_text()} WHERE {condition}")
+        return Relation(f"({select})", relation.variables)
 
     def unwind(self, clause: b.BUnwind, relation: Relation, outer: SelectContext | None) -> Relation:
         alias = self.alias()
@@ -228,23 +247,27 @@ class QueryCompiler:
         return f"coalesce((SELECT list({column} ORDER BY __ord) FROM {relation.sql}), []::{sql_type(element)}[])"
 
 
-def union_select(query: b.BoundQuery, relations: list[Relation]) -> str:
-    """The parts of a UNION, in order, renamed to the first part's columns (deduplicated unless ALL)."""
+def union_select(query: b.BoundQuery, relations: list[Relation], partition: str | None = None) -> str:
+    """The parts of a UNION, in order, renamed to the first part's columns (deduplicated unless ALL).
+    With `partition` (a column every part carries: the outer row of a CALL subquery run for all outer
+    rows at once), each partition is its own UNION: rows are ordered and deduplicated within it."""
     output = query.parts[0].output
+    carried = [partition] if partition else []
     selects = []
     for index, (part, relation) in enumerate(zip(query.parts, relations, strict=True)):
         columns = "".join(f"{v.column} AS {target.column}, "
                           for v, target in zip(part.output, output, strict=True))
-        selects.append(f"SELECT {columns}{index} AS __part, __ord AS __part_ord FROM {relation.sql}")
+        selects.append(f"SELECT {_list(carried)}{columns}{index} AS __part, __ord AS __part_ord FROM {relation.sql}")
     union = " UNION ALL ".join(selects)
-    names = _list([v.column for v in output])
-    select = f"SELECT {names}row_number() OVER (ORDER BY __part, __part_ord) AS __ord FROM ({union})"
+    names = _list(carried + [v.column for v in output])
+    order = ", ".join([*carried, "__part", "__part_ord"])
+    select = f"SELECT {names}row_number() OVER (ORDER BY {order}) AS __ord FROM ({union})"
     if all(query.union_all):
         return select
     keys = "".join(f", {_group_key(v.column, v.type)} AS __d{i}" for i, v in enumerate(output))
-    partition = ", ".join(f"__d{i}" for i in range(len(output))) or "1"
-    return (f"SELECT {names}row_number() OVER (ORDER BY __part, __part_ord) AS __ord FROM (SELECT *{keys}"
-            f" FROM ({union})) QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY __part, __part_ord) = 1")
+    distinct = ", ".join([*carried, *(f"__d{i}" for i in range(len(output)))]) or "1"
+    return (f"SELECT {names}row_number() OVER (ORDER BY {order}) AS __ord FROM (SELECT *{keys}"
+            f" FROM ({union})) QUALIFY row_number() OVER (PARTITION BY {distinct} ORDER BY __part, __part_ord) = 1")
 
 
 def _list(columns: list[str]) -> str:
@@ -256,7 +279,12 @@ def _new_variables(paths: list[b.BoundPath], existing: list[Variable]) -> list[V
     known = {id(v) for v in existing}
     result: list[Variable] = []
     for path in paths:
-        elements: list[Variable] = [n.variable for n in path.nodes] + [r.variable for r in path.relationships]
+        elements: list[Variable] = [n.variable for n in path.nodes]
+        for link in path.relationships:
+            if isinstance(link, b.BoundGroup):
+                elements.extend(outer for _, outer in link.group_variables)
+            else:
+                elements.append(link.variable)
         if path.variable is not None:
             elements.append(path.variable)
         for variable in elements:

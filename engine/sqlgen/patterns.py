@@ -2,20 +2,46 @@
 
 A new node is a join of `nodes`; a relationship hop a join of `rels` (both directions through a UNION
 when undirected); a variable-length hop a recursive walk that carries the relationships it used so none
-repeats (trail semantics). Relationship variables of one MATCH are pairwise distinct.
+repeats (trail semantics). A quantified path pattern is a recursive walk too, whose step is the group's own
+sub-pattern joined once per iteration, carrying one list per group variable (ADR-0016). Relationship
+variables of one MATCH are pairwise distinct, unless the MATCH is REPEATABLE ELEMENTS. A path selector
+(SHORTEST k, ANY k, ...) ranks each pattern's matches by length per input row and pair of end nodes
+(`PatternSql.qualify`).
 """
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 
 from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
 from engine.semantic import types as t
+from engine.sqlgen.context import SelectContext, sql_string
 from engine.sqlgen.expressions import ExpressionCompiler, equality_sql
+from engine.sqlgen.runtime import error_sql
 
 REL_BOTH_DIRECTIONS = ("(SELECT *, src AS _a, dst AS _b FROM rels UNION ALL "
                        "SELECT *, dst AS _a, src AS _b FROM rels WHERE src <> dst)")
+
+MAX_WALK_ROWS = int(os.environ.get("CYPHER_MAX_WALK_ROWS", "1000000"))
+"""The most partial paths one iteration of a quantified path pattern may hold: beyond it the statement
+fails with WalkLimitExceeded instead of exhausting memory (set CYPHER_MAX_WALK_ROWS to change it)."""
+
+SEED_COLUMN = re.compile(r"^b\d+\.v\d+$")
+
+
+@dataclass
+class Selection:
+    """A selective path selector over one path: `kind` 'any' / 'shortest' keep `k` paths, 'groups' keeps
+    the paths of the `k` shortest lengths, per partition of (input row, first node, last node)."""
+
+    kind: str
+    k: int
+    start: str
+    end: str
+    length: str
 
 
 @dataclass
@@ -28,6 +54,18 @@ class PatternSql:
     """Row order among one input row's matches, as Neo4j expands: node scans by id, and a node's
     relationships newest first (ADR-0007)."""
     outputs: list[tuple[str, str]] = field(default_factory=list)
+    selection: Selection | None = None
+
+    def qualify(self, row_key: str) -> str:
+        """` QUALIFY ...` keeping the selected paths, partitioned by `row_key` (the input row) too."""
+        selection = self.selection
+        if selection is None:
+            return ""
+        partition = f"{row_key}, {selection.start}, {selection.end}"
+        if selection.kind == "groups":
+            return f" QUALIFY dense_rank() OVER (PARTITION BY {partition} ORDER BY {selection.length}) <= {selection.k}"
+        order = ", ".join([selection.length, *self.order_keys])
+        return f" QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY {order}) <= {selection.k}"
 
 
 class PatternCompiler:
@@ -44,7 +82,8 @@ class PatternCompiler:
     def compile(self, paths: list[b.BoundPath]) -> PatternSql:
         for path in paths:
             self._path(path)
-        self._uniqueness()
+        if not all(path.mode == "walk" for path in paths):  # walk: MATCH REPEATABLE ELEMENTS
+            self._uniqueness()
         return self.sql
 
     # -- elements ---------------------------------------------------------------------------------
@@ -68,15 +107,26 @@ class PatternCompiler:
         return id_sql
 
     def _node_conditions(self, node: b.BoundNode, id_sql: str, *, fresh: bool) -> None:
-        if node.labels is not None:
-            labels = self.compiler.entity_column("node", id_sql, "labels")
-            self.sql.conditions.append(self.compiler.label_predicate(node.labels, labels, relationship=False))
-        if node.properties is not None:
-            self.sql.conditions.extend(self._property_conditions("node", id_sql, node.properties))
+        self.sql.conditions.extend(self._element_conditions(self.compiler, "node", node, id_sql))
         if not fresh:
             self.sql.conditions.append(f"({id_sql}) IS NOT NULL")
 
-    def _property_conditions(self, entity: str, id_sql: str, properties: b.BoundExpression) -> list[str]:
+    def _element_conditions(self, compiler: ExpressionCompiler, entity: str,
+                            element: b.BoundNode | b.BoundRelationship, id_sql: str) -> list[str]:
+        """Labels (types), the property map and the inline WHERE of a node or relationship pattern."""
+        conditions = []
+        labels = element.labels if isinstance(element, b.BoundNode) else element.types
+        if labels is not None:
+            column = compiler.entity_column(entity, id_sql, "labels" if entity == "node" else "type")
+            conditions.append(compiler.label_predicate(labels, column, relationship=entity != "node"))
+        if element.properties is not None:
+            conditions.extend(self._property_conditions(entity, id_sql, element.properties, compiler))
+        if element.where is not None:
+            conditions.append(f"coalesce({compiler.boolean(element.where)}, false)")
+        return conditions
+
+    def _property_conditions(self, entity: str, id_sql: str, properties: b.BoundExpression,
+                             compiler: ExpressionCompiler | None = None) -> list[str]:
         """`{k: v}` in a pattern: each property must equal its value (null never matches)."""
         if isinstance(properties, b.BMap):
             entries = list(properties.entries)
@@ -86,6 +136,7 @@ class PatternCompiler:
         else:
             raise UnsupportedFeature("a pattern's property map whose keys are only known at run time",
                                      properties.span)
+        compiler = compiler or self.compiler
         conditions = []
         for key, value in entries:
             column = self.context.catalog.column(entity, key)
@@ -93,8 +144,8 @@ class PatternCompiler:
                 conditions.append("false")
                 continue
             column_type = self.context.catalog.column_type(entity, key) or t.ANY
-            stored = self.compiler.entity_column(entity, id_sql, column)
-            equal = equality_sql((stored, column_type), (self.compiler.compile(value), value.type))
+            stored = compiler.entity_column(entity, id_sql, column)
+            equal = equality_sql((stored, column_type), (compiler.compile(value), value.type))
             # Every pattern condition is a conjunct of a WHERE, where null filters a row as false does; a
             # bare `=` lets DuckDB plan a hash join where `coalesce(=, false)` forced a nested loop.
             conditions.append(f"({equal})")
@@ -139,13 +190,7 @@ class PatternCompiler:
         return f"(({src} = {left} AND {dst} = {right}) OR ({src} = {right} AND {dst} = {left}))"
 
     def _relationship_filters(self, relationship: b.BoundRelationship, id_sql: str) -> None:
-        if relationship.types is not None:
-            type_sql = self.compiler.entity_column("relationship", id_sql, "type")
-            self.sql.conditions.append(
-                self.compiler.label_predicate(relationship.types, type_sql, relationship=True))
-        if relationship.properties is not None:
-            self.sql.conditions.extend(
-                self._property_conditions("relationship", id_sql, relationship.properties))
+        self.sql.conditions.extend(self._element_conditions(self.compiler, "relationship", relationship, id_sql))
 
     def _chain(self, relationship: b.BoundRelationship, rels_sql: str, left: str, right_node: b.BoundNode) -> str:
         """A variable-length hop whose relationships are already bound (a list): it matches when they
@@ -236,28 +281,147 @@ class PatternCompiler:
             return f"(SELECT DISTINCT {left.replace('b.', 'q.', 1)} AS id FROM {self.seed_source} AS q)"
         return "(SELECT id FROM nodes)"
 
+    # -- quantified path patterns ------------------------------------------------------------------
+
+    def _group(self, group: b.BoundGroup, left: str, right_node: b.BoundNode, mode: str) -> str:
+        """A quantified path pattern: a recursive walk whose step joins the group's sub-pattern once, from
+        the node the walk has reached. Each row carries the start, the node reached, the relationships and
+        nodes so far (for uniqueness and the path), the iteration count and one list per group variable.
+        When the group's predicates read variables from outside it, the walk runs per row (LATERAL)."""
+        alias = self.context.fresh("g")
+        cte = f"{alias}_walk"
+        lateral = _reads_outside(group)
+        step_context = self.context.child()
+        step_compiler = ExpressionCompiler(step_context, self.compiler.queries)
+        previous = f"{alias}_p"
+        lists = [f"l{index}" for index in range(len(group.group_variables))]
+        columns = ["start", "finish", "rels", "nodes", "i", *lists]
+        seeds = f"(SELECT {left} AS id)" if lateral else self._group_seeds(left)
+        empty = "".join(f", []::{_list_sql_type(outer)}" for _, outer in group.group_variables)
+        base = f"SELECT s.id, s.id, []::BIGINT[], [s.id], 0{empty} FROM {seeds} AS s"
+        step = self._group_step(group, mode, step_context, step_compiler, cte, previous, lists)
+        walk = (f"(WITH RECURSIVE {cte}({', '.join(columns)}) AS ({base} UNION ALL {step})"
+                f" SELECT * FROM {cte} WHERE i >= {int(group.low)})")
+        self.sql.from_items.append(f"LATERAL {walk} AS {alias}" if lateral else f"{walk} AS {alias}")
+        right = self._node(right_node)
+        self.sql.conditions.append(f"{alias}.start = {left} AND {alias}.finish = {right}")
+        for (_, outer), column in zip(group.group_variables, lists, strict=True):
+            self.context.bind_variable(outer, f"{alias}.{column}", hoistable=False)
+            self.sql.outputs.append((outer.column, f"{alias}.{column}"))
+        rels_sql = f"{alias}.rels"
+        self.sql.order_keys.append(f"{rels_sql} DESC")
+        self._list_rels.append(rels_sql)
+        self._walk_nodes[id(group)] = f"{alias}.nodes"
+        return rels_sql
+
+    def _group_step(self, group: b.BoundGroup, mode: str, context: SelectContext, compiler: ExpressionCompiler,
+                    cte: str, previous: str, lists: list[str]) -> str:
+        """The recursive step: one more iteration of the group after each walk row `previous`."""
+        from_items = [f"{cte} AS {previous}"]
+        conditions: list[str] = []
+        node_sql: list[str] = []
+        new_rels: list[str] = []
+        singletons: dict[int, str] = {}
+
+        def place_node(node: b.BoundNode, sql: str) -> None:
+            bound = context.variable_sql(node.variable)
+            if bound is not None and id(node.variable) in singletons:
+                conditions.append(f"{bound} = {sql}")  # the same variable twice in the group: one node
+            else:
+                context.bind_variable(node.variable, sql)
+                singletons[id(node.variable)] = sql
+            node_sql.append(sql)
+            conditions.extend(self._element_conditions(compiler, "node", node, sql))
+
+        place_node(group.nodes[0], f"{previous}.finish")
+        for index, relationship in enumerate(group.relationships):
+            rel_alias = context.fresh("r")
+            near = node_sql[-1]
+            if relationship.direction == "both":
+                from_items.append(f"{REL_BOTH_DIRECTIONS} AS {rel_alias}")
+                conditions.append(f"{rel_alias}._a = {near}")
+                far = f"{rel_alias}._b"
+            elif relationship.direction == "right":
+                from_items.append(f"rels AS {rel_alias}")
+                conditions.append(f"{rel_alias}.src = {near}")
+                far = f"{rel_alias}.dst"
+            else:
+                from_items.append(f"rels AS {rel_alias}")
+                conditions.append(f"{rel_alias}.dst = {near}")
+                far = f"{rel_alias}.src"
+            rel_id = f"{rel_alias}.id"
+            context.bind_variable(relationship.variable, rel_id)
+            context.register_entity_alias("relationship", rel_id, rel_alias)
+            singletons[id(relationship.variable)] = rel_id
+            conditions.extend(self._element_conditions(compiler, "relationship", relationship, rel_id))
+            new_rels.append(rel_id)
+            place_node(group.nodes[index + 1], far)
+        if group.where is not None:
+            conditions.append(f"coalesce({compiler.boolean(group.where)}, false)")
+        if mode != "walk":
+            for index, rel_id in enumerate(new_rels):
+                conditions.append(f"NOT list_contains({previous}.rels, {rel_id})")
+                conditions.extend(f"{rel_id} <> {other}" for other in new_rels[index + 1:])
+        if mode == "acyclic":
+            for index, sql in enumerate(node_sql[1:]):
+                conditions.append(f"NOT list_contains({previous}.nodes, {sql})")
+                conditions.extend(f"{sql} <> {other}" for other in node_sql[index + 2:])
+        if group.high is not None:
+            conditions.append(f"{previous}.i < {int(group.high)}")
+        values = [f"{previous}.start", node_sql[-1], f"list_concat({previous}.rels, [{', '.join(new_rels)}])",
+                  f"list_concat({previous}.nodes, [{', '.join(node_sql[1:])}])", f"{previous}.i + 1"]
+        for (singleton, _), column in zip(group.group_variables, lists, strict=True):
+            values.append(f"list_append({previous}.{column}, {singletons[id(singleton)]})")
+        names = ["start", "finish", "rels", "nodes", "i", *lists]
+        selected = ", ".join(f"{value} AS {name}" for value, name in zip(values, names, strict=True))
+        too_many = error_sql("UnsupportedFeature", "WalkLimitExceeded", sql_string(
+            f"a variable-length pattern reached more than {MAX_WALK_ROWS} partial paths in one step; give it an "
+            "upper bound or a more selective pattern"))
+        joins = " CROSS JOIN ".join(from_items)
+        where = " AND ".join(f"({condition})" for condition in conditions) or "true"
+        return (f"SELECT {', '.join(names)} FROM (SELECT {selected}, count(*) OVER () AS __frontier"
+                f" FROM {joins}{context.join_text()} WHERE {where})"
+                f" WHERE CASE WHEN __frontier > {MAX_WALK_ROWS} THEN {too_many} ELSE true END")
+
+    def _group_seeds(self, left: str) -> str:
+        """Where a shared walk starts: the input rows' bound start nodes when known, else every node."""
+        if self.seed_source is not None and SEED_COLUMN.match(left):
+            column = left.split(".", 1)[1]
+            return f"(SELECT DISTINCT q.{column} AS id FROM {self.seed_source} AS q WHERE q.{column} IS NOT NULL)"
+        return "(SELECT id FROM nodes)"
+
     # -- paths ------------------------------------------------------------------------------------
 
     def _path(self, path: b.BoundPath) -> None:
         node_ids = [self._node(path.nodes[0], scanned=True)]
         rel_items: list[tuple[str, bool]] = []
         node_lists: list[str] = [f"[{node_ids[0]}]"]
-        for index, relationship in enumerate(path.relationships):
-            rel_sql = self._relationship(relationship, node_ids[-1], path.nodes[index + 1])
-            node_ids.append(self.context.variable_sql(path.nodes[index + 1].variable) or "")
-            if relationship.length is not None:
-                rel_items.append((rel_sql, True))
-                node_lists.append(f"({self._walk_nodes[id(relationship)]})[2:]")
+        for index, link in enumerate(path.relationships):
+            right_node = path.nodes[index + 1]
+            if isinstance(link, b.BoundGroup):
+                rel_sql, is_list = self._group(link, node_ids[-1], right_node, path.mode), True
             else:
-                rel_items.append((rel_sql, False))
-                node_lists.append(f"[{node_ids[-1]}]")
+                rel_sql = self._relationship(link, node_ids[-1], right_node)
+                is_list = link.length is not None
+            node_ids.append(self.context.variable_sql(right_node.variable) or "")
+            rel_items.append((rel_sql, is_list))
+            node_lists.append(f"({self._walk_nodes[id(link)]})[2:]" if is_list else f"[{node_ids[-1]}]")
+        rels = [sql if is_list else f"[{sql}]" for sql, is_list in rel_items]
+        nodes_sql = _concat_lists(node_lists)
+        rels_sql = _concat_lists(rels) if rels else "[]::BIGINT[]"
         if path.variable is not None:
-            rels = [sql if is_list else f"[{sql}]" for sql, is_list in rel_items]
-            nodes_sql = _concat_lists(node_lists)
-            rels_sql = _concat_lists(rels) if rels else "[]::BIGINT[]"
             value = f"struct_pack(nodes := {nodes_sql}, rels := {rels_sql})"
             self.context.bind_variable(path.variable, value, hoistable=False)
             self.sql.outputs.append((path.variable.column, value))
+        if path.mode == "acyclic":
+            self.sql.conditions.append(f"len(list_distinct({nodes_sql})) = len({nodes_sql})")
+        if path.where is not None:
+            self.sql.conditions.append(f"coalesce({self.compiler.boolean(path.where)}, false)")
+        selector = path.selector
+        if selector is not None:
+            if selector.function is not None:  # as with dbms.cypher.forbid_shortestpath_common_nodes = false
+                self.sql.conditions.append(f"NOT ({node_ids[0]} = {node_ids[-1]} AND len({rels_sql}) > 0)")
+            self.sql.selection = Selection(selector.kind, selector.k, node_ids[0], node_ids[-1], f"len({rels_sql})")
 
     def _uniqueness(self) -> None:
         fixed, lists = self._fixed_rels, self._list_rels
@@ -283,3 +447,29 @@ def _references_variables(expression: b.BoundExpression) -> bool:
         return True
     return any(_references_variables(v) for v in vars(expression).values() if isinstance(v, b.BoundExpression))
 
+
+
+def _list_sql_type(variable: object) -> str:
+    """Group variables hold ids: a list of node or relationship ids."""
+    return "BIGINT[]"
+
+
+def _reads_outside(group: b.BoundGroup) -> bool:
+    """Whether the group's predicates read any variable that is not one of its own singletons."""
+    own = {id(node.variable) for node in group.nodes} | {id(rel.variable) for rel in group.relationships}
+    expressions: list[b.BoundExpression] = [e for e in (group.where,) if e is not None]
+    for element in [*group.nodes, *group.relationships]:
+        expressions.extend(e for e in (element.properties, element.where) if e is not None)
+    return any(_reads_variables(expression, own) for expression in expressions)
+
+
+def _reads_variables(expression: object, own: set[int]) -> bool:
+    if isinstance(expression, b.BVariable):
+        return id(expression.variable) not in own
+    if isinstance(expression, b.BSubquery):
+        return any(id(variable) not in own for variable in expression.imports)
+    if isinstance(expression, b.BoundExpression):
+        return any(_reads_variables(value, own) for value in vars(expression).values())
+    if isinstance(expression, list | tuple):
+        return any(_reads_variables(value, own) for value in expression)
+    return False

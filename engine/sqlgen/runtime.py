@@ -356,6 +356,62 @@ def _lazy_casts(body: str) -> str:
 MACROS: list[tuple[str, str]] = [(signature, _lazy_casts(body)) for signature, body in _macros()]
 
 
+ROUNDING_MODES = ("UP", "DOWN", "CEILING", "FLOOR", "HALF_UP", "HALF_DOWN", "HALF_EVEN", "UNNECESSARY")
+# Java's Character.isWhitespace: what trim(), ltrim(), rtrim() and btrim() remove by default.
+WHITESPACE_CODES = (9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 0x1680, *range(0x2000, 0x2007), 0x2008, 0x2009, 0x200A,
+                    0x2028, 0x2029, 0x205F, 0x3000)
+
+
+def _function_macros() -> list[tuple[str, str]]:
+    """round() with Java's semantics, whitespace for the trim functions.
+
+    `cy_round_math(x)` is Java's Math.round (ties toward positive infinity), used by round(x) and round(x, 0).
+    `cy_round(x, p, mode)` is `BigDecimal.valueOf(x).setScale(p, mode)`: the decimal digits of x's shortest
+    representation (what DuckDB prints, like Java's Double.toString) rounded at `p` fraction digits. The
+    digits D and exponent E (x = D * 10^E) come from the printed text; dropping k = -E - p digits leaves
+    the quotient q and remainder r of D by 10^k, and the mode decides whether q moves one away from zero.
+    At most 18 digits are ever dropped from a 17-digit D, so q, r and 10^k fit a HUGEINT."""
+    modes = ", ".join(_sql_string(mode) for mode in ROUNDING_MODES)
+    increment = (
+        "CASE m WHEN 'UP' THEN r > 0 WHEN 'DOWN' THEN false WHEN 'CEILING' THEN r > 0 AND NOT neg"
+        " WHEN 'FLOOR' THEN r > 0 AND neg WHEN 'HALF_UP' THEN r >= half WHEN 'HALF_DOWN' THEN r > half"
+        " WHEN 'HALF_EVEN' THEN r > half OR (r = half AND q % 2 = 1)"
+        " WHEN 'UNNECESSARY' THEN CASE WHEN r > 0 THEN "
+        + error_sql("ArithmeticError", "RoundingNecessary",
+                    "'round() with mode UNNECESSARY needs a value that is exact at the given precision'")
+        + " ELSE false END END")
+    dropped = "(length(t.frac) - coalesce(TRY_CAST(nullif(t.exp, '') AS BIGINT), 0) - p)"
+    return [
+        ("cy_round_math(x)",
+         "CASE WHEN isnan(x) OR isinf(x) THEN x ELSE floor(x) + CASE WHEN x - floor(x) >= 0.5 THEN 1 ELSE 0 END END"),
+        ("cy_pow10(k)", "CAST('1' || repeat('0', k::INTEGER) AS HUGEINT)"),
+        ("cy_round_finish(neg, q, p)",
+         "CASE WHEN q = 0 THEN 0.0::DOUBLE"
+         " ELSE CAST(CASE WHEN neg THEN '-' ELSE '' END || q::VARCHAR || 'e' || (-p)::VARCHAR AS DOUBLE) END"),
+        ("cy_round_digits(neg, q, r, half, p, m)", f"cy_round_finish(neg, q + ({increment})::INTEGER, p)"),
+        ("cy_round_scaled(neg, d, k, p, m)",
+         "cy_round_digits(neg, d // cy_pow10(k), d % cy_pow10(k), cy_pow10(k) // 2, p, m)"),
+        ("cy_round_parts(x, t, p, m)",
+         f"CASE WHEN {dropped} <= 0 THEN x ELSE cy_round_scaled(t.sign = '-',"
+         f" TRY_CAST(t.int || t.frac AS HUGEINT), least({dropped}, 19), p, m) END"),
+        ("cy_round(x, p, m)",
+         "CASE WHEN x IS NULL OR p IS NULL OR m IS NULL THEN NULL::DOUBLE"
+         f" WHEN m NOT IN ({modes}) THEN "
+         + error_sql("ArgumentError", "InvalidArgumentValue",
+                     "'Unknown rounding mode ' || m || '. Valid values are: CEILING, FLOOR, UP, DOWN, HALF_EVEN,"
+                     " HALF_UP, HALF_DOWN, UNNECESSARY'")
+         + " WHEN p < 0 THEN "
+         + error_sql("ArgumentError", "NegativeIntegerArgument", "'the precision of round() cannot be negative'")
+         + " WHEN isnan(x) OR isinf(x) THEN x"
+         " ELSE cy_round_parts(x, regexp_extract(x::VARCHAR, '^(-?)([0-9]+)(?:[.]([0-9]+))?(?:e([+-]?[0-9]+))?$',"
+         " ['sign', 'int', 'frac', 'exp']), p, m) END"),
+        ("cy_whitespace()", " || ".join(f"chr({code})" for code in WHITESPACE_CODES)),
+    ]
+
+
+MACROS += [(signature, _lazy_casts(body)) for signature, body in _function_macros()]
+
+
 def install(connection: duckdb.DuckDBPyConnection, *, temporary: bool = True) -> None:
     """Create the runtime macros in `connection`: TEMP ones live with the connection and never reach a
     user's database file; non-temporary ones serve every graph attached to a shared in-memory host."""

@@ -774,7 +774,7 @@ def arithmetic(c: ExpressionCompiler, op: str, left: b.BoundExpression, right: b
                result: t.CypherType) -> str | None:
     """SQL for `left op right` when temporal values may be involved; None when they cannot be."""
     lk, rk = left.type.kind, right.type.kind
-    if Kind.NULL in (lk, rk):
+    if Kind.NULL in (lk, rk) or (op == "+" and Kind.LIST in (lk, rk)):  # a value + a list: list concatenation
         return None
     lt, rt_ = lk in t.TEMPORAL_KINDS, rk in t.TEMPORAL_KINDS
     lv, rv = is_variant(left.type), is_variant(right.type)

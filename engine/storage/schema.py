@@ -64,15 +64,24 @@ _BOOTSTRAP = (
     "CREATE TABLE IF NOT EXISTS graph_constraints (name VARCHAR PRIMARY KEY, kind VARCHAR NOT NULL,"
     " entity VARCHAR NOT NULL, label VARCHAR NOT NULL, properties VARCHAR[] NOT NULL,"
     " property_type VARCHAR)",
-    "INSERT INTO graph_meta VALUES ('format_version', 1), ('next_node_id', 0), ('next_rel_id', 0)"
-    " ON CONFLICT DO NOTHING",
+    "INSERT INTO graph_meta VALUES ('format_version', 1), ('next_node_id', 0), ('next_rel_id', 0),"
+    " ('next_schema_id', 1) ON CONFLICT DO NOTHING",
+    # schema objects have ids, as SHOW INDEXES / CONSTRAINTS list them (added after the first files)
+    "ALTER TABLE graph_indexes ADD COLUMN IF NOT EXISTS id BIGINT",
+    "ALTER TABLE graph_constraints ADD COLUMN IF NOT EXISTS id BIGINT",
 )
+
+DEFAULT_LOOKUP_INDEXES = (("index_343aff4e", "node"), ("index_f7700477", "relationship"))
+"""The two token lookup indexes a new Neo4j database has, with the names Neo4j gives them."""
 
 NEXT_ID_KEYS: dict[str, str] = {"node": "next_node_id", "relationship": "next_rel_id"}
 
 
 @dataclass(frozen=True)
 class IndexInfo:
+    """An index. `kind` is range, text, point or lookup; a lookup index has no labels or properties.
+    `owned_by` names the constraint a uniqueness or key constraint's backing index belongs to."""
+
     name: str
     kind: str
     entity: str
@@ -80,16 +89,20 @@ class IndexInfo:
     properties: tuple[str, ...]
     options: str | None = None
     owned_by: str | None = None
+    id: int = 0
 
 
 @dataclass(frozen=True)
 class ConstraintInfo:
+    """A constraint. `kind` is unique, node_key (a key, on relationships too) or not_null."""
+
     name: str
     kind: str
     entity: str
     label: str
     properties: tuple[str, ...]
     property_type: str | None = None
+    id: int = 0
 
 
 @dataclass
@@ -117,7 +130,16 @@ class GraphStore:
         if not read_only:
             for statement in _BOOTSTRAP:
                 connection.execute(statement)
+            self._create_default_indexes()
         self.catalog = self._load_catalog()
+
+    def _create_default_indexes(self) -> None:
+        """A new graph gets Neo4j's two token lookup indexes, once (dropping them later is allowed)."""
+        created = self.connection.execute(
+            "INSERT INTO graph_meta VALUES ('default_indexes', 1) ON CONFLICT DO NOTHING RETURNING key").fetchall()
+        if created:
+            for name, entity in DEFAULT_LOOKUP_INDEXES:
+                self._insert_index(IndexInfo(name, "lookup", entity, (), (), id=self.allocate_schema_id()))
 
     # -- catalog -------------------------------------------------------------------------------
 
@@ -128,15 +150,15 @@ class GraphStore:
             catalog.columns[entity][key] = col
             catalog.types[entity][key] = parse_type_name(type_text)
         for row in self.connection.execute(
-                "SELECT name, kind, entity, labels, properties, options, owned_by FROM graph_indexes"
-        ).fetchall():
+                "SELECT name, kind, entity, labels, properties, options, owned_by, coalesce(id, 0)"
+                " FROM graph_indexes ORDER BY id").fetchall():
             catalog.indexes[row[0]] = IndexInfo(row[0], row[1], row[2], tuple(row[3]), tuple(row[4]),
-                                                row[5], row[6])
+                                                row[5], row[6], row[7])
         for row in self.connection.execute(
-                "SELECT name, kind, entity, label, properties, property_type FROM graph_constraints"
-        ).fetchall():
+                "SELECT name, kind, entity, label, properties, property_type, coalesce(id, 0)"
+                " FROM graph_constraints ORDER BY id").fetchall():
             catalog.constraints[row[0]] = ConstraintInfo(row[0], row[1], row[2], row[3], tuple(row[4]),
-                                                         row[5])
+                                                         row[5], row[6])
         return catalog
 
     def reload(self) -> None:
@@ -178,11 +200,21 @@ class GraphStore:
 
     # -- schema objects ------------------------------------------------------------------------
 
-    def add_index(self, index: IndexInfo) -> None:
+    def allocate_schema_id(self) -> int:
+        """The next id of an index or constraint (one sequence for both, from 1, as Neo4j's schema rules)."""
+        (first,) = self.connection.execute(
+            "UPDATE graph_meta SET value = value + 1 WHERE key = 'next_schema_id' RETURNING value - 1").fetchone()
+        return int(first)
+
+    def _insert_index(self, index: IndexInfo) -> None:
         self.connection.execute(
-            "INSERT INTO graph_indexes VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO graph_indexes (name, kind, entity, labels, properties, options, owned_by, id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [index.name, index.kind, index.entity, list(index.labels), list(index.properties),
-             index.options, index.owned_by])
+             index.options, index.owned_by, index.id])
+
+    def add_index(self, index: IndexInfo) -> None:
+        self._insert_index(index)
         self.catalog.indexes[index.name] = index
 
     def drop_index(self, name: str) -> None:
@@ -191,9 +223,10 @@ class GraphStore:
 
     def add_constraint(self, constraint: ConstraintInfo) -> None:
         self.connection.execute(
-            "INSERT INTO graph_constraints VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO graph_constraints (name, kind, entity, label, properties, property_type, id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
             [constraint.name, constraint.kind, constraint.entity, constraint.label,
-             list(constraint.properties), constraint.property_type])
+             list(constraint.properties), constraint.property_type, constraint.id])
         self.catalog.constraints[constraint.name] = constraint
 
     def drop_constraint(self, name: str) -> None:

@@ -400,6 +400,8 @@ class QuantifiedPath(SyntaxNode):
     pattern: PathPattern
     where: Expression | None
     quantifier: Quantifier | None
+    variable: Variable | None = None
+    """`(p = ... WHERE ...)`: a path variable declared inside a parenthesised path pattern."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -575,6 +577,8 @@ class Match(Clause):
     pattern: Pattern
     where: Expression | None
     hints: tuple[Hint, ...] = ()
+    mode: TypingLiteral["repeatable_elements", "different_relationships"] | None = None
+    """The Cypher 25 match mode written after MATCH (None: the default, DIFFERENT RELATIONSHIPS)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -632,7 +636,8 @@ class Foreach(Clause):
 
 @dataclass(frozen=True, slots=True)
 class CallSubquery(Clause):
-    """`[OPTIONAL] CALL [(a, b) | (*)] { query } [IN TRANSACTIONS [OF n ROWS] [ON ERROR ...]]`.
+    """`[OPTIONAL] CALL [(a, b) | (*)] { query } [IN [n] [CONCURRENT] TRANSACTIONS [OF n ROWS]
+    [ON ERROR ...] [REPORT STATUS AS s]]`.
 
     `importing` None is the old form (`CALL { WITH a ... }`, importing by a leading WITH inside the query);
     a tuple is the Cypher 5 scope clause `CALL (a, b)`; `import_all` is `CALL (*)`."""
@@ -644,6 +649,9 @@ class CallSubquery(Clause):
     in_transactions: bool
     batch_size: Expression | None = None
     on_error: TypingLiteral["continue", "break", "fail"] | None = None
+    report_status: Variable | None = None
+    concurrency: Expression | None = None
+    concurrent: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -686,7 +694,7 @@ class CreateIndex(Statement):
     `labels` holds more than one label only for FULLTEXT (`(n:A|B)`); a LOOKUP index has no labels or
     properties and names its function (`labels` / `type`) in `function`."""
 
-    name: str | None
+    name: str | Parameter | None
     kind: TypingLiteral["range", "text", "point", "fulltext", "vector", "lookup"]
     entity: TypingLiteral["node", "relationship"]
     variable: Variable
@@ -701,7 +709,7 @@ class CreateIndex(Statement):
 class DropIndex(Statement):
     """`DROP INDEX name [IF EXISTS]` (also the legacy `DROP INDEX ON :L(p)`, kept in `label`/`properties`)."""
 
-    name: str | None
+    name: str | Parameter | None
     if_exists: bool
     label: str | None = None
     properties: tuple[str, ...] = ()
@@ -712,7 +720,7 @@ class CreateConstraint(Statement):
     """`CREATE CONSTRAINT [name] [IF NOT EXISTS] FOR (n:L) REQUIRE n.p IS UNIQUE | IS NODE KEY | IS NOT NULL |
     IS :: TYPE` (and the legacy `ON (n:L) ASSERT ...`)."""
 
-    name: str | None
+    name: str | Parameter | None
     kind: TypingLiteral["unique", "node_key", "not_null", "property_type"]
     entity: TypingLiteral["node", "relationship"]
     variable: Variable
@@ -728,7 +736,7 @@ class DropConstraint(Statement):
     """`DROP CONSTRAINT name [IF EXISTS]`, or the legacy `DROP CONSTRAINT ON (n:L) ASSERT n.p IS UNIQUE`,
     whose description fills `kind`..`properties` (and leaves `name` None)."""
 
-    name: str | None
+    name: str | Parameter | None
     if_exists: bool
     kind: str | None = None
     entity: str | None = None

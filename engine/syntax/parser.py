@@ -86,7 +86,7 @@ PATH_MODES = {"WALK": "walk", "TRAIL": "trail", "ACYCLIC": "acyclic"}
 TYPE_WORDS = frozenset({
     "ANY", "NOTHING", "NULL", "BOOL", "BOOLEAN", "STRING", "VARCHAR", "INT", "INTEGER", "SIGNED", "INTEGER64",
     "FLOAT", "FLOAT64", "DATE", "LOCAL", "ZONED", "TIME", "DATETIME", "TIMESTAMP", "ZONE", "DURATION",
-    "POINT",
+    "POINT", "TIMEZONE",
     "NODE", "VERTEX", "RELATIONSHIP", "EDGE", "MAP", "LIST", "ARRAY", "PATH", "PROPERTY", "VALUE", "NOT",
 })
 CLAUSE_WORDS = ("MATCH", "OPTIONAL MATCH", "WITH", "RETURN", "UNWIND", "CREATE", "MERGE", "SET", "REMOVE",
@@ -135,6 +135,13 @@ def _join(first: Span, last: Span) -> Span:
     return _new_tuple(Span, (first.line, first.column, first.start, last.end))
 
 
+def _conjunction(labels: ast.LabelExpression) -> bool:
+    """Whether a label expression only names labels joined by `&` or `:`: all that CREATE and MERGE can write."""
+    if isinstance(labels, ast.LabelName):
+        return True
+    return isinstance(labels, ast.LabelAnd) and _conjunction(labels.left) and _conjunction(labels.right)
+
+
 def _as_pattern(path: ast.PathPattern) -> ast.Pattern:
     return ast.Pattern((ast.PatternPart(None, path, None, None, span=path.span),), span=path.span)
 
@@ -151,6 +158,10 @@ class Parser:
         # Inside a comprehension's WHERE, FOREACH's or reduce's list: `|` ends the expression, it is
         # no label OR.
         self._pipe_ends_expression = False
+        # The symbols the label expression being parsed uses (`:`, `|`, `|:`, `&`, `!`, `%`, `(`), and those
+        # of the last one parsed, which node and relationship patterns check.
+        self._label_symbols: set[str] = set()
+        self.last_label_symbols: frozenset[str] = frozenset()
         # Bare patterns parsed as expressions, with whether each sits where a predicate is expected.
         self._pattern_expressions: list[tuple[ast.PatternExpression, bool]] = []
         self._predicate_depth = 0
@@ -335,13 +346,22 @@ class Parser:
         if optional and self.current.type is TT.CALL:
             return self.parse_call(start, optional=True)
         self.expect(TT.MATCH, "after OPTIONAL" if optional else "")
+        mode = None
+        if self.current.upper == "REPEATABLE" and self.peek().upper in ("ELEMENT", "ELEMENTS"):
+            self.advance()
+            self.advance()
+            mode = "repeatable_elements"
+        elif self.current.upper == "DIFFERENT" and self.peek().upper in ("RELATIONSHIP", "RELATIONSHIPS"):
+            self.advance()
+            self.advance()
+            mode = "different_relationships"
         pattern = self.parse_pattern()
         self.check_no_parameter_maps(pattern, "MATCH")
         # Cypher 25 `SEARCH n IN (VECTOR INDEX ... ) SCORE AS s` will be read here, between the
         # pattern and hints.
         hints = self.parse_hints()
         where = self.parse_where()
-        return ast.Match(optional, pattern, where, hints, span=self.span_from(start))
+        return ast.Match(optional, pattern, where, hints, mode, span=self.span_from(start))
 
     def parse_hints(self) -> tuple[ast.Hint, ...]:
         hints: list[ast.Hint] = []
@@ -479,6 +499,10 @@ class Parser:
             if isinstance(element, ast.QuantifiedPath):
                 self.fail(f"{clause} cannot use a quantified path pattern", detail="CreatingVarLength",
                           span=element.span)
+            if isinstance(element, ast.NodePattern) and element.labels is not None and not _conjunction(
+                    element.labels):
+                self.fail(f"label expressions with '|', '!' or '%' are not allowed in a {clause} clause, only in "
+                          "MATCH and in expressions", detail="InvalidLabelExpression", span=element.labels.span)
             if not isinstance(element, ast.RelationshipPattern):
                 continue
             if element.length is not None or element.quantifier is not None:
@@ -614,12 +638,17 @@ class Parser:
                 importing = self.comma_separated(self.parse_variable)
             self.expect_closing(TT.RPAREN, "the CALL scope", opened)
         query = self.parse_braced_query("the CALL subquery")
-        in_transactions = False
-        batch_size = None
+        in_transactions = concurrent = False
+        batch_size = concurrency = None
         on_error = None
-        if self.current.type is TT.IN and self.at_word("TRANSACTIONS", 1):
+        report_status = None
+        if self.current.type is TT.IN and self._at_transactions_modifier():
             self.advance()
-            self.advance()
+            if not self.at_word("CONCURRENT") and not self.at_word("TRANSACTIONS"):
+                concurrency = self.parse_expression()
+            concurrent = self.match_word("CONCURRENT") is not None
+            if self.match_word("TRANSACTIONS") is None:
+                self.fail(f"expected TRANSACTIONS, found {self.current.describe()}")
             in_transactions = True
             if self.match_word("OF"):
                 batch_size = self.parse_expression()
@@ -633,8 +662,21 @@ class Parser:
                     self.fail("expected CONTINUE, BREAK or FAIL after ON ERROR, found "
                               f"{self.current.describe()}")
                 on_error = mode.upper.lower()
+            if self.at_word("REPORT") and self.at_word("STATUS", 1):
+                self.advance()
+                self.advance()
+                if self.match(TT.AS) is None:
+                    self.fail(f"expected AS after REPORT STATUS, found {self.current.describe()}")
+                report_status = self.parse_variable()
         return ast.CallSubquery(query, importing, import_all, optional, in_transactions, batch_size, on_error,
-                                span=self.span_from(start))
+                                report_status, concurrency, concurrent, span=self.span_from(start))
+
+    def _at_transactions_modifier(self) -> bool:
+        """After a CALL subquery's `}`: `IN TRANSACTIONS`, `IN CONCURRENT TRANSACTIONS` or `IN n CONCURRENT
+        TRANSACTIONS` (n an integer literal or a parameter)."""
+        if self.at_word("TRANSACTIONS", 1) or self.at_word("CONCURRENT", 1):
+            return True
+        return self.peek().type in (TT.INTEGER, TT.PARAMETER) and self.at_word("CONCURRENT", 2)
 
     def parse_braced_query(self, what: str) -> ast.Query:
         opened = self.expect(TT.LBRACE, f"to open {what}")
@@ -738,7 +780,8 @@ class Parser:
                 after_node = elements and isinstance(elements[-1], ast.NodePattern)
                 if after_node and self.peek().type is not TT.LPAREN:
                     break
-                if self.peek().type is TT.LPAREN:
+                if self.peek().type is TT.LPAREN or (self.peek().type in VARIABLE_TYPES
+                                                     and self.peek(2).type is TT.EQ):
                     elements.append(self.parse_quantified_path())
                 else:
                     elements.append(self.parse_node_pattern())
@@ -761,6 +804,7 @@ class Parser:
         labels = None
         if self.current.type is TT.COLON or self.current.type is TT.IS:
             labels = self.parse_label_expression()
+            self.check_no_colon_disjunction(labels)
         properties = self.parse_pattern_properties() if self.current.type in PROPERTY_MAP_STARTS else None
         where = self.parse_predicate() if self.current.type is TT.WHERE and self.advance() else None
         self.expect_closing(TT.RPAREN, "the node pattern", opened)
@@ -783,10 +827,18 @@ class Parser:
             opened = self.advance()
             if self.current.type in VARIABLE_TYPES:
                 variable = self.parse_variable()
+            symbols: frozenset[str] = frozenset()
             if self.current.type is TT.COLON or self.current.type is TT.IS:
                 types = self.parse_label_expression()
+                symbols = self.last_label_symbols
+                if ":" in symbols:
+                    self.fail("relationship types in a relationship type expression may not be combined using ':'",
+                              detail="InvalidRelationshipPattern", span=types.span)
             if self.current.type is TT.STAR:
                 length = self.parse_var_length()
+                if types is not None and symbols & {"&", "!", "%"}:
+                    self.fail("variable length relationships must not use relationship type expressions with "
+                              "'&', '!' or '%'", detail="InvalidRelationshipPattern", span=types.span)
             elif self.current.type in (TT.DOTDOT, TT.INTEGER):
                 self.fail(f"expected '*' before the length of a variable-length relationship, found "
                           f"{self.current.describe()}", detail="InvalidRelationshipPattern")
@@ -794,6 +846,10 @@ class Parser:
                 properties = self.parse_pattern_properties()
             if self.match(TT.WHERE):
                 where = self.parse_predicate()
+            if types is not None and "|:" in symbols and (variable or length or properties or where):
+                self.fail("the legacy '|:' between relationship types cannot be used with a variable, properties, "
+                          "WHERE or a variable length; separate the types with '|' alone",
+                          detail="InvalidRelationshipPattern", span=types.span)
             self.expect_closing(TT.RBRACKET, "the relationship pattern", opened)
         self.expect(TT.MINUS, "to finish the relationship pattern")
         right = self.match(TT.GT) is not None
@@ -849,11 +905,15 @@ class Parser:
 
     def parse_quantified_path(self) -> ast.QuantifiedPath:
         opened = self.advance()
+        variable = None
+        if self.current.type in VARIABLE_TYPES and self.peek().type is TT.EQ:
+            variable = self.parse_variable()
+            self.advance()
         pattern = self.parse_path_pattern()
         where = self.parse_predicate() if self.match(TT.WHERE) else None
         self.expect_closing(TT.RPAREN, "the parenthesised path", opened)
         quantifier = self.parse_quantifier()
-        return ast.QuantifiedPath(pattern, where, quantifier, span=self.span_from(opened))
+        return ast.QuantifiedPath(pattern, where, quantifier, variable, span=self.span_from(opened))
 
     def expect_closing(self, kind: TokenKind, what: str, opened: Token) -> Token:
         if self.current.type is kind:
@@ -866,7 +926,9 @@ class Parser:
     # Label expressions: `|` (or), `&` (and), `!` (not), `%`, parentheses; legacy `:A:B` and `:A|:B`.
 
     def parse_label_expression(self) -> ast.LabelExpression:
-        """After `:` (or `IS`): a label expression, with the legacy `:A:B` conjunction."""
+        """After `:` (or `IS`): a label expression, with the legacy `:A:B` conjunction. The legacy colons
+        may not be mixed with `|`, `&`, `!`, `%` (Neo4j's 42I10, "invalid label expression")."""
+        saved, self._label_symbols = self._label_symbols, set()
         start = self.advance()
         token = self.current
         if token.type in WORD_TYPES and self.peek().type not in LABEL_OPERATORS:  # `:Name`, the common case
@@ -876,15 +938,28 @@ class Parser:
             expression = self.parse_label_or()
         while self.current.type is TT.COLON and start.type is TT.COLON:
             self.advance()
+            self._label_symbols.add(":")
             right = self.parse_label_or()
             expression = ast.LabelAnd(expression, right, span=expression.span.cover(right.span))
+        symbols, self._label_symbols = frozenset(self._label_symbols), saved
+        if symbols & {":", "|:"} and symbols & {"|", "&", "!", "%", "("}:
+            self.fail("mixing label expression symbols ('|', '&', '!', and '%') with colon (':') between labels "
+                      "is not allowed; use one set of symbols", detail="InvalidLabelExpression",
+                      span=expression.span)
+        self.last_label_symbols = symbols
         return expression
+
+    def check_no_colon_disjunction(self, expression: ast.LabelExpression) -> None:
+        """`:A|:B` is only left for relationship types; on labels it is an error."""
+        if "|:" in self.last_label_symbols:
+            self.fail("label expressions are not allowed to contain '|:'; write the disjunction as :A|B",
+                      detail="InvalidLabelExpression", span=expression.span)
 
     def parse_label_or(self) -> ast.LabelExpression:
         left = self.parse_label_and()
         while self.current.type is TT.PIPE and not self._pipe_ends_expression:
             self.advance()
-            self.match(TT.COLON)
+            self._label_symbols.add("|:" if self.match(TT.COLON) else "|")
             right = self.parse_label_and()
             left = ast.LabelOr(left, right, span=left.span.cover(right.span))
         return left
@@ -893,6 +968,7 @@ class Parser:
         left = self.parse_label_not()
         while self.current.type is TT.AMP:
             self.advance()
+            self._label_symbols.add("&")
             right = self.parse_label_not()
             left = ast.LabelAnd(left, right, span=left.span.cover(right.span))
         return left
@@ -900,14 +976,17 @@ class Parser:
     def parse_label_not(self) -> ast.LabelExpression:
         if self.current.type is TT.BANG:
             start = self.advance()
+            self._label_symbols.add("!")
             operand = self.parse_label_not()
             return ast.LabelNot(operand, span=self.span_from(start))
         token = self.current
         if token.type is TT.PERCENT:
             self.advance()
+            self._label_symbols.add("%")
             return ast.LabelWildcard(span=token.span)
         if token.type is TT.LPAREN:
             opened = self.advance()
+            self._label_symbols.add("(")
             saved, self._pipe_ends_expression = self._pipe_ends_expression, False
             expression = self.parse_label_or()
             self._pipe_ends_expression = saved
@@ -1012,9 +1091,11 @@ class Parser:
             token = self.current
             upper = token.upper
             type_word = upper in TYPE_WORDS and (upper != "NOT" or self.at_word("NULL", 1))
-            time_zone = upper in ("WITH", "WITHOUT") and self.at_word("TIME", 1)  # TIME WITH TIME ZONE
+            time_zone = upper in ("WITH", "WITHOUT") and (self.at_word("TIME", 1) or self.at_word("TIMEZONE", 1))
             if type_word or time_zone:
                 words.append(upper)
+            elif token.type is TT.BANG and words:  # `INTEGER!` is `INTEGER NOT NULL`
+                words += ["NOT", "NULL"]
             elif token.type is TT.LT and words:
                 self.advance()
                 inner = self.parse_type()
@@ -1079,6 +1160,7 @@ class Parser:
                     subject = ast.Subscript(subject, start, span=self.span_from(subject.span))
             elif kind is TT.COLON and labels:
                 expression = self.parse_label_expression()
+                self.check_no_colon_disjunction(expression)
                 return ast.HasLabels(subject, expression, span=self.span_from(subject.span))
             else:
                 return subject
@@ -1253,7 +1335,8 @@ class Parser:
             for part in query.parts:
                 for clause in part.clauses:
                     if isinstance(clause, UPDATING_CLAUSES):
-                        self.fail(f"an {keyword} subquery cannot update the graph",
+                        self.fail(f"{'An' if keyword == 'EXISTS' else 'A'} {keyword.title()} Expression cannot contain"
+                                  " any updates",
                                   detail="InvalidClauseComposition", span=clause.span)
             return query, None, None
         saved = self._predicate_depth
@@ -1305,7 +1388,7 @@ class Parser:
                 for part in query.parts:
                     for clause in part.clauses:
                         if isinstance(clause, UPDATING_CLAUSES):
-                            self.fail("a COLLECT subquery cannot update the graph",
+                            self.fail("A Collect Expression cannot contain any updates",
                                       detail="InvalidClauseComposition", span=clause.span)
                 return ast.CollectSubquery(query, span=self.span_from(token))
             return self.parse_map_projection()
@@ -1407,8 +1490,10 @@ class Parser:
             return self.parse_create_constraint()
         return None
 
-    def parse_schema_name(self, *stop: str) -> str | None:
+    def parse_schema_name(self, *stop: str) -> str | ast.Parameter | None:
         token = self.current
+        if token.type is TT.PARAMETER:  # `CREATE CONSTRAINT $name ...`: the name is a parameter
+            return self.parse_parameter()
         if not token.is_word or token.upper in stop:
             return None
         if token.upper == "IF" and self.peek().type is TT.NOT:
@@ -1550,7 +1635,7 @@ class Parser:
                 properties = self.comma_separated(lambda: self.parse_name("a property key"))
                 self.expect_closing(TT.RPAREN, "the property list", opened)
                 return ast.DropIndex(None, False, label, properties, span=self.span_from(start))
-            name = self.parse_name("an index name")
+            name = self.parse_schema_name() or self.parse_name("an index name")
             return ast.DropIndex(name, self.parse_if_exists(), span=self.span_from(start))
         self.expect(TT.CONSTRAINT, "or INDEX after DROP")
         if self.match(TT.ON):
@@ -1559,7 +1644,7 @@ class Parser:
             kind, properties, _ = self.parse_constraint_predicate()
             return ast.DropConstraint(None, False, kind, entity, variable, labels[0] if labels else None,
                                       properties, span=self.span_from(start))
-        name = self.parse_name("a constraint name")
+        name = self.parse_schema_name() or self.parse_name("a constraint name")
         return ast.DropConstraint(name, self.parse_if_exists(), span=self.span_from(start))
 
     def parse_show_statement(self) -> ast.Statement:

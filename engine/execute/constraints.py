@@ -1,0 +1,165 @@
+"""Constraint checks: each one SQL query over the stored graph, the first violation raised as Neo4j words it.
+
+Uniqueness (and the uniqueness half of a key) is checked after every clause that wrote, as Neo4j checks it
+when the value is written; existence (and the other half of a key) once, when the statement is about to
+commit, as Neo4j validates it at commit: `CREATE (a:Author) SET a.name = 'x'` passes an existence
+constraint on `:Author(name)`. `find_violation` is also what a new constraint runs against the data already
+there, and `constraint_description` the `Constraint( ... )` text Neo4j's schema errors quote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+from engine.errors import ConstraintViolation
+from engine.semantic import types as t
+from engine.semantic.types import is_variant
+from engine.storage.schema import ENTITY_TABLES, Catalog, ConstraintInfo
+from engine.syntax.span import Span
+
+UNIQUE_KINDS = ("unique", "node_key")
+EXISTENCE_KINDS = ("not_null", "node_key")
+ELEMENT_WORDS = {"node": ("Node", "label"), "relationship": ("Relationship", "type")}
+TYPE_NAMES = {
+    ("unique", "node"): "NODE PROPERTY UNIQUENESS",
+    ("unique", "relationship"): "RELATIONSHIP PROPERTY UNIQUENESS",
+    ("node_key", "node"): "NODE KEY",
+    ("node_key", "relationship"): "RELATIONSHIP KEY",
+    ("not_null", "node"): "NODE PROPERTY EXISTENCE",
+    ("not_null", "relationship"): "RELATIONSHIP PROPERTY EXISTENCE",
+}
+"""(kind, entity) → the constraint type as Neo4j's messages spell it (SHOW CONSTRAINTS joins it with `_`)."""
+
+
+@dataclass(frozen=True)
+class Violation:
+    """The first element found breaking a constraint: `duplicate` is the earlier element with the same
+    values (uniqueness), None when a property is missing (existence)."""
+
+    constraint: ConstraintInfo
+    element: int
+    duplicate: int | None = None
+    values: tuple[Any, ...] = ()
+
+
+def unique_key(column: str, column_type: t.CypherType | None) -> str:
+    """What uniqueness compares: the value itself in a typed column, a normalised key in a VARIANT one."""
+    return column if column_type is not None and not is_variant(column_type) else f"cy_property_key({column})"
+
+
+def _scope(constraint: ConstraintInfo) -> str:
+    """The elements a constraint applies to, as a FROM/WHERE over the element's table (label or type: $1)."""
+    table = ENTITY_TABLES[constraint.entity]
+    test = "list_contains(labels, $1)" if constraint.entity == "node" else "type = $1"
+    return f"FROM {table} WHERE {test}"
+
+
+def find_violation(connection: duckdb.DuckDBPyConnection, catalog: Catalog, constraint: ConstraintInfo, *,
+                   uniqueness: bool = True, existence: bool = True) -> Violation | None:
+    """The first element (lowest id) breaking `constraint` in the stored graph, or None."""
+    columns = [catalog.column(constraint.entity, key) for key in constraint.properties]
+    if existence and constraint.kind in EXISTENCE_KINDS:
+        present = " AND ".join(f"{column} IS NOT NULL" for column in columns if column is not None)
+        missing = "TRUE" if None in columns else f"NOT ({present})"
+        row = connection.execute(f"SELECT min(id) {_scope(constraint)} AND {missing}", [constraint.label]).fetchone()
+        if row is not None and row[0] is not None:
+            return Violation(constraint, int(row[0]))
+    if uniqueness and constraint.kind in UNIQUE_KINDS and None not in columns:
+        typed = [(column, catalog.column_type(constraint.entity, key))
+                 for column, key in zip(columns, constraint.properties, strict=True)]
+        keys = ", ".join(unique_key(column, column_type) for column, column_type in typed if column)
+        present = " AND ".join(f"{column} IS NOT NULL" for column, _ in typed)
+        row = connection.execute(
+            f"SELECT min(id), max(id) {_scope(constraint)} AND {present} GROUP BY {keys} HAVING count(*) > 1"
+            " ORDER BY max(id) LIMIT 1", [constraint.label]).fetchone()
+        if row is not None:
+            return Violation(constraint, int(row[1]), int(row[0]), _values(connection, catalog, constraint, row[0]))
+    return None
+
+
+def _values(connection: duckdb.DuckDBPyConnection, catalog: Catalog, constraint: ConstraintInfo,
+            element: int) -> tuple[Any, ...]:
+    """The constrained properties of one element, as Cypher values (for the message)."""
+    from engine.execute.decode import Decoder
+
+    columns = [catalog.column(constraint.entity, key) or "NULL" for key in constraint.properties]
+    types = [catalog.column_type(constraint.entity, key) or t.ANY for key in constraint.properties]
+    table = ENTITY_TABLES[constraint.entity]
+    raw = connection.execute(f"SELECT {', '.join(columns)} FROM {table} WHERE id = $1", [element]).fetchall()
+    return Decoder(connection, catalog).decode_rows(raw, types)[0] if raw else ()
+
+
+def check_constraints(connection: duckdb.DuckDBPyConnection, catalog: Catalog, span: Span | None, *,
+                      uniqueness: bool = True, existence: bool = True) -> None:
+    """Raise ConstraintValidationFailed for the first constraint the stored graph breaks."""
+    for constraint in sorted(catalog.constraints.values(), key=lambda item: item.id):
+        violation = find_violation(connection, catalog, constraint, uniqueness=uniqueness, existence=existence)
+        if violation is not None:
+            detail = "PropertyExistenceViolation" if violation.duplicate is None else "PropertyUniquenessViolation"
+            raise ConstraintViolation(violation_message(violation), span, detail=detail)
+
+
+def violation_message(violation: Violation) -> str:
+    """Neo4j's words: `Node(0) already exists with label `Book` and property `isbn` = '1449356265'`,
+    `Node(0) with label `Author` must have the property `name``, `... must have the properties (`a`, `b`)`."""
+    constraint = violation.constraint
+    element, token = ELEMENT_WORDS[constraint.entity]
+    keys = constraint.properties
+    if violation.duplicate is None:
+        if len(keys) == 1:
+            needs = f"the property `{keys[0]}`"
+        else:
+            needs = "the properties (" + ", ".join(f"`{key}`" for key in keys) + ")"
+        return f"{element}({violation.element}) with {token} `{constraint.label}` must have {needs}"
+    pairs = ", ".join(f"`{key}` = {literal(value)}" for key, value in zip(keys, violation.values, strict=False))
+    noun = "property" if len(keys) == 1 else "properties"
+    return f"{element}({violation.duplicate}) already exists with {token} `{constraint.label}` and {noun} {pairs}"
+
+
+def creation_failure(violation: Violation) -> str:
+    """Why a new constraint cannot be created over the data there (ConstraintCreationFailed)."""
+    constraint = violation.constraint
+    element, token = ELEMENT_WORDS[constraint.entity]
+    head = f"Unable to create {constraint_description(constraint, with_id=False)}:\n"
+    if violation.duplicate is None:
+        return head + violation_message(violation) + ". Note that only the first found violation is shown."
+    keys = constraint.properties
+    pairs = ", ".join(f"`{key}` = {literal(value)}" for key, value in zip(keys, violation.values, strict=False))
+    noun = "property" if len(keys) == 1 else "properties"
+    return (head + f"Both {element}({violation.duplicate}) and {element}({violation.element}) have the {token} "
+            f"`{constraint.label}` and {noun} {pairs}")
+
+
+def schema_text(entity: str, label: str | None, properties: tuple[str, ...]) -> str:
+    """`(:Book {isbn})`, `()-[:SEQUEL_OF {order}]-()`: a schema as Neo4j's messages write it."""
+    keys = " {" + ", ".join(properties) + "}" if properties else ""
+    token = f":{label}" if label else ""
+    return f"({token}{keys})" if entity == "node" else f"()-[{token}{keys}]-()"
+
+
+def constraint_description(constraint: ConstraintInfo, owned_index: int | None = None, *,
+                           with_id: bool = True) -> str:
+    """`Constraint( id=3, name='book_isbn', type='NODE PROPERTY UNIQUENESS', schema=(:Book {isbn}),
+    ownedIndex=2 )`."""
+    parts = [f"id={constraint.id}"] if with_id else []
+    parts += [f"name='{constraint.name}'", f"type='{TYPE_NAMES[(constraint.kind, constraint.entity)]}'",
+              f"schema={schema_text(constraint.entity, constraint.label, constraint.properties)}"]
+    if owned_index is not None:
+        parts.append(f"ownedIndex={owned_index}")
+    return "Constraint( " + ", ".join(parts) + " )"
+
+
+def literal(value: Any) -> str:
+    """A value as Neo4j's constraint messages quote it: strings in single quotes."""
+    if isinstance(value, str):
+        return "'" + value + "'"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(literal(item) for item in value) + "]"
+    return str(value)
