@@ -407,11 +407,45 @@ class Writer:
         return WriteResult(table, result.counters)
 
     def set_items(self, items: list[b.BoundSetItem], relation: Relation) -> WriteResult:
+        """The items over every row at once; or, when a value reads the graph and a target recurs in
+        several rows, in rounds that give each row the writes of the rows before it (`_rounds`)."""
         counters: Counter[str] = Counter()
-        for item in items:
-            handler = SET_ITEMS[item.kind]
-            counters += handler(self, item, relation)
+        rounds = self._rounds(items, relation)
+        for subset in rounds or [relation]:
+            for item in items:
+                handler = SET_ITEMS[item.kind]
+                counters += handler(self, item, subset)
         return WriteResult(relation, counters)
+
+    def _rounds(self, items: list[b.BoundSetItem], relation: Relation) -> list[Relation] | None:
+        """Neo4j runs SET row by row, so `SET n.hits = n.hits + 1` over three rows of one node adds 3.
+        One pass over all rows would read the old value in every row. When a value reads the graph and
+        some target recurs, round k holds the k-th row of each target (so rounds are as many as a target
+        recurs, not as many as there are rows); with targets of several variables, a row is a round.
+        None when one pass gives the same result."""
+        if not any(_reads_graph(item.value) or _reads_graph(item.target) for item in items
+                   if item.kind in ("property", "all", "merge")):
+            return None
+        targets: list[str] = []
+        for item in items:
+            for entity, rows_sql, values in self._targets(item, relation):
+                rows = self.run.materialize(rows_sql, [], values)
+                targets.append(f"SELECT __ord, '{entity}' AS kind, id FROM {rows.sql}")
+        union = " UNION ALL ".join(targets)
+        (repeated,) = self.run.fetchone(
+            f"SELECT count(DISTINCT (__ord, kind, id)) > count(DISTINCT (kind, id)) FROM ({union})")
+        if not repeated:
+            return None
+        variables = {id(item.target.variable) if isinstance(item.target, b.BVariable) else id(item.target)
+                     for item in items}
+        partition = "PARTITION BY kind, id " if len(variables) == 1 else ""
+        ranked = self.run.materialize(
+            f"(SELECT __ord, max(__round) AS __round FROM (SELECT __ord, dense_rank() OVER ({partition}"
+            f"ORDER BY __ord) AS __round FROM ({union})) GROUP BY __ord)", [])
+        (last,) = self.run.fetchone(f"SELECT max(__round) FROM {ranked.sql}")
+        return [Relation(f"(SELECT * FROM {relation.sql} WHERE __ord IN"
+                         f" (SELECT __ord FROM {ranked.sql} WHERE __round = {round_number}))", relation.variables)
+                for round_number in range(1, last + 1)]
 
     def _targets(self, item: b.BoundSetItem, relation: Relation, value: b.BoundExpression | None = None,
                  column_types: dict[str, CypherType | None] | None = None) -> list[tuple[str, str, list[Any]]]:
@@ -475,6 +509,9 @@ class Writer:
     def _set_map(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
         assert item.value is not None
         value = item.value
+        if isinstance(value, b.BFunction) and value.name == "properties" and value.arguments[0].type.kind in (
+                Kind.NODE, Kind.RELATIONSHIP):
+            value = value.arguments[0]  # `SET a = properties(b)` is `SET a = b`
         replace_all = item.kind == "all"
         counters: Counter[str] = Counter()
         if value.type.kind in (Kind.NODE, Kind.RELATIONSHIP):
@@ -661,6 +698,26 @@ def _reads_any(expression: b.BoundExpression | None, variable_ids: set[int]) -> 
                 if any(isinstance(x, b.BoundExpression) and _reads_any(x, variable_ids) for x in item):
                     return True
             elif isinstance(item, b.BoundExpression) and _reads_any(item, variable_ids):
+                return True
+    return False
+
+
+GRAPH_KINDS = (Kind.NODE, Kind.RELATIONSHIP, Kind.PATH, Kind.ANY, Kind.LIST, Kind.MAP)
+
+
+def _reads_graph(expression: Any) -> bool:
+    """Whether `expression` may read a property, label or relationship that a write can change: it reads
+    a variable that is or may hold a graph element, or runs a subquery."""
+    if isinstance(expression, b.BSubquery):
+        return True
+    if isinstance(expression, b.BVariable):
+        return expression.variable.type.kind in GRAPH_KINDS
+    if not isinstance(expression, b.BoundExpression):
+        return False
+    for value in vars(expression).values():
+        for item in value if isinstance(value, tuple) else (value,):
+            parts = item if isinstance(item, tuple) else (item,)
+            if any(_reads_graph(part) for part in parts):
                 return True
     return False
 
