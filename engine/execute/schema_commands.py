@@ -5,7 +5,7 @@ errors (docs/adr/0016-schema-commands-follow-neo4j.md).
   `index_` or `constraint_` and eight hex digits (the two default lookup indexes keep Neo4j's names).
 - `IF NOT EXISTS` makes a command a no-op (no counters) when an object of that name, or of that schema and
   type, exists; a conflicting object (another type on the same schema, an index of that name for a
-  constraint) is still an error. `IF EXISTS` makes dropping a missing object a no-op.
+  constraint, a constraint of that name for an index) is still an error. `IF EXISTS` makes dropping a missing object a no-op.
 - A uniqueness or key constraint owns a range index of its own name and schema, which SHOW INDEXES lists
   (`owningConstraint`) and which goes with the constraint; it is not counted as an index added.
 - A new constraint is checked against the data already there (ConstraintCreationFailed).
@@ -230,7 +230,9 @@ def create_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
     default = LOOKUP_NAMES[statement.entity] if statement.kind == "lookup" else _generated_name("index", *schema)
     name = _name(command, statement.name) or default
     same = next((i for i in catalog.indexes.values() if (i.kind, i.entity, i.labels, i.properties) == schema), None)
-    if (same is not None or name in catalog.indexes or name in catalog.constraints) and statement.if_not_exists:
+    # IF NOT EXISTS skips only an index of that name, or of that type and schema (a constraint's backing
+    # index too); a constraint of that name is still a conflict, as in Neo4j's DoNothingIfExistsForIndex.
+    if (same is not None or name in catalog.indexes) and statement.if_not_exists:
         return _counted()
     if name in catalog.constraints:
         raise SchemaError(f"There already exists a constraint called '{name}'.", statement.span,

@@ -172,18 +172,29 @@ class CallRun:
         committed = 0
         failed = False
         self._commit()
-        for batch in batches:
-            rows = self.run.materialize(f"(SELECT * FROM {outer.sql} WHERE __ord BETWEEN $1 AND $2)",
+
+        def batch_rows(batch: list[int]) -> Relation:
+            return self.run.materialize(f"(SELECT * FROM {outer.sql} WHERE __ord BETWEEN $1 AND $2)",
                                         outer.variables, [batch[0], batch[-1]])
+
+        for batch in batches:
+            rows = batch_rows(batch)
             if failed:  # after ON ERROR BREAK
                 results.append(self._null_rows(rows, report, Status(False, False, None, None)))
                 continue
             transaction = f"transaction-{next(_TRANSACTION_IDS)}"
             state = self.run.deleted_nodes, self.run.deleted_any
+            # A batch's result tables are made before its commit, and a failed batch's after its rollback
+            # and then committed: temporary tables go with a rolled-back transaction.
             try:
                 inner, batch_counters = self.over(rows)
                 if self.run.deleted_nodes:
                     self.executor._check_no_dangling(self.run)
+                status = Status(True, True, transaction, None)
+                if self.clause.returns:
+                    result = self._with_status(inner, report, status)
+                else:  # a unit subquery: its outer rows go on, each with the batch's status
+                    result = self._null_rows(rows, report, status)
                 self._commit()
             except (CypherError, duckdb.Error) as error:
                 cypher_error = self._as_cypher_error(error)
@@ -194,15 +205,12 @@ class CallRun:
                     raise cypher_error from error
                 failed = options.on_error == "break"
                 status = Status(True, False, transaction, cypher_error.message)
-                results.append(self._null_rows(rows, report, status))
+                results.append(self._null_rows(batch_rows(batch), report, status))
+                self._commit()
                 continue
             committed += 1
             counters += batch_counters
-            status = Status(True, True, transaction, None)
-            if self.clause.returns:
-                results.append(self._with_status(inner, report, status))
-            else:  # a unit subquery: its outer rows go on, each with the batch's status
-                results.append(self._null_rows(rows, report, status))
+            results.append(result)
         if not results:
             empty = self.run.materialize(f"(SELECT * FROM {outer.sql} WHERE false)", outer.variables)
             results.append(self._null_rows(empty, report, Status(False, False, None, None)))

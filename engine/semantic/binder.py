@@ -95,6 +95,8 @@ class Binder:
         parts each import their own variables); otherwise every part starts in `scope`."""
         scopes = part_scopes or [scope] * len(query.parts)
         in_union, self._in_union = self._in_union, len(query.parts) > 1
+        if subquery == "count" and len(query.parts) > 1 and not all(query.union_all):
+            subquery = "count_union"  # Neo4j: a COUNT over a distinct UNION may not omit its RETURN
         parts = [self.bind_single_query(part, part_scope.copy(), top_level=top_level, subquery=subquery)
                  for part, part_scope in zip(query.parts, scopes, strict=True)]
         self._in_union = in_union
@@ -173,6 +175,7 @@ class Binder:
 
     def bind_match(self, clause: ast.Match, scope: Scope) -> tuple[b.BoundClause, Scope]:
         self._pattern_relationships = set()
+        _check_quantifier_mixing(clause)
         new_scope = scope.copy()
         outer_mode, self._match_mode = self._match_mode, clause.mode
         try:
@@ -519,9 +522,10 @@ class Binder:
         returns = query.parts[0].output
         for variable in returns:
             if variable.name in scope:
-                raise CypherSyntaxError(SHADOWING.format(name=variable.name),
+                # Neo4j: "Variable `x` already declared in outer scope" (42N07), as the TCK's VariableAlreadyBound.
+                raise CypherSyntaxError(f"Variable `{variable.name}` already declared in outer scope",
                                         _return_item_span(clause.query, variable.name) or clause.span,
-                                        detail="VariableShadowing")
+                                        detail="VariableAlreadyBound")
             new_scope.add(variable)
         if transactions is not None and transactions.report is not None:
             new_scope.add(transactions.report)
@@ -689,6 +693,8 @@ class Binder:
             raise CypherSyntaxError(f"REPEATABLE ELEMENTS with {written_mode.upper()} path mode is not supported",
                                     part.span, detail="UnsupportedPathModeCombination")
         elements, path_where = self._path_elements(part, scope)
+        if mode == "match":
+            _check_not_empty(part)
         if part.function is not None:
             self._check_shortest_function(part, elements)
         nodes: list[b.BoundNode] = []
@@ -739,6 +745,14 @@ class Binder:
             "shortest_k": ("shortest", selector.count),
             "shortest_groups": ("groups", selector.count),
         }[selector.kind]
+        if isinstance(count, ast.Parameter):  # `SHORTEST $k`: a non-negative integer, as for SKIP / LIMIT
+            count = self._bind_parameter(count, Scope(), NO_AGGREGATES).value
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise CypherArgumentError(f"the number of paths or groups must be a non-negative integer, got "
+                                          f"{count!r}", selector.span, detail="InvalidArgumentType")
+            if count < 0:
+                raise CypherArgumentError(f"the number of paths or groups must be a non-negative integer, got "
+                                          f"{count}", selector.span, detail="NegativeIntegerArgument")
         return b.BoundSelector(kind, int(count or 0))
 
     def _path_elements(self, part: ast.PatternPart,
@@ -793,6 +807,9 @@ class Binder:
         if high is not None and low > high:
             raise CypherSyntaxError(f"a quantifier's lower bound ({low}) cannot be greater than its upper bound "
                                     f"({high})", quantifier.span, detail="InvalidQuantifier")
+        if high == 0:
+            raise CypherSyntaxError("a quantifier for a path pattern must not be limited by 0", quantifier.span,
+                                    detail="InvalidQuantifier")
         if repeatable and high is None:
             raise CypherSyntaxError(UNBOUNDED_REPEATABLE, quantifier.span, detail="UnboundedRepeatableElements")
         inner = list(group.pattern.elements)
@@ -1162,7 +1179,8 @@ class Binder:
         variable, inner = self._iteration_scope(node.variable, source, scope)
         accumulator = self.new_variable(node.accumulator.name, t.ANY)
         inner.add(accumulator)
-        expression = self.bind_expression(node.expression, inner, context)
+        # As in a list comprehension, the step runs once per element: no aggregates (InvalidAggregation).
+        expression = self.bind_expression(node.expression, inner)
         return b.BReduce(accumulator, initial, variable, source, expression, type=t.ANY, span=node.span)
 
     def _bind_subquery(self, node: ast.ExistsSubquery | ast.CountSubquery | ast.CollectSubquery, scope: Scope,
@@ -1189,7 +1207,10 @@ class Binder:
             raise CypherSyntaxError(f"{article} {kind.title()} Expression cannot contain any updates", node.span,
                                     detail="InvalidClauseComposition")
         if kind == "collect":
-            if len(bound_query.columns) != 1:
+            # Neo4j rejects `RETURN *` here whatever it expands to (`returnVariables.includeExisting`).
+            star = any(isinstance(part.clauses[-1], ast.Return) and part.clauses[-1].projection.star
+                       for part in query.parts)
+            if star or len(bound_query.columns) != 1:
                 raise CypherSyntaxError("A Collect Expression must end with a single return column.", node.span,
                                         detail="InvalidNumberOfColumns")
             result = t.list_of(bound_query.parts[0].output[0].type)
@@ -1329,11 +1350,57 @@ def _quantified_relationship_group(relationship: ast.RelationshipPattern) -> ast
     return ast.QuantifiedPath(pattern, None, relationship.quantifier, span=span)
 
 
+def _check_not_empty(part: ast.PatternPart) -> None:
+    """A path pattern must always match at least one node: one made only of quantified path patterns that may
+    all repeat zero times, such as `((n)-[r]->(m)){0,10}`, is an error (Cypher manual, Path patterns, Rules)."""
+    elements = part.element.elements
+    if len(elements) == 1 and isinstance(elements[0], ast.QuantifiedPath) and elements[0].quantifier is None:
+        elements = elements[0].pattern.elements
+    if any(not isinstance(element, ast.QuantifiedPath) or element.quantifier is None for element in elements):
+        return
+    if all((element.quantifier.min or 0) == 0 for element in elements):
+        raise CypherSyntaxError("a path pattern must match at least one node: with every quantified path pattern "
+                                "repeated zero times this one would be empty", part.span,
+                                detail="InvalidQuantifiedPath")
+
+
+def _check_quantifier_mixing(clause: ast.Match) -> None:
+    """Variable-length relationships (`-[*]-`) and quantified path patterns or relationships cannot be mixed in
+    one graph pattern (Neo4j raises the same error)."""
+    legacy = quantified = None
+    for part in clause.pattern.parts:
+        elements = list(part.element.elements)
+        while elements:
+            element = elements.pop()
+            if isinstance(element, ast.QuantifiedPath):
+                if element.quantifier is None:
+                    elements.extend(element.pattern.elements)
+                else:
+                    quantified = quantified or element
+            elif isinstance(element, ast.RelationshipPattern):
+                if element.quantifier is not None:
+                    quantified = quantified or element
+                elif element.length is not None:
+                    legacy = legacy or element
+    if legacy is not None and quantified is not None:
+        raise CypherSyntaxError("Mixing variable-length relationships ('-[*]-') with quantified relationships "
+                                "('()-->*()') or quantified path patterns ('(()-->())*') is not allowed",
+                                legacy.span, detail="InvalidVariableLengthRelationship")
+
+
 def _check_match_modes(clause: ast.Match) -> None:
     """Graph-pattern rules of selectors and path modes (Cypher manual, Match modes and path modes)."""
     parts = clause.pattern.parts
-    selective = [part for part in parts if (part.selector is not None and part.selector.kind in SELECTIVE)
-                 or part.function is not None]
+    selective = [part for part in parts if part.selector is not None and part.selector.kind in SELECTIVE]
+    legacy = [part for part in parts if part.function is not None]
+    if legacy and len(parts) > 1 and not selective and (
+            len(legacy) > 1 or clause.optional or clause.mode == "repeatable_elements" or any(
+                len(part.element.elements) != 1 or not isinstance(part.element.elements[0], ast.NodePattern)
+                for part in parts if part.function is None)):
+        # `MATCH (a {..}), (b {..}), p = shortestPath((a)-[*]-(b))` (the functions are not selective path
+        # selectors) runs as the node patterns, then the shortest path per row: other mixes are not run
+        raise UnsupportedFeature(f"{legacy[0].function}() with path patterns other than single nodes in one "
+                                 "MATCH", legacy[0].span)
     if selective and len(parts) > 1 and clause.mode != "repeatable_elements":
         raise CypherSyntaxError("Multiple path patterns cannot be used in the same clause in combination with a "
                                 "selective path selector: use one MATCH clause per path pattern, or the "

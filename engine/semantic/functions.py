@@ -122,10 +122,13 @@ ARGUMENT_KINDS: dict[str, tuple[frozenset[Kind] | None, ...]] = {
     "tolower": (STRING_KINDS,), "toupper": (STRING_KINDS,), "lower": (STRING_KINDS,), "upper": (STRING_KINDS,),
     "trim": (STRING_KINDS,), "ltrim": (STRING_KINDS, STRING_KINDS), "rtrim": (STRING_KINDS, STRING_KINDS),
     "btrim": (STRING_KINDS, STRING_KINDS), "normalize": (STRING_KINDS,),
-    "split": (STRING_KINDS, STRING_KINDS), "substring": (STRING_KINDS,),
+    "split": (STRING_KINDS, frozenset({Kind.STRING, Kind.LIST})), "substring": (STRING_KINDS,),
     "left": (STRING_KINDS, INTEGER_KINDS), "right": (STRING_KINDS, INTEGER_KINDS),
     "round": (NUMBER_KINDS, NUMBER_KINDS, STRING_KINDS), "replace": (STRING_KINDS, STRING_KINDS, STRING_KINDS),
     "head": (frozenset({Kind.LIST}),), "last": (frozenset({Kind.LIST}),), "tail": (frozenset({Kind.LIST}),),
+    "isempty": (frozenset({Kind.STRING, Kind.LIST, Kind.MAP}),),
+    "id": (frozenset({Kind.NODE, Kind.RELATIONSHIP}),), "elementid": (frozenset({Kind.NODE, Kind.RELATIONSHIP}),),
+    "abs": (NUMBER_KINDS,), "sign": (NUMBER_KINDS,), "ceil": (NUMBER_KINDS,), "floor": (NUMBER_KINDS,),
 }
 
 

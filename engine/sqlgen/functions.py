@@ -16,12 +16,14 @@ Builder = Callable[[ExpressionCompiler, b.BFunction], str]
 
 
 def by_kind(c: ExpressionCompiler, argument: b.BoundExpression, branches: dict[int, Callable[[str], str]],
-            message: str) -> str:
+            message: str, *, or_null: bool = False) -> str:
     """A function of a value whose type is only known at run time: one SQL branch per kind code (see
-    `runtime.KIND_CODES`), null for null, and InvalidArgumentValue for every other kind."""
+    `runtime.KIND_CODES`), null for null, and InvalidArgumentValue for every other kind (null instead
+    with `or_null`, for the `...OrNull` conversions)."""
     def build(value: str) -> str:
         whens = "".join(f" WHEN {code} THEN {branch(value)}" for code, branch in branches.items())
-        failure = error_sql("TypeError", "InvalidArgumentValue", f"'{message}, got ' || cy_type_name({value})")
+        failure = "NULL" if or_null else \
+            error_sql("TypeError", "InvalidArgumentValue", f"'{message}, got ' || cy_type_name({value})")
         return f"CASE cy_kind({value}){whens} WHEN 0 THEN NULL ELSE {failure} END"
     return let([c.variant(argument)], build)
 
@@ -142,8 +144,15 @@ def _range(c: ExpressionCompiler, f: b.BFunction) -> str:
 
 
 def _split(c: ExpressionCompiler, f: b.BFunction) -> str:
-    text, separator = (c.string(argument) for argument in f.arguments)
-    return f"string_split({text}, {separator})"
+    """split(s, delimiter) or split(s, [delimiters]): a list splits around a match of any of them."""
+    text, delimiters = f.arguments
+    if delimiters.type.kind is Kind.LIST:
+        items, _ = c.list_value(delimiters)
+        pattern = f"array_to_string(list_transform({items}, lambda cy_d: regexp_escape(cy_d::VARCHAR)), '|')"
+        return f"string_split_regex({c.string(text)}, {pattern})"
+    # DuckDB splits around a null delimiter as around none; Cypher's split(s, null) is null.
+    return let([c.string(text), c.string(delimiters)], lambda value, delimiter: (
+        f"CASE WHEN {delimiter} IS NULL THEN NULL ELSE string_split({value}, {delimiter}) END"))
 
 
 def _reverse(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -161,11 +170,21 @@ def _replace(c: ExpressionCompiler, f: b.BFunction) -> str:
 
 
 def _substring(c: ExpressionCompiler, f: b.BFunction) -> str:
-    text = c.string(f.arguments[0])
-    start = c.integer(f.arguments[1])
+    """substring(s, start[, length]): null for a null string; a null or negative start or length is an error
+    (Cypher manual, String functions, substring()), as for left() and right()."""
+    def checked(name: str, value: str) -> str:
+        return (f" WHEN {value} IS NULL THEN "
+                + error_sql("TypeError", "InvalidArgumentValue", f"'the {name} given to substring() must not be null'")
+                + f" WHEN {value} < 0 THEN "
+                + error_sql("ArgumentError", "NegativeIntegerArgument",
+                            f"'the {name} given to substring() must not be negative, got ' || {value}"))
+    values = [c.string(f.arguments[0]), c.integer(f.arguments[1])]
     if len(f.arguments) > 2:
-        return f"substring({text}, ({start}) + 1, {c.integer(f.arguments[2])})"
-    return f"substring({text}, ({start}) + 1)"
+        values.append(c.integer(f.arguments[2]))
+    return let(values, lambda text, start, length=None: (
+        f"CASE WHEN {text} IS NULL THEN NULL{checked('start', start)}"
+        + (checked("length", length) + f" ELSE substring({text}, ({start}) + 1, {length}) END" if length else
+           f" ELSE substring({text}, ({start}) + 1) END")))
 
 
 def _prefix(sql_function: str) -> Builder:
@@ -205,8 +224,11 @@ def _to_string(c: ExpressionCompiler, f: b.BFunction) -> str:
         return c.compile(argument)
     if argument.type.kind in TEMPORAL_KINDS:
         return temporal.to_string(c, argument)
+    # toStringOrNull(): null for the kinds toString() refuses (lists, maps, nodes, relationships, paths).
+    or_null = " WHEN cy_kind({0}) BETWEEN 5 AND 9 THEN NULL" if f.name == "tostringornull" else ""
     return let([c.variant(argument)], lambda value: (
-        f"CASE WHEN cy_kind({value}) BETWEEN 10 AND 15 THEN cy_t_to_string({value}) ELSE cy_to_string({value}) END"))
+        f"CASE{or_null.format(value)} WHEN cy_kind({value}) BETWEEN 10 AND 15 THEN cy_t_to_string({value})"
+        f" ELSE cy_to_string({value}) END"))
 
 
 def _string_to_integer(text: str) -> str:
@@ -223,10 +245,12 @@ def _to_integer(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"trunc({c.compile(argument)})::BIGINT"
     if argument.type.kind is Kind.STRING:
         return let([c.compile(argument)], _string_to_integer)
-    return by_kind(c, argument, {2: lambda v: f"TRY_CAST({v} AS BIGINT)",
+    # Booleans convert too: true is 1, false is 0 (Cypher manual, Scalar functions, toInteger()).
+    return by_kind(c, argument, {1: lambda v: f"(CASE WHEN TRY_CAST({v} AS BOOLEAN) THEN 1 ELSE 0 END)::BIGINT",
+                                 2: lambda v: f"TRY_CAST({v} AS BIGINT)",
                                  3: lambda v: f"trunc(TRY_CAST({v} AS DOUBLE))::BIGINT",
                                  4: lambda v: _string_to_integer(as_text(v))},
-                   "toInteger() cannot convert this value")
+                   "toInteger() cannot convert this value", or_null=f.name == "tointegerornull")
 
 def _to_float(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
@@ -236,7 +260,7 @@ def _to_float(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"TRY_CAST({c.compile(argument)} AS DOUBLE)"
     return by_kind(c, argument, {2: lambda v: f"TRY_CAST({v} AS DOUBLE)", 3: lambda v: f"TRY_CAST({v} AS DOUBLE)",
                                  4: lambda v: f"TRY_CAST({as_text(v)} AS DOUBLE)"},
-                   "toFloat() cannot convert this value")
+                   "toFloat() cannot convert this value", or_null=f.name == "tofloatornull")
 
 def _to_boolean(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
@@ -245,7 +269,8 @@ def _to_boolean(c: ExpressionCompiler, f: b.BFunction) -> str:
     return by_kind(c, argument, {
         1: lambda v: f"TRY_CAST({v} AS BOOLEAN)",
         4: lambda v: f"CASE lower(trim({as_text(v)})) WHEN 'true' THEN true WHEN 'false' THEN false END",
-        2: lambda v: f"TRY_CAST({v} AS BIGINT) <> 0"}, "toBoolean() cannot convert this value")
+        2: lambda v: f"TRY_CAST({v} AS BIGINT) <> 0"}, "toBoolean() cannot convert this value",
+        or_null=f.name == "tobooleanornull")
 
 def _numeric(sql_function: str, *, keep_integer: bool = False) -> Builder:
     def build(c: ExpressionCompiler, f: b.BFunction) -> str:

@@ -65,6 +65,13 @@ class QueryCompiler:
         return handler(self, clause, relation, outer)
 
     def match(self, clause: b.BMatch, relation: Relation, outer: SelectContext | None) -> Relation:
+        legacy = [path for path in clause.paths if path.selector is not None and path.selector.function is not None]
+        if legacy and len(clause.paths) > 1:
+            # `MATCH (a {..}), (b {..}), p = shortestPath((a)-[*]-(b))`: the node patterns (the only other ones
+            # the binder allows here) first, then the shortest path per row, the MATCH's WHERE its pre-filter
+            others = [path for path in clause.paths if path not in legacy]
+            relation = self.match(b.BMatch(others, None, False, span=clause.span), relation, outer)
+            return self.match(b.BMatch(legacy, clause.where, False, span=clause.span), relation, outer)
         alias = self.alias()
         context = self.context_for(relation, alias, outer)
         compiler = ExpressionCompiler(context, self)

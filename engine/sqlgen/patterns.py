@@ -303,10 +303,13 @@ class PatternCompiler:
         walk = (f"(WITH RECURSIVE {cte}({', '.join(columns)}) AS ({base} UNION ALL {step})"
                 f" SELECT * FROM {cte} WHERE i >= {int(group.low)})")
         self.sql.from_items.append(f"LATERAL {walk} AS {alias}" if lateral else f"{walk} AS {alias}")
+        # The group variables are bound before the node after the group: its WHERE may read them as lists,
+        # `(n)-[r]->+(m WHERE all(x IN r WHERE ...))` (Cypher manual, graph patterns, variable references).
+        for (_, outer), column in zip(group.group_variables, lists, strict=True):
+            self.context.bind_variable(outer, f"{alias}.{column}", hoistable=False)
         right = self._node(right_node)
         self.sql.conditions.append(f"{alias}.start = {left} AND {alias}.finish = {right}")
         for (_, outer), column in zip(group.group_variables, lists, strict=True):
-            self.context.bind_variable(outer, f"{alias}.{column}", hoistable=False)
             self.sql.outputs.append((outer.column, f"{alias}.{column}"))
         rels_sql = f"{alias}.rels"
         self.sql.order_keys.append(f"{rels_sql} DESC")

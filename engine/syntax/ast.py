@@ -418,7 +418,7 @@ class PathSelector(SyntaxNode):
     mode keyword (WALK / TRAIL / ACYCLIC) written with or without a selector (kind 'all' when alone)."""
 
     kind: TypingLiteral["any", "all_shortest", "any_shortest", "shortest_k", "shortest_groups", "all"]
-    count: int | None
+    count: int | Parameter | None
     mode: TypingLiteral["walk", "trail", "acyclic"] | None
 
 

@@ -71,7 +71,9 @@ VARIABLE_TYPES = frozenset({TT.IDENTIFIER, TT.QUOTED_IDENTIFIER, *VARIABLE_KEYWO
 # a namespaced function name.
 NAME_ATOM_FOLLOWERS = frozenset({TT.LPAREN, TT.LBRACE, TT.DOT})
 LABEL_OPERATORS = frozenset({TT.PIPE, TT.AMP})
-POSTFIX_TOKENS = frozenset({TT.DOT, TT.LBRACKET, TT.COLON})
+POSTFIX_TOKENS = frozenset({TT.DOT, TT.LBRACKET, TT.COLON, TT.IS})
+# The words after IS that make it no label predicate (`n IS A`): IS NULL, IS NOT, IS TYPED, IS NORMALIZED.
+IS_PREDICATE_WORDS = frozenset({"NULL", "NOT", "TYPED", "NORMALIZED", "NFC", "NFD", "NFKC", "NFKD"})
 PROPERTY_MAP_STARTS = frozenset({TT.LBRACE, TT.PARAMETER})
 OPENING_BRACKETS = frozenset({TT.LPAREN, TT.LBRACKET, TT.LBRACE})
 CLOSING_BRACKETS = frozenset({TT.RPAREN, TT.RBRACKET, TT.RBRACE})
@@ -162,6 +164,10 @@ class Parser:
         # of the last one parsed, which node and relationship patterns check.
         self._label_symbols: set[str] = set()
         self.last_label_symbols: frozenset[str] = frozenset()
+        # The symbols of every label expression of the clause being parsed: `:A:B` in one element and `&` in
+        # another is mixing too. `|` counts only in node patterns: between relationship types it is legacy
+        # syntax, allowed with either.
+        self._clause_label_symbols: set[str] = set()
         # Bare patterns parsed as expressions, with whether each sits where a predicate is expected.
         self._pattern_expressions: list[tuple[ast.PatternExpression, bool]] = []
         self._predicate_depth = 0
@@ -335,7 +341,14 @@ class Parser:
                 close = difflib.get_close_matches(token.text.upper(), [*KEYWORDS, "FINISH"], n=1)
                 hint = f" (did you mean {close[0]}?)" if close else ""
             self.fail(f"expected a clause ({', '.join(CLAUSE_WORDS)}), found {token.describe()}{hint}")
-        return parser(self)
+        saved, self._clause_label_symbols = self._clause_label_symbols, set()
+        clause = parser(self)
+        if ":" in self._clause_label_symbols and self._clause_label_symbols & {"|", "&", "!", "%", "("}:
+            self.fail("mixing label expression symbols ('|', '&', '!', and '%') with colon (':') between labels "
+                      "in one clause is not allowed; use one set of symbols", detail="InvalidLabelExpression",
+                      span=clause.span)
+        self._clause_label_symbols = saved
+        return clause
 
     # --------------------------------------------------------------------------------------------------------
     # Reading clauses
@@ -742,20 +755,24 @@ class Parser:
         if start.type is TT.LPAREN:
             return None
         kind: str | None = None
-        count: int | None = None
+        count: int | ast.Parameter | None = None
         if self.match(TT.ANY):
             if self.match_word("SHORTEST"):
                 kind = "any_shortest"
             else:
                 kind = "any"
-                if self.current.type is TT.INTEGER:
-                    count = self.advance().value
+                if self.current.type in (TT.INTEGER, TT.PARAMETER):
+                    count = self._selector_count()
         elif self.match(TT.ALL):
             kind = "all_shortest" if self.match_word("SHORTEST") else "all"
         elif self.match_word("SHORTEST"):
-            if self.current.type is not TT.INTEGER:
+            if self.current.type in (TT.INTEGER, TT.PARAMETER):
+                count = self._selector_count()
+            elif self.current.upper in ("GROUP", "GROUPS") or (self.current.upper in ("PATH", "PATHS")
+                                                               and self.peek().upper in ("GROUP", "GROUPS")):
+                count = 1  # `SHORTEST GROUPS` is `SHORTEST 1 GROUPS`
+            else:
                 self.fail(f"expected the number of paths after SHORTEST, found {self.current.describe()}")
-            count = self.advance().value
             kind = "shortest_k"
         mode = None
         mode_token = self.match_word(*PATH_MODES)
@@ -763,13 +780,17 @@ class Parser:
             mode = PATH_MODES[mode_token.upper]
         if kind is None and mode is None:
             return None
+        self.match_word("PATH", "PATHS")
         if self.match_word("GROUP", "GROUPS"):
             if kind != "shortest_k":
                 self.fail("GROUPS goes with SHORTEST k", token=self.previous)
             kind = "shortest_groups"
-        else:
-            self.match_word("PATH", "PATHS")
         return ast.PathSelector(kind or "all", count, mode, span=self.span_from(start))
+
+    def _selector_count(self) -> int | ast.Parameter:
+        """The k of `ANY k` / `SHORTEST k`: an integer literal or a parameter (bound to its value later)."""
+        token = self.advance()
+        return token.value if token.type is TT.INTEGER else ast.Parameter(token.value, span=token.span)
 
     def parse_path_pattern(self) -> ast.PathPattern:
         start = self.current
@@ -803,7 +824,7 @@ class Parser:
         variable = self.parse_variable() if self.current.type in VARIABLE_TYPES else None
         labels = None
         if self.current.type is TT.COLON or self.current.type is TT.IS:
-            labels = self.parse_label_expression()
+            labels = self.parse_label_expression(node=True)
             self.check_no_colon_disjunction(labels)
         properties = self.parse_pattern_properties() if self.current.type in PROPERTY_MAP_STARTS else None
         where = self.parse_predicate() if self.current.type is TT.WHERE and self.advance() else None
@@ -892,16 +913,24 @@ class Parser:
         opened = self.advance()
         low = high = None
         if self.current.type is TT.INTEGER:
-            low = self.advance().value
+            low = self.parse_quantifier_bound()
         if self.match(TT.COMMA):
             if self.current.type is TT.INTEGER:
-                high = self.advance().value
+                high = self.parse_quantifier_bound()
         else:
             if low is None:
                 self.fail(f"expected a number in the quantifier, found {self.current.describe()}")
             high = low
         self.expect_closing(TT.RBRACE, "the quantifier", opened)
         return ast.Quantifier(low, high, span=self.span_from(opened))
+
+    def parse_quantifier_bound(self) -> int:
+        """A bound of `{m,n}`: an unsigned integer no larger than Long.MAX_VALUE (Cypher manual, Quantifiers)."""
+        token = self.advance()
+        if token.value > INT64_MAX:
+            self.fail(f"integer literal {token.text} in the quantifier is outside the 64-bit integer range",
+                      detail="IntegerOverflow", span=token.span)
+        return token.value
 
     def parse_quantified_path(self) -> ast.QuantifiedPath:
         opened = self.advance()
@@ -925,9 +954,10 @@ class Parser:
     # --------------------------------------------------------------------------------------------------------
     # Label expressions: `|` (or), `&` (and), `!` (not), `%`, parentheses; legacy `:A:B` and `:A|:B`.
 
-    def parse_label_expression(self) -> ast.LabelExpression:
+    def parse_label_expression(self, node: bool = False) -> ast.LabelExpression:
         """After `:` (or `IS`): a label expression, with the legacy `:A:B` conjunction. The legacy colons
-        may not be mixed with `|`, `&`, `!`, `%` (Neo4j's 42I10, "invalid label expression")."""
+        may not be mixed with `|`, `&`, `!`, `%` (Neo4j's 42I10, "invalid label expression"), here nor elsewhere
+        in the clause (`node`: a node pattern's, where `|` is no legacy syntax)."""
         saved, self._label_symbols = self._label_symbols, set()
         start = self.advance()
         token = self.current
@@ -947,7 +977,16 @@ class Parser:
                       "is not allowed; use one set of symbols", detail="InvalidLabelExpression",
                       span=expression.span)
         self.last_label_symbols = symbols
+        self._clause_label_symbols |= symbols if node else symbols - {"|", "|:"}
         return expression
+
+    def is_label_predicate(self) -> bool:
+        """At `IS`: whether a label expression follows (`n IS A|B`, Neo4j's `IS` synonym of `:`), not NULL,
+        NOT, TYPED, `::` or NORMALIZED."""
+        after = self.peek()
+        if after.type in (TT.BANG, TT.PERCENT, TT.LPAREN):
+            return True
+        return after.type in WORD_TYPES and after.upper not in IS_PREDICATE_WORDS
 
     def check_no_colon_disjunction(self, expression: ast.LabelExpression) -> None:
         """`:A|:B` is only left for relationship types; on labels it is an error."""
@@ -1074,6 +1113,17 @@ class Parser:
         if self.match(TT.COLONCOLON) or self.match_word("TYPED"):
             type_name = self.parse_type()
             return ast.IsType(operand, type_name, negated, span=self.span_from(operand.span))
+        form = self.current if self.current.upper in ("NFC", "NFD", "NFKC", "NFKD") and \
+            self.at_word("NORMALIZED", 1) else None
+        if form is not None:
+            self.advance()
+        if self.match_word("NORMALIZED"):
+            # `s IS [NOT] [form] NORMALIZED` is `normalize(s, form) = s` (Cypher manual, String operators).
+            span = self.span_from(operand.span)
+            form_name = ast.Variable(form.upper if form else "NFC", span=span)
+            normalized = ast.FunctionCall("normalize", (operand, form_name), False, span=span)
+            test = ast.BinaryOp("=", normalized, operand, span=span)
+            return ast.UnaryOp("NOT", test, span=span) if negated else test
         self.fail(f"expected NULL, TYPED or '::' after IS{' NOT' if negated else ''}, "
                   f"found {self.current.describe()}")
 
@@ -1153,12 +1203,14 @@ class Parser:
                 start = None if self.current.type is TT.DOTDOT else self.parse_expression()
                 if self.match(TT.DOTDOT):
                     end = None if self.current.type is TT.RBRACKET else self.parse_expression()
+                    if start is None and end is None:
+                        self.fail("the start or end (or both) is required for a list slice", opened)
                     self.expect_closing(TT.RBRACKET, "the slice", opened)
                     subject = ast.Slice(subject, start, end, span=self.span_from(subject.span))
                 else:
                     self.expect_closing(TT.RBRACKET, "the subscript", opened)
                     subject = ast.Subscript(subject, start, span=self.span_from(subject.span))
-            elif kind is TT.COLON and labels:
+            elif (kind is TT.COLON or (kind is TT.IS and self.is_label_predicate())) and labels:
                 expression = self.parse_label_expression()
                 self.check_no_colon_disjunction(expression)
                 return ast.HasLabels(subject, expression, span=self.span_from(subject.span))
@@ -1243,6 +1295,10 @@ class Parser:
             self.advance()  # =
         pattern = self.parse_path_pattern()
         self.check_no_parameter_maps(_as_pattern(pattern), "pattern comprehension")
+        for element in pattern.elements:  # Neo4j's grammar: only `*` variable lengths in a pattern comprehension
+            if isinstance(element, ast.QuantifiedPath) or getattr(element, "quantifier", None) is not None:
+                self.fail("a pattern comprehension does not take quantified path patterns; write a variable-length "
+                          "relationship such as -[:R*]-> instead", span=element.span)
         where = None
         if self.match(TT.WHERE):
             saved, self._pipe_ends_expression = self._pipe_ends_expression, True
@@ -1410,10 +1466,37 @@ class Parser:
         opened = self.expect(TT.LPAREN)
         distinct = self.match(TT.DISTINCT) is not None
         arguments: tuple[ast.Expression, ...] = ()
-        if self.current.type is not TT.RPAREN:
+        if name.lower() == "trim" and not distinct:
+            trimmed = self.parse_trim_specification(start, opened)
+            if isinstance(trimmed, ast.FunctionCall):
+                return trimmed
+            arguments = trimmed
+        elif self.current.type is not TT.RPAREN:
             arguments = self.comma_separated(self.parse_nested_expression)
         self.expect_closing(TT.RPAREN, f"the arguments of {name}()", opened)
         return ast.FunctionCall(name, arguments, distinct, span=self.span_from(start))
+
+    def parse_trim_specification(self, start: Token, opened: Token) -> ast.FunctionCall | tuple[ast.Expression, ...]:
+        """`trim([LEADING | TRAILING | BOTH] [characters] FROM input)` as `ltrim` / `rtrim` / `btrim(input[,
+        characters])` (Cypher manual, String functions, trim()); the arguments of a plain `trim(input)` else."""
+        side = None
+        if self.current.upper in ("LEADING", "TRAILING", "BOTH") and self.peek(1).type not in (TT.RPAREN, TT.COMMA):
+            side = self.advance().upper
+        characters = None
+        if side is None or not self.at_word("FROM"):
+            if self.current.type is TT.RPAREN:
+                return ()
+            characters = self.parse_nested_expression()
+            if side is None and not self.at_word("FROM"):
+                return (characters, *self.comma_separated(self.parse_nested_expression)) \
+                    if self.match(TT.COMMA) else (characters,)
+        if not self.match_word("FROM"):
+            self.fail(f"expected FROM in trim(), found {self.current.describe()}")
+        text = self.parse_nested_expression()
+        self.expect_closing(TT.RPAREN, "the arguments of trim()", opened)
+        function = {"LEADING": "ltrim", "TRAILING": "rtrim"}.get(side or "BOTH", "btrim")
+        arguments = (text,) if characters is None else (text, characters)
+        return ast.FunctionCall(function, arguments, False, span=self.span_from(start))
 
     def parse_nested_expression(self) -> ast.Expression:
         """An expression in brackets of its own, where `|` is a label OR again, even in a comprehension."""
