@@ -5,7 +5,8 @@ errors (docs/adr/0016-schema-commands-follow-neo4j.md).
   `index_` or `constraint_` and eight hex digits (the two default lookup indexes keep Neo4j's names).
 - `IF NOT EXISTS` makes a command a no-op (no counters) when an object of that name, or of that schema and
   type, exists; a conflicting object (another type on the same schema, an index of that name for a
-  constraint, a constraint of that name for an index) is still an error. `IF EXISTS` makes dropping a missing object a no-op.
+  constraint, a constraint of that name for an index) is still an error. `IF EXISTS` makes dropping a
+  missing object a no-op.
 - A uniqueness or key constraint owns a range index of its own name and schema, which SHOW INDEXES lists
   (`owningConstraint`) and which goes with the constraint; it is not counted as an index added.
 - A new constraint is checked against the data already there (ConstraintCreationFailed).
@@ -28,6 +29,7 @@ from engine.execute.constraints import (
 )
 from engine.execute.results import Result, empty_counters
 from engine.semantic import bound as b
+from engine.semantic.type_predicates import PROPERTY_SCALARS, parse_type
 from engine.storage.schema import ConstraintInfo, IndexInfo
 from engine.syntax import ast
 
@@ -129,25 +131,49 @@ def _index_description(index: IndexInfo) -> str:
 
 # -- constraints ------------------------------------------------------------------------------------------
 
+def _property_type(statement: ast.CreateConstraint) -> str:
+    """The type of a property type constraint, normalised as SHOW CONSTRAINTS shows it (`STRING`,
+    `STRING | LIST<STRING NOT NULL>`): its alternatives are the property scalars and lists of one of them
+    without nulls, in the order of the Cypher manual's "Allowed types" list."""
+    text = statement.property_type or ""
+    order = {name: index for index, name in enumerate(PROPERTY_SCALARS)}
+    names: dict[str, int] = {}
+    for test in parse_type(text, statement.span).alternatives:
+        element = test.element.alternatives if test.element is not None else ()
+        if test.base in order and test.nullable:
+            names[test.base] = order[test.base]
+        elif (test.base == "LIST" and test.nullable and len(element) == 1 and element[0].base in order
+              and not element[0].nullable):
+            names[f"LIST<{element[0].base} NOT NULL>"] = len(order) + order[element[0].base]
+        else:
+            raise CypherSyntaxError(f"Failed to create {statement.entity} property type constraint: Invalid property "
+                                    f"type `{text}`.", statement.span, detail="InvalidPropertyType")
+    return " | ".join(sorted(names, key=names.__getitem__))
+
+
 def create_constraint(run: StatementRun, command: b.BSchemaCommand) -> Result:
     statement = command.statement
     assert isinstance(statement, ast.CreateConstraint)
     catalog = run.store.catalog
-    if statement.kind == "property_type":
-        raise UnsupportedFeature("property type constraints (REQUIRE ... IS :: TYPE)", statement.span)
-    if statement.kind == "not_null" and len(statement.properties) > 1:
-        raise CypherSyntaxError("Constraint type 'IS NOT NULL' does not allow multiple properties", statement.span,
+    if statement.kind in ("not_null", "property_type") and len(statement.properties) > 1:
+        predicate = "IS NOT NULL" if statement.kind == "not_null" else f"IS :: {statement.property_type}"
+        raise CypherSyntaxError(f"Constraint type '{predicate}' does not allow multiple properties", statement.span,
                                 detail="InvalidConstraint")
+    property_type = _property_type(statement) if statement.kind == "property_type" else None
     if len(set(statement.properties)) < len(statement.properties):
         raise SchemaError(f"the property list {', '.join(statement.properties)} repeats a property",
                           statement.span, detail="RepeatedPropertyInCompositeSchema")
     schema = (statement.entity, statement.label, statement.properties)
     name = _name(command, statement.name) or _generated_name("constraint", statement.kind, *schema)
     same_schema = [c for c in catalog.constraints.values() if (c.entity, c.label, c.properties) == schema]
-    same_type = next((c for c in same_schema if c.kind == statement.kind), None)
+    same_type = next((c for c in same_schema if c.kind == statement.kind and c.property_type == property_type), None)
     exists = same_type is not None or name in catalog.constraints
     if exists and statement.if_not_exists:
         return _counted()
+    conflict = next((c for c in same_schema if c.kind == statement.kind and c.property_type != property_type), None)
+    if conflict is not None:  # one property, two types: "Property type constraints ... with different types"
+        raise SchemaError(f"Conflicting constraint already exists: {constraint_description(conflict)}",
+                          statement.span, detail="ConstraintAlreadyExists")
     if same_type is not None:
         owned = _backing_index(run, same_type.name)
         description = constraint_description(same_type, owned.id if owned else None)
@@ -178,7 +204,7 @@ def create_constraint(run: StatementRun, command: b.BSchemaCommand) -> Result:
                               detail="IndexAlreadyExists")
     index_id = run.store.allocate_schema_id() if indexed else None
     constraint = ConstraintInfo(name, statement.kind, statement.entity, statement.label, statement.properties,
-                                id=run.store.allocate_schema_id())
+                                property_type, id=run.store.allocate_schema_id())
     violation = find_violation(run.connection, catalog, constraint)
     if violation is not None:
         raise SchemaError(creation_failure(violation), statement.span, detail="ConstraintCreationFailed")
@@ -328,6 +354,9 @@ def _constraint_statement(constraint: ConstraintInfo) -> str:
     label = _quoted(constraint.label)
     target = f"({variable}:{label})" if constraint.entity == "node" else f"()-[{variable}:{label}]-()"
     keys = ", ".join(f"{variable}.{_quoted(key)}" for key in constraint.properties)
+    if constraint.kind == "property_type":
+        predicate = f":: {constraint.property_type}"
+        return f"CREATE CONSTRAINT {_quoted(constraint.name)} FOR {target} REQUIRE ({keys}) IS {predicate}"
     predicate = KEY_WORDS[constraint.kind]
     if constraint.kind == "node_key":
         predicate = ("NODE " if constraint.entity == "node" else "RELATIONSHIP ") + predicate
@@ -369,7 +398,7 @@ def constraint_rows(run: StatementRun, kind: str | None, entity: str | None) -> 
             "type": TYPE_NAMES[(constraint.kind, constraint.entity)].replace(" ", "_"),
             "entityType": constraint.entity.upper(), "labelsOrTypes": [constraint.label],
             "properties": list(constraint.properties), "ownedIndex": owned.name if owned else None,
-            "propertyType": None,
+            "propertyType": constraint.property_type,
             "options": {"indexConfig": {}, "indexProvider": "range-1.0"} if owned else None,
             "createStatement": _constraint_statement(constraint),
         })
