@@ -210,7 +210,7 @@ class Executor:
             if isinstance(inner_clause, b.BForeach):
                 counters += self._run_foreach(run, writer, inner_clause, inner)
                 continue
-            if isinstance(inner_clause, b.BSet):
+            if isinstance(inner_clause, b.BSet) and len(clause.clauses) > 1:
                 _check_no_sequential_sets(run, writer, inner_clause, inner)
             written = WRITE_HANDLERS[type(inner_clause)](writer, inner_clause, inner)
             inner = written.relation
@@ -245,10 +245,11 @@ class Executor:
 
 
 def _check_no_sequential_sets(run: StatementRun, writer: Writer, clause: b.BSet, relation: Relation) -> None:
-    """FOREACH runs its updates once for every element in turn, so `SET n.count = n.count + x` over three
-    elements adds all three. Set-based, every (row, element) pair reads the value from before the
-    FOREACH; where that differs (a value that reads the property it writes, on an element written more
-    than once) the statement is refused rather than answered wrongly."""
+    """FOREACH runs its updates once for every element in turn. A body of one SET is exact set-based (SET
+    runs in rounds where it reads what it writes, ADR-0018); with more clauses, each clause runs over every
+    (row, element) pair before the next, so a SET whose value reads the property it writes, on an element
+    written more than once, could see the other clauses' writes in another order: it is refused rather
+    than answered wrongly."""
     for item in clause.items:
         if item.kind not in ("property", "all", "merge") or not _reads_properties(item.value, item.key):
             continue

@@ -1232,6 +1232,11 @@ class Binder:
     def _bind_map_projection(self, node: ast.MapProjection, scope: Scope,
                              context: ExpressionContext) -> b.BoundExpression:
         subject = self._bind_variable(node.variable, scope, context)
+        # Neo4j checks the projected variable as a map (nodes and relationships included) at compile time.
+        if not (subject.type.is_record or _observed(subject)
+                or subject.type.kind in (Kind.MAP, Kind.NODE, Kind.RELATIONSHIP, Kind.ANY, Kind.NULL)):
+            raise CypherSyntaxError(f"type mismatch: expected a map, node or relationship but was {subject.type!r}",
+                                    node.variable.span, detail="InvalidArgumentType")
         entries: list[tuple[str, b.BoundExpression]] = []
         base: b.BoundExpression | None = None
         for item in node.items:
