@@ -115,6 +115,7 @@ class CallRun:
         key = self.key
 
         def read(run: StatementRun, clause: b.BoundClause, relation: Relation) -> Relation:
+            run.fulltext.sync()
             parameters = Parameters()
             queries = QueryCompiler(self.executor.store.catalog, parameters)
             queries._aliases = run.aliases
@@ -240,6 +241,7 @@ class CallRun:
         `explain` (a traced run that is rolled back) nothing is committed."""
         if self.run.trace is not None:
             return
+        self.run.fulltext.sync()
         self.run.connection.execute("COMMIT")
         self.run.connection.execute("BEGIN TRANSACTION")
 
@@ -250,6 +252,7 @@ class CallRun:
         self.run.connection.execute("BEGIN TRANSACTION")
         self.executor.store.reload()
         self.run.deleted_nodes, self.run.deleted_any = state
+        self.run.fulltext.begin()
 
     def _as_cypher_error(self, error: Exception) -> CypherError:
         if isinstance(error, CypherError):
@@ -400,7 +403,7 @@ def _visit(node: Any, footprint: Footprint, fresh: set[int]) -> None:
             _visit(node.target, footprint, fresh)
         return
     if isinstance(node, b.BCallProcedure):
-        if node.procedure.sql is not None:
+        if node.procedure.sql is not None or node.procedure.compile is not None:
             footprint.reads.add(Token("all", "*"))
         for argument in node.arguments:
             _visit(argument, footprint, fresh)
