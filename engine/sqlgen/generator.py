@@ -183,7 +183,9 @@ class QueryCompiler:
         alias = self.alias()
         context = self.context_for(relation, alias, outer)
         compiler = ExpressionCompiler(context, self)
-        if procedure.sql is not None:
+        if procedure.compile is not None:
+            rows = procedure.compile(self, clause.arguments, clause.span)
+        elif procedure.sql is not None:
             arguments = [compiler.compile_as(argument, field.type)
                          for argument, field in zip(clause.arguments, procedure.inputs, strict=True)]
             rows = procedure.sql(*arguments)
@@ -191,7 +193,7 @@ class QueryCompiler:
             rows = self._procedure_table(procedure)
         rows_alias = self.alias("p")
         conditions = []
-        if procedure.sql is None:
+        if procedure.sql is None and procedure.compile is None:
             for argument, field in zip(clause.arguments, procedure.inputs, strict=True):
                 stored = (f"{rows_alias}.{quote_identifier(field.name)}", field.type)
                 equal = equality_sql(stored, (compiler.compile(argument), argument.type))
@@ -199,7 +201,7 @@ class QueryCompiler:
         columns = [f"{alias}.{v.column}" for v in relation.variables]
         columns += [f"{rows_alias}.{quote_identifier(name)} AS {variable.column}" for name, variable in clause.yields]
         where = " AND ".join(conditions) or "true"
-        if not procedure.outputs and procedure.sql is None:
+        if not procedure.outputs and procedure.sql is None and procedure.compile is None:
             return relation
         select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {alias}.__ord, {rows_alias}.__i) AS __ord"
                   f" FROM {relation.sql} AS {alias}{context.join_text()} CROSS JOIN LATERAL"
