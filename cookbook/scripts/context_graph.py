@@ -13,7 +13,7 @@ contents; every other byte of the page stays as it was. Decisions behind the rul
   kind `type` when every import of the other crate sits under `if TYPE_CHECKING:`, `normal` otherwise.
 - docs: every ADR in `docs/adr/`, and `README.md` and `docs/*.md`; SUPERSEDES from the ADRs' status lines.
 - chunks: each doc cut at its `##` headings (the text before the first is "Preamble"); a section longer
-  than CHUNK_LIMIT characters is cut again between paragraphs.
+  than CHUNK_LIMIT characters is cut again between paragraphs, list items or sentences.
 - terms: `normalize()`, which normalizes the page's questions too, so both sides of the search agree.
 """
 
@@ -36,7 +36,7 @@ PAGE = REPO / "cookbook" / "02-context-graph.md"
 CRATE_ROOTS = ("engine", "runner")
 
 # English function words: they carry no topic, so they are neither indexed nor searched.
-STOPWORDS = frozenset(word for line in """
+STOPWORDS = frozenset(re.findall(r"\S+", """
 a about above after again against all also am an and any are as at be because been before being below
 between both but by can could did do does doing done down during each either else for from further had has
 have having he her here hers herself him himself his how i if in into is it its itself just let may me
@@ -44,7 +44,7 @@ might more most much must my myself neither no nor not now of off on once only o
 out over own same shall she should since so some such than that the their theirs them themselves then there
 these they this those though through thus to too under until up upon us very was we were what when where
 whether which while who whom whose why will with within without would yet you your yours yourself
-""".strip().split("\n") for word in line.split(" "))
+"""))
 # Crude stemming: the first of these suffixes the word ends with is cut off, if MIN_STEM characters remain.
 SUFFIXES = ("ing", "ed", "es", "s", "e", "er", "ly")
 MIN_STEM = 3
@@ -66,10 +66,10 @@ QUESTIONS = [
     ("parser", "What builds on the parser?"),
     ("merge", "Did ON MATCH SET change the set-based MERGE decision?"),
 ]
-STRUCTURAL = frozenset({"replac", "again", "lat", "decision", "depend", "build", "chang", "supersed", "cit"})
+STRUCTURAL = frozenset({"replac", "lat", "decision", "depend", "build", "chang", "supersed", "cit"})
 K = 6                      # seeds kept per question
 RATIO = 0.85               # a seed within this share of the best score becomes an anchor
-FIRST_QUESTION = "variant"  # the question the page's first two searches use
+FIRST_QUESTION = "variant"  # the question the page's first searches use (the `question` block)
 
 
 # --- text -------------------------------------------------------------------------------------------------
