@@ -76,9 +76,14 @@ def refresh(run: StatementRun, index: IndexInfo, ids: str | None) -> None:
                        f" WHERE {where}")
     if not selects:
         return
+    # Plain ASCII texts are cut without the full analyzer's pattern (analyzer.SIMPLE_TEXT), the rest with it,
+    # in a statement of its own that runs only when such texts are there.
     tokens = run.materialize(
-        f"(SELECT id, field, ft_value_tokens(texts) AS toks FROM ({' UNION ALL '.join(selects)})"
-        f" WHERE texts IS NOT NULL)", [], parameters)
+        f"(SELECT id, field, texts, CASE WHEN ft_simple_texts(texts) THEN ft_simple_tokens(texts) END AS toks"
+        f" FROM ({' UNION ALL '.join(selects)}) WHERE texts IS NOT NULL)", [], parameters)
+    (complex_texts,) = run.fetchone(f"SELECT count(*) FROM {tokens.sql} WHERE toks IS NULL")
+    if complex_texts:
+        run.execute(f"UPDATE {tokens.sql} SET toks = ft_value_tokens(texts) WHERE toks IS NULL")
     run.execute(f"INSERT INTO ft_fields SELECT $1, id, field, len(toks) FROM {tokens.sql}", [index.id])
     run.execute(
         f"INSERT INTO ft_postings SELECT $1, id, field, term, count(*)::INTEGER, list(pos ORDER BY pos)"

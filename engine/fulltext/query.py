@@ -175,7 +175,7 @@ class _Clause:
 class _Parser:
     text: str
     fields: Sequence[str]
-    analyze: Callable[[str], list[str]]
+    analyze: Callable[[str], Sequence[str]]
     procedure: str
     tokens: list[_Token] = field(default_factory=list)
     index: int = 0
@@ -362,7 +362,7 @@ def _with_boost(query: Query, boost: float) -> Query:
     return MatchAll(query.boost * boost)
 
 
-def parse_query(text: str, fields: Sequence[str], analyze: Callable[[str], list[str]],
+def parse_query(text: str, fields: Sequence[str], analyze: Callable[[str], Sequence[str]],
                 procedure: str = "db.index.fulltext.queryNodes") -> Query | None:
     """The query tree of `text` over the index properties `fields` (None: nothing can match)."""
     return _Parser(text, fields, analyze, procedure).parse()

@@ -13,6 +13,8 @@ a double and rounds to a float. Every user value is a bound parameter.
 
 from __future__ import annotations
 
+import functools
+import re
 import threading
 
 import duckdb
@@ -48,9 +50,18 @@ _analyzer_lock = threading.Lock()
 _analyzer_connection: duckdb.DuckDBPyConnection | None = None
 
 
-def analyze(text: str) -> list[str]:
+_SIMPLE_TEXT = re.compile(analyzer.SIMPLE_TEXT[1:-1])
+_SIMPLE_WORD = re.compile(analyzer.SIMPLE_WORD)
+_LONG_WORD = re.compile(analyzer.LONG_WORD)
+
+
+@functools.lru_cache(maxsize=4096)
+def analyze(text: str) -> tuple[str, ...]:
     """The terms the index analyzer makes of query text: the same `ft_tokens` macro the index uses, run in a
-    private in-memory DuckDB, so a query term and an indexed token are always cut the same way."""
+    private in-memory DuckDB, so a query term and an indexed token are always cut the same way (plain ASCII
+    text, which that pattern cuts into its runs of letters and digits, is cut here directly)."""
+    if _SIMPLE_TEXT.fullmatch(text) and not _LONG_WORD.search(text):
+        return tuple(word.lower() for word in _SIMPLE_WORD.findall(text))
     global _analyzer_connection
     with _analyzer_lock:
         if _analyzer_connection is None:
@@ -59,7 +70,7 @@ def analyze(text: str) -> list[str]:
                 connection.execute(f"CREATE MACRO {signature} AS {body}")
             _analyzer_connection = connection
         row = _analyzer_connection.execute("SELECT ft_tokens(?)", [text]).fetchone()
-    return list(row[0]) if row and row[0] is not None else []
+    return tuple(row[0]) if row and row[0] is not None else ()
 
 
 class ScoreCompiler:
@@ -67,7 +78,15 @@ class ScoreCompiler:
 
     def __init__(self, index_id: int, parameters: Parameters) -> None:
         self.parameters = parameters
-        self.index = parameters.bind(index_id, t.INTEGER)
+        self.index_id = index_id
+        self._index: str | None = None
+
+    @property
+    def index(self) -> str:
+        """The bound index id, bound on first use (a query that matches nothing binds nothing)."""
+        if self._index is None:
+            self._index = self.parameters.bind(self.index_id, t.INTEGER)
+        return self._index
 
     def compile(self, query: Query | None) -> str:
         """A SELECT of (id BIGINT, score FLOAT), one row per matching element."""
