@@ -331,3 +331,36 @@ def test_index_survives_reopening_a_file(tmp_path) -> None:
         db.execute("CREATE (:Doc {title: 'more words'})")
         assert len(db.execute("CALL db.index.fulltext.queryNodes('docs', 'words') YIELD node "
                               "RETURN node").fetchall()) == 2
+
+
+# -- Cypher 25 SEARCH -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def ranked() -> engine.Connection:
+    """Eleven elements whose score for `graph` falls with `i` (longer titles); `i` 0 is not a :Doc."""
+    connection = engine.connect(":memory:")
+    connection.execute("UNWIND range(1, 10) AS i "
+                       "CREATE (:Doc {i: i, title: 'graph' + reduce(s = '', x IN range(1, i) | s + ' pad')})")
+    connection.execute("CREATE (:Other {i: 0, title: 'graph'})")
+    connection.execute("CREATE FULLTEXT INDEX docs FOR (n:Doc|Other) ON EACH [n.title]")
+    return connection
+
+
+def test_search_takes_the_limit_before_the_pattern_and_where(ranked: engine.Connection) -> None:
+    rows = ranked.execute("MATCH (n:Doc) SEARCH n IN (FULLTEXT INDEX docs FOR $q LIMIT 4) SCORE AS score "
+                          "WHERE n.i > 1 RETURN n.i AS i, score", {"q": "graph"}).fetchall()
+    expected = dict(query_nodes(ranked, "docs", "graph"))
+    assert [i for i, _ in rows] == [2, 3]  # the 4 best are 0, 1, 2, 3; 0 is no :Doc, 1 fails WHERE
+    assert all(score == expected[i] for i, score in rows)
+    rows = ranked.execute("MATCH (n) SEARCH n IN (FULLTEXT INDEX docs FOR 'graph' LIMIT 2) RETURN n.i AS i").fetchall()
+    assert rows == [(0,), (1,)]
+
+
+def test_search_restrictions(ranked: engine.Connection) -> None:
+    with pytest.raises(CypherError, match="only have one bound variable"):
+        ranked.execute("MATCH (n)-->(m) SEARCH n IN (FULLTEXT INDEX docs FOR 'graph' LIMIT 2) RETURN n")
+    with pytest.raises(UnsupportedFeature, match="OPTIONAL MATCH"):
+        ranked.execute("OPTIONAL MATCH (n) SEARCH n IN (FULLTEXT INDEX docs FOR 'graph' LIMIT 2) RETURN n")
+    with pytest.raises(UnsupportedFeature, match="VECTOR"):
+        ranked.execute("MATCH (n) SEARCH n IN (VECTOR INDEX docs FOR [1, 2] LIMIT 2) RETURN n")
