@@ -210,12 +210,18 @@ class _Parser:
     def query(self, field_name: str | None) -> Query | None:
         clauses: list[_Clause] = []
         first: Query | None = None
-        modifiers = self.modifiers()
-        query = self.clause(field_name)
-        _add_clause(clauses, _CONJ_NONE, modifiers, query)
-        if modifiers == _MOD_NONE:
-            first = query
+        if self.at_multi_term():
+            first = self.multi_term(field_name, clauses)
+        else:
+            modifiers = self.modifiers()
+            query = self.clause(field_name)
+            _add_clause(clauses, _CONJ_NONE, modifiers, query)
+            if modifiers == _MOD_NONE:
+                first = query
         while self.peek().kind not in ("EOF", "RPAREN"):
+            if self.at_multi_term():
+                self.multi_term(field_name, clauses)
+                continue
             conjunction = self.conjunction()
             modifiers = self.modifiers()
             query = self.clause(field_name)
@@ -225,6 +231,25 @@ class _Parser:
         if not clauses:
             return None
         return BooleanQuery(tuple((c.occur, c.query) for c in clauses))
+
+    def at_multi_term(self, offset: int = 0) -> bool:
+        """Lucene's MultiTerm lookahead (its parser does not split on whitespace): two plain terms in a row,
+        the second not followed by `:`, `^`, AND or OR."""
+        tokens = [self.tokens[min(self.index + offset + k, len(self.tokens) - 1)] for k in range(3)]
+        return _plain(tokens[0]) and _plain(tokens[1]) and tokens[2].kind not in ("COLON", "CARET", "AND", "OR")
+
+    def multi_term(self, field_name: str | None, clauses: list[_Clause]) -> Query | None:
+        """Consecutive plain terms analyzed as one text. Their query's clauses join `clauses` one by one when
+        they are all term queries (one field), else the query is one SHOULD clause (addMultiTermClauses)."""
+        words = [self.take().text]
+        while self.at_multi_term(-1):
+            words.append(self.take().text)
+        query = self.term(field_name, _Token("TERM", " ".join(words), 0))
+        if isinstance(query, BooleanQuery) and all(isinstance(q, TermQuery) for _, q in query.clauses):
+            clauses.extend(_Clause(occur, q) for occur, q in query.clauses)
+        elif query is not None:
+            clauses.append(_Clause("should", query))
+        return query
 
     def conjunction(self) -> int:
         kind = self.peek().kind
@@ -326,6 +351,10 @@ class _Parser:
                 char = piece[1:] if piece.startswith("\\") else piece
                 like.append("\\" + char if char in "%_\\" else char.lower())
         return _disjunction([PatternQuery(f, "wildcard", "".join(like)) for f in self._fields(field_name)])
+
+
+def _plain(token: _Token) -> bool:
+    return token.kind == "TERM" and not token.wildcard
 
 
 def _add_clause(clauses: list[_Clause], conjunction: int, modifiers: int, query: Query | None) -> None:

@@ -266,6 +266,10 @@ def test_parser_builds_lucene_queries() -> None:
         (("should", a), ("must_not", BooleanQuery((("should", b), ("should", c)))))
     )
     assert parse_query("a && !b", ["t"], analyze) == BooleanQuery((("must", a), ("must_not", b)))
+    # Lucene's parser does not split on whitespace: `a b` is one text, one clause over two fields
+    either = [BooleanQuery((("should", TermQuery("t", x)), ("should", TermQuery("u", x)))) for x in "abc"]
+    assert parse_query("a b -c", ["t", "u"], analyze) == BooleanQuery(
+        (("should", BooleanQuery((("should", either[0]), ("should", either[1])))), ("must_not", either[2])))
 
 
 def test_query_operators(db: engine.Connection) -> None:
