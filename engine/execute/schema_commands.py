@@ -125,7 +125,7 @@ def _index_schema(kind: str, entity: str, labels: tuple[str, ...], properties: t
     if kind == "lookup":
         return "(n)" if entity == "node" else "()-[r]-()"
     if kind == "fulltext":
-        inner = ":" + ":".join(f"`{label}`" for label in labels) + " {" + ", ".join(f"`{p}`" for p in properties) + "}"
+        inner = ":" + ":".join(labels) + " {" + ", ".join(properties) + "}"
         return f"({inner})" if entity == "node" else f"()-[{inner}]-()"
     return schema_text(entity, labels[0] if labels else None, properties)
 
@@ -277,6 +277,9 @@ def _check_index_shape(statement: ast.CreateIndex) -> None:
         if not statement.labels or not statement.properties:
             raise CypherSyntaxError("a fulltext index needs at least one label or relationship type and one property",
                                     statement.span, detail="InvalidIndex")
+        if len(set(statement.properties)) < len(statement.properties):
+            raise SchemaError(f"the property list {', '.join(statement.properties)} repeats a property",
+                              statement.span, detail="RepeatedPropertyInCompositeSchema")
         return
     if statement.kind == "lookup":
         function = (statement.function or "").lower()
