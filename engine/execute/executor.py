@@ -27,6 +27,7 @@ from engine.semantic import bound as b
 from engine.semantic.types import Kind
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
+from engine.sqlgen.procedure_arguments import read_argument_values
 from engine.storage.schema import GraphStore
 from engine.syntax.span import Span
 
@@ -201,6 +202,7 @@ class Executor:
         queries = QueryCompiler(self.store.catalog, parameters)
         queries._aliases = run.aliases
         queries.tombstones = run.deleted_any
+        read_argument_values(run.connection, queries, clause, relation)
         produced = queries.read_clause(clause, relation)
         return run.materialize(produced.sql, produced.variables, parameters.values)
 

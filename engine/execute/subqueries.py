@@ -35,6 +35,7 @@ from engine.semantic.types import Kind, sql_type
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
+from engine.sqlgen.procedure_arguments import read_argument_values
 from engine.syntax import ast
 
 if TYPE_CHECKING:
@@ -123,6 +124,7 @@ class CallRun:
             row = queries.alias("o")
             variables = [v for v in relation.variables if v is not key]
             part = Relation(f"(SELECT * FROM {relation.sql} WHERE {key.column} = {row}.__ord)", variables)
+            read_argument_values(run.connection, queries, clause, Relation(relation.sql, variables))
             produced = queries.read_clause(clause, part)
             sub = queries.alias("s")
             missing = [v for v in pinned if all(v is not w for w in produced.variables)]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from engine.errors import UnsupportedFeature
 from engine.procedures import Procedure
@@ -20,6 +21,7 @@ from engine.semantic.types import Kind, is_variant, sql_type
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
 from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, equality_sql, to_variant
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
+from engine.sqlgen.procedure_arguments import compiled_rows
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.temporal import duration_aggregate
 from engine.sqlgen.temporal import key as temporal_key
@@ -40,6 +42,8 @@ class QueryCompiler:
         self.parameters = parameters
         self._aliases = [0]
         self.tombstones = False
+        self.procedure_arguments: dict[int, list[tuple[Any, ...]]] = {}
+        """Per procedure call (by id), the distinct values of its per-row arguments (procedure_arguments.py)."""
 
     # -- contexts --------------------------------------------------------------------------------
 
@@ -183,16 +187,16 @@ class QueryCompiler:
         alias = self.alias()
         context = self.context_for(relation, alias, outer)
         compiler = ExpressionCompiler(context, self)
+        rows_alias = self.alias("p")
+        conditions: list[str] = []
         if procedure.compile is not None:
-            rows = procedure.compile(self, clause.arguments, clause.span)
+            rows, conditions = compiled_rows(self, clause, compiler, rows_alias)
         elif procedure.sql is not None:
             arguments = [compiler.compile_as(argument, field.type)
                          for argument, field in zip(clause.arguments, procedure.inputs, strict=True)]
             rows = procedure.sql(*arguments)
         else:
             rows = self._procedure_table(procedure)
-        rows_alias = self.alias("p")
-        conditions = []
         if procedure.sql is None and procedure.compile is None:
             for argument, field in zip(clause.arguments, procedure.inputs, strict=True):
                 stored = (f"{rows_alias}.{quote_identifier(field.name)}", field.type)

@@ -368,3 +368,17 @@ def test_search_restrictions(ranked: engine.Connection) -> None:
         ranked.execute("OPTIONAL MATCH (n) SEARCH n IN (FULLTEXT INDEX docs FOR 'graph' LIMIT 2) RETURN n")
     with pytest.raises(UnsupportedFeature, match="VECTOR"):
         ranked.execute("MATCH (n) SEARCH n IN (VECTOR INDEX docs FOR [1, 2] LIMIT 2) RETURN n")
+
+
+def test_arguments_that_vary_per_row(db: engine.Connection) -> None:
+    rows = db.execute("UNWIND ['graph', 'bread', 'nothing', null] AS q "
+                      "CALL db.index.fulltext.queryNodes('docs', q) YIELD node RETURN q, node.i AS i").fetchall()
+    assert rows == [("graph", 1), ("bread", 2)]
+    rows = db.execute("MATCH (m:Doc {i: 2}) MATCH (n:Doc) SEARCH n IN (FULLTEXT INDEX docs FOR m.title LIMIT 5) "
+                      "RETURN n.i AS i").fetchall()
+    assert rows == [(2,)]
+    with pytest.raises(CypherError, match="must be a STRING"):
+        db.execute("UNWIND ['graph', 1] AS q CALL db.index.fulltext.queryNodes('docs', q) YIELD node RETURN node")
+    with pytest.raises(UnsupportedFeature, match="options must be a literal or a parameter"):
+        db.execute("UNWIND [1] AS k CALL db.index.fulltext.queryNodes('docs', 'graph', {limit: k}) YIELD node "
+                   "RETURN node")
