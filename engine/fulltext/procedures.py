@@ -1,8 +1,9 @@
 """`db.index.fulltext.queryNodes` / `queryRelationships`: a Lucene query over a full-text index, the
 matching elements with their BM25 scores, best first (ties by element id), after `skip`, up to `limit`.
 
-The index name, the query and the options must be literals or parameters: the query string is parsed in
-Python at compile time into SQL with bound values (ADR-0017).
+The query string is parsed in Python at compile time into SQL with bound values (ADR-0017); an index name
+or query that comes from the row is resolved per distinct value (engine/sqlgen/procedure_arguments.py), the
+options must be literals or parameters.
 """
 
 from __future__ import annotations
