@@ -88,13 +88,14 @@ TOKEN_PATTERN = "|".join([
 ])
 
 
-# Text of ASCII letters, digits, whitespace and the punctuation that has no word-break role in UAX#29 (not
-# one of `.':,;_`) is cut by the rule above exactly into its runs of letters and digits. That case skips the
-# big pattern, whose compilation (tens of milliseconds, once per SQL statement) dominates small writes.
-SIMPLE_PUNCTUATION = " \t\n\r!\"#$%&()*+\\-/<=>?@\\[\\\\\\]^`{|}~"
-SIMPLE_TEXT = f"^[A-Za-z0-9{SIMPLE_PUNCTUATION}]*$"
-SIMPLE_WORD = "[A-Za-z0-9]+"
-LONG_WORD = "[A-Za-z0-9]{256}"
+# ASCII text has no marks, format characters, emoji or non-Latin letters, so the word rule above reduces to
+# ASCII classes: letters, digits, `_` (ExtendNumLet), `:.'` between letters (MidLetter, MidNumLet,
+# Single_Quote) and `,;.'` between digits (MidNum, MidNumLet, Single_Quote). That small pattern cuts ASCII
+# text exactly as TOKEN_PATTERN does and skips its compilation (tens of milliseconds, once per SQL
+# statement), which otherwise dominates small writes and queries.
+_ASCII_CORE = "(?:[0-9](?:(?:_*|[,;.'])[0-9])*|[A-Za-z](?:(?:_*|[:.'])[A-Za-z])*)+"
+ASCII_TEXT = "^[\\x00-\\x7F]*$"
+ASCII_TOKEN_PATTERN = f"_*(?:{_ASCII_CORE})(?:_+(?:{_ASCII_CORE}))*_*"
 
 
 def _sql_literal(text: str) -> str:
@@ -110,11 +111,12 @@ MACROS: list[tuple[str, str]] = [
      f" lambda i: lower(substr(x, i + 1, {MAX_TOKEN_LENGTH}))) END))"),
     # The terms of a property value that a full-text index reads: a string, or each string of a list.
     ("ft_value_tokens(texts)", "flatten(list_transform(texts, lambda x: ft_tokens(x)))"),
-    # Whether `ft_simple_tokens` gives the same terms as `ft_value_tokens` (see SIMPLE_TEXT).
-    ("ft_simple_texts(texts)",
-     f"list_bool_and(list_transform(texts, lambda x: regexp_matches(x, {_sql_literal(SIMPLE_TEXT)})"
-     f" AND NOT regexp_matches(x, {_sql_literal(LONG_WORD)})))"),
-    ("ft_simple_tokens(texts)",
-     f"flatten(list_transform(texts, lambda x: list_transform(regexp_extract_all(x, {_sql_literal(SIMPLE_WORD)}),"
-     f" lambda y: lower(y))))"),
+    # The same terms for texts that are all ASCII (see ASCII_TOKEN_PATTERN); NULL when one is not.
+    ("ft_ascii_tokens(texts)",
+     f"CASE WHEN list_bool_and(list_transform(texts, lambda x: regexp_matches(x, {_sql_literal(ASCII_TEXT)})))"
+     f" THEN flatten(list_transform(texts, lambda x: flatten(list_transform("
+     f"regexp_extract_all(x, {_sql_literal(ASCII_TOKEN_PATTERN)}), lambda y:"
+     f" CASE WHEN length(y) <= {MAX_TOKEN_LENGTH} THEN [lower(y)]"
+     f" ELSE list_transform(range(0, length(y), {MAX_TOKEN_LENGTH}),"
+     f" lambda i: lower(substr(y, i + 1, {MAX_TOKEN_LENGTH}))) END)))) END"),
 ]

@@ -76,10 +76,10 @@ def refresh(run: StatementRun, index: IndexInfo, ids: str | None) -> None:
                        f" WHERE {where}")
     if not selects:
         return
-    # Plain ASCII texts are cut without the full analyzer's pattern (analyzer.SIMPLE_TEXT), the rest with it,
-    # in a statement of its own that runs only when such texts are there.
+    # ASCII texts are cut without the full analyzer's pattern (analyzer.ASCII_TOKEN_PATTERN), the rest with
+    # it, in a statement of its own that runs only when such texts are there.
     tokens = run.materialize(
-        f"(SELECT id, field, texts, CASE WHEN ft_simple_texts(texts) THEN ft_simple_tokens(texts) END AS toks"
+        f"(SELECT id, field, texts, ft_ascii_tokens(texts) AS toks"
         f" FROM ({' UNION ALL '.join(selects)}) WHERE texts IS NOT NULL)", [], parameters)
     (complex_texts,) = run.fetchone(f"SELECT count(*) FROM {tokens.sql} WHERE toks IS NULL")
     if complex_texts:

@@ -50,18 +50,18 @@ _analyzer_lock = threading.Lock()
 _analyzer_connection: duckdb.DuckDBPyConnection | None = None
 
 
-_SIMPLE_TEXT = re.compile(analyzer.SIMPLE_TEXT[1:-1])
-_SIMPLE_WORD = re.compile(analyzer.SIMPLE_WORD)
-_LONG_WORD = re.compile(analyzer.LONG_WORD)
+_ASCII_TOKEN = re.compile(analyzer.ASCII_TOKEN_PATTERN)
 
 
 @functools.lru_cache(maxsize=4096)
 def analyze(text: str) -> tuple[str, ...]:
     """The terms the index analyzer makes of query text: the same `ft_tokens` macro the index uses, run in a
-    private in-memory DuckDB, so a query term and an indexed token are always cut the same way (plain ASCII
-    text, which that pattern cuts into its runs of letters and digits, is cut here directly)."""
-    if _SIMPLE_TEXT.fullmatch(text) and not _LONG_WORD.search(text):
-        return tuple(word.lower() for word in _SIMPLE_WORD.findall(text))
+    private in-memory DuckDB, so a query term and an indexed token are always cut the same way (ASCII text is
+    cut here by the ASCII form of that pattern, which gives the same tokens)."""
+    if text.isascii():
+        words = _ASCII_TOKEN.findall(text)
+        return tuple(word[i:i + analyzer.MAX_TOKEN_LENGTH].lower()
+                     for word in words for i in range(0, len(word), analyzer.MAX_TOKEN_LENGTH))
     global _analyzer_connection
     with _analyzer_lock:
         if _analyzer_connection is None:
