@@ -382,3 +382,24 @@ def test_arguments_that_vary_per_row(db: engine.Connection) -> None:
     with pytest.raises(UnsupportedFeature, match="options must be a literal or a parameter"):
         db.execute("UNWIND [1] AS k CALL db.index.fulltext.queryNodes('docs', 'graph', {limit: k}) YIELD node "
                    "RETURN node")
+
+
+def test_ascii_shortcut_cuts_text_as_the_full_analyzer() -> None:
+    """ASCII text skips the full tokenizer pattern (in SQL and for query text); both must give its tokens."""
+    import string
+
+    import duckdb
+
+    from engine.fulltext.analyzer import MACROS
+
+    connection = duckdb.connect(":memory:")
+    for signature, body in MACROS:
+        connection.execute(f"CREATE MACRO {signature} AS {body}")
+    rng = random.Random(3)
+    alphabet = string.printable + "aa11__..''::,,"
+    texts = ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 20))) for _ in range(3000)]
+    texts += ["a" * 300, "e.g.", "1,000.5", "don't", "_a_", "x.1", "a:b"]
+    rows = connection.execute("SELECT t, ft_tokens(t), ft_ascii_tokens([t]) FROM unnest(?) AS u(t)",
+                              [texts]).fetchall()
+    for text, full, ascii_tokens in rows:
+        assert ascii_tokens == full and list(analyze(text)) == full, text
