@@ -27,7 +27,7 @@ from engine.semantic import bound as b
 from engine.semantic.types import Kind
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
-from engine.sqlgen.procedure_arguments import read_argument_values
+from engine.sqlgen.procedure_arguments import calls_with_varying_arguments, read_argument_values
 from engine.storage.schema import GraphStore
 from engine.syntax.span import Span
 
@@ -171,7 +171,8 @@ class Executor:
             run.span = clause.span
             if isinstance(clause, b.BCreate) and clauses and isinstance(clauses[0], b.BCreate):
                 clause = self._merge_creates(run, clause, clauses, relation)
-            if isinstance(clause, b.BCallSubquery) and (clause.query.updating or clause.transactions):
+            if isinstance(clause, b.BCallSubquery) and (clause.query.updating or clause.transactions
+                                                        or calls_with_varying_arguments(clause.query)):
                 relation, call_counters = run_call_subquery(self, run, clause, relation)
                 counters += call_counters
                 run.fulltext.mark_written()

@@ -40,6 +40,19 @@ def varying_arguments(clause: b.BoundClause) -> list[int]:
     return [number for number, argument in enumerate(clause.arguments) if not is_constant(argument)]
 
 
+def calls_with_varying_arguments(query: b.BoundQuery) -> bool:
+    """Whether a subquery calls such a procedure with per-row arguments, directly or in a nested CALL: it
+    then runs clause by clause (like a writing CALL, ADR-0016), so each call's argument values can be read
+    before it compiles."""
+    for part in query.parts:
+        for clause in part.clauses:
+            if varying_arguments(clause):
+                return True
+            if isinstance(clause, b.BCallSubquery) and calls_with_varying_arguments(clause.query):
+                return True
+    return False
+
+
 def read_argument_values(connection: duckdb.DuckDBPyConnection, queries: QueryCompiler, clause: b.BoundClause,
                          relation: Relation) -> None:
     """Record in `queries` the distinct values the varying arguments of `clause` take over `relation`."""
@@ -99,8 +112,8 @@ def compiled_rows(queries: QueryCompiler, clause: b.BCallProcedure, compiler: Ex
         return procedure.compile(queries, clause.arguments, clause.span), []
     values = queries.procedure_arguments.get(id(clause))
     if values is None:
-        raise UnsupportedFeature(f"{procedure.name} with arguments computed per row here (use literals or "
-                                 "parameters)", clause.span)
+        raise UnsupportedFeature(f"{procedure.name} with arguments computed per row inside an expression "
+                                 "subquery (EXISTS, COUNT, COLLECT); use literals or parameters there", clause.span)
     parts = []
     for row in values:
         arguments = list(clause.arguments)

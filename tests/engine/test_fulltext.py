@@ -377,6 +377,10 @@ def test_arguments_that_vary_per_row(db: engine.Connection) -> None:
     rows = db.execute("MATCH (m:Doc {i: 2}) MATCH (n:Doc) SEARCH n IN (FULLTEXT INDEX docs FOR m.title LIMIT 5) "
                       "RETURN n.i AS i").fetchall()
     assert rows == [(2,)]
+    rows = db.execute("UNWIND [['graph', 'bread'], ['butter']] AS terms CALL (terms) { UNWIND terms AS t "
+                      "MATCH (n) SEARCH n IN (FULLTEXT INDEX docs FOR t LIMIT 10) RETURN count(n) AS hits } "
+                      "RETURN terms, hits").fetchall()
+    assert rows == [(["graph", "bread"], 2), (["butter"], 1)]
     with pytest.raises(CypherError, match="must be a STRING"):
         db.execute("UNWIND ['graph', 1] AS q CALL db.index.fulltext.queryNodes('docs', q) YIELD node RETURN node")
     with pytest.raises(UnsupportedFeature, match="options must be a literal or a parameter"):
