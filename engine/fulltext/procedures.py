@@ -8,7 +8,7 @@ options must be literals or parameters.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import CypherArgumentError, ProcedureError, UnsupportedFeature
@@ -48,7 +48,9 @@ def _count_option(options: dict[str, Any], key: str, procedure: str) -> int | No
     return value
 
 
-def _query_rows(entity: str, procedure: str, output: str) -> Any:
+def _query_rows(entity: str, procedure: str, output: str) -> Callable[..., str]:
+    """The rows of one full-text procedure: (output element, score, __i) for the call's argument values."""
+
     def compile_rows(queries: QueryCompiler, arguments: Sequence[b.BoundExpression], span: Any) -> str:
         name = _constant(arguments[0], procedure)
         text = _constant(arguments[1], procedure)
