@@ -103,6 +103,7 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
 class Section(NamedTuple):
     heading: str
     body: str
+    named: bool = True  # False for the "Preamble": a name the document does not write
 
 
 def _fence_after(line: str, fence: str | None) -> str | None:
@@ -127,12 +128,12 @@ def sections(markdown: str) -> list[Section]:
         inside = fence is not None
         fence = _fence_after(line, fence)
         if not inside and line.startswith("## "):
-            found.append(Section(heading, "\n".join(lines).strip("\n")))
+            found.append(Section(heading, "\n".join(lines).strip("\n"), named=bool(found)))
             heading, lines = line[3:].strip(), []
             continue
         lines.append(line)
-    found.append(Section(heading, "\n".join(lines).strip("\n")))
-    return [s for s in found if s.heading != "Preamble" or s.body.strip()]
+    found.append(Section(heading, "\n".join(lines).strip("\n"), named=bool(found)))
+    return [s for s in found if s.named or s.body.strip()]
 
 
 def blocks(body: str) -> list[tuple[str, str]]:
@@ -210,12 +211,13 @@ def adr_references(text: str) -> list[str]:
 
 
 def chunks_of(path: str, markdown: str, crates: Iterable[str] = ()) -> list[dict]:
-    """One row per chunk of the document at `path`."""
+    """One row per chunk of the document at `path`. A section's heading is part of each of its chunks'
+    text for terms and mentions, except the "Preamble", which the document does not say."""
     crates = list(crates)
     rows = []
     for section in sections(markdown):
         for text in pieces(section.body):
-            whole = section.heading + "\n" + text
+            whole = section.heading + "\n" + text if section.named else text
             rows.append({"id": f"{path}#{len(rows)}", "doc": path, "ord": len(rows), "heading": section.heading,
                          "text": excerpt(text), "terms": " ".join(normalize(whole)),
                          "crates": crate_mentions(whole, crates), "cites": adr_references(whole)})

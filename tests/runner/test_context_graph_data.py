@@ -39,7 +39,7 @@ def test_sections_split_at_level_two_headings_outside_code(cg):
             "### Sub\nstill Context\n\n## Decision\nTwo.\n")
     sections = cg.sections(text)
     assert [s.heading for s in sections] == ["Preamble", "Context", "Decision"]
-    assert sections[0].body == "# Title\n\nIntro line."
+    assert sections[0].body == "# Title\n\nIntro line." and not sections[0].named and sections[1].named
     assert "## not a heading" in sections[1].body and "### Sub" in sections[1].body
     assert cg.sections("## Only\nbody\n")[0].heading == "Only"  # a blank preamble is no chunk
 
@@ -62,6 +62,7 @@ def test_chunks_carry_id_excerpt_terms_mentions_and_cites(cg):
     assert [(c["id"], c["ord"], c["heading"]) for c in chunks] == [
         ("docs/adr/0009-x.md#0", 0, "Preamble"), ("docs/adr/0009-x.md#1", 1, "Decision")]
     assert chunks[0]["cites"] == ["0003", "0009"]
+    assert chunks[0]["terms"].split()[:3] == ["adr", "typ", "column"]  # "Preamble" is not the document's word
     assert chunks[1]["crates"] == ["engine.sqlgen", "engine.storage"]
     assert chunks[1]["text"].startswith("See `engine/storage/schema.py` and engine.sqlgen;")
     assert chunks[1]["text"].endswith(" …") and len(chunks[1]["text"]) <= 162
