@@ -1,8 +1,9 @@
 """Keeping full-text postings current (ADR-0017), set-based: each refresh deletes the postings of a set of
 element ids and re-inserts them, tokenized in SQL, from the elements as they are now.
 
-Tables (engine/storage/schema.py): `ft_fields(idx, id, field, length)`, one row per indexed element and
-property holding text (`length` = its number of tokens), and `ft_postings(idx, id, field, term, tf,
+Tables (engine/storage/schema.py): `ft_fields(idx, id, field, length, norm)`, one row per indexed element
+and property holding text (`length` = its number of tokens, `norm` = that length as Lucene's one-byte norm
+keeps it), and `ft_postings(idx, id, field, term, tf,
 positions)`. `idx` is the index's schema id; `field` is the property key.
 
 A statement's writers report the ids they update or delete (`StatementChanges.touch`); elements it
@@ -84,7 +85,8 @@ def refresh(run: StatementRun, index: IndexInfo, ids: str | None) -> None:
     (complex_texts,) = run.fetchone(f"SELECT count(*) FROM {tokens.sql} WHERE toks IS NULL")
     if complex_texts:
         run.execute(f"UPDATE {tokens.sql} SET toks = ft_value_tokens(texts) WHERE toks IS NULL")
-    run.execute(f"INSERT INTO ft_fields SELECT $1, id, field, len(toks) FROM {tokens.sql}", [index.id])
+    run.execute(f"INSERT INTO ft_fields SELECT $1, id, field, len(toks), ft_norm_length(len(toks)) FROM {tokens.sql}",
+                [index.id])
     run.execute(
         f"INSERT INTO ft_postings SELECT $1, id, field, term, count(*)::INTEGER, list(pos ORDER BY pos)"
         f" FROM (SELECT id, field, unnest(toks) AS term, (generate_subscripts(toks, 1) - 1)::INTEGER AS pos"

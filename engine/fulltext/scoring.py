@@ -113,14 +113,19 @@ class ScoreCompiler:
     def _doc_freq(self, field: str, term: str) -> str:
         return f"(SELECT count(*) FROM ft_postings WHERE idx = {self.index} AND field = {field} AND term = {term})"
 
+    def _constants(self, field: str, idf: str, boost: float) -> str:
+        """One row of a leaf's per-query constants: its weight (boost · idf) and the field's avgdl, computed
+        once rather than inside every posting's score."""
+        return (f"(SELECT {self._boost(boost)} * ({idf}) AS weight, ft_avgdl(s.total, s.n) AS avgdl"
+                f" FROM {self._field_stats(field)} AS s)")
+
     def _term(self, query: TermQuery) -> str:
         field = self.parameters.text(query.field)
         term = self.parameters.text(query.term)
-        weight = f"({self._boost(query.boost)} * ft_idf(s.n, {self._doc_freq(field, term)}))"
-        score = f"ft_tf_score({weight}, p.tf, ft_norm_inverse(ft_norm_length(l.length), ft_avgdl(s.total, s.n)))"
-        return (f"(SELECT p.id, {score} AS score FROM ft_postings AS p"
-                f" JOIN ft_fields AS l ON l.idx = p.idx AND l.id = p.id AND l.field = p.field"
-                f" CROSS JOIN {self._field_stats(field)} AS s"
+        constants = self._constants(field, f"ft_idf(s.n, {self._doc_freq(field, term)})", query.boost)
+        return (f"(SELECT p.id, ft_tf_score(k.weight, p.tf, ft_norm_inverse(l.norm, k.avgdl)) AS score"
+                f" FROM ft_postings AS p JOIN ft_fields AS l ON l.idx = p.idx AND l.id = p.id AND l.field = p.field"
+                f" CROSS JOIN {constants} AS k"
                 f" WHERE p.idx = {self.index} AND p.field = {field} AND p.term = {term})")
 
     def _phrase(self, query: PhraseQuery) -> str:
@@ -135,12 +140,13 @@ class ScoreCompiler:
         matches = (f"(SELECT p0.id, count(*) AS freq FROM (SELECT id, unnest(positions) AS pos FROM ft_postings"
                    f" WHERE idx = {self.index} AND field = {field} AND term = {terms[0]}) AS p0{''.join(joins)}"
                    f" WHERE {' AND '.join(checks)} GROUP BY p0.id)")
+        # A phrase's idf is the sum of its terms' float idfs, in a double, rounded to a float.
         idf = " + ".join(f"ft_idf(s.n, {self._doc_freq(field, term)})::DOUBLE" for term in terms)
-        weight = f"({self._boost(query.boost)} * ({idf})::FLOAT)"
-        score = f"ft_tf_score({weight}, m.freq, ft_norm_inverse(ft_norm_length(l.length), ft_avgdl(s.total, s.n)))"
-        return (f"(SELECT m.id, {score} AS score FROM {matches} AS m"
+        constants = self._constants(field, f"({idf})::FLOAT", query.boost)
+        return (f"(SELECT m.id, ft_tf_score(k.weight, m.freq, ft_norm_inverse(l.norm, k.avgdl)) AS score"
+                f" FROM {matches} AS m"
                 f" JOIN ft_fields AS l ON l.idx = {self.index} AND l.id = m.id AND l.field = {field}"
-                f" CROSS JOIN {self._field_stats(field)} AS s)")
+                f" CROSS JOIN {constants} AS k)")
 
     def _pattern(self, query: PatternQuery) -> str:
         field = self.parameters.text(query.field)

@@ -71,7 +71,7 @@ _BOOTSTRAP = (
     "ALTER TABLE graph_constraints ADD COLUMN IF NOT EXISTS id BIGINT",
     # full-text indexes (ADR-0017): one row per indexed element and field, and its postings
     "CREATE TABLE IF NOT EXISTS ft_fields (idx BIGINT NOT NULL, id BIGINT NOT NULL, field VARCHAR NOT NULL,"
-    " length INTEGER NOT NULL)",
+    " length INTEGER NOT NULL, norm INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS ft_postings (idx BIGINT NOT NULL, id BIGINT NOT NULL, field VARCHAR NOT NULL,"
     " term VARCHAR NOT NULL, tf INTEGER NOT NULL, positions INTEGER[] NOT NULL)",
 )
