@@ -18,6 +18,7 @@ from engine.errors import (
     ProcedureError,
     UnsupportedFeature,
 )
+from engine.fulltext import falkordb as falkordb_fulltext
 from engine.procedures import ProcedureRegistry, check_arguments
 from engine.semantic import bound as b
 from engine.semantic import types as t
@@ -86,7 +87,10 @@ class Binder:
 
     def bind_statement(self, statement: ast.Statement) -> b.BoundQuery | b.BSchemaCommand:
         if isinstance(statement, ast.Query):
-            return self.bind_query(statement, Scope(), top_level=True)
+            index = falkordb_fulltext.create_node_index(statement, self.params)
+            if index is None:
+                return self.bind_query(statement, Scope(), top_level=True)
+            statement = index
         return b.BSchemaCommand(statement, params=dict(self.params))
 
     def bind_query(self, query: ast.Query, scope: Scope, *, top_level: bool = False,
