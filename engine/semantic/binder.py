@@ -1629,8 +1629,11 @@ def _replace_grouping_keys(expression: ast.Expression, names: dict[str, str]) ->
                 changes[field_name] = new_items
         elif isinstance(value, tuple) and value and all(
                 isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], ast.Expression) for v in value):
-            new_pairs = tuple((k, _replace_grouping_keys(v, names)) for k, v in value)
-            if any(n[1] is not o[1] for n, o in zip(new_pairs, value, strict=True)):
+            # map entries (key, value) and CASE alternatives (when, then): every expression of the pair
+            new_pairs = tuple(tuple(_replace_grouping_keys(part, names) if isinstance(part, ast.Expression)
+                                    else part for part in pair) for pair in value)
+            if any(n is not o for new, old in zip(new_pairs, value, strict=True)
+                   for n, o in zip(new, old, strict=True)):
                 changes[field_name] = new_pairs
     return replace(expression, **changes) if changes else expression
 
