@@ -2,8 +2,10 @@
 
 A procedure is a signature and a way to produce rows. Table-backed procedures (what the TCK declares with
 "there exists a procedure") hold their rows: a call returns the rows whose inputs equal its arguments, in
-table order. Built-in procedures produce their rows in SQL. Either way the call runs set-based, once for
-all input rows, as a lateral join.
+table order. Built-in procedures produce their rows in SQL: `sql` from the arguments' SQL, or `build` from
+a `ProcedureBuild` (the bound arguments, their compiler and the running statement), for procedures that
+need constant arguments (a label, an index name) or SQL run first (vector search, `engine/vector`). Either way the call runs set-based, once
+for all input rows, as a lateral join.
 """
 
 from __future__ import annotations
@@ -54,9 +56,28 @@ class Procedure:
     outputs: tuple[ProcedureField, ...]
     rows: tuple[Mapping[str, Any], ...] = ()
     sql: Callable[..., str] | None = None
+    build: Callable[[ProcedureBuild], str] | None = None
+    """SQL of a relation with one column per output and `__i`, the row order (see `ProcedureBuild`)."""
+
+    @property
+    def built_in(self) -> bool:
+        return self.sql is not None or self.build is not None
 
     def output(self, name: str) -> ProcedureField | None:
         return next((field for field in self.outputs if field.name == name), None)
+
+
+@dataclass(frozen=True)
+class ProcedureBuild:
+    """What a `build` procedure compiles from: its bound arguments, the `ExpressionCompiler` of the row it is
+    called from (the arguments' SQL may read that row), and the `StatementRun` when the call runs at the top
+    level of a statement (None inside a subquery), for procedures that must run SQL before theirs is made."""
+
+    procedure: Procedure
+    arguments: tuple[Any, ...]
+    compiler: Any
+    run: Any
+    span: Any
 
 
 _SIGNATURE = re.compile(r"^\s*(?P<name>[\w.]+)\s*\((?P<inputs>[^)]*)\)\s*::\s*\((?P<outputs>[^)]*)\)\s*:?\s*$")
@@ -90,7 +111,20 @@ class ProcedureRegistry:
         self.register(Procedure(name, inputs, outputs, tuple(dict(row) for row in rows)))
 
     def lookup(self, name: str) -> Procedure | None:
-        return self.procedures.get(name)
+        return self.procedures.get(name) or built_in_procedures().get(name)
+
+
+_BUILT_IN: dict[str, Procedure] = {}
+
+
+def built_in_procedures() -> dict[str, Procedure]:
+    """The procedures every connection has (vector search); imported on first use, as their modules import
+    this one."""
+    if not _BUILT_IN:
+        from engine.vector.procedures import PROCEDURES as VECTOR
+
+        _BUILT_IN.update({procedure.name: procedure for procedure in VECTOR})
+    return _BUILT_IN
 
 
 def check_arguments(procedure: Procedure, argument_types: Sequence[CypherType], span: Any) -> None:

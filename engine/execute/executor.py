@@ -192,6 +192,7 @@ class Executor:
         queries = QueryCompiler(self.store.catalog, parameters)
         queries._aliases = run.aliases
         queries.tombstones = run.deleted_any
+        queries.run = run
         produced = queries.read_clause(clause, relation)
         return run.materialize(produced.sql, produced.variables, parameters.values)
 

@@ -32,11 +32,13 @@ from engine.semantic import bound as b
 from engine.semantic.type_predicates import PROPERTY_SCALARS, parse_type
 from engine.storage.schema import ConstraintInfo, IndexInfo
 from engine.syntax import ast
+from engine.vector import indexes as vector_indexes
 
 if TYPE_CHECKING:
     from engine.execute.executor import StatementRun
 
-INDEX_PROVIDERS = {"range": "range-1.0", "text": "text-2.0", "point": "point-1.0", "lookup": "token-lookup-1.0"}
+INDEX_PROVIDERS = {"range": "range-1.0", "text": "text-2.0", "point": "point-1.0", "lookup": "token-lookup-1.0",
+                   "vector": "vector-2.0"}
 LOOKUP_NAMES = {"node": "index_343aff4e", "relationship": "index_f7700477"}
 """The names Neo4j gives the node label and relationship type lookup indexes (those of a new database)."""
 POINT_CONFIG = {
@@ -245,6 +247,8 @@ def create_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
     statement = command.statement
     assert isinstance(statement, ast.CreateIndex)
     catalog = run.store.catalog
+    if statement.kind == "vector":  # its OPTIONS and its catalog entry: engine/vector/indexes.py
+        return vector_indexes.create_vector_index(run, command)
     if statement.kind not in INDEX_PROVIDERS:
         raise UnsupportedFeature(f"{statement.kind} indexes", statement.span)
     if statement.options is not None:
@@ -338,6 +342,8 @@ def _index_statement(index: IndexInfo, constraints: dict[str, ConstraintInfo]) -
     if index.kind == "lookup":
         target = "(n) ON EACH labels(n)" if index.entity == "node" else "()-[r]-() ON EACH type(r)"
         return f"CREATE LOOKUP INDEX {_quoted(index.name)} FOR {target}"
+    if index.kind == "vector":
+        return vector_indexes.create_statement(index)
     variable = "n" if index.entity == "node" else "r"
     label = _quoted(index.labels[0])
     target = f"({variable}:{label})" if index.entity == "node" else f"()-[{variable}:{label}]-()"
@@ -372,6 +378,8 @@ def index_rows(run: StatementRun, kind: str | None) -> list[dict[str, Any]]:
             continue
         lookup = index.kind == "lookup"
         config: dict[str, Any] = dict(POINT_CONFIG) if index.kind == "point" else {}
+        if index.kind == "vector":
+            config = vector_indexes.index_config(index)
         rows.append({
             "id": index.id, "name": index.name, "state": "ONLINE", "populationPercent": 100.0,
             "type": index.kind.upper(), "entityType": index.entity.upper(),
