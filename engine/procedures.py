@@ -4,7 +4,8 @@ A procedure is a signature and a way to produce rows. Table-backed procedures (w
 "there exists a procedure") hold their rows: a call returns the rows whose inputs equal its arguments, in
 table order. Built-in procedures produce their rows in SQL: `sql` from the arguments' SQL, or `build` from
 a `ProcedureBuild` (the bound arguments, their compiler and the running statement), for procedures that
-need constant arguments (a label, an index name) or SQL run first (vector search, `engine/vector`). Either way the call runs set-based, once
+need constant arguments (a label, an index name) or a graph library's answer materialized first (vector
+search, `engine/vector`; graph algorithms, `engine/algorithms`). Either way the call runs set-based, once
 for all input rows, as a lateral join.
 """
 
@@ -118,12 +119,13 @@ _BUILT_IN: dict[str, Procedure] = {}
 
 
 def built_in_procedures() -> dict[str, Procedure]:
-    """The procedures every connection has (vector search); imported on first use, as their modules import
-    this one."""
+    """The procedures every connection has (vector search, graph algorithms); imported on first use, as their
+    modules import this one."""
     if not _BUILT_IN:
+        from engine.algorithms.procedures import PROCEDURES as ALGORITHMS
         from engine.vector.procedures import PROCEDURES as VECTOR
 
-        _BUILT_IN.update({procedure.name: procedure for procedure in VECTOR})
+        _BUILT_IN.update({procedure.name: procedure for procedure in (*VECTOR, *ALGORITHMS)})
     return _BUILT_IN
 
 
