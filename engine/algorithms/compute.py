@@ -15,15 +15,21 @@ ADR-0024), label propagation as vectorised numpy rounds.
 
 from __future__ import annotations
 
-import igraph
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from engine.algorithms.graph import Subgraph
+
+if TYPE_CHECKING:
+    import igraph
 
 DAMPING = 0.85
 
 
 def _igraph(graph: Subgraph) -> igraph.Graph:
+    import igraph  # imported on first use: it takes longer to load than most statements take to run
+
     edges = np.stack([graph.sources, graph.targets], axis=1) if len(graph.sources) else []
     return igraph.Graph(n=graph.size, edges=edges, directed=True)
 
