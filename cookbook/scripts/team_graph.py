@@ -58,7 +58,7 @@ AREAS = {
     "amara": ["engine/sqlgen/", "engine/execute/", "engine/plan/", "engine/storage/", "engine/procedures.py",
               "engine/connection.py"],
     "bodhi": ["engine/syntax/", "engine/semantic/", "engine/temporal/", "tests/engine/", "engine/compile.py",
-              "engine/errors.py", "engine/values.py"],
+              "engine/errors.py", "engine/values.py", "engine/sqlgen/temporal.py", "engine/sqlgen/runtime_temporal.py"],
     "chen": ["runner/", "tests/runner/"],
     "dagny": ["docs/", "cookbook/", "README.md", "mkdocs.yml"],
     "emeka": ["tests/tck/", "tests/conformance/", "snapshots/"],
@@ -153,7 +153,7 @@ HOME_OPEN_PRS = [
     {"id": "open-vector", "title": "Vector indexes: CREATE VECTOR INDEX, vecf32() and queryNodes",
      "body": "Adds vector indexes with cosine and euclidean similarity and the procedure that queries them "
              "by nearest neighbours. Refs the team graph page.",
-     "author": "amara", "files": ["engine/procedures.py", "engine/sqlgen/", "tests/engine/"],
+     "author": "amara", "files": ["engine/procedures.py", "engine/sqlgen/", "tests/engine/", "tests/conformance/"],
      "age": 1, "refs": ["vector"], "reviewers": [("bodhi", "COMMENTED")]},
     {"id": "open-update", "title": "Runner: --update keeps each block's line endings",
      "body": "Writes recorded blocks with the line ending of the fence they replace.",
@@ -311,10 +311,10 @@ def labels_for(text: str) -> list[str]:
 
 
 def area_owner(path: str) -> str | None:
-    for login, prefixes in AREAS.items():
-        if any(path == prefix or path.startswith(prefix) for prefix in prefixes):
-            return login
-    return None
+    """Whose area a path is in: the person with the longest prefix of it."""
+    matches = [(len(prefix), login) for login, prefixes in AREAS.items() for prefix in prefixes
+               if path.startswith(prefix)]
+    return max(matches)[1] if matches else None
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -616,8 +616,8 @@ def query_params(graph: Graph, chunks: list[dict[str, Any]]) -> dict[str, dict[s
                or ["deep-nesting", "closingReference"] in t["closes"])
     vector_issue = by_title(graph, "Vector indexes for the team graph page")
     triage_vec = next(c["embedding"] for c in chunks if c["owner"] == vector_issue)
-    question = "Who worked on the vector index similarity search?"
-    day = 1796083200  # 2026-12-01T00:00:00Z
+    question = "vector indexes and vecf32 similarity queries"
+    day = 1796083200  # 2026-12-01T00:00:00Z; the `activity` window is the day before the day before
     params: dict[str, dict[str, Any]] = {
         "vectorEntry": {"question": question, "vec": embed(question), "k": 8, "limit": 5},
         "byKeys": {"keys": [issue, fix, "person:bodhi", f"dir:{HOME}:engine/syntax", "concept:parser"]},
@@ -632,10 +632,10 @@ def query_params(graph: Graph, chunks: list[dict[str, Any]]) -> dict[str, dict[s
         "tracePr": {"key": fix},
         "references": {"key": vector_issue},
         "connect": {"a": "person:gus", "b": issue},
-        "impactOpenPrs": {"term": "procedures", "repo": None},
+        "impactOpenPrs": {"term": "conformance", "repo": None},
         "impactOpenIssues": {"term": "conformance", "repo": "cookbook"},
         "coChanges": {"term": "sqlgen", "repo": None},
-        "activity": {"repo": "cookbook", "since": day - DAY, "until": day, "kind": "pr", "limit": 5},
+        "activity": {"repo": "cookbook", "since": day - 2 * DAY, "until": day - DAY, "kind": "pr", "limit": 5},
         "activityAll": {"repo": None, "since": NOW - 180 * DAY, "until": NOW, "kind": None, "limit": 5},
         "activityInArea": {"area": "runner", "repo": "cookbook", "rel": "REVIEWED", "since": NOW - 30 * DAY,
                            "until": NOW, "limit": 5},
@@ -662,6 +662,8 @@ def similar_threads(graph: Graph, chunks: list[dict[str, Any]], key: str, vec: l
 
 def memory_params(graph: Graph, params: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """A visitor's two turns, a fact, a playbook used twice, the agents' coordination and a saved trace."""
+    fix = next(t for t in graph.threads if t["key"] == params["tracePr"]["key"])
+    reviewers = " and ".join(login for login, state, _ in fix["reviews"] if state == "APPROVED")
     q1 = "Who knows the temporal code best?"
     q2 = "And who reviewed the fix for deeply nested expressions?"
     trace1, trace2 = "tr-0001", "tr-0002"
@@ -669,7 +671,7 @@ def memory_params(graph: Graph, params: dict[str, dict[str, Any]]) -> dict[str, 
     turn1 = {
         "sid": "s-visitor-1", "tid": "t-1", "q": q1, "now": NOW - 3600, "verified": 2, "total": 2, "mode": "live",
         "traceId": trace1,
-        "a": "bodhi knows engine/temporal best: most of its merged changes, and the latest.",
+        "a": "bodhi: both merged changes under engine/temporal are theirs; amara and maintainers reviewed them.",
         "calls": [
             {"tool": "who_knows", "step": 1, "ms": 41, "rows": 3, "cypher": area,
              "refs": [f"dir:{HOME}:engine/temporal", "person:bodhi", "person:maintainers"]},
@@ -679,7 +681,7 @@ def memory_params(graph: Graph, params: dict[str, dict[str, Any]]) -> dict[str, 
     turn2 = {
         "sid": "s-visitor-1", "tid": "t-2", "q": q2, "now": NOW - 3000, "verified": 1, "total": 2, "mode": "live",
         "traceId": trace2,
-        "a": f"The fix is {params['tracePr']['key']}; see its reviewers.",
+        "a": f"{params['tracePr']['key']}, by {fix['author']}, closed it; {reviewers} approved it.",
         "calls": [
             {"tool": "find_entities", "step": 1, "ms": 30, "rows": 1, "cypher": "MATCH (n:Concept) …",
              "refs": ["concept:parser"]},
