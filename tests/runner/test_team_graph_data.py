@@ -280,3 +280,32 @@ def test_who_knows_the_temporal_code(data):
 def test_the_recalled_playbook_is_close_enough(tg, data):
     similarity = tg.cosine(data["recallPlaybook"]["vec"], data["writePlaybook"]["vec"])
     assert similarity > 0.86
+
+
+# --- the page runs the application's statements as its design writes them --------------------------------
+
+SEED = ROOT.parent / "shared" / "seeds" / "threadline-design.txt"
+MEMORY = ["writeTurn", "writeFact", "readFacts", "previousTurn", "history", "recallPlaybook", "writePlaybook",
+          "writeCoordination", "writeHandoff", "saveTrace", "getTrace", "listShowcase"]
+DERIVED = {"KNOWS (authored)": "knowsAuthored", "KNOWS (reviewed)": "knowsReviewed", "KNOWS (lastAt)": "knowsLastAt",
+           "REVIEWS_FOR": "reviewsFor", "CONTRIBUTES_TO (authored)": "contributesAuthored",
+           "CONTRIBUTES_TO (reviews)": "contributesReviews", "HAS_CONTRIBUTOR": "hasContributor",
+           "CO_CHANGES": "coChangesEdges"}
+
+
+def test_every_catalogue_statement_is_a_cell_as_the_design_writes_it():
+    if not SEED.exists():
+        pytest.skip(f"the design is not next to this checkout ({SEED.name})")
+    lines = SEED.read_text(encoding="utf-8").splitlines()
+    statements = {}
+    for i, line in enumerate(lines):
+        named = re.match(r"^([\w.]+)used by ", line)
+        if named:
+            statements[named[1]] = lines[i + 1]
+        elif line in MEMORY or line in DERIVED:
+            statements[DERIVED.get(line, line)] = lines[i + 1]
+    assert len(statements) == 52
+    cells = dict(re.findall(r"(?ms)^```cypher cell=(\S+)[^\n]*\n(.*?)^```", PAGE.read_text(encoding="utf-8")))
+    for name, statement in statements.items():
+        assert name in cells, f"no cell {name}"
+        assert " ".join(cells[name].split()) == " ".join(statement.split()), name
