@@ -309,3 +309,89 @@ def test_every_catalogue_statement_is_a_cell_as_the_design_writes_it():
     for name, statement in statements.items():
         assert name in cells, f"no cell {name}"
         assert " ".join(cells[name].split()) == " ".join(statement.split()), name
+
+
+# --- the ranks the page records are the ones the data implies ---------------------------------------------
+
+
+def reviews_for_edges(data) -> set[tuple[str, str]]:
+    bots = {p["login"] for p in data["people"]["people"] if p["isBot"]}
+    authors = {t["key"]: t["author"] for t in data["threads"]["threads"]}
+    return {(x["login"], authors[x["pr"]]) for x in data["links"]["reviews"]
+            if x["login"] not in bots and authors[x["pr"]] not in bots and x["login"] != authors[x["pr"]]}
+
+
+def page_rank(nodes: list[str], edges: set[tuple[str, str]], damping: float = 0.85) -> dict[str, float]:
+    """Textbook PageRank by power iteration; a node with no out-edges spreads its rank over every node."""
+    out = defaultdict(int)
+    for a, _ in edges:
+        out[a] += 1
+    rank = dict.fromkeys(nodes, 1 / len(nodes))
+    for _ in range(200):
+        dangling = sum(rank[n] for n in nodes if out[n] == 0)
+        new = {n: (1 - damping + damping * dangling) / len(nodes) for n in nodes}
+        for a, b in sorted(edges):
+            new[b] += damping * rank[a] / out[a]
+        rank = new
+    return rank
+
+
+def betweenness(nodes: list[str], adjacency: dict[str, list[str]]) -> dict[str, float]:
+    """Brandes' betweenness over a directed, unweighted graph, not normalised."""
+    score = dict.fromkeys(nodes, 0.0)
+    for source in nodes:
+        order, parents, paths, depth, queue = [], defaultdict(list), defaultdict(int), {source: 0}, [source]
+        paths[source] = 1
+        while queue:
+            v = queue.pop(0)
+            order.append(v)
+            for w in adjacency[v]:
+                if w not in depth:
+                    depth[w] = depth[v] + 1
+                    queue.append(w)
+                if depth[w] == depth[v] + 1:
+                    paths[w] += paths[v]
+                    parents[w].append(v)
+        delta = defaultdict(float)
+        for w in reversed(order):
+            for v in parents[w]:
+                delta[v] += paths[v] / paths[w] * (1 + delta[w])
+            if w != source:
+                score[w] += delta[w]
+    return score
+
+
+def test_page_rank_of_reviewers_is_what_the_reviews_give(data):
+    people = [p["login"] for p in data["people"]["people"]]
+    expected = page_rank(people, reviews_for_edges(data))
+    rows = recorded_table("pageRankReviewers")
+    assert [row[1].strip('"') for row in rows] == sorted(
+        (p for p in people if not p.endswith("[bot]")), key=lambda p: -expected[p])[:10]
+    for row in rows:
+        assert math.isclose(float(row[2]), expected[row[1].strip('"')], rel_tol=1e-6)
+
+
+def test_bridges_are_what_the_contributions_give(data):
+    bots = {p["login"] for p in data["people"]["people"] if p["isBot"]}
+    threads = {t["key"]: t for t in data["threads"]["threads"]}
+    weight, contributes = defaultdict(int), set()
+    for t in threads.values():
+        if t["author"] not in bots:
+            contributes.add((t["author"], t["repo"]))
+            weight[(t["author"], t["repo"])] += t["kind"] == "PullRequest"
+    for x in data["links"]["reviews"]:
+        if x["login"] not in bots:
+            contributes.add((x["login"], threads[x["pr"]]["repo"]))
+            weight[(x["login"], threads[x["pr"]]["repo"])] += 1
+    adjacency = defaultdict(list)
+    for person, repo in sorted(contributes):
+        adjacency[person].append(repo)
+        if weight[(person, repo)] >= 3:
+            adjacency[repo].append(person)
+    nodes = [p["login"] for p in data["people"]["people"]] + [r["fullName"] for r in data["repos"]["repos"]]
+    expected = betweenness(nodes, adjacency)
+    rows = recorded_table("betweennessBridges")
+    assert {row[1].strip('"') for row in rows} == {person for person, _ in contributes}
+    for row in rows:
+        assert math.isclose(float(row[2]), expected[row[1].strip('"')], rel_tol=1e-9, abs_tol=1e-9)
+    assert rows[0][1] == '"amara"'
