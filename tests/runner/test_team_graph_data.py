@@ -395,3 +395,26 @@ def test_bridges_are_what_the_contributions_give(data):
     for row in rows:
         assert math.isclose(float(row[2]), expected[row[1].strip('"')], rel_tol=1e-9, abs_tol=1e-9)
     assert rows[0][1] == '"amara"'
+
+
+def nearest(tg, data, vec: list[float], k: int) -> list[tuple[float, str]]:
+    """The k chunks nearest to `vec` by cosine, as (similarity, owner), best first."""
+    scored = sorted(((tg.cosine(vec, c["embedding"]), c["owner"]) for c in data["chunks"]["chunks"]),
+                    key=lambda item: -item[0])
+    return scored[:k]
+
+
+@pytest.mark.parametrize("cell", ["vectorEntry", "triageSimilar"])
+def test_vector_queries_find_the_nearest_chunks(tg, data, cell):
+    params = data[cell]
+    k = params.get("k", 24)
+    best: dict[str, float] = {}
+    threads = {t["key"] for t in data["threads"]["threads"]}
+    for similarity, owner in nearest(tg, data, params["vec"], k):
+        if owner != params.get("key") and (cell == "vectorEntry" or owner in threads):  # triageSimilar: threads
+            best[owner] = max(best.get(owner, -1.0), similarity)
+    rows = recorded_table(cell)
+    expected = sorted(best.items(), key=lambda item: -item[1])[:len(rows)]
+    assert [row[0].strip('"') for row in rows] == [owner for owner, _ in expected]
+    for row, (_, similarity) in zip(rows, expected, strict=True):
+        assert math.isclose(float(row[-1]), similarity, abs_tol=1e-5)  # the index keeps 32-bit floats
