@@ -27,6 +27,7 @@ from engine.semantic.type_predicates import parse_type
 from engine.semantic.types import CypherType, Kind
 from engine.syntax import ast
 from engine.syntax.span import Span
+from engine.vector.search import expand_search
 
 TEMPORAL_KINDS = frozenset({Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME,
                             Kind.ZONED_DATETIME, Kind.DURATION})
@@ -120,7 +121,7 @@ class Binder:
         self._standalone = top_level and len(query.clauses) == 1
         output: list[Variable] = []
         columns: list[str] = []
-        for clause in query.clauses:
+        for clause in (part for written in query.clauses for part in expand_search(written)):
             binder = CLAUSE_BINDERS.get(type(clause))
             if binder is None:
                 raise UnsupportedFeature(f"{type(clause).__name__} clauses are not supported", clause.span)

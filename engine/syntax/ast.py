@@ -572,13 +572,25 @@ class UsingJoin(Hint):
 
 @dataclass(frozen=True, slots=True)
 class Match(Clause):
-    # A Cypher 25 `SEARCH ... SCORE AS ...` sub-clause will become a new trailing field with a default here.
     optional: bool
     pattern: Pattern
     where: Expression | None
     hints: tuple[Hint, ...] = ()
     mode: TypingLiteral["repeatable_elements", "different_relationships"] | None = None
     """The Cypher 25 match mode written after MATCH (None: the default, DIFFERENT RELATIONSHIPS)."""
+    search: Search | None = None
+    """Cypher 25's `SEARCH v IN (VECTOR INDEX ...) SCORE AS s` after the pattern (engine/vector/search.py)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Search(SyntaxNode):
+    """`SEARCH variable IN (VECTOR INDEX index FOR vector LIMIT limit) [SCORE AS score]`."""
+
+    variable: Variable
+    index: str
+    vector: Expression
+    limit: Expression
+    score: Variable | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import NoReturn, TypeVar
 
-from engine.errors import CypherSyntaxError
+from engine.errors import CypherSyntaxError, UnsupportedFeature
 from engine.syntax import ast
 from engine.syntax.span import Span
 from engine.syntax.tokenizer import tokenize
@@ -370,11 +370,36 @@ class Parser:
             mode = "different_relationships"
         pattern = self.parse_pattern()
         self.check_no_parameter_maps(pattern, "MATCH")
-        # Cypher 25 `SEARCH n IN (VECTOR INDEX ... ) SCORE AS s` will be read here, between the
-        # pattern and hints.
+        search = self.parse_search() if self.current.upper == "SEARCH" else None
         hints = self.parse_hints()
         where = self.parse_where()
-        return ast.Match(optional, pattern, where, hints, mode, span=self.span_from(start))
+        return ast.Match(optional, pattern, where, hints, mode, search, span=self.span_from(start))
+
+    def parse_search(self) -> ast.Search:
+        """Cypher 25 `SEARCH v IN (VECTOR INDEX name FOR vector LIMIT k) [SCORE AS s]`."""
+        start = self.advance()
+        variable = self.parse_variable()
+        self.expect(TT.IN, "after the SEARCH variable")
+        opened = self.expect(TT.LPAREN, "after SEARCH ... IN")
+        if self.current.upper != "VECTOR":
+            self.fail("expected VECTOR INDEX in SEARCH (full-text search indexes are not supported here)")
+        self.advance()
+        self.expect_word("INDEX", "after VECTOR")
+        index = self.parse_name("a vector index name")
+        self.expect(TT.FOR, "before the query vector")
+        vector = self.parse_expression()
+        if self.current.type is TT.WHERE:
+            raise UnsupportedFeature("WHERE inside SEARCH (filter in the MATCH's WHERE instead)",
+                                     self.current.span)
+        self.expect(TT.LIMIT, "before the number of neighbours")
+        limit = self.parse_expression()
+        self.expect_closing(TT.RPAREN, "SEARCH ... IN (", opened)
+        score = None
+        if self.current.upper == "SCORE":
+            self.advance()
+            self.expect(TT.AS, "after SCORE")
+            score = self.parse_variable()
+        return ast.Search(variable, index, vector, limit, score, span=self.span_from(start))
 
     def parse_hints(self) -> tuple[ast.Hint, ...]:
         hints: list[ast.Hint] = []

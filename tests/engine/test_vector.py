@@ -178,3 +178,23 @@ def test_vector_functions() -> None:
         assert error_of(db, "RETURN vec.cosineDistance([1.0], [1.0, 2.0]) AS d")[0] == "ArgumentError"
         assert error_of(db, "RETURN vecf32(['a']) AS v")[0] == "TypeError"
         assert error_of(db, "RETURN vecf32([1, null]) AS v")[0] == "TypeError"
+
+
+def test_cypher_25_search_clause(vectors) -> None:
+    """`MATCH ... SEARCH v IN (VECTOR INDEX name FOR q LIMIT k) SCORE AS s`: the pattern's matches whose v is
+    among the index's k nearest, scored as db.index.vector.queryNodes scores them."""
+    query = vectors[11] * 2
+    with _graph(vectors, "cosine", neo4j=True) as db:
+        db.execute("MATCH (c:Chunk) WHERE c.i % 2 = 1 CREATE (c)-[:PART_OF]->(:Doc {n: c.i})")
+        procedure = db.execute("CALL db.index.vector.queryNodes('neo', 4, $q) YIELD node, score"
+                               " RETURN node.i AS i, score", {"q": query.tolist()}).fetchall()
+        searched = db.execute("MATCH (c:Chunk) SEARCH c IN (VECTOR INDEX neo FOR $q LIMIT 4) SCORE AS s"
+                              " RETURN c.i AS i, s", {"q": query.tolist()}).fetchall()
+        assert searched == procedure and searched[0] == (11, pytest.approx(1.0))
+        joined = db.execute("MATCH (c:Chunk)-[:PART_OF]->(d:Doc) SEARCH c IN (VECTOR INDEX neo FOR $q LIMIT 4)"
+                            " RETURN d.n AS n ORDER BY n", {"q": query.tolist()}).fetchall()
+        assert joined == sorted((i,) for i, _ in procedure if i % 2 == 1)
+        assert error_of(db, "OPTIONAL MATCH (c:Chunk) SEARCH c IN (VECTOR INDEX neo FOR $q LIMIT 4) RETURN c",
+                        {"q": query.tolist()})[0] == "UnsupportedFeature"
+        assert error_of(db, "MATCH (c:Chunk) SEARCH x IN (VECTOR INDEX neo FOR $q LIMIT 4) RETURN c",
+                        {"q": query.tolist()})[0] == "SyntaxError"
