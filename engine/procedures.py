@@ -59,6 +59,8 @@ class Procedure:
     sql: Callable[..., str] | None = None
     build: Callable[[ProcedureBuild], str] | None = None
     """SQL of a relation with one column per output and `__i`, the row order (see `ProcedureBuild`)."""
+    required: int | None = None
+    """How many leading inputs a call must give (None: all); a `build` procedure sees only those given."""
 
     @property
     def built_in(self) -> bool:
@@ -130,11 +132,13 @@ def built_in_procedures() -> dict[str, Procedure]:
 
 
 def check_arguments(procedure: Procedure, argument_types: Sequence[CypherType], span: Any) -> None:
-    if len(argument_types) != len(procedure.inputs):
+    least = len(procedure.inputs) if procedure.required is None else procedure.required
+    if not least <= len(argument_types) <= len(procedure.inputs):
+        expected = str(least) if least == len(procedure.inputs) else f"{least} to {len(procedure.inputs)}"
         raise CypherSyntaxError(
-            f"procedure {procedure.name} takes {len(procedure.inputs)} argument(s), got {len(argument_types)}",
+            f"procedure {procedure.name} takes {expected} argument(s), got {len(argument_types)}",
             span, detail="InvalidNumberOfArguments")
-    for declared, given in zip(procedure.inputs, argument_types, strict=True):
+    for declared, given in zip(procedure.inputs, argument_types, strict=False):
         if not declared.accepts(given):
             raise CypherSyntaxError(
                 f"procedure {procedure.name}: argument `{declared.name}` must be {declared.type_name}, "

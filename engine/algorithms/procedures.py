@@ -48,6 +48,8 @@ def _names(value: Any, key: str, name: str, build: ProcedureBuild) -> list[str] 
 
 def _config(build: ProcedureBuild, name: str, allowed: set[str]) -> dict[str, Any]:
     """The configuration map (null: empty), keys matched case-insensitively, unknown keys refused."""
+    if not build.arguments:  # `CALL algo.betweenness()`
+        return {}
     value = bound_constant(build.arguments[0], f"the configuration of {build.procedure.name}")
     if value is None:
         return {}
@@ -107,14 +109,15 @@ def _label_propagation(build: ProcedureBuild) -> str:
 
 
 def _procedure(name: str, inputs: tuple[tuple[str, str], ...], score: tuple[str, str],
-               build: Callable[[ProcedureBuild], str]) -> Procedure:
+               build: Callable[[ProcedureBuild], str], required: int | None = None) -> Procedure:
     fields = lambda pairs: tuple(ProcedureField(field, kind) for field, kind in pairs)  # noqa: E731
-    return Procedure(name, fields(inputs), fields((("node", "NODE"), score)), build=build)
+    return Procedure(name, fields(inputs), fields((("node", "NODE"), score)), build=build, required=required)
 
 
 PROCEDURES = (
     _procedure("algo.pageRank", (("label", "STRING"), ("relationshipType", "STRING")), ("score", "FLOAT"),
                _page_rank),
-    _procedure("algo.betweenness", (("config", "MAP"),), ("score", "FLOAT"), _betweenness),
-    _procedure("algo.labelPropagation", (("config", "MAP"),), ("communityId", "INTEGER"), _label_propagation),
+    _procedure("algo.betweenness", (("config", "MAP"),), ("score", "FLOAT"), _betweenness, required=0),
+    _procedure("algo.labelPropagation", (("config", "MAP"),), ("communityId", "INTEGER"), _label_propagation,
+               required=0),
 )

@@ -79,6 +79,7 @@ def test_betweenness_by_hand(db) -> None:
     assert rows == [("Bob", 3.0), ("Charlie", 1.0), ("David", 1.0), ("Alice", 0.0), ("Emma", 0.0)]
     everything = db.execute("CALL algo.betweenness(null) YIELD node, score RETURN count(*) AS n").fetchall()
     assert everything == [(5,)]
+    assert db.execute("CALL algo.betweenness() YIELD node, score RETURN sum(score)").fetchall() == [(5.0,)]
 
 
 def _label_propagation_by_rule(n: int, edges: list[tuple[int, int]], rounds: int) -> list[int]:
@@ -125,6 +126,10 @@ def test_label_propagation_by_hand(db) -> None:
                       " YIELD node, communityId RETURN communityId, collect(node.n) AS members"
                       " ORDER BY communityId").fetchall()
     assert rows == [(0, ["a", "b", "c"]), (2, ["x", "y", "z"]), (6, ["alone"])]
+    assert db.execute("CALL algo.labelPropagation() YIELD node, communityId RETURN communityId, count(*)"
+                      " ORDER BY communityId").fetchall() == [(0, 3), (2, 3), (6, 1)]
+    with pytest.raises(engine.CypherError, match="takes 0 to 1 argument"):
+        db.execute("CALL algo.labelPropagation({}, {}) YIELD node RETURN node")
 
 
 def test_algorithms_see_the_statements_own_writes(db) -> None:
