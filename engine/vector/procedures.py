@@ -82,7 +82,7 @@ def _knn(build: ProcedureBuild, index: IndexInfo, k_arg: BoundExpression, query_
         checks.append(f"WHEN list_dot_product(q.v, q.v) = 0 THEN {zero_query}")
         distance = "list_cosine_distance(v.e, c.v)"
         score = "1 - distance / 2" if similarity else "distance"
-        usable = "len(v.e) = c.dim AND list_dot_product(v.e, v.e) <> 0"
+        usable = "len(v.e) = c.dim"  # an all-zero vector has no direction: its distance is NaN, dropped below
     else:
         distance = "list_distance(v.e, c.v)"
         score = "1 / (1 + distance * distance)" if similarity else "distance"
@@ -92,9 +92,9 @@ def _knn(build: ProcedureBuild, index: IndexInfo, k_arg: BoundExpression, query_
                f" FROM (SELECT {query} AS v, {k} AS k) AS q)")
     candidates = (f"(SELECT n.id AS id, {stored} AS e FROM nodes AS n WHERE list_contains(n.labels, {label})"
                   f" AND n.{column} IS NOT NULL)")
-    ranked = (f"SELECT v.id AS node, {distance} AS distance, c.k AS k FROM {checked} AS c, {candidates} AS v"
-              f" WHERE v.e IS NOT NULL AND NOT list_bool_or(list_transform(v.e, lambda x: x IS NULL))"
-              f" AND {usable}")
+    scored = (f"SELECT v.id AS node, {distance} AS distance, c.k AS k FROM {checked} AS c, {candidates} AS v"
+              f" WHERE list_count(v.e) = len(v.e) AND {usable}")
+    ranked = f"SELECT * FROM ({scored}) WHERE NOT isnan(distance)"
     return (f"(SELECT node, {score} AS score, __i FROM (SELECT node, distance, k, row_number() OVER"
             f" (ORDER BY distance, node) AS __i FROM ({ranked})) WHERE __i <= k)")
 

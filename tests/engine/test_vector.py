@@ -198,3 +198,13 @@ def test_cypher_25_search_clause(vectors) -> None:
                         {"q": query.tolist()})[0] == "UnsupportedFeature"
         assert error_of(db, "MATCH (c:Chunk) SEARCH x IN (VECTOR INDEX neo FOR $q LIMIT 4) RETURN c",
                         {"q": query.tolist()})[0] == "SyntaxError"
+
+
+def test_all_zero_vectors_are_not_in_a_cosine_index(vectors) -> None:
+    with _graph(vectors[:3], "cosine") as db:
+        db.execute("CREATE (:Chunk {i: -1, embedding: vecf32($z)})", {"z": [0.0] * DIM})
+        ids = [i for (i,) in db.execute("CALL db.idx.vector.queryNodes('Chunk', 'embedding', 10, vecf32($q))"
+                                        " YIELD node RETURN node.i", {"q": [1.0] * DIM}).fetchall()]
+        assert sorted(ids) == [0, 1, 2]
+        assert error_of(db, "CALL db.idx.vector.queryNodes('Chunk', 'embedding', 1, vecf32($z)) YIELD node"
+                            " RETURN node", {"z": [0.0] * DIM})[0] == "ArgumentError"
