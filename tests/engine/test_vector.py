@@ -208,3 +208,16 @@ def test_all_zero_vectors_are_not_in_a_cosine_index(vectors) -> None:
         assert sorted(ids) == [0, 1, 2]
         assert error_of(db, "CALL db.idx.vector.queryNodes('Chunk', 'embedding', 1, vecf32($z)) YIELD node"
                             " RETURN node", {"z": [0.0] * DIM})[0] == "ArgumentError"
+
+
+def test_a_neo4j_index_without_a_dimension_takes_the_query_vectors() -> None:
+    with engine.connect(":memory:") as db:
+        db.execute("CREATE VECTOR INDEX any_size FOR (d:Doc) ON d.v OPTIONS {indexConfig: {}}")
+        db.execute("CREATE (:Doc {n: 1, v: [1.0, 0.0]}), (:Doc {n: 2, v: [0.0, 1.0, 0.0]}),"
+                   " (:Doc {n: 3, v: [3.0, 4.0]})")
+        rows = db.execute("CALL db.index.vector.queryNodes('any_size', 5, [1.0, 0.0]) YIELD node, score"
+                          " RETURN node.n, score").fetchall()
+        assert rows == [(1, 1.0), (3, pytest.approx(0.8))]
+        assert db.execute("SHOW VECTOR INDEXES YIELD options").fetchall() == [
+            ({"indexConfig": {"vector.dimensions": None, "vector.similarity_function": "COSINE"},
+              "indexProvider": "vector-2.0"},)]
