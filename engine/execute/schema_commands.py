@@ -37,8 +37,8 @@ from engine.vector import indexes as vector_indexes
 if TYPE_CHECKING:
     from engine.execute.executor import StatementRun
 
-INDEX_PROVIDERS = {"range": "range-1.0", "text": "text-2.0", "point": "point-1.0", "lookup": "token-lookup-1.0",
-                   "vector": "vector-2.0"}
+INDEX_PROVIDERS = {"range": "range-1.0", "text": "text-2.0", "point": "point-1.0", "lookup": "token-lookup-1.0"}
+INDEX_PROVIDERS["vector"] = vector_indexes.PROVIDER
 LOOKUP_NAMES = {"node": "index_343aff4e", "relationship": "index_f7700477"}
 """The names Neo4j gives the node label and relationship type lookup indexes (those of a new database)."""
 POINT_CONFIG = {
@@ -244,11 +244,11 @@ def drop_constraint(run: StatementRun, command: b.BSchemaCommand) -> Result:
 # -- indexes ----------------------------------------------------------------------------------------------
 
 def create_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
+    if getattr(command.statement, "kind", None) == "vector":  # OPTIONS and catalog entry: engine/vector/indexes.py
+        return vector_indexes.create_vector_index(run, command)
     statement = command.statement
     assert isinstance(statement, ast.CreateIndex)
     catalog = run.store.catalog
-    if statement.kind == "vector":  # its OPTIONS and its catalog entry: engine/vector/indexes.py
-        return vector_indexes.create_vector_index(run, command)
     if statement.kind not in INDEX_PROVIDERS:
         raise UnsupportedFeature(f"{statement.kind} indexes", statement.span)
     if statement.options is not None:
