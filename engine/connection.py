@@ -15,6 +15,7 @@ from engine.errors import CypherError
 from engine.execute.executor import Executor
 from engine.execute.results import Result
 from engine.execute.schema_info import describe_schema
+from engine.fulltext import procedures as fulltext_procedures
 from engine.procedures import ProcedureRegistry
 from engine.sqlgen import runtime
 from engine.storage.schema import GraphStore
@@ -67,6 +68,7 @@ class Connection:
         self._duck.execute("SET TimeZone = 'UTC'")
         self._store = GraphStore(self._duck)
         self.procedures = ProcedureRegistry()
+        fulltext_procedures.register(self.procedures)
         self._executor = Executor(self._duck, self._store)
 
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *,

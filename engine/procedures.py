@@ -57,14 +57,18 @@ class Procedure:
     outputs: tuple[ProcedureField, ...]
     rows: tuple[Mapping[str, Any], ...] = ()
     sql: Callable[..., str] | None = None
+    compile: Callable[..., str] | None = None
+    """Built-in procedures whose SQL depends on their argument values (full-text queries): called with the
+    query compiler, the bound arguments and the call's span; returns the rows relation (outputs and `__i`)."""
+    required_inputs: int | None = None
+    """How many inputs must be given (the rest have defaults); None: all."""
     build: Callable[[ProcedureBuild], str] | None = None
-    """SQL of a relation with one column per output and `__i`, the row order (see `ProcedureBuild`)."""
-    required: int | None = None
-    """How many leading inputs a call must give (None: all); a `build` procedure sees only those given."""
+    """SQL of a relation with one column per output and `__i`, the row order, from a `ProcedureBuild` (vector
+    search, graph algorithms)."""
 
     @property
     def built_in(self) -> bool:
-        return self.sql is not None or self.build is not None
+        return self.sql is not None or self.compile is not None or self.build is not None
 
     def output(self, name: str) -> ProcedureField | None:
         return next((field for field in self.outputs if field.name == name), None)
@@ -132,9 +136,9 @@ def built_in_procedures() -> dict[str, Procedure]:
 
 
 def check_arguments(procedure: Procedure, argument_types: Sequence[CypherType], span: Any) -> None:
-    least = len(procedure.inputs) if procedure.required is None else procedure.required
-    if not least <= len(argument_types) <= len(procedure.inputs):
-        expected = str(least) if least == len(procedure.inputs) else f"{least} to {len(procedure.inputs)}"
+    required = len(procedure.inputs) if procedure.required_inputs is None else procedure.required_inputs
+    if not required <= len(argument_types) <= len(procedure.inputs):
+        expected = str(required) if required == len(procedure.inputs) else f"{required} to {len(procedure.inputs)}"
         raise CypherSyntaxError(
             f"procedure {procedure.name} takes {expected} argument(s), got {len(argument_types)}",
             span, detail="InvalidNumberOfArguments")

@@ -111,7 +111,7 @@ def _label_propagation(build: ProcedureBuild) -> str:
 def _procedure(name: str, inputs: tuple[tuple[str, str], ...], score: tuple[str, str],
                build: Callable[[ProcedureBuild], str], required: int | None = None) -> Procedure:
     fields = lambda pairs: tuple(ProcedureField(field, kind) for field, kind in pairs)  # noqa: E731
-    return Procedure(name, fields(inputs), fields((("node", "NODE"), score)), build=build, required=required)
+    return Procedure(name, fields(inputs), fields((("node", "NODE"), score)), build=build, required_inputs=required)
 
 
 PROCEDURES = (

@@ -22,10 +22,12 @@ from engine.execute.results import Result, empty_counters
 from engine.execute.schema_commands import run_schema_command
 from engine.execute.subqueries import ReadClause, run_call_subquery
 from engine.execute.writes import Writer
+from engine.fulltext.maintain import StatementChanges
 from engine.semantic import bound as b
 from engine.semantic.types import Kind
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
+from engine.sqlgen.procedure_arguments import calls_with_varying_arguments, read_argument_values
 from engine.storage.schema import GraphStore
 from engine.syntax.span import Span
 
@@ -41,7 +43,8 @@ _TABLE_NAMES = itertools.count()
 
 
 class StatementRun:
-    """One statement's execution state: temp tables made so far and whether anything was deleted."""
+    """One statement's execution state: temp tables made so far, whether anything was deleted, and what
+full-text indexes have yet to see."""
 
     def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore) -> None:
         self.connection = connection
@@ -52,6 +55,7 @@ class StatementRun:
         self.deleted_any = False
         self.span: Span | None = None
         self.trace: list[tuple[str, list[Any]]] | None = None
+        self.fulltext = StatementChanges(self)
 
     def _run_sql(self, sql: str, parameters: Sequence[Any]) -> duckdb.DuckDBPyConnection:
         if self.trace is not None:
@@ -108,6 +112,7 @@ class Executor:
         read_only = read_only or run.trace is not None
         try:
             result = body(run)
+            run.fulltext.sync()
             if run.deleted_nodes:
                 self._check_no_dangling(run)
             if self.store.catalog.constraints and _wrote(getattr(result, "counters", {})):
@@ -166,15 +171,18 @@ class Executor:
             run.span = clause.span
             if isinstance(clause, b.BCreate) and clauses and isinstance(clauses[0], b.BCreate):
                 clause = self._merge_creates(run, clause, clauses, relation)
-            if isinstance(clause, b.BCallSubquery) and (clause.query.updating or clause.transactions):
+            if isinstance(clause, b.BCallSubquery) and (clause.query.updating or clause.transactions
+                                                        or calls_with_varying_arguments(clause.query)):
                 relation, call_counters = run_call_subquery(self, run, clause, relation)
                 counters += call_counters
+                run.fulltext.mark_written()
                 continue
             if isinstance(clause, (*READ_CLAUSES, b.BCallSubquery)):
                 relation = read(run, clause, relation)
                 continue
             if isinstance(clause, b.BForeach):
                 counters += self._run_foreach(run, writer, clause, relation)
+                run.fulltext.mark_written()
                 continue
             handler = WRITE_HANDLERS.get(type(clause))
             if handler is None:
@@ -182,16 +190,20 @@ class Executor:
             written = handler(writer, clause, relation)
             relation = written.relation
             counters += written.counters
+            run.fulltext.mark_written()
             if self.store.catalog.constraints and _wrote(written.counters):
                 self._check_constraints(run)
         return relation, counters
 
     def read_clause(self, run: StatementRun, clause: b.BoundClause, relation: Relation) -> Relation:
-        """A read clause's SELECT over `relation`, materialized as the next binding table."""
+        """A read clause's SELECT over `relation`, materialized as the next binding table (after bringing
+        full-text indexes up to date with the writes before it, which it may query)."""
+        run.fulltext.sync()
         parameters = Parameters()
         queries = QueryCompiler(self.store.catalog, parameters)
         queries._aliases = run.aliases
         queries.tombstones = run.deleted_any
+        read_argument_values(run.connection, queries, clause, relation)
         queries.run = run
         produced = queries.read_clause(clause, relation)
         return run.materialize(produced.sql, produced.variables, parameters.values)

@@ -21,6 +21,7 @@ from engine.semantic.types import Kind, is_variant, sql_type
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
 from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, equality_sql, to_variant
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
+from engine.sqlgen.procedure_arguments import compiled_rows
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.temporal import duration_aggregate
 from engine.sqlgen.temporal import key as temporal_key
@@ -41,6 +42,8 @@ class QueryCompiler:
         self.parameters = parameters
         self._aliases = [0]
         self.tombstones = False
+        self.procedure_arguments: dict[int, list[tuple[Any, ...]]] = {}
+        """Per procedure call (by id), the distinct values of its per-row arguments (procedure_arguments.py)."""
         self.run: Any = None
         """The StatementRun of a top-level clause, for procedures that run SQL first (ProcedureBuild)."""
 
@@ -188,7 +191,11 @@ class QueryCompiler:
         alias = self.alias()
         context = self.context_for(relation, alias, outer)
         compiler = ExpressionCompiler(context, self)
-        if procedure.build is not None:
+        rows_alias = self.alias("p")
+        conditions: list[str] = []
+        if procedure.compile is not None:
+            rows, conditions = compiled_rows(self, clause, compiler, rows_alias)
+        elif procedure.build is not None:
             rows = procedure.build(ProcedureBuild(procedure, tuple(clause.arguments), compiler,
                                                   self.run if outer is None else None, clause.span))
         elif procedure.sql is not None:
@@ -197,8 +204,6 @@ class QueryCompiler:
             rows = procedure.sql(*arguments)
         else:
             rows = self._procedure_table(procedure)
-        rows_alias = self.alias("p")
-        conditions = []
         if not procedure.built_in:
             for argument, field in zip(clause.arguments, procedure.inputs, strict=True):
                 stored = (f"{rows_alias}.{quote_identifier(field.name)}", field.type)

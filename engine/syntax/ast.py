@@ -571,6 +571,20 @@ class UsingJoin(Hint):
 
 
 @dataclass(frozen=True, slots=True)
+class Search(SyntaxNode):
+    """Cypher 25 `SEARCH variable IN (FULLTEXT|VECTOR INDEX name FOR query [WHERE ...] LIMIT k) [SCORE AS s]`,
+    written in a MATCH after its pattern."""
+
+    variable: Variable
+    kind: TypingLiteral["fulltext", "vector"]
+    index: str
+    query: Expression
+    limit: Expression
+    where: Expression | None
+    score: Variable | None
+
+
+@dataclass(frozen=True, slots=True)
 class Match(Clause):
     optional: bool
     pattern: Pattern
@@ -579,18 +593,6 @@ class Match(Clause):
     mode: TypingLiteral["repeatable_elements", "different_relationships"] | None = None
     """The Cypher 25 match mode written after MATCH (None: the default, DIFFERENT RELATIONSHIPS)."""
     search: Search | None = None
-    """Cypher 25's `SEARCH v IN (VECTOR INDEX ...) SCORE AS s` after the pattern (engine/vector/search.py)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Search(SyntaxNode):
-    """`SEARCH variable IN (VECTOR INDEX index FOR vector LIMIT limit) [SCORE AS score]`."""
-
-    variable: Variable
-    index: str
-    vector: Expression
-    limit: Expression
-    score: Variable | None
 
 
 @dataclass(frozen=True, slots=True)

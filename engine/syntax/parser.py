@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import NoReturn, TypeVar
 
-from engine.errors import CypherSyntaxError, UnsupportedFeature
+from engine.errors import CypherSyntaxError
 from engine.syntax import ast
 from engine.syntax.span import Span
 from engine.syntax.tokenizer import tokenize
@@ -370,36 +370,35 @@ class Parser:
             mode = "different_relationships"
         pattern = self.parse_pattern()
         self.check_no_parameter_maps(pattern, "MATCH")
-        search = self.parse_search() if self.current.upper == "SEARCH" else None
+        search = self.parse_search() if self.at_word("SEARCH") and self.peek(2).type is TT.IN else None
         hints = self.parse_hints()
         where = self.parse_where()
         return ast.Match(optional, pattern, where, hints, mode, search, span=self.span_from(start))
 
     def parse_search(self) -> ast.Search:
-        """Cypher 25 `SEARCH v IN (VECTOR INDEX name FOR vector LIMIT k) [SCORE AS s]`."""
+        """`SEARCH v IN (FULLTEXT|VECTOR INDEX name FOR query [WHERE ...] LIMIT k) [SCORE AS s]`."""
         start = self.advance()
-        variable = self.parse_variable()
+        variable = self.parse_variable("the variable to search for")
         self.expect(TT.IN, "after the SEARCH variable")
         opened = self.expect(TT.LPAREN, "after SEARCH ... IN")
-        if self.current.upper != "VECTOR":
-            self.fail("expected VECTOR INDEX in SEARCH (full-text search indexes are not supported here)")
-        self.advance()
-        self.expect_word("INDEX", "after VECTOR")
-        index = self.parse_name("a vector index name")
-        self.expect(TT.FOR, "before the query vector")
-        vector = self.parse_expression()
-        if self.current.type is TT.WHERE:
-            raise UnsupportedFeature("WHERE inside SEARCH (filter in the MATCH's WHERE instead)",
-                                     self.current.span)
-        self.expect(TT.LIMIT, "before the number of neighbours")
+        kind_token = self.match_word("FULLTEXT", "VECTOR")
+        if kind_token is None:
+            self.fail(f"expected FULLTEXT or VECTOR, found {self.current.describe()}")
+        self.expect_word("INDEX", f"after {kind_token.upper}")
+        index = self.parse_name("an index name")
+        self.expect(TT.FOR, "after the index name")
+        query = self.parse_expression()
+        where = self.parse_expression() if self.match(TT.WHERE) else None
+        self.expect(TT.LIMIT, "in SEARCH (the number of results to take from the index)")
         limit = self.parse_expression()
-        self.expect_closing(TT.RPAREN, "SEARCH ... IN (", opened)
+        self.expect_closing(TT.RPAREN, "the SEARCH source", opened)
         score = None
-        if self.current.upper == "SCORE":
+        if self.at_word("SCORE") and self.peek().type is TT.AS:
             self.advance()
-            self.expect(TT.AS, "after SCORE")
-            score = self.parse_variable()
-        return ast.Search(variable, index, vector, limit, score, span=self.span_from(start))
+            self.advance()
+            score = self.parse_variable("the score variable")
+        kind = "fulltext" if kind_token.upper == "FULLTEXT" else "vector"
+        return ast.Search(variable, kind, index, query, limit, where, score, span=self.span_from(start))
 
     def parse_hints(self) -> tuple[ast.Hint, ...]:
         hints: list[ast.Hint] = []

@@ -2,9 +2,6 @@
 `shared/seeds/threadline-design.txt`, copied here verbatim) parses, binds and runs on the engine: the
 index statements, the derived-edge statements, the tool queries and the memory and coordination writes,
 over a small graph built to give each of them rows. A few answers are checked by hand.
-
-FalkorDB's full-text procedures (`db.idx.fulltext.*`) come with the full-text work; until then a
-table-backed stand-in with their signature lets those two statements bind and run.
 """
 
 from __future__ import annotations
@@ -334,24 +331,13 @@ CREATE (repo:Entity:Repo {key: 'repo:o/r', name: 'r', fullName: 'o/r', language:
   (bob)-[:DECLARED_OWNER {pattern: 'src/index/'}]->(idx)
 """
 
-FULLTEXT_STAND_INS = (
-    ("db.idx.fulltext.createNodeIndex(label :: STRING?, p1 :: STRING?, p2 :: STRING?, p3 :: STRING?, "
-     "p4 :: STRING?, p5 :: STRING?) :: ()", []),
-    ("db.idx.fulltext.queryNodes(label :: STRING?, query :: STRING?) :: (node :: NODE?, score :: FLOAT?)", []),
-)
-
-
 PLAYBOOK_INDEX = ("CREATE VECTOR INDEX FOR (p:Playbook) ON (p.embedding) OPTIONS {dimension: 256, "
                   "similarityFunction: 'cosine'}")
 """The shared graph's own vector index (the design names it, not its statement)."""
 
 
 def _connect() -> engine.Connection:
-    db = engine.connect(":memory:")
-    for signature, rows in FULLTEXT_STAND_INS:
-        if db.procedures.lookup(signature.split("(")[0]) is None:
-            db.register_procedure(signature, rows)
-    return db
+    return engine.connect(":memory:")
 
 
 @pytest.fixture(scope="module")

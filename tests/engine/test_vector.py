@@ -191,9 +191,11 @@ def test_cypher_25_search_clause(vectors) -> None:
         searched = db.execute("MATCH (c:Chunk) SEARCH c IN (VECTOR INDEX neo FOR $q LIMIT 4) SCORE AS s"
                               " RETURN c.i AS i, s", {"q": query.tolist()}).fetchall()
         assert searched == procedure and searched[0] == (11, pytest.approx(1.0))
-        joined = db.execute("MATCH (c:Chunk)-[:PART_OF]->(d:Doc) SEARCH c IN (VECTOR INDEX neo FOR $q LIMIT 4)"
+        joined = db.execute("MATCH (c:Chunk) SEARCH c IN (VECTOR INDEX neo FOR $q LIMIT 4) MATCH (c)-[:PART_OF]->(d)"
                             " RETURN d.n AS n ORDER BY n", {"q": query.tolist()}).fetchall()
         assert joined == sorted((i,) for i, _ in procedure if i % 2 == 1)
+        assert error_of(db, "MATCH (c:Chunk)-[:PART_OF]->(d) SEARCH c IN (VECTOR INDEX neo FOR $q LIMIT 4) RETURN c",
+                        {"q": query.tolist()})[1] == "InvalidSearchPattern"  # Neo4j: one bound variable
         assert error_of(db, "OPTIONAL MATCH (c:Chunk) SEARCH c IN (VECTOR INDEX neo FOR $q LIMIT 4) RETURN c",
                         {"q": query.tolist()})[0] == "UnsupportedFeature"
         assert error_of(db, "MATCH (c:Chunk) SEARCH x IN (VECTOR INDEX neo FOR $q LIMIT 4) RETURN c",
