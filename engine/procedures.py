@@ -2,8 +2,11 @@
 
 A procedure is a signature and a way to produce rows. Table-backed procedures (what the TCK declares with
 "there exists a procedure") hold their rows: a call returns the rows whose inputs equal its arguments, in
-table order. Built-in procedures produce their rows in SQL. Either way the call runs set-based, once for
-all input rows, as a lateral join.
+table order. Built-in procedures produce their rows in SQL: `sql` from the arguments' SQL, or `build` from
+a `ProcedureBuild` (the bound arguments, their compiler and the running statement), for procedures that
+need constant arguments (a label, an index name) or a graph library's answer materialized first (vector
+search, `engine/vector`; graph algorithms, `engine/algorithms`). Either way the call runs set-based, once
+for all input rows, as a lateral join.
 """
 
 from __future__ import annotations
@@ -59,9 +62,29 @@ class Procedure:
     query compiler, the bound arguments and the call's span; returns the rows relation (outputs and `__i`)."""
     required_inputs: int | None = None
     """How many inputs must be given (the rest have defaults); None: all."""
+    build: Callable[[ProcedureBuild], str] | None = None
+    """SQL of a relation with one column per output and `__i`, the row order, from a `ProcedureBuild` (vector
+    search, graph algorithms)."""
+
+    @property
+    def built_in(self) -> bool:
+        return self.sql is not None or self.compile is not None or self.build is not None
 
     def output(self, name: str) -> ProcedureField | None:
         return next((field for field in self.outputs if field.name == name), None)
+
+
+@dataclass(frozen=True)
+class ProcedureBuild:
+    """What a `build` procedure compiles from: its bound arguments, the `ExpressionCompiler` of the row it is
+    called from (the arguments' SQL may read that row), and the `StatementRun` when the call runs at the top
+    level of a statement (None inside a subquery), for procedures that must run SQL before theirs is made."""
+
+    procedure: Procedure
+    arguments: tuple[Any, ...]
+    compiler: Any
+    run: Any
+    span: Any
 
 
 _SIGNATURE = re.compile(r"^\s*(?P<name>[\w.]+)\s*\((?P<inputs>[^)]*)\)\s*::\s*\((?P<outputs>[^)]*)\)\s*:?\s*$")
@@ -95,14 +118,29 @@ class ProcedureRegistry:
         self.register(Procedure(name, inputs, outputs, tuple(dict(row) for row in rows)))
 
     def lookup(self, name: str) -> Procedure | None:
-        return self.procedures.get(name)
+        return self.procedures.get(name) or built_in_procedures().get(name)
+
+
+_BUILT_IN: dict[str, Procedure] = {}
+
+
+def built_in_procedures() -> dict[str, Procedure]:
+    """The procedures every connection has (vector search, graph algorithms); imported on first use, as their
+    modules import this one."""
+    if not _BUILT_IN:
+        from engine.algorithms.procedures import PROCEDURES as ALGORITHMS
+        from engine.vector.procedures import PROCEDURES as VECTOR
+
+        _BUILT_IN.update({procedure.name: procedure for procedure in (*VECTOR, *ALGORITHMS)})
+    return _BUILT_IN
 
 
 def check_arguments(procedure: Procedure, argument_types: Sequence[CypherType], span: Any) -> None:
     required = len(procedure.inputs) if procedure.required_inputs is None else procedure.required_inputs
     if not required <= len(argument_types) <= len(procedure.inputs):
+        expected = str(required) if required == len(procedure.inputs) else f"{required} to {len(procedure.inputs)}"
         raise CypherSyntaxError(
-            f"procedure {procedure.name} takes {len(procedure.inputs)} argument(s), got {len(argument_types)}",
+            f"procedure {procedure.name} takes {expected} argument(s), got {len(argument_types)}",
             span, detail="InvalidNumberOfArguments")
     for declared, given in zip(procedure.inputs, argument_types, strict=False):
         if not declared.accepts(given):

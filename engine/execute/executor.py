@@ -204,6 +204,7 @@ class Executor:
         queries._aliases = run.aliases
         queries.tombstones = run.deleted_any
         read_argument_values(run.connection, queries, clause, relation)
+        queries.run = run
         produced = queries.read_clause(clause, relation)
         return run.materialize(produced.sql, produced.variables, parameters.values)
 

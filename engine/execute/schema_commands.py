@@ -34,12 +34,14 @@ from engine.semantic import bound as b
 from engine.semantic.type_predicates import PROPERTY_SCALARS, parse_type
 from engine.storage.schema import ConstraintInfo, IndexInfo
 from engine.syntax import ast
+from engine.vector import indexes as vector_indexes
 
 if TYPE_CHECKING:
     from engine.execute.executor import StatementRun
 
 INDEX_PROVIDERS = {"range": "range-1.0", "text": "text-2.0", "point": "point-1.0", "lookup": "token-lookup-1.0",
                    "fulltext": "fulltext-1.0"}
+INDEX_PROVIDERS["vector"] = vector_indexes.PROVIDER
 LOOKUP_NAMES = {"node": "index_343aff4e", "relationship": "index_f7700477"}
 """The names Neo4j gives the node label and relationship type lookup indexes (those of a new database)."""
 POINT_CONFIG = {
@@ -250,6 +252,8 @@ def drop_constraint(run: StatementRun, command: b.BSchemaCommand) -> Result:
 # -- indexes ----------------------------------------------------------------------------------------------
 
 def create_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
+    if getattr(command.statement, "kind", None) == "vector":  # OPTIONS and catalog entry: engine/vector/indexes.py
+        return vector_indexes.create_vector_index(run, command)
     statement = command.statement
     assert isinstance(statement, ast.CreateIndex)
     catalog = run.store.catalog
@@ -428,6 +432,8 @@ def _index_statement(index: IndexInfo, constraints: dict[str, ConstraintInfo]) -
         config = ", ".join(f"`{key}`: {_cypher_literal(value)}" for key, value in _fulltext_config(index).items())
         return (f"CREATE FULLTEXT INDEX {_quoted(index.name)} FOR {target} ON EACH [{keys}]"
                 f" OPTIONS {{indexConfig: {{{config}}}, indexProvider: 'fulltext-1.0'}}")
+    if index.kind == "vector":
+        return vector_indexes.create_statement(index)
     variable = "n" if index.entity == "node" else "r"
     label = _quoted(index.labels[0])
     target = f"({variable}:{label})" if index.entity == "node" else f"()-[{variable}:{label}]-()"
@@ -463,6 +469,8 @@ def index_rows(run: StatementRun, kind: str | None) -> list[dict[str, Any]]:
         lookup = index.kind == "lookup"
         config: dict[str, Any] = dict(POINT_CONFIG) if index.kind == "point" else (
             _fulltext_config(index) if index.kind == "fulltext" else {})
+        if index.kind == "vector":
+            config = vector_indexes.index_config(index)
         rows.append({
             "id": index.id, "name": index.name, "state": "ONLINE", "populationPercent": 100.0,
             "type": index.kind.upper(), "entityType": index.entity.upper(),

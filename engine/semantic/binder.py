@@ -28,6 +28,7 @@ from engine.semantic.type_predicates import parse_type
 from engine.semantic.types import CypherType, Kind
 from engine.syntax import ast
 from engine.syntax.span import Span
+from engine.vector.search import vector_search_call
 
 TEMPORAL_KINDS = frozenset({Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME,
                             Kind.ZONED_DATETIME, Kind.DURATION})
@@ -1745,14 +1746,15 @@ def _expand_searches(clauses: tuple[ast.Clause, ...]) -> list[ast.Clause]:
             continue
         search = clause.search
         span = search.span
-        if search.kind == "vector":
-            raise UnsupportedFeature("SEARCH with a VECTOR INDEX (vector indexes are not implemented)", span)
         if clause.optional:
             raise UnsupportedFeature("SEARCH in an OPTIONAL MATCH", span)
         if search.where is not None:
             raise UnsupportedFeature("a WHERE inside the SEARCH source (filters go in the MATCH's WHERE)",
                                      search.where.span)
         entity = _search_entity(clause.pattern, search.variable.name, span)
+        if search.kind == "vector":  # db.index.vector.queryNodes (engine/vector/search.py)
+            expanded += [vector_search_call(search, entity), replace(clause, search=None)]
+            continue
         procedure, output = SEARCH_PROCEDURES[entity]
         options = ast.MapLiteral((("limit", search.limit),), span=search.limit.span)
         yields = [ast.YieldItem(output, search.variable, span=search.variable.span)]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from engine.semantic import types as t
 from engine.semantic.types import CypherType, Kind
+from engine.vector import functions as vector_functions
 
 ReturnRule = Callable[[Sequence[CypherType]], CypherType]
 
@@ -100,6 +101,7 @@ def _signatures() -> dict[str, FunctionSignature]:
         # temporal (ADR-0014)
         ("timestamp", 0, 0, fixed(t.INTEGER)),
         *_temporal_signatures(),
+        *((name, low, high, fixed(result)) for name, low, high, result in vector_functions.SIGNATURES),
     ]
     return {name: FunctionSignature(name, low, high, rule, ARGUMENT_KINDS.get(name, ()))
             for name, low, high, rule in entries}

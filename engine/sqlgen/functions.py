@@ -11,6 +11,7 @@ from engine.semantic.types import TEMPORAL_KINDS, Kind, is_variant
 from engine.sqlgen import temporal
 from engine.sqlgen.expressions import ExpressionCompiler, convert, let, macro, to_variant
 from engine.sqlgen.runtime import error_sql
+from engine.vector import functions as vector_functions
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
 
@@ -400,5 +401,6 @@ FUNCTIONS: dict[str, Builder] = {
     "timestamp": _timestamp,
     "map_merge": _map_merge,
     **temporal.FUNCTIONS,  # date(), datetime.truncate(), duration.between(), ... (ADR-0014)
+    **vector_functions.FUNCTIONS,  # vecf32(), vec.cosineDistance(), vector.similarity.cosine() (ADR-0025)
 }
 

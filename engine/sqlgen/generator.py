@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import UnsupportedFeature
-from engine.procedures import Procedure
+from engine.procedures import Procedure, ProcedureBuild
 from engine.semantic import bound as b
 from engine.semantic import types as t
 from engine.semantic.scope import Variable
@@ -44,6 +44,8 @@ class QueryCompiler:
         self.tombstones = False
         self.procedure_arguments: dict[int, list[tuple[Any, ...]]] = {}
         """Per procedure call (by id), the distinct values of its per-row arguments (procedure_arguments.py)."""
+        self.run: Any = None
+        """The StatementRun of a top-level clause, for procedures that run SQL first (ProcedureBuild)."""
 
     # -- contexts --------------------------------------------------------------------------------
 
@@ -184,6 +186,8 @@ class QueryCompiler:
     def call_procedure(self, clause: b.BCallProcedure, relation: Relation, outer: SelectContext | None) -> Relation:
         """Every input row joined with the procedure rows its arguments select, in table order."""
         procedure = clause.procedure
+        if not procedure.outputs and not procedure.built_in:  # a void procedure: the rows stay as they were
+            return relation
         alias = self.alias()
         context = self.context_for(relation, alias, outer)
         compiler = ExpressionCompiler(context, self)
@@ -191,13 +195,16 @@ class QueryCompiler:
         conditions: list[str] = []
         if procedure.compile is not None:
             rows, conditions = compiled_rows(self, clause, compiler, rows_alias)
+        elif procedure.build is not None:
+            rows = procedure.build(ProcedureBuild(procedure, tuple(clause.arguments), compiler,
+                                                  self.run if outer is None else None, clause.span))
         elif procedure.sql is not None:
             arguments = [compiler.compile_as(argument, field.type)
                          for argument, field in zip(clause.arguments, procedure.inputs, strict=True)]
             rows = procedure.sql(*arguments)
         else:
             rows = self._procedure_table(procedure)
-        if procedure.sql is None and procedure.compile is None:
+        if not procedure.built_in:
             for argument, field in zip(clause.arguments, procedure.inputs, strict=True):
                 stored = (f"{rows_alias}.{quote_identifier(field.name)}", field.type)
                 equal = equality_sql(stored, (compiler.compile(argument), argument.type))
@@ -205,8 +212,6 @@ class QueryCompiler:
         columns = [f"{alias}.{v.column}" for v in relation.variables]
         columns += [f"{rows_alias}.{quote_identifier(name)} AS {variable.column}" for name, variable in clause.yields]
         where = " AND ".join(conditions) or "true"
-        if not procedure.outputs and procedure.sql is None and procedure.compile is None:
-            return relation
         select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {alias}.__ord, {rows_alias}.__i) AS __ord"
                   f" FROM {relation.sql} AS {alias}{context.join_text()} CROSS JOIN LATERAL"
                   f" (SELECT * FROM {rows} AS q WHERE true) AS {rows_alias} WHERE {where}")

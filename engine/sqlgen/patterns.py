@@ -277,8 +277,9 @@ class PatternCompiler:
 
     def _walk_seeds(self, left: str) -> str:
         """Where walks start: the bound start nodes of the input rows when known, else every node."""
-        if self.seed_source is not None and left.startswith("b."):
-            return f"(SELECT DISTINCT {left.replace('b.', 'q.', 1)} AS id FROM {self.seed_source} AS q)"
+        if self.seed_source is not None and SEED_COLUMN.match(left):
+            column = left.split(".", 1)[1]
+            return f"(SELECT DISTINCT q.{column} AS id FROM {self.seed_source} AS q WHERE q.{column} IS NOT NULL)"
         return "(SELECT id FROM nodes)"
 
     # -- quantified path patterns ------------------------------------------------------------------

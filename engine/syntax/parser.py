@@ -1676,6 +1676,8 @@ class Parser:
             opened = self.expect(TT.LBRACKET, "after ON EACH")
             properties = self.comma_separated(self.parse_property_reference)
             self.expect_closing(TT.RBRACKET, "the property list", opened)
+        elif kind == "vector" and self.current.type is not TT.LPAREN:  # Neo4j's `ON n.embedding`
+            properties = (self.parse_property_reference(),)
         else:
             opened = self.expect(TT.LPAREN, "before the indexed properties")
             properties = self.comma_separated(self.parse_property_reference)

@@ -1,0 +1,1 @@
+"""Graph algorithms as procedures (docs/adr/0024-graph-algorithms.md)."""
