@@ -5,7 +5,8 @@ errors (docs/adr/0016-schema-commands-follow-neo4j.md).
   `index_` or `constraint_` and eight hex digits (the two default lookup indexes keep Neo4j's names).
 - `IF NOT EXISTS` makes a command a no-op (no counters) when an object of that name, or of that schema and
   type, exists; a conflicting object (another type on the same schema, an index of that name for a
-  constraint, a constraint of that name for an index) is still an error. `IF EXISTS` makes dropping a missing object a no-op.
+  constraint, a constraint of that name for an index) is still an error. `IF EXISTS` makes dropping a
+  missing object a no-op.
 - A uniqueness or key constraint owns a range index of its own name and schema, which SHOW INDEXES lists
   (`owningConstraint`) and which goes with the constraint; it is not counted as an index added.
 - A new constraint is checked against the data already there (ConstraintCreationFailed).
