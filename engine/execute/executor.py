@@ -134,6 +134,8 @@ class Executor:
             if timer.expired:  # it fired after the last SQL statement had started
                 raise StatementTimeout(timer.seconds or 0, run.span)
             self.connection.execute("ROLLBACK" if read_only else "COMMIT")
+            if read_only:  # an explained write may have added a column the rollback took away
+                self.store.reload()
         except BaseException as error:
             timer.stop()
             self.connection.execute("ROLLBACK")
