@@ -16,7 +16,7 @@ from tests.reliability.fuzzing import (
     token_streams,
 )
 
-SHORT = settings(max_examples=300, deadline=None, database=None, derandomize=True,
+SHORT = settings(max_examples=200, deadline=None, database=None, derandomize=True,
                  suppress_health_check=list(HealthCheck))
 
 
