@@ -123,10 +123,11 @@ class TrialResult:
     seconds: float
 
 
-def trial(path: Path, seed: int, start: int, model: Model, rng: random.Random, max_delay: float = 1.5
-          ) -> tuple[TrialResult, int]:
-    """One writer run, killed after a random delay; checks the file and advances `model`. Returns the
-    result and the step the next trial starts at."""
+def trial(path: Path, seed: int, start: int, model: Model, rng: random.Random, max_delay: float = 1.5,
+          min_acks: int = 0) -> tuple[TrialResult, int]:
+    """One writer run, killed after a random delay (counted from its `min_acks`-th acknowledged statement,
+    or from when it is ready); checks the file and advances `model`. Returns the result and the step the
+    next trial starts at."""
     started = time.monotonic()
     process = subprocess.Popen([sys.executable, "-m", "tests.reliability.crash", str(path), str(seed), str(start)],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -134,11 +135,12 @@ def trial(path: Path, seed: int, start: int, model: Model, rng: random.Random, m
     assert process.stdout is not None
     ready = process.stdout.readline()
     assert ready.strip() == "ready", ready + (process.stderr.read() if process.stderr else "")
+    early = [process.stdout.readline() for _ in range(min_acks)]
     time.sleep(rng.uniform(0, max_delay))
     process.send_signal(signal.SIGKILL)
     output, errors = process.communicate()
     assert process.returncode == -signal.SIGKILL, errors
-    done = [int(line.split()[1]) for line in output.splitlines() if line.startswith("done ")]
+    done = [int(line.split()[1]) for line in [*early, *output.splitlines()] if line.startswith("done ")]
     last = done[-1] if done else start - 1
     steps = plan(seed, start)
     acknowledged = {"batches": {k: dict(v) for k, v in model["batches"].items()}, "c": dict(model["c"])}
@@ -166,16 +168,18 @@ def _difference(found: Model, expected: Model) -> str:
     return f"batches only on one side {sorted(keys)[:5]}, differing {changed[:5]}, c {found['c'] == expected['c']}"
 
 
-def run_trials(directory: Path, trials: int, seed: int = 0, max_delay: float = 1.5) -> list[TrialResult]:
+def run_trials(directory: Path, trials: int, seed: int = 0, max_delay: float = 1.5,
+               min_acks: int = 0) -> list[TrialResult]:
     """`trials` kills in a row on one file (each trial continues where the file left off), each with its own
-    plan; returns their results. Raises on the first file that is torn or does not open."""
+    plan; returns their results. Raises on the first file that is torn or does not open. With `min_acks`,
+    each kill waits for that many acknowledged statements first (so a loaded machine still commits some)."""
     rng = random.Random(seed)
     path = directory / "crash.rl"
     model: Model = {"batches": {}, "c": {}}
     results = []
     start = 0
     for number in range(trials):
-        result, start = trial(path, seed * 100_000 + number, start, model, rng, max_delay)
+        result, start = trial(path, seed * 100_000 + number, start, model, rng, max_delay, min_acks)
         results.append(result)
     return results
 
