@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -194,3 +195,50 @@ def statement_corpus() -> list[str]:
     if TCK_INDEX.exists():
         statements.extend(tck_statements())
     return statements
+
+
+EXECUTION_GRAPH = ("UNWIND range(1, 5) AS i CREATE (:A {num: i, name: toString(i)})-[:T {w: i}]->(:B {num: i})"
+                   "-[:REL {name: 'r'}]->(:C:D {num: i * 2, list: [i, i + 1]})")
+
+
+class ExecutionCheck:
+    """Mutated statements run on a small graph (with a timeout and a walk cap): only engine errors with a
+    position may come out, none an internal one, and the connection answers the next statement. The graph
+    is rebuilt every `fresh_every` cases, so writes of earlier cases do not pile up."""
+
+    def __init__(self, fresh_every: int = 200) -> None:
+        self.fresh_every = fresh_every
+        self.cases = 0
+        self.db: Any = None
+
+    def _connection(self) -> Any:
+        import engine
+
+        if self.db is None or self.cases % self.fresh_every == 0:
+            if self.db is not None:
+                self.db.close()
+            self.db = engine.connect(":memory:", timeout=2, max_walk_rows=10_000, memory_limit="1GB")
+            self.db.execute(EXECUTION_GRAPH)
+        return self.db
+
+    def __call__(self, text: str, tally: Tally | None = None) -> None:
+        db = self._connection()
+        self.cases += 1
+        started, cpu = time.perf_counter(), time.process_time()
+        kind = None
+        try:
+            db.execute_script(text, {})
+        except CypherError as error:
+            kind = error.kind
+            assert error.detail != "Internal", f"internal error: {error.message} on {text[:300]!r}"
+            assert error.span is not None, f"{type(error).__name__} without a position: {error.message}"
+        wall = time.perf_counter() - started
+        assert wall < WALL_SECONDS, f"{wall:.1f} s on {text[:200]!r}"
+        assert db.execute("RETURN 1 AS one").fetchall() == [(1,)]
+        if tally is not None:
+            tally.record(time.process_time() - cpu, kind)
+
+    def close(self) -> None:
+        if self.db is not None:
+            self.db.close()
+            self.db = None

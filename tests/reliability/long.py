@@ -1,6 +1,6 @@
 """The long forms, run on demand; they print their figures (docs/RELIABILITY.md records the last ones).
 
-    python -m tests.reliability.long --crash-trials 200 --fuzz-cases 100000 --load-seconds 30
+    python -m tests.reliability.long --crash-trials 200 --fuzz-cases 100000 --exec-cases 3000 --load-seconds 30
 
 A part given 0 is skipped. `--json FILE` also writes the figures as JSON.
 """
@@ -87,6 +87,21 @@ def _fuzz_part(strategy: Any, check: Any, tally: Any, examples: int) -> None:
     run()
 
 
+def execute(cases: int) -> dict[str, Any]:
+    from tests.reliability.corpus import page_statements, tck_statements
+    from tests.reliability.fuzzing import ExecutionCheck, Tally, mutated
+
+    tally, check = Tally(), ExecutionCheck()
+    started = time.monotonic()
+    try:
+        _fuzz_part(mutated([*page_statements(), *tck_statements()]), check, tally, cases)
+    finally:
+        check.close()
+    return {"cases": tally.cases, "ran without error": tally.accepted, "errors by kind": tally.errors,
+            "internal errors or other exceptions": 0, "slowest case (CPU s)": round(tally.slowest, 3),
+            "seconds": round(time.monotonic() - started, 1)}
+
+
 def load(seconds: float, clients: int) -> dict[str, Any]:
     from tests.reliability.load import load_test
 
@@ -98,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--crash-trials", type=int, default=200)
     parser.add_argument("--crash-seed", type=int, default=1)
     parser.add_argument("--fuzz-cases", type=int, default=100_000)
+    parser.add_argument("--exec-cases", type=int, default=3000,
+                        help="mutated statements executed on a small graph")
     parser.add_argument("--load-seconds", type=float, default=30)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--json", metavar="FILE")
@@ -111,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.fuzz_cases:
         print(f"fuzzing: {arguments.fuzz_cases} cases …", flush=True)
         report["fuzz"] = fuzz(arguments.fuzz_cases)
+    if arguments.exec_cases:
+        print(f"executing mutated statements: {arguments.exec_cases} cases …", flush=True)
+        report["execute"] = execute(arguments.exec_cases)
+        print(f"  {report['execute']}", flush=True)
     if arguments.load_seconds:
         print(f"load test: {arguments.clients} clients for {arguments.load_seconds} s …", flush=True)
         report["load"] = load(arguments.load_seconds, arguments.clients)

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 
 from tests.reliability.corpus import TCK_INDEX, TCK_MISSING, page_statements, tck_statements
 from tests.reliability.fuzzing import (
+    ExecutionCheck,
     check_cypher,
     check_page,
     mutated,
@@ -43,6 +44,15 @@ def test_mutated_page_statements(text):
 @given(mutated_pages(small_pages()))
 def test_mutated_pages(text):
     check_page(text)
+
+
+EXECUTE = ExecutionCheck()
+
+
+@settings(SHORT, max_examples=20)
+@given(mutated([*page_statements(), *(tck_statements() if TCK_INDEX.exists() else ())]))
+def test_mutated_statements_run_to_a_result_or_an_engine_error(text):
+    EXECUTE(text)
 
 
 def test_every_corpus_statement_passes_the_front_end_check():
