@@ -29,7 +29,7 @@ def default_memory_limit() -> str:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
         total = 8 * GIB
-    return f"{max(256, min(4 * GIB, total // 2) // 1024 ** 2)}MB"
+    return f"{max(256, min(4 * GIB, total // 2) // 1024 ** 2)}MiB"
 
 
 @dataclass(frozen=True)

@@ -108,12 +108,22 @@ def test_a_statement_over_the_memory_limit_fails_clearly():
         assert db.execute("MATCH (n) RETURN count(n)").fetchall() == [(1,)]
 
 
-def test_the_default_memory_limit_is_set():
+def memory_setting(db: engine.Connection) -> float:
+    """DuckDB's memory_limit of the connection, in bytes ('286.1 MiB' → 300000000)."""
+    (text,), = db._duck.execute("SELECT current_setting('memory_limit')").fetchall()
+    number, unit = text.split()
+    return float(number) * {"KiB": 2**10, "MiB": 2**20, "GiB": 2**30, "TiB": 2**40}[unit]
+
+
+def test_the_memory_limit_default_and_option():
     from engine.limits import default_memory_limit
 
     with engine.connect(":memory:") as db:
-        (limit,), = db._duck.execute("SELECT current_setting('memory_limit')").fetchall()
-    assert limit.endswith(("MiB", "GiB")) and default_memory_limit().endswith("MB")
+        default = int(default_memory_limit().removesuffix("MiB")) * 2**20
+        assert abs(memory_setting(db) - default) < default * 0.01
+        assert default <= 4 * 2**30
+    with engine.connect(":memory:", memory_limit="300MB") as db:
+        assert abs(memory_setting(db) - 300e6) < 1e6
 
 
 @pytest.mark.parametrize("pattern", ["MATCH p = (:N)-[*]->(:N) RETURN count(p)",
