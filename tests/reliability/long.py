@@ -23,15 +23,15 @@ FUZZ_SHARES = {"token streams": 0.25, "mutated TCK statements": 0.30, "mutated p
                "mutated pages": 0.25}
 
 
-def crash(trials: int, seed: int) -> dict[str, Any]:
+def crash(trials: int, seed: int, min_acks: int = 0) -> dict[str, Any]:
     from tests.reliability.crash import run_trials
 
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as directory:
-        results = run_trials(Path(directory), trials, seed=seed)
+        results = run_trials(Path(directory), trials, seed=seed, min_acks=min_acks)
         size = (Path(directory) / "crash.rl").stat().st_size
     outcomes = [result.outcome for result in results]
-    figures = {"trials": len(results), "torn or unopenable": 0,
+    figures = {"trials": len(results), "kill after acknowledged statements": min_acks, "torn or unopenable": 0,
                "statements committed before the kills": sum(r.committed for r in results),
                "file held exactly the acknowledged statements": outcomes.count("at-ack"),
                "file held the in-flight statement too (committed, not yet acknowledged)": outcomes.count("one-more"),
@@ -112,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.reliability.long", description=__doc__.splitlines()[0])
     parser.add_argument("--crash-trials", type=int, default=200)
     parser.add_argument("--crash-seed", type=int, default=1)
+    parser.add_argument("--crash-min-acks", type=int, default=0,
+                        help="each kill waits for this many acknowledged statements, then a random delay")
     parser.add_argument("--fuzz-cases", type=int, default=100_000)
     parser.add_argument("--exec-cases", type=int, default=3000,
                         help="mutated statements executed on a small graph")
@@ -123,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
                               "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     if arguments.crash_trials:
         print(f"crash trials: {arguments.crash_trials} …", flush=True)
-        report["crash"] = crash(arguments.crash_trials, arguments.crash_seed)
+        report["crash"] = crash(arguments.crash_trials, arguments.crash_seed, arguments.crash_min_acks)
         print(f"  {report['crash']}", flush=True)
     if arguments.fuzz_cases:
         print(f"fuzzing: {arguments.fuzz_cases} cases …", flush=True)
