@@ -47,10 +47,12 @@ class Tally:
     accepted: int = 0
     errors: dict[str, int] = field(default_factory=dict)
     slowest: float = 0.0
+    slowest_text: str = ""
 
-    def record(self, seconds: float, error: str | None) -> None:
+    def record(self, seconds: float, error: str | None, text: str = "") -> None:
         self.cases += 1
-        self.slowest = max(self.slowest, seconds)
+        if seconds > self.slowest:
+            self.slowest, self.slowest_text = seconds, text[:300]
         if error is None:
             self.accepted += 1
         else:
@@ -72,7 +74,7 @@ def check_cypher(text: str, tally: Tally | None = None) -> None:
         assert 1 <= error.span.line <= lines and error.span.column >= 1, (error.span, error.message)
     seconds = _check_time(started, cpu, text)
     if tally is not None:
-        tally.record(seconds, kind)
+        tally.record(seconds, kind, text)
 
 
 def check_page(text: str, tally: Tally | None = None) -> None:
@@ -88,7 +90,7 @@ def check_page(text: str, tally: Tally | None = None) -> None:
         assert 1 <= cell.line <= lines
     seconds = _check_time(started, cpu, text)
     if tally is not None:
-        tally.record(seconds, "PageError" if page.errors else None)
+        tally.record(seconds, "PageError" if page.errors else None, text)
 
 
 def _check_time(started: float, cpu: float, text: str) -> float:
@@ -236,7 +238,7 @@ class ExecutionCheck:
         assert wall < WALL_SECONDS, f"{wall:.1f} s on {text[:200]!r}"
         assert db.execute("RETURN 1 AS one").fetchall() == [(1,)]
         if tally is not None:
-            tally.record(time.process_time() - cpu, kind)
+            tally.record(time.process_time() - cpu, kind, text)
 
     def close(self) -> None:
         if self.db is not None:

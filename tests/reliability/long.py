@@ -69,7 +69,7 @@ def fuzz(cases: int) -> dict[str, Any]:
         _fuzz_part(strategy, check, tally, examples)
         total += tally.cases
         figures[name] = {"cases": tally.cases, "accepted": tally.accepted, "errors by kind": tally.errors,
-                         "slowest case (CPU s)": round(tally.slowest, 3),
+                         "slowest case (CPU s)": round(tally.slowest, 3), "slowest text": tally.slowest_text,
                          "seconds": round(time.monotonic() - part_started, 1)}
         print(f"  {name}: {figures[name]}", flush=True)
     figures["total cases"] = total
@@ -99,6 +99,7 @@ def execute(cases: int) -> dict[str, Any]:
         check.close()
     return {"cases": tally.cases, "ran without error": tally.accepted, "errors by kind": tally.errors,
             "internal errors or other exceptions": 0, "slowest case (CPU s)": round(tally.slowest, 3),
+            "slowest text": tally.slowest_text,
             "seconds": round(time.monotonic() - started, 1)}
 
 
