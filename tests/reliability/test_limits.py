@@ -58,11 +58,32 @@ def test_a_timeout_in_a_script_names_its_statement():
 
 
 def test_a_timeout_never_lands_on_the_next_statement():
-    """The timer is stopped before COMMIT: many statements just under it all succeed."""
-    with engine.connect(":memory:", timeout=0.05) as db:
-        for number in range(40):
-            db.execute("CREATE (:Quick {n: $n})", {"n": number})
-        assert db.execute("MATCH (q:Quick) RETURN count(q)").fetchall() == [(40,)]
+    """With a timeout about as long as the statements, each one either commits or times out whole; an
+    interrupt armed for one statement never stops the next (that would be StatementInterrupted)."""
+    with engine.connect(":memory:", timeout=0.02) as db:
+        committed = 0
+        for number in range(60):
+            try:
+                db.execute("UNWIND range(1, $n) AS i CREATE (:Quick {n: $number, i: i})",
+                           {"n": 1 + number % 7 * 300, "number": number})
+                committed += 1
+            except engine.StatementTimeout:
+                pass
+        (stored,), = db.execute("MATCH (q:Quick) RETURN count(DISTINCT q.n)", timeout=30).fetchall()
+        assert stored == committed
+
+
+def test_a_stopped_timer_never_interrupts():
+    from engine.limits import StatementTimer
+
+    calls = []
+    with StatementTimer(0.01, lambda: calls.append(1)) as timer:
+        pass
+    time.sleep(0.05)
+    assert calls == [] and not timer.expired
+    with StatementTimer(0.01, lambda: calls.append(1)) as timer:
+        time.sleep(0.1)
+    assert calls == [1] and timer.expired
 
 
 def test_interrupt_from_another_thread():
