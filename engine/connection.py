@@ -15,6 +15,7 @@ from engine.errors import CypherError
 from engine.execute.executor import Executor
 from engine.execute.results import Result
 from engine.execute.schema_info import describe_schema
+from engine.fulltext import procedures as fulltext_procedures
 from engine.limits import DEFAULT_MAX_WALK_ROWS, WALK_VARIABLE, Limits
 from engine.procedures import ProcedureRegistry
 from engine.sqlgen import runtime
@@ -79,6 +80,7 @@ class Connection:
         self._duck.execute(f"SET VARIABLE {WALK_VARIABLE} = {int(self.limits.max_walk_rows)}")
         self._store = GraphStore(self._duck)
         self.procedures = ProcedureRegistry()
+        fulltext_procedures.register(self.procedures)
         self._executor = Executor(self._duck, self._store)
 
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *,

@@ -54,6 +54,11 @@ class Procedure:
     outputs: tuple[ProcedureField, ...]
     rows: tuple[Mapping[str, Any], ...] = ()
     sql: Callable[..., str] | None = None
+    compile: Callable[..., str] | None = None
+    """Built-in procedures whose SQL depends on their argument values (full-text queries): called with the
+    query compiler, the bound arguments and the call's span; returns the rows relation (outputs and `__i`)."""
+    required_inputs: int | None = None
+    """How many inputs must be given (the rest have defaults); None: all."""
 
     def output(self, name: str) -> ProcedureField | None:
         return next((field for field in self.outputs if field.name == name), None)
@@ -94,11 +99,12 @@ class ProcedureRegistry:
 
 
 def check_arguments(procedure: Procedure, argument_types: Sequence[CypherType], span: Any) -> None:
-    if len(argument_types) != len(procedure.inputs):
+    required = len(procedure.inputs) if procedure.required_inputs is None else procedure.required_inputs
+    if not required <= len(argument_types) <= len(procedure.inputs):
         raise CypherSyntaxError(
             f"procedure {procedure.name} takes {len(procedure.inputs)} argument(s), got {len(argument_types)}",
             span, detail="InvalidNumberOfArguments")
-    for declared, given in zip(procedure.inputs, argument_types, strict=True):
+    for declared, given in zip(procedure.inputs, argument_types, strict=False):
         if not declared.accepts(given):
             raise CypherSyntaxError(
                 f"procedure {procedure.name}: argument `{declared.name}` must be {declared.type_name}, "

@@ -1,10 +1,11 @@
 """Constraint checks: each one SQL query over the stored graph, the first violation raised as Neo4j words it.
 
-Uniqueness (and the uniqueness half of a key) is checked after every clause that wrote, as Neo4j checks it
-when the value is written; existence (and the other half of a key) once, when the statement is about to
-commit, as Neo4j validates it at commit: `CREATE (a:Author) SET a.name = 'x'` passes an existence
-constraint on `:Author(name)`. `find_violation` is also what a new constraint runs against the data already
-there, and `constraint_description` the `Constraint( ... )` text Neo4j's schema errors quote.
+Uniqueness (and the uniqueness half of a key) and property types are checked after every clause that
+wrote, as Neo4j checks them when the value is written; existence (and the other half of a key) once, when
+the statement is about to commit, as Neo4j validates it at commit: `CREATE (a:Author) SET a.name = 'x'`
+passes an existence constraint on `:Author(name)`. `find_violation` is also what a new constraint runs
+against the data already there, and `constraint_description` the `Constraint( ... )` text Neo4j's schema
+errors quote.
 """
 
 from __future__ import annotations
@@ -16,8 +17,11 @@ import duckdb
 
 from engine.errors import ConstraintViolation
 from engine.semantic import types as t
+from engine.semantic.type_predicates import parse_type
 from engine.semantic.types import is_variant
-from engine.storage.schema import ENTITY_TABLES, Catalog, ConstraintInfo
+from engine.sqlgen.expressions import _type_test_sql
+from engine.sqlgen.runtime import KIND_NAMES
+from engine.storage.schema import ENTITY_TABLES, Catalog, ConstraintInfo, to_variant
 from engine.syntax.span import Span
 
 UNIQUE_KINDS = ("unique", "node_key")
@@ -30,6 +34,8 @@ TYPE_NAMES = {
     ("node_key", "relationship"): "RELATIONSHIP KEY",
     ("not_null", "node"): "NODE PROPERTY EXISTENCE",
     ("not_null", "relationship"): "RELATIONSHIP PROPERTY EXISTENCE",
+    ("property_type", "node"): "NODE PROPERTY TYPE",
+    ("property_type", "relationship"): "RELATIONSHIP PROPERTY TYPE",
 }
 """(kind, entity) → the constraint type as Neo4j's messages spell it (SHOW CONSTRAINTS joins it with `_`)."""
 
@@ -37,12 +43,14 @@ TYPE_NAMES = {
 @dataclass(frozen=True)
 class Violation:
     """The first element found breaking a constraint: `duplicate` is the earlier element with the same
-    values (uniqueness), None when a property is missing (existence)."""
+    values (uniqueness), None when a property is missing (existence); `actual_type` names the type of a
+    value a property type constraint does not allow."""
 
     constraint: ConstraintInfo
     element: int
     duplicate: int | None = None
     values: tuple[Any, ...] = ()
+    actual_type: str | None = None
 
 
 def unique_key(column: str, column_type: t.CypherType | None) -> str:
@@ -67,6 +75,15 @@ def find_violation(connection: duckdb.DuckDBPyConnection, catalog: Catalog, cons
         row = connection.execute(f"SELECT min(id) {_scope(constraint)} AND {missing}", [constraint.label]).fetchone()
         if row is not None and row[0] is not None:
             return Violation(constraint, int(row[0]))
+    if uniqueness and constraint.kind == "property_type" and columns[0] is not None:
+        column_type = catalog.column_type(constraint.entity, constraint.properties[0])
+        value = to_variant(columns[0], column_type or t.ANY)
+        allowed = _type_test_sql(value, parse_type(constraint.property_type or "ANY"), 0)
+        row = connection.execute(
+            f"SELECT min(id) {_scope(constraint)} AND {columns[0]} IS NOT NULL AND NOT ({allowed})",
+            [constraint.label]).fetchone()
+        if row is not None and row[0] is not None:
+            return Violation(constraint, int(row[0]), actual_type=_type_of(connection, constraint, value, int(row[0])))
     if uniqueness and constraint.kind in UNIQUE_KINDS and None not in columns:
         typed = [(column, catalog.column_type(constraint.entity, key))
                  for column, key in zip(columns, constraint.properties, strict=True)]
@@ -78,6 +95,18 @@ def find_violation(connection: duckdb.DuckDBPyConnection, catalog: Catalog, cons
         if row is not None:
             return Violation(constraint, int(row[1]), int(row[0]), _values(connection, catalog, constraint, row[0]))
     return None
+
+
+def _type_of(connection: duckdb.DuckDBPyConnection, constraint: ConstraintInfo, value: str, element: int) -> str:
+    """The Cypher type of one element's constrained property (for the message): `INTEGER`,
+    `LIST<STRING NOT NULL>`."""
+    table = ENTITY_TABLES[constraint.entity]
+    kind, inner = connection.execute(
+        f"SELECT cy_kind({value}), list_distinct(list_transform(TRY_CAST({value} AS VARIANT[]),"
+        f" lambda e: cy_type_name(e))) FROM {table} WHERE id = $1", [element]).fetchone()
+    if KIND_NAMES.get(kind) != "LIST":
+        return KIND_NAMES.get(kind, "ANY")
+    return f"LIST<{inner[0]} NOT NULL>" if inner and len(inner) == 1 else "LIST<ANY>"
 
 
 def _values(connection: duckdb.DuckDBPyConnection, catalog: Catalog, constraint: ConstraintInfo,
@@ -99,6 +128,8 @@ def check_constraints(connection: duckdb.DuckDBPyConnection, catalog: Catalog, s
         violation = find_violation(connection, catalog, constraint, uniqueness=uniqueness, existence=existence)
         if violation is not None:
             detail = "PropertyExistenceViolation" if violation.duplicate is None else "PropertyUniquenessViolation"
+            if violation.actual_type is not None:
+                detail = "PropertyTypeViolation"
             raise ConstraintViolation(violation_message(violation), span, detail=detail)
 
 
@@ -108,6 +139,9 @@ def violation_message(violation: Violation) -> str:
     constraint = violation.constraint
     element, token = ELEMENT_WORDS[constraint.entity]
     keys = constraint.properties
+    if violation.actual_type is not None:
+        return (f"{element}({violation.element}) with {token} `{constraint.label}` required the property `{keys[0]}` "
+                f"to be of type `{constraint.property_type}`, but was of type `{violation.actual_type}`.")
     if violation.duplicate is None:
         if len(keys) == 1:
             needs = f"the property `{keys[0]}`"
@@ -125,7 +159,8 @@ def creation_failure(violation: Violation) -> str:
     element, token = ELEMENT_WORDS[constraint.entity]
     head = f"Unable to create {constraint_description(constraint, with_id=False)}:\n"
     if violation.duplicate is None:
-        return head + violation_message(violation) + ". Note that only the first found violation is shown."
+        message = violation_message(violation).rstrip(".")
+        return head + message + ". Note that only the first found violation is shown."
     keys = constraint.properties
     pairs = ", ".join(f"`{key}` = {literal(value)}" for key, value in zip(keys, violation.values, strict=False))
     noun = "property" if len(keys) == 1 else "properties"
@@ -149,6 +184,8 @@ def constraint_description(constraint: ConstraintInfo, owned_index: int | None =
               f"schema={schema_text(constraint.entity, constraint.label, constraint.properties)}"]
     if owned_index is not None:
         parts.append(f"ownedIndex={owned_index}")
+    if constraint.property_type is not None:
+        parts.append(f"propertyType={constraint.property_type}")
     return "Constraint( " + ", ".join(parts) + " )"
 
 

@@ -29,11 +29,13 @@ from engine.execute.results import Result, empty_counters
 from engine.execute.schema_commands import run_schema_command
 from engine.execute.subqueries import ReadClause, run_call_subquery
 from engine.execute.writes import Writer
+from engine.fulltext.maintain import StatementChanges
 from engine.limits import StatementTimer
 from engine.semantic import bound as b
 from engine.semantic.types import Kind
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
+from engine.sqlgen.procedure_arguments import calls_with_varying_arguments, read_argument_values
 from engine.storage.schema import GraphStore
 from engine.syntax.span import Span
 
@@ -49,7 +51,8 @@ _TABLE_NAMES = itertools.count()
 
 
 class StatementRun:
-    """One statement's execution state: temp tables made so far and whether anything was deleted."""
+    """One statement's execution state: temp tables made so far, whether anything was deleted, and what
+full-text indexes have yet to see."""
 
     def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore,
                  timer: StatementTimer | None = None) -> None:
@@ -62,6 +65,7 @@ class StatementRun:
         self.deleted_any = False
         self.span: Span | None = None
         self.trace: list[tuple[str, list[Any]]] | None = None
+        self.fulltext = StatementChanges(self)
 
     def _run_sql(self, sql: str, parameters: Sequence[Any]) -> duckdb.DuckDBPyConnection:
         if self.timer is not None and self.timer.expired:  # it fired between two SQL statements
@@ -126,6 +130,7 @@ class Executor:
         try:
             with timer:
                 result = body(run)
+                run.fulltext.sync()
                 if run.deleted_nodes:
                     self._check_no_dangling(run)
                 if self.store.catalog.constraints and _wrote(getattr(result, "counters", {})):
@@ -193,15 +198,18 @@ class Executor:
             run.span = clause.span
             if isinstance(clause, b.BCreate) and clauses and isinstance(clauses[0], b.BCreate):
                 clause = self._merge_creates(run, clause, clauses, relation)
-            if isinstance(clause, b.BCallSubquery) and (clause.query.updating or clause.transactions):
+            if isinstance(clause, b.BCallSubquery) and (clause.query.updating or clause.transactions
+                                                        or calls_with_varying_arguments(clause.query)):
                 relation, call_counters = run_call_subquery(self, run, clause, relation)
                 counters += call_counters
+                run.fulltext.mark_written()
                 continue
             if isinstance(clause, (*READ_CLAUSES, b.BCallSubquery)):
                 relation = read(run, clause, relation)
                 continue
             if isinstance(clause, b.BForeach):
                 counters += self._run_foreach(run, writer, clause, relation)
+                run.fulltext.mark_written()
                 continue
             handler = WRITE_HANDLERS.get(type(clause))
             if handler is None:
@@ -209,16 +217,20 @@ class Executor:
             written = handler(writer, clause, relation)
             relation = written.relation
             counters += written.counters
+            run.fulltext.mark_written()
             if self.store.catalog.constraints and _wrote(written.counters):
                 self._check_constraints(run)
         return relation, counters
 
     def read_clause(self, run: StatementRun, clause: b.BoundClause, relation: Relation) -> Relation:
-        """A read clause's SELECT over `relation`, materialized as the next binding table."""
+        """A read clause's SELECT over `relation`, materialized as the next binding table (after bringing
+        full-text indexes up to date with the writes before it, which it may query)."""
+        run.fulltext.sync()
         parameters = Parameters()
         queries = QueryCompiler(self.store.catalog, parameters)
         queries._aliases = run.aliases
         queries.tombstones = run.deleted_any
+        read_argument_values(run.connection, queries, clause, relation)
         produced = queries.read_clause(clause, relation)
         return run.materialize(produced.sql, produced.variables, parameters.values)
 
@@ -237,7 +249,7 @@ class Executor:
             if isinstance(inner_clause, b.BForeach):
                 counters += self._run_foreach(run, writer, inner_clause, inner)
                 continue
-            if isinstance(inner_clause, b.BSet):
+            if isinstance(inner_clause, b.BSet) and len(clause.clauses) > 1:
                 _check_no_sequential_sets(run, writer, inner_clause, inner)
             written = WRITE_HANDLERS[type(inner_clause)](writer, inner_clause, inner)
             inner = written.relation
@@ -272,10 +284,11 @@ class Executor:
 
 
 def _check_no_sequential_sets(run: StatementRun, writer: Writer, clause: b.BSet, relation: Relation) -> None:
-    """FOREACH runs its updates once for every element in turn, so `SET n.count = n.count + x` over three
-    elements adds all three. Set-based, every (row, element) pair reads the value from before the
-    FOREACH; where that differs (a value that reads the property it writes, on an element written more
-    than once) the statement is refused rather than answered wrongly."""
+    """FOREACH runs its updates once for every element in turn. A body of one SET is exact set-based (SET
+    runs in rounds where it reads what it writes, ADR-0018); with more clauses, each clause runs over every
+    (row, element) pair before the next, so a SET whose value reads the property it writes, on an element
+    written more than once, could see the other clauses' writes in another order: it is refused rather
+    than answered wrongly."""
     for item in clause.items:
         if item.kind not in ("property", "all", "merge") or not _reads_properties(item.value, item.key):
             continue

@@ -16,10 +16,11 @@ errors (docs/adr/0016-schema-commands-follow-neo4j.md).
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import CypherSyntaxError, ParameterMissing, SchemaError, UnsupportedFeature
+from engine.errors import CypherArgumentError, CypherSyntaxError, ParameterMissing, SchemaError, UnsupportedFeature
 from engine.execute.constraints import (
     TYPE_NAMES,
     constraint_description,
@@ -28,14 +29,17 @@ from engine.execute.constraints import (
     schema_text,
 )
 from engine.execute.results import Result, empty_counters
+from engine.fulltext import maintain as fulltext
 from engine.semantic import bound as b
+from engine.semantic.type_predicates import PROPERTY_SCALARS, parse_type
 from engine.storage.schema import ConstraintInfo, IndexInfo
 from engine.syntax import ast
 
 if TYPE_CHECKING:
     from engine.execute.executor import StatementRun
 
-INDEX_PROVIDERS = {"range": "range-1.0", "text": "text-2.0", "point": "point-1.0", "lookup": "token-lookup-1.0"}
+INDEX_PROVIDERS = {"range": "range-1.0", "text": "text-2.0", "point": "point-1.0", "lookup": "token-lookup-1.0",
+                   "fulltext": "fulltext-1.0"}
 LOOKUP_NAMES = {"node": "index_343aff4e", "relationship": "index_f7700477"}
 """The names Neo4j gives the node label and relationship type lookup indexes (those of a new database)."""
 POINT_CONFIG = {
@@ -49,6 +53,7 @@ POINT_CONFIG = {
     "spatial.wgs-84.min": [-180.0, -90.0],
 }
 """A point index's default configuration, as SHOW INDEXES YIELD options shows it."""
+FULLTEXT_ANALYZER = "standard-no-stop-words"
 KEY_WORDS = {"unique": "UNIQUE", "node_key": "KEY", "not_null": "NOT NULL"}
 
 INDEX_COLUMNS = ("id", "name", "state", "populationPercent", "type", "entityType", "labelsOrTypes", "properties",
@@ -116,9 +121,13 @@ def _backing_index(run: StatementRun, constraint: str) -> IndexInfo | None:
 
 
 def _index_schema(kind: str, entity: str, labels: tuple[str, ...], properties: tuple[str, ...]) -> str:
-    """An index's schema as messages write it; a lookup index's is `(n)` or `()-[r]-()`."""
+    """An index's schema as messages write it; a lookup index's is `(n)` or `()-[r]-()`, a full-text index's
+    `(:A:B {p, q})` or `()-[:R:S {p}]-()`."""
     if kind == "lookup":
         return "(n)" if entity == "node" else "()-[r]-()"
+    if kind == "fulltext":
+        inner = ":" + ":".join(labels) + " {" + ", ".join(properties) + "}"
+        return f"({inner})" if entity == "node" else f"()-[{inner}]-()"
     return schema_text(entity, labels[0] if labels else None, properties)
 
 
@@ -130,25 +139,49 @@ def _index_description(index: IndexInfo) -> str:
 
 # -- constraints ------------------------------------------------------------------------------------------
 
+def _property_type(statement: ast.CreateConstraint) -> str:
+    """The type of a property type constraint, normalised as SHOW CONSTRAINTS shows it (`STRING`,
+    `STRING | LIST<STRING NOT NULL>`): its alternatives are the property scalars and lists of one of them
+    without nulls, in the order of the Cypher manual's "Allowed types" list."""
+    text = statement.property_type or ""
+    order = {name: index for index, name in enumerate(PROPERTY_SCALARS)}
+    names: dict[str, int] = {}
+    for test in parse_type(text, statement.span).alternatives:
+        element = test.element.alternatives if test.element is not None else ()
+        if test.base in order and test.nullable:
+            names[test.base] = order[test.base]
+        elif (test.base == "LIST" and test.nullable and len(element) == 1 and element[0].base in order
+              and not element[0].nullable):
+            names[f"LIST<{element[0].base} NOT NULL>"] = len(order) + order[element[0].base]
+        else:
+            raise CypherSyntaxError(f"Failed to create {statement.entity} property type constraint: Invalid property "
+                                    f"type `{text}`.", statement.span, detail="InvalidPropertyType")
+    return " | ".join(sorted(names, key=names.__getitem__))
+
+
 def create_constraint(run: StatementRun, command: b.BSchemaCommand) -> Result:
     statement = command.statement
     assert isinstance(statement, ast.CreateConstraint)
     catalog = run.store.catalog
-    if statement.kind == "property_type":
-        raise UnsupportedFeature("property type constraints (REQUIRE ... IS :: TYPE)", statement.span)
-    if statement.kind == "not_null" and len(statement.properties) > 1:
-        raise CypherSyntaxError("Constraint type 'IS NOT NULL' does not allow multiple properties", statement.span,
+    if statement.kind in ("not_null", "property_type") and len(statement.properties) > 1:
+        predicate = "IS NOT NULL" if statement.kind == "not_null" else f"IS :: {statement.property_type}"
+        raise CypherSyntaxError(f"Constraint type '{predicate}' does not allow multiple properties", statement.span,
                                 detail="InvalidConstraint")
+    property_type = _property_type(statement) if statement.kind == "property_type" else None
     if len(set(statement.properties)) < len(statement.properties):
         raise SchemaError(f"the property list {', '.join(statement.properties)} repeats a property",
                           statement.span, detail="RepeatedPropertyInCompositeSchema")
     schema = (statement.entity, statement.label, statement.properties)
     name = _name(command, statement.name) or _generated_name("constraint", statement.kind, *schema)
     same_schema = [c for c in catalog.constraints.values() if (c.entity, c.label, c.properties) == schema]
-    same_type = next((c for c in same_schema if c.kind == statement.kind), None)
+    same_type = next((c for c in same_schema if c.kind == statement.kind and c.property_type == property_type), None)
     exists = same_type is not None or name in catalog.constraints
     if exists and statement.if_not_exists:
         return _counted()
+    conflict = next((c for c in same_schema if c.kind == statement.kind and c.property_type != property_type), None)
+    if conflict is not None:  # one property, two types: "Property type constraints ... with different types"
+        raise SchemaError(f"Conflicting constraint already exists: {constraint_description(conflict)}",
+                          statement.span, detail="ConstraintAlreadyExists")
     if same_type is not None:
         owned = _backing_index(run, same_type.name)
         description = constraint_description(same_type, owned.id if owned else None)
@@ -179,7 +212,7 @@ def create_constraint(run: StatementRun, command: b.BSchemaCommand) -> Result:
                               detail="IndexAlreadyExists")
     index_id = run.store.allocate_schema_id() if indexed else None
     constraint = ConstraintInfo(name, statement.kind, statement.entity, statement.label, statement.properties,
-                                id=run.store.allocate_schema_id())
+                                property_type, id=run.store.allocate_schema_id())
     violation = find_violation(run.connection, catalog, constraint)
     if violation is not None:
         raise SchemaError(creation_failure(violation), statement.span, detail="ConstraintCreationFailed")
@@ -222,7 +255,10 @@ def create_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
     catalog = run.store.catalog
     if statement.kind not in INDEX_PROVIDERS:
         raise UnsupportedFeature(f"{statement.kind} indexes", statement.span)
-    if statement.options is not None:
+    options = None
+    if statement.kind == "fulltext":
+        options = fulltext_options(command, statement.options)
+    elif statement.options is not None:
         raise UnsupportedFeature("OPTIONS on CREATE INDEX (the default provider and configuration are used "
                                  "without it)", statement.options.span)
     _check_index_shape(statement)
@@ -250,14 +286,26 @@ def create_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
     if same is not None:
         raise SchemaError(f"There already exists an index {_index_schema(*schema)}.", statement.span,
                           detail="IndexAlreadyExists")
-    run.store.add_index(IndexInfo(name, statement.kind, statement.entity, labels, statement.properties,
-                                  id=run.store.allocate_schema_id()))
+    index = IndexInfo(name, statement.kind, statement.entity, labels, statement.properties, options,
+                      id=run.store.allocate_schema_id())
+    run.store.add_index(index)
+    if index.kind == "fulltext":
+        fulltext.refresh(run, index, None)
+        run.fulltext.begin()
     return _counted(indexes_added=1)
 
 
 def _check_index_shape(statement: ast.CreateIndex) -> None:
     """What the syntax allows each index type: one label or type, one property but for range indexes, and a
     lookup index's `labels(n)` on nodes, `type(r)` on relationships, with no label or type."""
+    if statement.kind == "fulltext":
+        if not statement.labels or not statement.properties:
+            raise CypherSyntaxError("a fulltext index needs at least one label or relationship type and one property",
+                                    statement.span, detail="InvalidIndex")
+        if len(set(statement.properties)) < len(statement.properties):
+            raise SchemaError(f"the property list {', '.join(statement.properties)} repeats a property",
+                              statement.span, detail="RepeatedPropertyInCompositeSchema")
+        return
     if statement.kind == "lookup":
         function = (statement.function or "").lower()
         expected = "labels" if statement.entity == "node" else "type"
@@ -298,7 +346,66 @@ def drop_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
         raise SchemaError(f"Index belongs to constraint '{index.owned_by}'. Unable to drop '{name}'.",
                           statement.span, detail="IndexDropFailed")
     run.store.drop_index(name)
+    if index.kind == "fulltext":
+        fulltext.drop(run, index)
     return _counted(indexes_removed=1)
+
+
+def fulltext_options(command: b.BSchemaCommand, options: ast.Expression | None) -> str:
+    """A full-text index's OPTIONS as the JSON text the catalog keeps: `indexConfig` with
+    `fulltext.analyzer` (only `standard-no-stop-words`, the default, is implemented) and
+    `fulltext.eventually_consistent` (accepted; the index is always current), `indexProvider` fulltext-1.0."""
+    config: dict[str, Any] = {"fulltext.analyzer": FULLTEXT_ANALYZER, "fulltext.eventually_consistent": False}
+    if options is None:
+        return json.dumps(config)
+    value = _option_value(command, options)
+    if not isinstance(value, dict) or set(value) - {"indexConfig", "indexProvider"}:
+        raise CypherArgumentError("a fulltext index's OPTIONS is a map of indexConfig and indexProvider",
+                                  options.span, detail="InvalidArgumentValue")
+    if value.get("indexProvider", "fulltext-1.0") != "fulltext-1.0":
+        raise CypherArgumentError(f"Could not create fulltext index with specified index provider "
+                                  f"'{value['indexProvider']}'.", options.span, detail="InvalidArgumentValue")
+    given = value.get("indexConfig") or {}
+    if not isinstance(given, dict) or set(given) - set(config):
+        raise CypherArgumentError("a fulltext index's indexConfig takes `fulltext.analyzer` and "
+                                  "`fulltext.eventually_consistent`", options.span, detail="InvalidArgumentValue")
+    if given.get("fulltext.analyzer", FULLTEXT_ANALYZER) != FULLTEXT_ANALYZER:
+        raise UnsupportedFeature(f"the fulltext analyzer {given['fulltext.analyzer']!r} (only "
+                                 f"{FULLTEXT_ANALYZER!r} is implemented)", options.span)
+    if not isinstance(given.get("fulltext.eventually_consistent", False), bool):
+        raise CypherArgumentError("fulltext.eventually_consistent must be a boolean", options.span,
+                                  detail="InvalidArgumentValue")
+    config.update(given)
+    return json.dumps(config)
+
+
+def _option_value(command: b.BSchemaCommand, expression: ast.Expression) -> Any:
+    """The value of an OPTIONS expression: literals, lists, maps and parameters."""
+    if isinstance(expression, ast.Literal):
+        return expression.value
+    if isinstance(expression, ast.Parameter):
+        if expression.name not in command.params:
+            raise ParameterMissing(f"expected a value for the parameter ${expression.name}", expression.span,
+                                   detail="MissingParameter")
+        return command.params[expression.name]
+    if isinstance(expression, ast.ListLiteral):
+        return [_option_value(command, item) for item in expression.items]
+    if isinstance(expression, ast.MapLiteral):
+        return {key: _option_value(command, value) for key, value in expression.entries}
+    raise UnsupportedFeature("an OPTIONS value that is not a literal or a parameter", expression.span)
+
+
+def _cypher_literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+    return repr(value)
+
+
+def _fulltext_config(index: IndexInfo) -> dict[str, Any]:
+    config: dict[str, Any] = json.loads(index.options) if index.options else {}
+    return dict(sorted(config.items()))
 
 
 # -- SHOW -------------------------------------------------------------------------------------------------
@@ -313,6 +420,14 @@ def _index_statement(index: IndexInfo, constraints: dict[str, ConstraintInfo]) -
     if index.kind == "lookup":
         target = "(n) ON EACH labels(n)" if index.entity == "node" else "()-[r]-() ON EACH type(r)"
         return f"CREATE LOOKUP INDEX {_quoted(index.name)} FOR {target}"
+    if index.kind == "fulltext":
+        variable = "n" if index.entity == "node" else "r"
+        labels = "|".join(_quoted(label) for label in index.labels)
+        target = f"({variable}:{labels})" if index.entity == "node" else f"()-[{variable}:{labels}]-()"
+        keys = ", ".join(f"{variable}.{_quoted(key)}" for key in index.properties)
+        config = ", ".join(f"`{key}`: {_cypher_literal(value)}" for key, value in _fulltext_config(index).items())
+        return (f"CREATE FULLTEXT INDEX {_quoted(index.name)} FOR {target} ON EACH [{keys}]"
+                f" OPTIONS {{indexConfig: {{{config}}}, indexProvider: 'fulltext-1.0'}}")
     variable = "n" if index.entity == "node" else "r"
     label = _quoted(index.labels[0])
     target = f"({variable}:{label})" if index.entity == "node" else f"()-[{variable}:{label}]-()"
@@ -329,6 +444,9 @@ def _constraint_statement(constraint: ConstraintInfo) -> str:
     label = _quoted(constraint.label)
     target = f"({variable}:{label})" if constraint.entity == "node" else f"()-[{variable}:{label}]-()"
     keys = ", ".join(f"{variable}.{_quoted(key)}" for key in constraint.properties)
+    if constraint.kind == "property_type":
+        predicate = f":: {constraint.property_type}"
+        return f"CREATE CONSTRAINT {_quoted(constraint.name)} FOR {target} REQUIRE ({keys}) IS {predicate}"
     predicate = KEY_WORDS[constraint.kind]
     if constraint.kind == "node_key":
         predicate = ("NODE " if constraint.entity == "node" else "RELATIONSHIP ") + predicate
@@ -343,7 +461,8 @@ def index_rows(run: StatementRun, kind: str | None) -> list[dict[str, Any]]:
         if kind is not None and index.kind != kind:
             continue
         lookup = index.kind == "lookup"
-        config: dict[str, Any] = dict(POINT_CONFIG) if index.kind == "point" else {}
+        config: dict[str, Any] = dict(POINT_CONFIG) if index.kind == "point" else (
+            _fulltext_config(index) if index.kind == "fulltext" else {})
         rows.append({
             "id": index.id, "name": index.name, "state": "ONLINE", "populationPercent": 100.0,
             "type": index.kind.upper(), "entityType": index.entity.upper(),
@@ -370,7 +489,7 @@ def constraint_rows(run: StatementRun, kind: str | None, entity: str | None) -> 
             "type": TYPE_NAMES[(constraint.kind, constraint.entity)].replace(" ", "_"),
             "entityType": constraint.entity.upper(), "labelsOrTypes": [constraint.label],
             "properties": list(constraint.properties), "ownedIndex": owned.name if owned else None,
-            "propertyType": None,
+            "propertyType": constraint.property_type,
             "options": {"indexConfig": {}, "indexProvider": "range-1.0"} if owned else None,
             "createStatement": _constraint_statement(constraint),
         })

@@ -35,6 +35,7 @@ from engine.semantic.types import Kind, sql_type
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
+from engine.sqlgen.procedure_arguments import read_argument_values
 from engine.syntax import ast
 
 if TYPE_CHECKING:
@@ -115,6 +116,7 @@ class CallRun:
         key = self.key
 
         def read(run: StatementRun, clause: b.BoundClause, relation: Relation) -> Relation:
+            run.fulltext.sync()
             parameters = Parameters()
             queries = QueryCompiler(self.executor.store.catalog, parameters)
             queries._aliases = run.aliases
@@ -122,6 +124,7 @@ class CallRun:
             row = queries.alias("o")
             variables = [v for v in relation.variables if v is not key]
             part = Relation(f"(SELECT * FROM {relation.sql} WHERE {key.column} = {row}.__ord)", variables)
+            read_argument_values(run.connection, queries, clause, Relation(relation.sql, variables))
             produced = queries.read_clause(clause, part)
             sub = queries.alias("s")
             missing = [v for v in pinned if all(v is not w for w in produced.variables)]
@@ -240,6 +243,7 @@ class CallRun:
         `explain` (a traced run that is rolled back) nothing is committed."""
         if self.run.trace is not None:
             return
+        self.run.fulltext.sync()
         self.run.connection.execute("COMMIT")
         self.run.connection.execute("BEGIN TRANSACTION")
 
@@ -250,6 +254,7 @@ class CallRun:
         self.run.connection.execute("BEGIN TRANSACTION")
         self.executor.store.reload()
         self.run.deleted_nodes, self.run.deleted_any = state
+        self.run.fulltext.begin()
 
     def _as_cypher_error(self, error: Exception) -> CypherError:
         if isinstance(error, CypherError):
@@ -400,7 +405,7 @@ def _visit(node: Any, footprint: Footprint, fresh: set[int]) -> None:
             _visit(node.target, footprint, fresh)
         return
     if isinstance(node, b.BCallProcedure):
-        if node.procedure.sql is not None:
+        if node.procedure.sql is not None or node.procedure.compile is not None:
             footprint.reads.add(Token("all", "*"))
         for argument in node.arguments:
             _visit(argument, footprint, fresh)

@@ -503,6 +503,7 @@ class Writer:
             (count,) = self.run.fetchone(
                 f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL AND id IN (SELECT id FROM {rows.sql})")
             self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {rows.sql})")
+            self.run.fulltext.touch(entity, rows.sql, keys=[item.key])
             counters["properties_set"] += count
         return counters
 
@@ -548,6 +549,7 @@ class Writer:
                         f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL"
                         f" AND id IN (SELECT id FROM {ids_table.sql})")
                     self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {ids_table.sql})")
+                    self.run.fulltext.touch(entity, ids_table.sql, keys=[key])
                     counters["properties_set"] += count
         return counters
 
@@ -582,6 +584,7 @@ class Writer:
             self.run.execute(
                 f"UPDATE {table} SET {column} = {checked} FROM (SELECT id, arg_max_null(v, __ord) AS v"
                 f" FROM {rows.sql} GROUP BY id) AS s WHERE {table}.id = s.id")
+            self.run.fulltext.touch(entity, rows.sql, keys=[item.key])
             counters["properties_set"] += count
         return counters
 
@@ -610,6 +613,7 @@ class Writer:
                           f"list_filter(labels, lambda l: NOT list_contains({labels}, l))")
             self.run.execute(f"UPDATE nodes SET labels = {new_labels} WHERE id IN (SELECT id FROM {rows.sql})",
                              parameters.values)
+            self.run.fulltext.touch("node", rows.sql, labels=item.labels)
             counters["labels_added" if add else "labels_removed"] += count
         return counters
 
@@ -651,10 +655,12 @@ class Writer:
         if rels is not None:
             (count,) = self.run.fetchone(f"SELECT count(*) FROM rels WHERE id IN (SELECT id FROM {rels.sql})")
             self.run.execute(f"DELETE FROM rels WHERE id IN (SELECT id FROM {rels.sql})")
+            self.run.fulltext.touch("relationship", rels.sql)
             counters["relationships_deleted"] += count
         if nodes is not None:
             (count,) = self.run.fetchone(f"SELECT count(*) FROM nodes WHERE id IN (SELECT id FROM {nodes.sql})")
             self.run.execute(f"DELETE FROM nodes WHERE id IN (SELECT id FROM {nodes.sql})")
+            self.run.fulltext.touch("node", nodes.sql)
             counters["nodes_deleted"] += count
             self.run.deleted_nodes = True
         return WriteResult(table, counters)

@@ -18,6 +18,7 @@ from engine.errors import (
     ProcedureError,
     UnsupportedFeature,
 )
+from engine.fulltext import falkordb as falkordb_fulltext
 from engine.procedures import ProcedureRegistry, check_arguments
 from engine.semantic import bound as b
 from engine.semantic import types as t
@@ -86,7 +87,10 @@ class Binder:
 
     def bind_statement(self, statement: ast.Statement) -> b.BoundQuery | b.BSchemaCommand:
         if isinstance(statement, ast.Query):
-            return self.bind_query(statement, Scope(), top_level=True)
+            index = falkordb_fulltext.create_node_index(statement, self.params)
+            if index is None:
+                return self.bind_query(statement, Scope(), top_level=True)
+            statement = index
         return b.BSchemaCommand(statement, params=dict(self.params))
 
     def bind_query(self, query: ast.Query, scope: Scope, *, top_level: bool = False,
@@ -120,7 +124,7 @@ class Binder:
         self._standalone = top_level and len(query.clauses) == 1
         output: list[Variable] = []
         columns: list[str] = []
-        for clause in query.clauses:
+        for clause in _expand_searches(query.clauses):
             binder = CLAUSE_BINDERS.get(type(clause))
             if binder is None:
                 raise UnsupportedFeature(f"{type(clause).__name__} clauses are not supported", clause.span)
@@ -1232,6 +1236,11 @@ class Binder:
     def _bind_map_projection(self, node: ast.MapProjection, scope: Scope,
                              context: ExpressionContext) -> b.BoundExpression:
         subject = self._bind_variable(node.variable, scope, context)
+        # Neo4j checks the projected variable as a map (nodes and relationships included) at compile time.
+        if not (subject.type.is_record or _observed(subject)
+                or subject.type.kind in (Kind.MAP, Kind.NODE, Kind.RELATIONSHIP, Kind.ANY, Kind.NULL)):
+            raise CypherSyntaxError(f"type mismatch: expected a map, node or relationship but was {subject.type!r}",
+                                    node.variable.span, detail="InvalidArgumentType")
         entries: list[tuple[str, b.BoundExpression]] = []
         base: b.BoundExpression | None = None
         for item in node.items:
@@ -1716,3 +1725,59 @@ EXPRESSION_BINDERS: dict[type, ExpressionBinder] = {
     ast.PatternComprehension: Binder._bind_pattern_comprehension,
     ast.MapProjection: Binder._bind_map_projection,
 }
+
+
+SEARCH_PROCEDURES = {"node": ("db.index.fulltext.queryNodes", "node"),
+                     "relationship": ("db.index.fulltext.queryRelationships", "relationship")}
+
+
+def _expand_searches(clauses: tuple[ast.Clause, ...]) -> list[ast.Clause]:
+    """`MATCH pattern SEARCH v IN (FULLTEXT INDEX i FOR q LIMIT k) SCORE AS s WHERE w` runs the index search,
+    keeps its k best, and only then matches the pattern and filters by WHERE (Neo4j's order of operations):
+    it is the full-text procedure call yielding `v` and `s`, then the MATCH with `v` bound."""
+    expanded: list[ast.Clause] = []
+    for clause in clauses:
+        if not isinstance(clause, ast.Match) or clause.search is None:
+            expanded.append(clause)
+            continue
+        search = clause.search
+        span = search.span
+        if search.kind == "vector":
+            raise UnsupportedFeature("SEARCH with a VECTOR INDEX (vector indexes are not implemented)", span)
+        if clause.optional:
+            raise UnsupportedFeature("SEARCH in an OPTIONAL MATCH", span)
+        if search.where is not None:
+            raise UnsupportedFeature("a WHERE inside the SEARCH source (filters go in the MATCH's WHERE)",
+                                     search.where.span)
+        entity = _search_entity(clause.pattern, search.variable.name, span)
+        procedure, output = SEARCH_PROCEDURES[entity]
+        options = ast.MapLiteral((("limit", search.limit),), span=search.limit.span)
+        yields = [ast.YieldItem(output, search.variable, span=search.variable.span)]
+        if search.score is not None:
+            yields.append(ast.YieldItem("score", search.score, span=search.score.span))
+        expanded.append(ast.CallProcedure(procedure, (ast.Literal(search.index, span=span), search.query, options),
+                                          tuple(yields), False, None, span=span))
+        expanded.append(replace(clause, search=None))
+    return expanded
+
+
+def _search_entity(pattern: ast.Pattern, name: str, span: Span) -> str:
+    """Whether the SEARCH variable is the node of a one-node pattern or the relationship of a one-hop one
+    (Neo4j's 42I72 / 42I70 restrictions)."""
+    elements = pattern.parts[0].element.elements if len(pattern.parts) == 1 else ()
+    part = pattern.parts[0]
+    simple = part.selector is None and part.function is None and all(
+        not isinstance(e, ast.QuantifiedPath) and not (isinstance(e, ast.RelationshipPattern) and (
+            e.length is not None or e.quantifier is not None)) for e in elements)
+    if not simple or len(elements) not in (1, 3):
+        raise CypherSyntaxError("In order to have a search clause, a MATCH statement can only have a single node "
+                                "or relationship pattern and no selectors.", span, detail="InvalidSearchPattern")
+    named = [e for e in elements if e.variable is not None and e.variable.name == name]
+    others = [e for e in elements if e.variable is not None and e.variable.name != name]
+    if not named:
+        raise CypherSyntaxError(f"the SEARCH variable `{name}` must be declared by the MATCH pattern", span,
+                                detail="InvalidSearchPattern")
+    if others:
+        raise CypherSyntaxError("In order to have a search clause, a MATCH statement can only have one bound "
+                                "variable.", span, detail="InvalidSearchPattern")
+    return "node" if isinstance(named[0], ast.NodePattern) else "relationship"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from engine.errors import UnsupportedFeature
 from engine.procedures import Procedure
@@ -20,6 +21,7 @@ from engine.semantic.types import Kind, is_variant, sql_type
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
 from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, equality_sql, to_variant
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
+from engine.sqlgen.procedure_arguments import compiled_rows
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.temporal import duration_aggregate
 from engine.sqlgen.temporal import key as temporal_key
@@ -40,6 +42,8 @@ class QueryCompiler:
         self.parameters = parameters
         self._aliases = [0]
         self.tombstones = False
+        self.procedure_arguments: dict[int, list[tuple[Any, ...]]] = {}
+        """Per procedure call (by id), the distinct values of its per-row arguments (procedure_arguments.py)."""
 
     # -- contexts --------------------------------------------------------------------------------
 
@@ -183,15 +187,17 @@ class QueryCompiler:
         alias = self.alias()
         context = self.context_for(relation, alias, outer)
         compiler = ExpressionCompiler(context, self)
-        if procedure.sql is not None:
+        rows_alias = self.alias("p")
+        conditions: list[str] = []
+        if procedure.compile is not None:
+            rows, conditions = compiled_rows(self, clause, compiler, rows_alias)
+        elif procedure.sql is not None:
             arguments = [compiler.compile_as(argument, field.type)
                          for argument, field in zip(clause.arguments, procedure.inputs, strict=True)]
             rows = procedure.sql(*arguments)
         else:
             rows = self._procedure_table(procedure)
-        rows_alias = self.alias("p")
-        conditions = []
-        if procedure.sql is None:
+        if procedure.sql is None and procedure.compile is None:
             for argument, field in zip(clause.arguments, procedure.inputs, strict=True):
                 stored = (f"{rows_alias}.{quote_identifier(field.name)}", field.type)
                 equal = equality_sql(stored, (compiler.compile(argument), argument.type))
@@ -199,7 +205,7 @@ class QueryCompiler:
         columns = [f"{alias}.{v.column}" for v in relation.variables]
         columns += [f"{rows_alias}.{quote_identifier(name)} AS {variable.column}" for name, variable in clause.yields]
         where = " AND ".join(conditions) or "true"
-        if not procedure.outputs and procedure.sql is None:
+        if not procedure.outputs and procedure.sql is None and procedure.compile is None:
             return relation
         select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {alias}.__ord, {rows_alias}.__i) AS __ord"
                   f" FROM {relation.sql} AS {alias}{context.join_text()} CROSS JOIN LATERAL"

@@ -415,10 +415,12 @@ MACROS += [(signature, _lazy_casts(body)) for signature, body in _function_macro
 def install(connection: duckdb.DuckDBPyConnection, *, temporary: bool = True) -> None:
     """Create the runtime macros in `connection`: TEMP ones live with the connection and never reach a
     user's database file; non-temporary ones serve every graph attached to a shared in-memory host."""
+    from engine.fulltext.analyzer import MACROS as ANALYZER_MACROS
+    from engine.fulltext.scoring import MACROS as SCORING_MACROS
     from engine.sqlgen.runtime_temporal import MACROS as TEMPORAL_MACROS
     kind = "TEMP MACRO" if temporary else "MACRO"
     # DuckDB binds a macro's body when it is created, so one naming a later macro waits for the next round.
-    pending = MACROS + TEMPORAL_MACROS
+    pending = MACROS + TEMPORAL_MACROS + ANALYZER_MACROS + SCORING_MACROS
     while pending:
         waiting = []
         for signature, body in pending:

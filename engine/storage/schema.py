@@ -69,6 +69,11 @@ _BOOTSTRAP = (
     # schema objects have ids, as SHOW INDEXES / CONSTRAINTS list them (added after the first files)
     "ALTER TABLE graph_indexes ADD COLUMN IF NOT EXISTS id BIGINT",
     "ALTER TABLE graph_constraints ADD COLUMN IF NOT EXISTS id BIGINT",
+    # full-text indexes (ADR-0017): one row per indexed element and field, and its postings
+    "CREATE TABLE IF NOT EXISTS ft_fields (idx BIGINT NOT NULL, id BIGINT NOT NULL, field VARCHAR NOT NULL,"
+    " length INTEGER NOT NULL, norm INTEGER NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS ft_postings (idx BIGINT NOT NULL, id BIGINT NOT NULL, field VARCHAR NOT NULL,"
+    " term VARCHAR NOT NULL, tf INTEGER NOT NULL, positions INTEGER[] NOT NULL)",
 )
 
 DEFAULT_LOOKUP_INDEXES = (("index_343aff4e", "node"), ("index_f7700477", "relationship"))

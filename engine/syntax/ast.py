@@ -571,14 +571,28 @@ class UsingJoin(Hint):
 
 
 @dataclass(frozen=True, slots=True)
+class Search(SyntaxNode):
+    """Cypher 25 `SEARCH variable IN (FULLTEXT|VECTOR INDEX name FOR query [WHERE ...] LIMIT k) [SCORE AS s]`,
+    written in a MATCH after its pattern."""
+
+    variable: Variable
+    kind: TypingLiteral["fulltext", "vector"]
+    index: str
+    query: Expression
+    limit: Expression
+    where: Expression | None
+    score: Variable | None
+
+
+@dataclass(frozen=True, slots=True)
 class Match(Clause):
-    # A Cypher 25 `SEARCH ... SCORE AS ...` sub-clause will become a new trailing field with a default here.
     optional: bool
     pattern: Pattern
     where: Expression | None
     hints: tuple[Hint, ...] = ()
     mode: TypingLiteral["repeatable_elements", "different_relationships"] | None = None
     """The Cypher 25 match mode written after MATCH (None: the default, DIFFERENT RELATIONSHIPS)."""
+    search: Search | None = None
 
 
 @dataclass(frozen=True, slots=True)

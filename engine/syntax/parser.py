@@ -370,11 +370,35 @@ class Parser:
             mode = "different_relationships"
         pattern = self.parse_pattern()
         self.check_no_parameter_maps(pattern, "MATCH")
-        # Cypher 25 `SEARCH n IN (VECTOR INDEX ... ) SCORE AS s` will be read here, between the
-        # pattern and hints.
+        search = self.parse_search() if self.at_word("SEARCH") and self.peek(2).type is TT.IN else None
         hints = self.parse_hints()
         where = self.parse_where()
-        return ast.Match(optional, pattern, where, hints, mode, span=self.span_from(start))
+        return ast.Match(optional, pattern, where, hints, mode, search, span=self.span_from(start))
+
+    def parse_search(self) -> ast.Search:
+        """`SEARCH v IN (FULLTEXT|VECTOR INDEX name FOR query [WHERE ...] LIMIT k) [SCORE AS s]`."""
+        start = self.advance()
+        variable = self.parse_variable("the variable to search for")
+        self.expect(TT.IN, "after the SEARCH variable")
+        opened = self.expect(TT.LPAREN, "after SEARCH ... IN")
+        kind_token = self.match_word("FULLTEXT", "VECTOR")
+        if kind_token is None:
+            self.fail(f"expected FULLTEXT or VECTOR, found {self.current.describe()}")
+        self.expect_word("INDEX", f"after {kind_token.upper}")
+        index = self.parse_name("an index name")
+        self.expect(TT.FOR, "after the index name")
+        query = self.parse_expression()
+        where = self.parse_expression() if self.match(TT.WHERE) else None
+        self.expect(TT.LIMIT, "in SEARCH (the number of results to take from the index)")
+        limit = self.parse_expression()
+        self.expect_closing(TT.RPAREN, "the SEARCH source", opened)
+        score = None
+        if self.at_word("SCORE") and self.peek().type is TT.AS:
+            self.advance()
+            self.advance()
+            score = self.parse_variable("the score variable")
+        kind = "fulltext" if kind_token.upper == "FULLTEXT" else "vector"
+        return ast.Search(variable, kind, index, query, limit, where, score, span=self.span_from(start))
 
     def parse_hints(self) -> tuple[ast.Hint, ...]:
         hints: list[ast.Hint] = []

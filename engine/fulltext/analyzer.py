@@ -1,0 +1,122 @@
+"""The analyzer Neo4j's full-text indexes use by default, `standard-no-stop-words`, as SQL.
+
+That analyzer is Lucene's `StandardAnalyzer` with an empty stop set: `StandardTokenizer` (the word breaks
+of Unicode UAX#29, as Lucene's JFlex grammar `StandardTokenizerImpl.jflex` writes them), then
+`LowerCaseFilter`. Here the grammar is one RE2 regular expression, so `regexp_extract_all` yields a text's
+tokens in order, set-based over any number of texts; `ft_tokens(text)` is the whole analyzer.
+
+The word-break classes are approximated with Unicode general categories and scripts (RE2 has no
+Word_Break property):
+
+- AHLetter: letters (`\\p{L}`) outside Han, Hiragana, Katakana and the South-East Asian scripts; Numeric:
+  decimal digits (`\\p{Nd}`); Katakana: the Katakana script plus the prolonged sound mark; ExtendNumLet:
+  connector punctuation (`\\p{Pc}`, the underscore among them) and U+202F; Extend and Format: marks
+  (`\\p{M}`), format characters (`\\p{Cf}` but U+200B) and the emoji skin tones.
+- MidLetter, MidNum, MidNumLet and Single_Quote are the code points Unicode lists for them.
+- Emoji: `Extended_Pictographic` as its code-point ranges, presentation selectors, ZWJ sequences, keycaps and
+  flag pairs; a lone regional indicator is not a token, as in Lucene.
+- South-East Asian scripts (Thai, Lao, Myanmar, Khmer, Tai Le, New Tai Lue, Tai Tham, Tai Viet) form one
+  token per run, as Lucene does without a dictionary; each Han ideograph and each Hiragana character is a
+  token of its own.
+
+What differs from Lucene, all outside Latin, Greek, Cyrillic, Hebrew, Arabic, CJK and digits: letters whose
+Word_Break value is not ALetter although their category is L (and the reverse, e.g. some modifier symbols),
+code points assigned after Unicode 9 that RE2 knows and Lucene's tables do not, and emoji classified by
+range rather than by property. A token longer than 255 characters is cut into 255-character tokens, as
+Lucene's scanner buffer does.
+"""
+
+from __future__ import annotations
+
+MAX_TOKEN_LENGTH = 255
+
+# WB4: X (Extend | Format | ZWJ)* -> X. Emoji sequences keep ZWJ out of it, to find their joins.
+_EXTEND = r"(?:\p{M}|[^\P{Cf}\x{200B}]|[\x{1F3FB}-\x{1F3FF}])*"
+_EXTEND_NO_ZWJ = r"(?:\p{M}|[^\P{Cf}\x{200B}\x{200D}]|[\x{1F3FB}-\x{1F3FF}])*"
+
+_SOUTH_EAST_ASIAN = r"\p{Thai}\p{Lao}\p{Myanmar}\p{Khmer}\p{Tai_Le}\p{New_Tai_Lue}\p{Tai_Tham}\p{Tai_Viet}"
+_KATAKANA_CLASS = r"\p{Katakana}\x{30FC}\x{3031}-\x{3035}\x{309B}\x{309C}"
+
+_HEBREW_LETTER = r"[^\P{L}\P{Hebrew}]" + _EXTEND
+_AHLETTER = rf"[^\P{{L}}\p{{Han}}\p{{Hiragana}}{_KATAKANA_CLASS}{_SOUTH_EAST_ASIAN}]" + _EXTEND
+_NUMERIC = r"\p{Nd}" + _EXTEND
+_KATAKANA = f"[{_KATAKANA_CLASS}]" + _EXTEND
+_EXTEND_NUM_LET = r"[\p{Pc}\x{202F}]" + _EXTEND
+_MID_NUM_LET_Q = r".\x{2018}\x{2019}\x{2024}\x{FE52}\x{FF07}\x{FF0E}'"
+_MID_LETTER = (rf"[:\x{{B7}}\x{{387}}\x{{55F}}\x{{5F4}}\x{{2027}}\x{{FE13}}\x{{FE55}}\x{{FF1A}}"
+               rf"{_MID_NUM_LET_Q}]") + _EXTEND
+_MID_NUMERIC = (rf"[,;\x{{37E}}\x{{589}}\x{{60C}}\x{{60D}}\x{{66C}}\x{{7F8}}\x{{2044}}\x{{FE10}}\x{{FE14}}\x{{FE50}}"
+                rf"\x{{FE54}}\x{{FF0C}}\x{{FF1B}}{_MID_NUM_LET_Q}]") + _EXTEND
+_SINGLE_QUOTE = "'" + _EXTEND
+_DOUBLE_QUOTE = '"' + _EXTEND
+
+# Extended_Pictographic (Unicode emoji data), as ranges.
+_PICTOGRAPHIC = (
+    r"[\x{A9}\x{AE}\x{203C}\x{2049}\x{2122}\x{2139}\x{2194}-\x{2199}\x{21A9}\x{21AA}\x{231A}\x{231B}"
+    r"\x{2328}\x{2388}\x{23CF}\x{23E9}-\x{23F3}\x{23F8}-\x{23FA}\x{24C2}\x{25AA}\x{25AB}\x{25B6}\x{25C0}"
+    r"\x{25FB}-\x{25FE}\x{2600}-\x{2605}\x{2607}-\x{2612}\x{2614}-\x{2685}\x{2690}-\x{2705}\x{2708}-\x{2712}"
+    r"\x{2714}\x{2716}\x{271D}\x{2721}\x{2728}\x{2733}\x{2734}\x{2744}\x{2747}\x{274C}\x{274E}"
+    r"\x{2753}-\x{2755}\x{2757}\x{2763}-\x{2767}\x{2795}-\x{2797}\x{27A1}\x{27B0}\x{27BF}\x{2934}\x{2935}"
+    r"\x{2B05}-\x{2B07}\x{2B1B}\x{2B1C}\x{2B50}\x{2B55}\x{3030}\x{303D}\x{3297}\x{3299}"
+    r"\x{1F000}-\x{1F0FF}\x{1F10D}-\x{1F10F}\x{1F12F}\x{1F16C}-\x{1F171}\x{1F17E}\x{1F17F}\x{1F18E}"
+    r"\x{1F191}-\x{1F19A}\x{1F1AD}-\x{1F1E5}\x{1F201}-\x{1F20F}\x{1F21A}\x{1F22F}\x{1F232}-\x{1F23A}"
+    r"\x{1F23C}-\x{1F23F}\x{1F249}-\x{1F3FA}\x{1F400}-\x{1F53D}\x{1F546}-\x{1F64F}\x{1F680}-\x{1F6FF}"
+    r"\x{1F774}-\x{1F77F}\x{1F7D5}-\x{1F7FF}\x{1F80C}-\x{1F80F}\x{1F848}-\x{1F84F}\x{1F85A}-\x{1F85F}"
+    r"\x{1F888}-\x{1F88F}\x{1F8AE}-\x{1F8FF}\x{1F90C}-\x{1F93A}\x{1F93C}-\x{1F945}\x{1F947}-\x{1FAFF}"
+    r"\x{1FC00}-\x{1FFFD}]"
+)
+_EMOJI_ELEMENT = rf"{_PICTOGRAPHIC}{_EXTEND_NO_ZWJ}\x{{FE0F}}?"
+_EMOJI = (rf"(?:{_EMOJI_ELEMENT}(?:\x{{200D}}{_EMOJI_ELEMENT})*"
+          rf"|[0-9#*]{_EXTEND_NO_ZWJ}\x{{FE0F}}?\x{{20E3}}{_EXTEND_NO_ZWJ}"
+          rf"|[\x{{1F1E6}}-\x{{1F1FF}}]{_EXTEND_NO_ZWJ}[\x{{1F1E6}}-\x{{1F1FF}}]{_EXTEND_NO_ZWJ})")
+
+# The word rule (WB5-WB13b): runs of letters and digits joined by the Mid* and ExtendNumLet classes.
+_WORD_CORE = (
+    f"(?:{_KATAKANA}(?:(?:{_EXTEND_NUM_LET})*{_KATAKANA})*"
+    f"|(?:{_HEBREW_LETTER}(?:{_SINGLE_QUOTE}|{_DOUBLE_QUOTE}{_HEBREW_LETTER})"
+    f"|{_NUMERIC}(?:(?:(?:{_EXTEND_NUM_LET})*|{_MID_NUMERIC}){_NUMERIC})*"
+    f"|{_AHLETTER}(?:(?:(?:{_EXTEND_NUM_LET})*|{_MID_LETTER}){_AHLETTER})*)+)"
+)
+_WORD = f"(?:{_EXTEND_NUM_LET})*{_WORD_CORE}(?:(?:{_EXTEND_NUM_LET})+{_WORD_CORE})*(?:{_EXTEND_NUM_LET})*"
+
+TOKEN_PATTERN = "|".join([
+    _EMOJI,
+    _WORD,
+    f"(?:[{_SOUTH_EAST_ASIAN}]{_EXTEND})+",
+    r"\p{Han}" + _EXTEND,
+    r"\p{Hiragana}" + _EXTEND,
+])
+
+
+# ASCII text has no marks, format characters, emoji or non-Latin letters, so the word rule above reduces to
+# ASCII classes: letters, digits, `_` (ExtendNumLet), `:.'` between letters (MidLetter, MidNumLet,
+# Single_Quote) and `,;.'` between digits (MidNum, MidNumLet, Single_Quote). That small pattern cuts ASCII
+# text exactly as TOKEN_PATTERN does and skips its compilation (tens of milliseconds, once per SQL
+# statement), which otherwise dominates small writes and queries.
+_ASCII_CORE = "(?:[0-9](?:(?:_*|[,;.'])[0-9])*|[A-Za-z](?:(?:_*|[:.'])[A-Za-z])*)+"
+ASCII_TEXT = "^[\\x00-\\x7F]*$"
+ASCII_TOKEN_PATTERN = f"_*(?:{_ASCII_CORE})(?:_+(?:{_ASCII_CORE}))*_*"
+
+
+def _sql_literal(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+MACROS: list[tuple[str, str]] = [
+    # The analyzed terms of a text, in position order: the tokens, cut at 255 characters, lower-cased.
+    ("ft_tokens(text)",
+     f"flatten(list_transform(regexp_extract_all(text, {_sql_literal(TOKEN_PATTERN)}), lambda x:"
+     f" CASE WHEN length(x) <= {MAX_TOKEN_LENGTH} THEN [lower(x)]"
+     f" ELSE list_transform(range(0, length(x), {MAX_TOKEN_LENGTH}),"
+     f" lambda i: lower(substr(x, i + 1, {MAX_TOKEN_LENGTH}))) END))"),
+    # The terms of a property value that a full-text index reads: a string, or each string of a list.
+    ("ft_value_tokens(texts)", "flatten(list_transform(texts, lambda x: ft_tokens(x)))"),
+    # The same terms for texts that are all ASCII (see ASCII_TOKEN_PATTERN); NULL when one is not.
+    ("ft_ascii_tokens(texts)",
+     f"CASE WHEN list_bool_and(list_transform(texts, lambda x: regexp_matches(x, {_sql_literal(ASCII_TEXT)})))"
+     f" THEN flatten(list_transform(texts, lambda x: flatten(list_transform("
+     f"regexp_extract_all(x, {_sql_literal(ASCII_TOKEN_PATTERN)}), lambda y:"
+     f" CASE WHEN length(y) <= {MAX_TOKEN_LENGTH} THEN [lower(y)]"
+     f" ELSE list_transform(range(0, length(y), {MAX_TOKEN_LENGTH}),"
+     f" lambda i: lower(substr(y, i + 1, {MAX_TOKEN_LENGTH}))) END)))) END"),
+]

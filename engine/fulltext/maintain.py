@@ -1,0 +1,161 @@
+"""Keeping full-text postings current (ADR-0017), set-based: each refresh deletes the postings of a set of
+element ids and re-inserts them, tokenized in SQL, from the elements as they are now.
+
+Tables (engine/storage/schema.py): `ft_fields(idx, id, field, length, norm)`, one row per indexed element
+and property holding text (`length` = its number of tokens, `norm` = that length as Lucene's one-byte norm
+keeps it), and `ft_postings(idx, id, field, term, tf,
+positions)`. `idx` is the index's schema id; `field` is the property key.
+
+A statement's writers report the ids they update or delete (`StatementChanges.touch`); elements it
+creates are the ids from the statement's first id on. Before a read clause that follows a write, before a
+batch commit, and before the statement commits, `sync` refreshes exactly those ids in every full-text
+index of their entity kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from engine.semantic.types import CypherType, Kind
+from engine.storage.schema import ENTITY_TABLES, NEXT_ID_KEYS, IndexInfo
+
+if TYPE_CHECKING:
+    from engine.execute.executor import StatementRun
+
+TOUCHED = "_cypher_ft_touched"
+
+
+def fulltext_indexes(run: StatementRun, entity: str | None = None) -> list[IndexInfo]:
+    return [index for index in run.store.catalog.indexes.values()
+            if index.kind == "fulltext" and (entity is None or index.entity == entity)]
+
+
+def _texts_sql(column: str, column_type: CypherType | None) -> str | None:
+    """The strings a property column holds for a full-text index, as a VARCHAR[] (NULL: nothing to index):
+    a string, or the strings of a list of strings. Other values are not indexed, as in Neo4j."""
+    if column_type is None:
+        return None
+    if column_type.kind is Kind.STRING:
+        return f"CASE WHEN {column} IS NULL THEN NULL ELSE [{column}] END"
+    if column_type.kind is Kind.LIST and column_type.element is not None and column_type.element.kind is Kind.STRING:
+        return column
+    if column_type.kind is Kind.ANY:
+        items = f"{column}::VARIANT[]"
+        return (f"CASE WHEN variant_typeof({column}) = 'VARCHAR' THEN [{column}::VARCHAR]"
+                f" WHEN variant_typeof({column}) LIKE 'ARRAY%' AND len(list_filter({items},"
+                f" lambda x: variant_typeof(x) <> 'VARCHAR')) = 0"
+                f" THEN list_transform({items}, lambda x: x::VARCHAR) END")
+    return None
+
+
+def _member_sql(index: IndexInfo, parameters: list[Any]) -> str:
+    """Whether row `e` belongs to the index: it has one of its labels (its relationship types)."""
+    parameters.append(list(index.labels))
+    if index.entity == "node":
+        return f"list_has_any(e.labels, ${len(parameters)}::VARCHAR[])"
+    return f"list_contains(${len(parameters)}::VARCHAR[], e.type)"
+
+
+def refresh(run: StatementRun, index: IndexInfo, ids: str | None) -> None:
+    """Re-index the elements whose ids the table `ids` holds (None: every element)."""
+    catalog = run.store.catalog
+    scope = f" AND id IN (SELECT id FROM {ids})" if ids is not None else ""
+    for table in ("ft_postings", "ft_fields"):
+        run.execute(f"DELETE FROM {table} WHERE idx = $1{scope}", [index.id])
+    parameters: list[Any] = []
+    selects = []
+    for key in index.properties:
+        column = catalog.column(index.entity, key)
+        texts = _texts_sql(f"e.{column}", catalog.column_type(index.entity, key)) if column else None
+        if texts is None:
+            continue
+        parameters.append(key)
+        field = f"${len(parameters)}::VARCHAR"
+        where = _member_sql(index, parameters) + (f" AND e.id IN (SELECT id FROM {ids})" if ids is not None else "")
+        selects.append(f"SELECT e.id, {field} AS field, {texts} AS texts FROM {ENTITY_TABLES[index.entity]} AS e"
+                       f" WHERE {where}")
+    if not selects:
+        return
+    # ASCII texts are cut without the full analyzer's pattern (analyzer.ASCII_TOKEN_PATTERN), the rest with
+    # it, in a statement of its own that runs only when such texts are there.
+    tokens = run.materialize(
+        f"(SELECT id, field, texts, ft_ascii_tokens(texts) AS toks"
+        f" FROM ({' UNION ALL '.join(selects)}) WHERE texts IS NOT NULL)", [], parameters)
+    (complex_texts,) = run.fetchone(f"SELECT count(*) FROM {tokens.sql} WHERE toks IS NULL")
+    if complex_texts:
+        run.execute(f"UPDATE {tokens.sql} SET toks = ft_value_tokens(texts) WHERE toks IS NULL")
+    run.execute(f"INSERT INTO ft_fields SELECT $1, id, field, len(toks), ft_norm_length(len(toks)) FROM {tokens.sql}",
+                [index.id])
+    run.execute(
+        f"INSERT INTO ft_postings SELECT $1, id, field, term, count(*)::INTEGER, list(pos ORDER BY pos)"
+        f" FROM (SELECT id, field, unnest(toks) AS term, (generate_subscripts(toks, 1) - 1)::INTEGER AS pos"
+        f" FROM {tokens.sql}) GROUP BY id, field, term", [index.id])
+
+
+def drop(run: StatementRun, index: IndexInfo) -> None:
+    for table in ("ft_postings", "ft_fields"):
+        run.execute(f"DELETE FROM {table} WHERE idx = $1", [index.id])
+
+
+class StatementChanges:
+    """The elements one statement has written since full-text indexes were last brought up to date."""
+
+    def __init__(self, run: StatementRun) -> None:
+        self.run = run
+        self.first_ids: dict[str, int] | None = None
+        self.dirty = False
+        self.begin()
+
+    def begin(self) -> None:
+        """Remember where new ids start (again after a batch commit or rollback)."""
+        self.dirty = False
+        if not fulltext_indexes(self.run):
+            self.first_ids = None
+            return
+        rows = dict(self.run.connection.execute("SELECT key, value FROM graph_meta WHERE key IN (?, ?)",
+                                                list(NEXT_ID_KEYS.values())).fetchall())
+        self.first_ids = {entity: int(rows[key]) for entity, key in NEXT_ID_KEYS.items()}
+        self.run.execute(f"CREATE TEMP TABLE IF NOT EXISTS {TOUCHED} (entity VARCHAR, id BIGINT)")
+        if TOUCHED not in self.run.tables:
+            self.run.tables.append(TOUCHED)
+        self.run.execute(f"DELETE FROM {TOUCHED}")
+
+    def touch(self, entity: str, ids: str, *, keys: Iterable[str] | None = None,
+              labels: Iterable[str] | None = None) -> None:
+        """Writers call this with the ids (a table or subquery with an `id` column) of elements they update or
+        delete. `keys`: the
+        properties written, `labels`: the labels changed; when none of the entity's full-text indexes reads
+        them, nothing is recorded."""
+        if self.first_ids is None:
+            return
+        indexes = fulltext_indexes(self.run, entity)
+        if keys is not None:
+            wanted = set(keys)
+            indexes = [index for index in indexes if wanted & set(index.properties)]
+        if labels is not None:
+            wanted = set(labels)
+            indexes = [index for index in indexes if wanted & set(index.labels)]
+        if not indexes:
+            return
+        self.dirty = True
+        self.run.execute(f"INSERT INTO {TOUCHED} SELECT ?, id FROM {ids}", [entity])
+
+    def mark_written(self) -> None:
+        """A write clause ran: it may have created elements."""
+        if self.first_ids is not None:
+            self.dirty = True
+
+    def sync(self) -> None:
+        """Bring every full-text index up to date with the writes so far, then start counting afresh."""
+        if self.first_ids is None or not self.dirty:
+            return
+        candidates: dict[str, str] = {}
+        for index in fulltext_indexes(self.run):
+            entity = index.entity
+            if entity not in candidates:
+                candidates[entity] = self.run.materialize(
+                    f"(SELECT id FROM {TOUCHED} WHERE entity = $1 UNION SELECT id FROM {ENTITY_TABLES[entity]}"
+                    f" WHERE id >= $2)", [], [entity, self.first_ids[entity]]).sql
+            refresh(self.run, index, candidates[entity])
+        self.begin()

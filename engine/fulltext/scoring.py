@@ -1,0 +1,172 @@
+"""A parsed full-text query as one SQL SELECT of `(id, score)` over the postings, scored as Lucene 9's
+`BM25Similarity` (k1 = 1.2, b = 0.75) scores it in Neo4j 5 (ADR-0017).
+
+Per field (property): idf = ln(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5)), docCount the elements
+with at least one token in the field, docFreq those whose field holds the term; avgdl = sumTotalTermFreq /
+docCount; the element's length is what its one-byte norm keeps of its token count
+(`SmallFloat.intToByte4`, decoded by `byte4ToInt`). A term scores weight - weight / (1 + freq · normInverse),
+weight = boost · idf, normInverse = 1 / (k1 · ((1 - b) + b · dl / avgdl)), in 32-bit floats as Lucene
+computes it; a phrase sums its terms' idf and counts its exact occurrences as freq; prefix and wildcard
+queries score their boost (Lucene's constant-score rewrite); a boolean query sums its matching clauses in
+a double and rounds to a float. Every user value is a bound parameter.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+
+import duckdb
+
+from engine.fulltext import analyzer
+from engine.fulltext.query import BooleanQuery, MatchAll, PatternQuery, PhraseQuery, Query, TermQuery
+from engine.semantic import types as t
+from engine.sqlgen.context import Parameters
+
+K1 = 1.2
+B = 0.75
+
+_F = "::FLOAT"
+
+MACROS: list[tuple[str, str]] = [
+    # byte4ToInt(intToByte4(n)): a token count as the norm byte keeps it. Up to 23 exactly; above, 24 plus
+    # n - 24 cut to its 4 most significant bits (longToInt4 keeps 3 bits after the leading one).
+    ("ft_norm_shift(m)", "CASE WHEN m < 16 THEN 0 ELSE floor(log2(m))::INTEGER - 3 END"),
+    ("ft_norm_fix(m, s)", "CASE WHEN (m >> s) >= 16 THEN s + 1 WHEN s > 0 AND (m >> s) < 8 THEN s - 1 ELSE s END"),
+    ("ft_norm_cut(m, s)", "((m >> s) << s)"),
+    ("ft_norm_length(n)", "CASE WHEN n < 24 THEN n ELSE 24 + ft_norm_cut((n - 24)::BIGINT,"
+                          " ft_norm_fix((n - 24)::BIGINT, ft_norm_shift((n - 24)::BIGINT))) END"),
+    ("ft_idf(doc_count, doc_freq)",
+     "ln(1::DOUBLE + (doc_count - doc_freq + 0.5::DOUBLE) / (doc_freq + 0.5::DOUBLE))::FLOAT"),
+    ("ft_avgdl(total, doc_count)", "(total / doc_count::DOUBLE)::FLOAT"),
+    ("ft_norm_inverse(dl, avgdl)",
+     f"1{_F} / ({K1}{_F} * ((1{_F} - {B}{_F}) + {B}{_F} * dl{_F} / avgdl{_F}))"),
+    ("ft_tf_score(weight, freq, norm_inverse)",
+     f"weight{_F} - weight{_F} / (1{_F} + freq{_F} * norm_inverse{_F})"),
+]
+
+_analyzer_lock = threading.Lock()
+_analyzer_connection: duckdb.DuckDBPyConnection | None = None
+
+
+_ASCII_TOKEN = re.compile(analyzer.ASCII_TOKEN_PATTERN)
+
+
+@functools.lru_cache(maxsize=4096)
+def analyze(text: str) -> tuple[str, ...]:
+    """The terms the index analyzer makes of query text: the same `ft_tokens` macro the index uses, run in a
+    private in-memory DuckDB, so a query term and an indexed token are always cut the same way (ASCII text is
+    cut here by the ASCII form of that pattern, which gives the same tokens)."""
+    if text.isascii():
+        words = _ASCII_TOKEN.findall(text)
+        return tuple(word[i:i + analyzer.MAX_TOKEN_LENGTH].lower()
+                     for word in words for i in range(0, len(word), analyzer.MAX_TOKEN_LENGTH))
+    global _analyzer_connection
+    with _analyzer_lock:
+        if _analyzer_connection is None:
+            connection = duckdb.connect(":memory:")
+            for signature, body in analyzer.MACROS:
+                connection.execute(f"CREATE MACRO {signature} AS {body}")
+            _analyzer_connection = connection
+        row = _analyzer_connection.execute("SELECT ft_tokens(?)", [text]).fetchone()
+    return tuple(row[0]) if row and row[0] is not None else ()
+
+
+class ScoreCompiler:
+    """Compiles a query tree for one index into SQL with bound values."""
+
+    def __init__(self, index_id: int, parameters: Parameters) -> None:
+        self.parameters = parameters
+        self.index_id = index_id
+        self._index: str | None = None
+
+    @property
+    def index(self) -> str:
+        """The bound index id, bound on first use (a query that matches nothing binds nothing)."""
+        if self._index is None:
+            self._index = self.parameters.bind(self.index_id, t.INTEGER)
+        return self._index
+
+    def compile(self, query: Query | None) -> str:
+        """A SELECT of (id BIGINT, score FLOAT), one row per matching element."""
+        if query is None:
+            return _NOTHING
+        if isinstance(query, TermQuery):
+            return self._term(query)
+        if isinstance(query, PhraseQuery):
+            return self._phrase(query)
+        if isinstance(query, PatternQuery):
+            return self._pattern(query)
+        if isinstance(query, MatchAll):
+            return (f"(SELECT DISTINCT id, {self._boost(query.boost)} AS score FROM ft_fields"
+                    f" WHERE idx = {self.index})")
+        return self._boolean(query)
+
+    def _boost(self, boost: float) -> str:
+        return f"{self.parameters.bind(float(boost), t.FLOAT)}::FLOAT"
+
+    def _field_stats(self, field: str) -> str:
+        return (f"(SELECT count(*) AS n, coalesce(sum(length), 0) AS total FROM ft_fields"
+                f" WHERE idx = {self.index} AND field = {field} AND length > 0)")
+
+    def _doc_freq(self, field: str, term: str) -> str:
+        return f"(SELECT count(*) FROM ft_postings WHERE idx = {self.index} AND field = {field} AND term = {term})"
+
+    def _constants(self, field: str, idf: str, boost: float) -> str:
+        """One row of a leaf's per-query constants: its weight (boost · idf) and the field's avgdl, computed
+        once rather than inside every posting's score."""
+        return (f"(SELECT {self._boost(boost)} * ({idf}) AS weight, ft_avgdl(s.total, s.n) AS avgdl"
+                f" FROM {self._field_stats(field)} AS s)")
+
+    def _term(self, query: TermQuery) -> str:
+        field = self.parameters.text(query.field)
+        term = self.parameters.text(query.term)
+        constants = self._constants(field, f"ft_idf(s.n, {self._doc_freq(field, term)})", query.boost)
+        return (f"(SELECT p.id, ft_tf_score(k.weight, p.tf, ft_norm_inverse(l.norm, k.avgdl)) AS score"
+                f" FROM ft_postings AS p JOIN ft_fields AS l ON l.idx = p.idx AND l.id = p.id AND l.field = p.field"
+                f" CROSS JOIN {constants} AS k"
+                f" WHERE p.idx = {self.index} AND p.field = {field} AND p.term = {term})")
+
+    def _phrase(self, query: PhraseQuery) -> str:
+        field = self.parameters.text(query.field)
+        terms = [self.parameters.text(term) for term in query.terms]
+        joins = []
+        checks = []
+        for offset, term in enumerate(terms[1:], start=1):
+            joins.append(f" JOIN ft_postings AS p{offset} ON p{offset}.idx = {self.index} AND p{offset}.field = {field}"
+                         f" AND p{offset}.term = {term} AND p{offset}.id = p0.id")
+            checks.append(f"list_contains(p{offset}.positions, (p0.pos + {offset})::INTEGER)")
+        matches = (f"(SELECT p0.id, count(*) AS freq FROM (SELECT id, unnest(positions) AS pos FROM ft_postings"
+                   f" WHERE idx = {self.index} AND field = {field} AND term = {terms[0]}) AS p0{''.join(joins)}"
+                   f" WHERE {' AND '.join(checks)} GROUP BY p0.id)")
+        # A phrase's idf is the sum of its terms' float idfs, in a double, rounded to a float.
+        idf = " + ".join(f"ft_idf(s.n, {self._doc_freq(field, term)})::DOUBLE" for term in terms)
+        constants = self._constants(field, f"({idf})::FLOAT", query.boost)
+        return (f"(SELECT m.id, ft_tf_score(k.weight, m.freq, ft_norm_inverse(l.norm, k.avgdl)) AS score"
+                f" FROM {matches} AS m"
+                f" JOIN ft_fields AS l ON l.idx = {self.index} AND l.id = m.id AND l.field = {field}"
+                f" CROSS JOIN {constants} AS k)")
+
+    def _pattern(self, query: PatternQuery) -> str:
+        field = self.parameters.text(query.field)
+        pattern = self.parameters.text(query.pattern)
+        test = f"starts_with(term, {pattern})" if query.kind == "prefix" else f"term LIKE {pattern} ESCAPE '\\'"
+        return (f"(SELECT DISTINCT id, {self._boost(query.boost)} AS score FROM ft_postings"
+                f" WHERE idx = {self.index} AND field = {field} AND {test})")
+
+    def _boolean(self, query: BooleanQuery) -> str:
+        if all(occur == "must_not" for occur, _ in query.clauses):
+            return _NOTHING  # only prohibited clauses: Lucene matches nothing
+        scoring = [(occur, self.compile(q)) for occur, q in query.clauses if occur != "must_not"]
+        excluded = [self.compile(q) for occur, q in query.clauses if occur == "must_not"]
+        parts = " UNION ALL ".join(f"SELECT id, score, {number} AS c FROM {sql}"
+                                   for number, (_, sql) in enumerate(scoring))
+        musts = [str(number) for number, (occur, _) in enumerate(scoring) if occur == "must"]
+        having = f"count(*) FILTER (WHERE c IN ({', '.join(musts)})) = {len(musts)}" if musts else "count(*) > 0"
+        where = "".join(f" AND id NOT IN (SELECT id FROM {sql})" for sql in excluded)
+        return (f"(SELECT id, sum(score::DOUBLE)::FLOAT AS score FROM ({parts}) WHERE true{where}"
+                f" GROUP BY id HAVING {having})")
+
+
+_NOTHING = "(SELECT NULL::BIGINT AS id, NULL::FLOAT AS score WHERE false)"
