@@ -16,7 +16,7 @@ from engine.execute.executor import Executor
 from engine.execute.results import Result
 from engine.execute.schema_info import describe_schema
 from engine.fulltext import procedures as fulltext_procedures
-from engine.limits import DEFAULT_MAX_WALK_ROWS, WALK_VARIABLE, Limits
+from engine.limits import DEFAULT_MAX_WALK_ROWS, WALK_VARIABLE, Limits, checked_timeout
 from engine.procedures import ProcedureRegistry
 from engine.sqlgen import runtime
 from engine.storage.schema import GraphStore
@@ -120,11 +120,7 @@ class Connection:
         return bound, trace
 
     def _timeout(self, timeout: float | None) -> float | None:
-        if timeout is None:
-            return self.limits.timeout
-        if not timeout > 0:
-            raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
-        return timeout
+        return self.limits.timeout if timeout is None else checked_timeout(timeout)
 
     def interrupt(self) -> None:
         """Stop the statement running on this connection (from another thread): it is rolled back and

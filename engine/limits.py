@@ -32,6 +32,13 @@ def default_memory_limit() -> str:
     return f"{max(256, min(4 * GIB, total // 2) // 1024 ** 2)}MiB"
 
 
+def checked_timeout(seconds: float | None) -> float | None:
+    """`seconds` if it is None or a positive number; a ValueError otherwise."""
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"timeout must be a positive number of seconds, not {seconds!r}")
+    return seconds
+
+
 @dataclass(frozen=True)
 class Limits:
     """A connection's limits. `timeout` is seconds per statement (None: no limit); `memory_limit` is a
@@ -42,8 +49,7 @@ class Limits:
     max_walk_rows: int = DEFAULT_MAX_WALK_ROWS
 
     def __post_init__(self) -> None:
-        if self.timeout is not None and not self.timeout > 0:
-            raise ValueError(f"timeout must be a positive number of seconds, not {self.timeout!r}")
+        checked_timeout(self.timeout)
         if self.max_walk_rows < 1:
             raise ValueError(f"max_walk_rows must be at least 1, not {self.max_walk_rows!r}")
 
