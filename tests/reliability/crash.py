@@ -5,8 +5,8 @@ The writer (`python -m tests.reliability.crash PATH SEED START`) follows a plan 
 creates of batches of nodes and relationships, SETs over an earlier batch, DETACH DELETEs of one, and
 creates that add a new property key (a column: DDL inside the transaction). It prints `done N` after
 statement N commits. The checker replays the plan on a model up to the last `done` and one further, and
-the file's contents must equal one of the two. A low checkpoint threshold makes kills land during
-checkpoints too.
+the file's contents must equal one of the two. A low checkpoint threshold, and a CHECKPOINT after
+every fifth statement, make kills land during checkpoints too.
 """
 
 from __future__ import annotations
@@ -67,6 +67,8 @@ def writer(path: str, seed: int, start: int) -> None:
             text, params = statement(step)
             db.execute(text, params)
             print(f"done {step.number}", flush=True)
+            if step.number % 5 == 4:  # and a checkpoint of its own now and then, for kills to land in
+                db._duck.execute("CHECKPOINT")
 
 
 # -- the model and the check ------------------------------------------------------------------------
