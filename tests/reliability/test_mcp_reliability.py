@@ -52,3 +52,20 @@ def test_concurrent_clients_lose_no_write():
     assert figures["lost writes"] == 0 and figures["unacknowledged writes stored"] == 0
     assert figures["writes stored"] == figures["writes acknowledged"]
     assert figures["read_cypher"]["p50_ms"] > 0 and figures["write_cypher"]["p99_ms"] > 0
+
+
+def test_a_tool_call_past_the_servers_timeout_is_a_tool_error(tmp_path):
+    from runner.cli import build_parser
+    from runner.mcp.database import open_database
+
+    arguments = build_parser().parse_args(["serve", "--db", "x.rl", "--timeout", "0.3"])
+    assert arguments.timeout == 0.3
+    connection = open_database(str(tmp_path / "served.rl"), timeout=arguments.timeout)
+    with connection:
+        tools = CypherTools(connection)
+        tools.write_cypher("CREATE (:Kept)")
+        with pytest.raises(ToolFailure) as raised:
+            tools.write_cypher("MATCH (k:Kept) UNWIND range(1, 3000) AS x UNWIND range(1, 3000) AS y "
+                               "UNWIND range(1, 3000) AS z CREATE (:Made)")
+        assert str(raised.value).startswith("TransactionError: the statement ran longer than its 0.3 s timeout")
+        assert tools.read_cypher("MATCH (n) RETURN count(n) AS n")["rows"] == [{"n": 1}]
