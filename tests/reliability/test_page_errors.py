@@ -22,6 +22,10 @@ PAGE_ERRORS = {
     "unknown field": ("---\ntitle: t\ncategroy: x\n---\n", 3,
                       "front matter: unknown field 'categroy'; did you mean 'category'?"),
     "unknown field, no hint": ("---\ntitle: t\nzzz: 1\n---\n", 3, "front matter: unknown field 'zzz'; known fields: "),
+    # keys YAML does not load as strings (found by the fuzzing: the check raised a TypeError)
+    "null key": ("---\ntitle: t\nnull: 1\n---\n", 3, "front matter: unknown field 'None'; known fields: "),
+    "anchored key": ("---\ntitle: t\n&level: Advanced\n---\n", 3, "front matter: unknown field 'None'"),
+    "number key": ("---\ntitle: t\nzz: 2\n1: x\n---\n", 4, "front matter: unknown field '1'; known fields: "),
     "bad level": ("---\ntitle: t\nlevel: Expert\n---\n", 3, "front matter: field 'level': 'Expert' is not one of"),
     "bad features": ("---\ntitle: t\nfeatures: [a, a]\n---\n", 3, "front matter: field 'features': "),
     "bad feature item": ("---\ntitle: t\nfeatures: [a, 3]\n---\n", 3, "front matter: field 'features'[1]: "),
