@@ -18,11 +18,15 @@ from engine.errors import (
     CypherSyntaxError,
     CypherTypeError,
     EntityNotFound,
+    MemoryLimitExceeded,
     ParameterMissing,
     ProcedureError,
     ReadOnlyViolation,
     SchemaError,
+    StatementInterrupted,
+    StatementTimeout,
     UnsupportedFeature,
+    WalkLimitExceeded,
 )
 from engine.execute.results import COUNTER_NAMES, Result
 from engine.values import (
@@ -52,6 +56,7 @@ __all__ = [
     "EntityNotFound",
     "LocalDateTime",
     "LocalTime",
+    "MemoryLimitExceeded",
     "Node",
     "ParameterMissing",
     "Path",
@@ -60,7 +65,10 @@ __all__ = [
     "Relationship",
     "Result",
     "SchemaError",
+    "StatementInterrupted",
+    "StatementTimeout",
     "Time",
     "UnsupportedFeature",
+    "WalkLimitExceeded",
     "connect",
 ]

@@ -16,19 +16,29 @@ from engine.execute.executor import Executor
 from engine.execute.results import Result
 from engine.execute.schema_info import describe_schema
 from engine.fulltext import procedures as fulltext_procedures
+from engine.limits import DEFAULT_MAX_WALK_ROWS, WALK_VARIABLE, Limits, checked_timeout
 from engine.procedures import ProcedureRegistry
 from engine.sqlgen import runtime
 from engine.storage.schema import GraphStore
 from engine.syntax.parser import parse, parse_script
 
 
-class _MemoryHost:
-    """One DuckDB instance per process for in-memory graphs: the runtime macros are installed once in
-    its main catalog, and each graph is a fresh attached in-memory database (ADR-0008)."""
+def _isolated(memory_limit: str) -> dict[str, Any]:
+    """DuckDB settings of every engine database: external access off (no statement can read or write a
+    file, load an extension or reach a network; the database file itself is opened before it applies),
+    and a memory limit (ADR-0022)."""
+    return {"enable_external_access": False, "memory_limit": memory_limit}
 
-    def __init__(self) -> None:
-        self.base = duckdb.connect(":memory:")
+
+class _MemoryHost:
+    """One DuckDB instance per process (per memory limit) for in-memory graphs: the runtime macros are
+    installed once in its main catalog, and each graph is a fresh attached in-memory database (ADR-0008).
+    External access is turned off after the macros are installed, as it cannot be turned back on."""
+
+    def __init__(self, memory_limit: str) -> None:
+        self.base = duckdb.connect(":memory:", config={"memory_limit": memory_limit})
         runtime.install(self.base, temporary=False)
+        self.base.execute("SET enable_external_access = false")
         self.lock = threading.Lock()
         self.counter = itertools.count()
 
@@ -42,54 +52,59 @@ class _MemoryHost:
         return cursor, name
 
 
-_memory_host: _MemoryHost | None = None
+_memory_hosts: dict[str, _MemoryHost] = {}
 _host_lock = threading.Lock()
 
 
-def _host() -> _MemoryHost:
-    global _memory_host
+def _host(memory_limit: str) -> _MemoryHost:
+    """The shared host for in-memory graphs with this memory limit (DuckDB's limit is per instance)."""
     with _host_lock:
-        if _memory_host is None:
-            _memory_host = _MemoryHost()
-        return _memory_host
+        if memory_limit not in _memory_hosts:
+            _memory_hosts[memory_limit] = _MemoryHost(memory_limit)
+        return _memory_hosts[memory_limit]
 
 
 class Connection:
     """An open graph database. Use `engine.connect()` to make one; close it or use it as a context manager."""
 
-    def __init__(self, path: str = ":memory:") -> None:
+    def __init__(self, path: str = ":memory:", limits: Limits | None = None) -> None:
         self.path = path
+        self.limits = limits or Limits()
         self._attached: str | None = None
         if path == ":memory:":
-            self._duck, self._attached = _host().open()
+            self._duck, self._attached = _host(self.limits.memory).open()
         else:
-            self._duck = duckdb.connect(path)
+            self._duck = duckdb.connect(path, config=_isolated(self.limits.memory))
             runtime.install(self._duck)
         self._duck.execute("SET TimeZone = 'UTC'")
+        self._duck.execute(f"SET VARIABLE {WALK_VARIABLE} = {int(self.limits.max_walk_rows)}")
         self._store = GraphStore(self._duck)
         self.procedures = ProcedureRegistry()
         fulltext_procedures.register(self.procedures)
         self._executor = Executor(self._duck, self._store)
 
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *,
-                read_only: bool = False) -> Result:
-        """Run exactly one Cypher statement as one transaction."""
+                read_only: bool = False, timeout: float | None = None) -> Result:
+        """Run exactly one Cypher statement as one transaction. `timeout` (seconds) overrides the
+        connection's for this statement: past it the statement is stopped, rolled back, and
+        StatementTimeout raised."""
         try:
             bound = bind(parse(statement), params, self._store.catalog, self.procedures)
         except CypherError as error:
             raise error.with_source(statement) from None
-        return self._executor.run(bound, statement, read_only=read_only)
+        return self._executor.run(bound, statement, read_only=read_only, timeout=self._timeout(timeout))
 
     def execute_script(self, text: str, params: Mapping[str, Any] | None = None, *,
-                       read_only: bool = False) -> list[Result]:
-        """Run `;`-separated statements in order; error positions are relative to `text`."""
+                       read_only: bool = False, timeout: float | None = None) -> list[Result]:
+        """Run `;`-separated statements in order, each its own transaction (and with its own `timeout`);
+        error positions are relative to `text`."""
         results = []
         for statement, span in parse_script(text):
             try:
                 bound = bind(statement, params, self._store.catalog, self.procedures)
             except CypherError as error:
                 raise error.with_source(text) from None
-            result = self._executor.run(bound, text, read_only=read_only)
+            result = self._executor.run(bound, text, read_only=read_only, timeout=self._timeout(timeout))
             result.statement = text[span.start:span.end]
             results.append(result)
         return results
@@ -103,6 +118,14 @@ class Connection:
         with contextlib.suppress(CypherError):
             self._executor.run(bound, statement, trace=trace)
         return bound, trace
+
+    def _timeout(self, timeout: float | None) -> float | None:
+        return self.limits.timeout if timeout is None else checked_timeout(timeout)
+
+    def interrupt(self) -> None:
+        """Stop the statement running on this connection (from another thread): it is rolled back and
+        raises StatementInterrupted. Does nothing when no statement runs."""
+        self._duck.interrupt()
 
     def schema(self) -> dict[str, Any]:
         """Labels, relationship types, property keys per label and per type, indexes and constraints."""
@@ -127,6 +150,15 @@ class Connection:
         self.close()
 
 
-def connect(path: str = ":memory:") -> Connection:
-    """Open the graph in `path` (created if missing), or a fresh in-memory graph for ':memory:'."""
-    return Connection(path)
+def connect(path: str = ":memory:", *, timeout: float | None = None, memory_limit: str | None = None,
+            max_walk_rows: int | None = None) -> Connection:
+    """Open the graph in `path` (created if missing), or a fresh in-memory graph for ':memory:'.
+
+    `timeout`: seconds a statement may run before it is stopped and rolled back (default: no limit).
+    `memory_limit`: DuckDB's memory limit, e.g. '2GB' (default: half the machine's memory, at most 4 GiB;
+    for ':memory:' it is shared by the in-memory graphs of a process with the same limit).
+    `max_walk_rows`: the most partial paths one step of a variable-length pattern may hold (default
+    1,000,000, or CYPHER_MAX_WALK_ROWS). See docs/adr/0022-limits-and-isolation.md."""
+    limits = Limits(timeout=timeout, memory_limit=memory_limit,
+                    max_walk_rows=DEFAULT_MAX_WALK_ROWS if max_walk_rows is None else max_walk_rows)
+    return Connection(path, limits)

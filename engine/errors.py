@@ -129,3 +129,35 @@ class ReadOnlyViolation(CypherError):
 
     kind = "ForbiddenError"
     phase = "compile time"
+
+
+class StatementInterrupted(CypherError):
+    """The statement was stopped while it ran (`Connection.interrupt()`); it was rolled back whole."""
+
+    kind = "TransactionError"
+
+    def __init__(self, message: str = "the statement was interrupted and rolled back; nothing it did was kept",
+                 span: Span | None = None, *, detail: str | None = "Terminated", source: str | None = None) -> None:
+        super().__init__(message, span, detail=detail, source=source)
+
+
+class StatementTimeout(StatementInterrupted):
+    """The statement ran past its time limit (`engine.connect(..., timeout=)`); it was rolled back whole."""
+
+    def __init__(self, seconds: float, span: Span | None = None, *, source: str | None = None) -> None:
+        super().__init__(f"the statement ran longer than its {seconds:g} s timeout and was stopped; it was "
+                         "rolled back and nothing it did was kept", span, detail="TransactionTimedOut",
+                         source=source)
+        self.seconds = seconds
+
+
+class MemoryLimitExceeded(CypherError):
+    """The statement needed more memory than the connection's `memory_limit`; it was rolled back whole."""
+
+    kind = "MemoryError"
+
+
+class WalkLimitExceeded(UnsupportedFeature):
+    """A variable-length pattern grew past the cap on partial paths per step (`max_walk_rows`)."""
+
+    phase = "runtime"

@@ -52,6 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--html", metavar="FILE", help="write a standalone HTML report of the run to FILE")
     run.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                      help="colour the output (default: when writing to a terminal)")
+    run.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                     help="stop a statement that runs longer than SECONDS: its cell fails with a timeout "
+                          "error, and the statement is rolled back")
     serve = commands.add_parser(
         "serve", help="serve a graph database to agents as MCP tools (read_cypher, write_cypher, get_schema)",
         description="Serve the graph in one database file as an MCP server: over stdio, or Streamable HTTP "
@@ -65,7 +68,21 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with --http: the address to bind (default: %(default)s)")
     serve.add_argument("--port", type=int, default=8000,
                        help="with --http: the port (default: %(default)s)")
+    serve.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+                       help="stop a statement that runs longer than SECONDS: the tool call fails with a "
+                            "timeout error, and the statement is rolled back")
     return parser
+
+
+def positive_seconds(text: str) -> float:
+    """`--timeout`'s value: a positive number of seconds."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0 or seconds != seconds or seconds == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return seconds
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -121,7 +138,8 @@ def run_command(arguments: argparse.Namespace, console: Console, errors: Console
     started = time.monotonic()
     for page in pages:
         with console.status(f"running {page.path} …", spinner="dots"):
-            outcome = run_page(page, database=arguments.db or ":memory:", cell=arguments.cell)
+            outcome = run_page(page, database=arguments.db or ":memory:", cell=arguments.cell,
+                               timeout=arguments.timeout)
         outcomes.append(outcome)
         for error in outcome.errors:  # found while running: the database could not be opened
             errors.print(Text(str(error), style="red"))
@@ -147,7 +165,8 @@ def serve_command(arguments: argparse.Namespace) -> int:
     from runner.mcp.server import serve
 
     try:
-        serve(arguments.db, http=arguments.http, host=arguments.host, port=arguments.port)
+        serve(arguments.db, http=arguments.http, host=arguments.host, port=arguments.port,
+              timeout=arguments.timeout)
     except CannotOpenDatabase as error:
         print(f"cookbook serve: error: {error}", file=sys.stderr)
         return USAGE

@@ -146,9 +146,11 @@ class PageOutcome:
         }
 
 
-def run_page(page: Page, *, database: str = ":memory:", cell: str | None = None) -> PageOutcome:
+def run_page(page: Page, *, database: str = ":memory:", cell: str | None = None,
+             timeout: float | None = None) -> PageOutcome:
     """Run `page` on a fresh database (in memory, or the file `database`). With `cell`, run the cells
-    before it unchecked, then that one, and stop."""
+    before it unchecked, then that one, and stop. With `timeout`, a statement running longer than that
+    many seconds fails its cell with StatementTimeout (and is rolled back)."""
     outcome = PageOutcome(page=page, errors=list(page.errors))
     missing = missing_cell_error(page, cell) if cell is not None and not outcome.errors else None
     if missing:
@@ -156,7 +158,7 @@ def run_page(page: Page, *, database: str = ":memory:", cell: str | None = None)
     if outcome.errors:
         return outcome
     try:
-        connection = engine.connect(database)
+        connection = engine.connect(database, timeout=timeout)
     except Exception as error:  # a bad --db path, a file that is not a database
         outcome.errors.append(PageError(page.path, 1, f"cannot open the database {database}: {error}"))
         return outcome

@@ -15,7 +15,14 @@ from typing import Any
 import duckdb
 
 from engine import errors
-from engine.errors import ConstraintViolation, CypherError, ReadOnlyViolation, UnsupportedFeature
+from engine.errors import (
+    ConstraintViolation,
+    CypherError,
+    ReadOnlyViolation,
+    StatementInterrupted,
+    StatementTimeout,
+    UnsupportedFeature,
+)
 from engine.execute.constraints import check_constraints
 from engine.execute.decode import Decoder
 from engine.execute.results import Result, empty_counters
@@ -23,6 +30,7 @@ from engine.execute.schema_commands import run_schema_command
 from engine.execute.subqueries import ReadClause, run_call_subquery
 from engine.execute.writes import Writer
 from engine.fulltext.maintain import StatementChanges
+from engine.limits import StatementTimer
 from engine.semantic import bound as b
 from engine.semantic.types import Kind
 from engine.sqlgen.context import Parameters
@@ -46,9 +54,11 @@ class StatementRun:
     """One statement's execution state: temp tables made so far, whether anything was deleted, and what
 full-text indexes have yet to see."""
 
-    def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore) -> None:
+    def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore,
+                 timer: StatementTimer | None = None) -> None:
         self.connection = connection
         self.store = store
+        self.timer = timer
         self.tables: list[str] = []
         self.aliases = [0]
         self.deleted_nodes = False
@@ -58,6 +68,8 @@ full-text indexes have yet to see."""
         self.fulltext = StatementChanges(self)
 
     def _run_sql(self, sql: str, parameters: Sequence[Any]) -> duckdb.DuckDBPyConnection:
+        if self.timer is not None and self.timer.expired:  # it fired between two SQL statements
+            raise StatementTimeout(self.timer.seconds or 0, self.span)
         if self.trace is not None:
             self.trace.append((sql, list(parameters)))
         return self.connection.execute(sql, list(parameters))
@@ -88,12 +100,15 @@ class Executor:
         self.connection = connection
         self.store = store
         self._trace: list[tuple[str, list[Any]]] | None = None
+        self._timeout: float | None = None
 
     def run(self, statement: b.BoundQuery | b.BSchemaCommand, text: str, *, read_only: bool = False,
-            trace: list[tuple[str, list[Any]]] | None = None) -> Result:
+            trace: list[tuple[str, list[Any]]] | None = None, timeout: float | None = None) -> Result:
         """Run a bound statement. With `trace`, every SQL statement is recorded there and the
-        transaction is rolled back whatever happens (for `python -m engine explain`)."""
+        transaction is rolled back whatever happens (for `python -m engine explain`). With `timeout`,
+        a statement still running after that many seconds is interrupted and rolled back."""
         self._trace = trace
+        self._timeout = timeout
         if isinstance(statement, b.BSchemaCommand):
             if read_only and statement.statement.__class__.__name__.startswith(("Create", "Drop")):
                 raise ReadOnlyViolation("schema commands write: use a writing call")
@@ -105,23 +120,35 @@ class Executor:
 
     def _in_transaction(self, body: Any, text: str, read_only: bool = False) -> Result:
         """Run `body` in one transaction: committed, or rolled back on error. A read-only run always
-        rolls back, so even a write the compiler missed cannot persist."""
+        rolls back, so even a write the compiler missed cannot persist. The timer is stopped before
+        COMMIT or ROLLBACK, so an interrupt never lands on either."""
         self.connection.execute("BEGIN TRANSACTION")
-        run = StatementRun(self.connection, self.store)
+        timer = StatementTimer(self._timeout, self.connection.interrupt)
+        run = StatementRun(self.connection, self.store, timer)
         run.trace = self._trace
         read_only = read_only or run.trace is not None
         try:
-            result = body(run)
-            run.fulltext.sync()
-            if run.deleted_nodes:
-                self._check_no_dangling(run)
-            if self.store.catalog.constraints and _wrote(getattr(result, "counters", {})):
-                self._check_constraints(run, existence=True)
-            run.drop_tables()
+            with timer:
+                result = body(run)
+                run.fulltext.sync()
+                if run.deleted_nodes:
+                    self._check_no_dangling(run)
+                if self.store.catalog.constraints and _wrote(getattr(result, "counters", {})):
+                    self._check_constraints(run, existence=True)
+                run.drop_tables()
+            if timer.expired:  # it fired after the last SQL statement had started
+                raise StatementTimeout(timer.seconds or 0, run.span)
             self.connection.execute("ROLLBACK" if read_only else "COMMIT")
+            if read_only:  # an explained write may have added a column the rollback took away
+                self.store.reload()
         except BaseException as error:
+            timer.stop()
             self.connection.execute("ROLLBACK")
             self.store.reload()
+            if isinstance(error, duckdb.InterruptException):
+                interrupted = (StatementTimeout(timer.seconds or 0, run.span) if timer.expired
+                               else StatementInterrupted(span=run.span))
+                raise interrupted.with_source(text) from None
             if isinstance(error, duckdb.Error):
                 raise translate(error, run.span).with_source(text) from error
             if isinstance(error, CypherError):
@@ -314,6 +341,9 @@ ERROR_KINDS: dict[str, type[CypherError]] = {
     "ConstraintValidationFailed": errors.ConstraintViolation,
 }
 
+DETAIL_ERRORS: dict[str, type[CypherError]] = {"WalkLimitExceeded": errors.WalkLimitExceeded}
+"""Details raised from SQL whose error has a class of its own."""
+
 
 def translate(error: duckdb.Error, span: Span | None) -> CypherError:
     """A DuckDB error raised while running generated SQL, as the engine error it stands for."""
@@ -322,7 +352,12 @@ def translate(error: duckdb.Error, span: Span | None) -> CypherError:
         _, _, rest = message.partition("CYPHER|")
         kind, detail, text = [*rest.split("|", 2), "", ""][:3]
         text = text.splitlines()[0] if text else kind
-        return ERROR_KINDS.get(kind, CypherError)(text, span, detail=detail or None)
+        error_class = DETAIL_ERRORS.get(detail) or ERROR_KINDS.get(kind, CypherError)
+        return error_class(text, span, detail=detail or None)
+    if isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory" in message:
+        return errors.MemoryLimitExceeded(
+            f"the statement needed more memory than the connection's memory limit and was rolled back "
+            f"({message.splitlines()[0]})", span, detail="MemoryPoolOutOfMemoryError")
     if "Overflow" in message or "out of range" in message.lower():
         return errors.CypherArithmeticError("integer overflow", span, detail="IntegerOverflow")
     if "Division by zero" in message:

@@ -11,23 +11,33 @@ variables of one MATCH are pairwise distinct, unless the MATCH is REPEATABLE ELE
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 
 from engine.errors import UnsupportedFeature
+from engine.limits import DEFAULT_MAX_WALK_ROWS, WALK_VARIABLE
 from engine.semantic import bound as b
 from engine.semantic import types as t
-from engine.sqlgen.context import SelectContext, sql_string
+from engine.sqlgen.context import SelectContext
 from engine.sqlgen.expressions import ExpressionCompiler, equality_sql
 from engine.sqlgen.runtime import error_sql
 
 REL_BOTH_DIRECTIONS = ("(SELECT *, src AS _a, dst AS _b FROM rels UNION ALL "
                        "SELECT *, dst AS _a, src AS _b FROM rels WHERE src <> dst)")
 
-MAX_WALK_ROWS = int(os.environ.get("CYPHER_MAX_WALK_ROWS", "1000000"))
-"""The most partial paths one iteration of a quantified path pattern may hold: beyond it the statement
-fails with WalkLimitExceeded instead of exhausting memory (set CYPHER_MAX_WALK_ROWS to change it)."""
+WALK_CAP = f"coalesce(getvariable('{WALK_VARIABLE}'), {DEFAULT_MAX_WALK_ROWS})"
+"""The most partial paths one step of a variable-length expansion may hold: beyond it the statement fails
+with WalkLimitExceeded instead of exhausting memory. Read from the connection's session variable
+(`engine.connect(max_walk_rows=)`, default CYPHER_MAX_WALK_ROWS or 1,000,000; ADR-0022)."""
+
+
+def walk_guard(frontier: str) -> str:
+    """A condition that is true, or raises WalkLimitExceeded once `frontier` rows exceed the cap."""
+    too_many = error_sql("UnsupportedFeature", "WalkLimitExceeded",
+                         f"'a variable-length pattern reached more than ' || {WALK_CAP} || ' partial paths in one "
+                         "step (the connection''s max_walk_rows); give it an upper bound or a more selective "
+                         "pattern'")
+    return f"CASE WHEN {frontier} > {WALK_CAP} THEN {too_many} ELSE true END"
 
 SEED_COLUMN = re.compile(r"^b\d+\.v\d+$")
 
@@ -237,9 +247,10 @@ class PatternCompiler:
         walk = (
             f"(WITH RECURSIVE walk(start, finish, rels, nodes) AS ("
             f"SELECT s.id, s.id, []::BIGINT[], [s.id] FROM {seeds} AS s"
-            f" UNION ALL SELECT w.start, r.{end_col}, list_append(w.rels, r.id), list_append(w.nodes, r.{end_col})"
-            f" FROM walk AS w JOIN {source} AS r ON r.{start_col} = w.finish"
-            f" WHERE NOT list_contains(w.rels, r.id){depth}{step_filter})"
+            f" UNION ALL SELECT start, finish, rels, nodes FROM (SELECT w.start, r.{end_col} AS finish,"
+            f" list_append(w.rels, r.id) AS rels, list_append(w.nodes, r.{end_col}) AS nodes,"
+            f" count(*) OVER () AS __frontier FROM walk AS w JOIN {source} AS r ON r.{start_col} = w.finish"
+            f" WHERE NOT list_contains(w.rels, r.id){depth}{step_filter}) WHERE {walk_guard('__frontier')})"
             f" SELECT * FROM walk WHERE len(rels) >= {int(low)})")
         alias = self.context.fresh("w")
         self.sql.from_items.append(f"{walk} AS {alias}")
@@ -378,14 +389,11 @@ class PatternCompiler:
             values.append(f"list_append({previous}.{column}, {singletons[id(singleton)]})")
         names = ["start", "finish", "rels", "nodes", "i", *lists]
         selected = ", ".join(f"{value} AS {name}" for value, name in zip(values, names, strict=True))
-        too_many = error_sql("UnsupportedFeature", "WalkLimitExceeded", sql_string(
-            f"a variable-length pattern reached more than {MAX_WALK_ROWS} partial paths in one step; give it an "
-            "upper bound or a more selective pattern"))
         joins = " CROSS JOIN ".join(from_items)
         where = " AND ".join(f"({condition})" for condition in conditions) or "true"
         return (f"SELECT {', '.join(names)} FROM (SELECT {selected}, count(*) OVER () AS __frontier"
                 f" FROM {joins}{context.join_text()} WHERE {where})"
-                f" WHERE CASE WHEN __frontier > {MAX_WALK_ROWS} THEN {too_many} ELSE true END")
+                f" WHERE {walk_guard('__frontier')}")
 
     def _group_seeds(self, left: str) -> str:
         """Where a shared walk starts: the input rows' bound start nodes when known, else every node."""

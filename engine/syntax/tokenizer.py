@@ -112,6 +112,10 @@ def _tokenize(text: str) -> list[Token]:
                 name = name[1:-1].replace("``", "`")
             append(make_token(Token, (PARAMETER, chunk, name, line, column, start, end)))
         elif kind == "end":
+            if tokens:  # "found end of input" points just after the last token, not at trailing blank lines
+                start = end = tokens[-1].end
+                line_start = text.rfind("\n", 0, start) + 1
+                line, column = count("\n", 0, start) + 1, start - line_start + 1
             append(make_token(Token, (EOF, "", None, line, column, start, end)))
             return tokens
         else:

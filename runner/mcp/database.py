@@ -44,10 +44,10 @@ class DatabaseInUse(CannotOpenDatabase):
         self.pid = pid
 
 
-def open_database(path: str) -> engine.Connection:
+def open_database(path: str, *, timeout: float | None = None) -> engine.Connection:
     """`engine.connect(path)`, with a lock held by another process reported as DatabaseInUse."""
     try:
-        return engine.connect(path)
+        return engine.connect(path, timeout=timeout)
     except duckdb.Error as error:
         if not LOCK_CONFLICT.search(str(error)):
             raise CannotOpenDatabase(path, str(error)) from error

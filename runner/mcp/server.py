@@ -111,9 +111,11 @@ def tool_result(call: Any) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=payload)
 
 
-def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve the graph in `database` (a file, created if missing, or ':memory:') until the client goes."""
-    connection = open_database(database)
+def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: int = 8000,
+          timeout: float | None = None) -> None:
+    """Serve the graph in `database` (a file, created if missing, or ':memory:') until the client goes.
+    With `timeout`, a statement running longer than that many seconds fails as a tool error."""
+    connection = open_database(database, timeout=timeout)
     try:
         server = build_server(CypherTools(connection))
         if http:

@@ -75,14 +75,23 @@ def _key_lines(node: Any, first_line: int) -> dict[str, int]:
     """Top-level key → the 1-based page line it is written on."""
     if not isinstance(node, yaml.MappingNode):
         return {}
-    return {str(key.value): first_line + key.start_mark.line for key, _ in node.value}
+    return {_key_text(key): first_line + key.start_mark.line for key, _ in node.value}
+
+
+def _key_text(key: yaml.Node) -> str:
+    """A key as the loaded mapping has it, as text: `null:` and `&anchor:` are None, `1:` is 1."""
+    try:
+        return str(yaml.SafeLoader("").construct_object(key, deep=True))
+    except yaml.YAMLError:
+        return str(key.value)
 
 
 def _schema_error(path: str | Path, error: jsonschema.ValidationError, key_lines: dict[str, int],
                   opening_line: int) -> PageError:
     properties = page_schema()["properties"]
     if error.validator == "additionalProperties":
-        unknown = sorted(set(error.instance) - set(properties))
+        # YAML keys need not be strings (`1:`, `null:`, an anchor with no name `&a:`): name them as written
+        unknown = sorted(str(key) for key in set(error.instance) - set(properties))
         field = unknown[0] if unknown else "?"
         hint = difflib.get_close_matches(field, list(properties), n=1)
         suggestion = f"; did you mean {hint[0]!r}?" if hint else f"; known fields: {', '.join(properties)}"

@@ -1,0 +1,98 @@
+"""What one connection may spend: time per statement, memory, partial paths per expansion step (ADR-0022).
+
+The limits turn a runaway statement into a clear engine error instead of an exhausted machine. Memory
+is DuckDB's own `memory_limit`; the walk cap is read by the generated SQL from a session variable, so
+one compiled statement serves any cap; the timeout is a timer thread that interrupts the DuckDB
+connection, since Python code cannot run while DuckDB is inside a query.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+WALK_VARIABLE = "cypher_max_walk_rows"
+"""The DuckDB session variable the walk cap is read from (`getvariable`)."""
+
+DEFAULT_MAX_WALK_ROWS = int(os.environ.get("CYPHER_MAX_WALK_ROWS", "1000000"))
+"""The default cap on partial paths one step of a variable-length expansion may hold."""
+
+GIB = 1024 ** 3
+
+
+def default_memory_limit() -> str:
+    """Half the machine's memory, at most 4 GiB: enough for any recipe, and a runaway statement stops
+    well before the machine swaps or the OOM killer picks a process."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):
+        total = 8 * GIB
+    return f"{max(256, min(4 * GIB, total // 2) // 1024 ** 2)}MiB"
+
+
+def checked_timeout(seconds: float | None) -> float | None:
+    """`seconds` if it is None or a positive number; a ValueError otherwise."""
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"timeout must be a positive number of seconds, not {seconds!r}")
+    return seconds
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A connection's limits. `timeout` is seconds per statement (None: no limit); `memory_limit` is a
+    DuckDB size ('2GB', '512MB'); `max_walk_rows` caps the partial paths of one expansion step."""
+
+    timeout: float | None = None
+    memory_limit: str | None = None
+    max_walk_rows: int = DEFAULT_MAX_WALK_ROWS
+
+    def __post_init__(self) -> None:
+        checked_timeout(self.timeout)
+        if self.max_walk_rows < 1:
+            raise ValueError(f"max_walk_rows must be at least 1, not {self.max_walk_rows!r}")
+
+    @property
+    def memory(self) -> str:
+        return self.memory_limit or default_memory_limit()
+
+
+class StatementTimer:
+    """Interrupts a running statement once `seconds` have passed. `expired` says whether it fired.
+
+    The lock makes the interrupt and the end of the statement exclusive: an interrupt can only land
+    while the statement it was armed for is still running, never on the next one.
+    """
+
+    def __init__(self, seconds: float | None, interrupt: Callable[[], None]) -> None:
+        self.seconds = seconds
+        self._interrupt = interrupt
+        self._lock = threading.Lock()
+        self._running = False
+        self.expired = False
+        self._timer: threading.Timer | None = None
+
+    def __enter__(self) -> StatementTimer:
+        if self.seconds is not None:
+            self._running = True
+            self._timer = threading.Timer(self.seconds, self._fire)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def _fire(self) -> None:
+        with self._lock:
+            if self._running:
+                self.expired = True
+                self._interrupt()
+
+    def stop(self) -> None:
+        """The statement is over (before its COMMIT or ROLLBACK): no interrupt may land after this."""
+        with self._lock:
+            self._running = False
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
