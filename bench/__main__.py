@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from rich.console import Console
+from rich.text import Text
 
 from bench import machine, report
 from bench.run import FULL, QUICK, Bench
@@ -51,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.time()
 
     def log(text: str) -> None:
-        console.print(f"[dim]{time.time() - started:7.1f}s[/dim] {text}", highlight=False, markup=False)
+        console.print(Text(f"{time.time() - started:7.1f}s ", style="dim") + Text(text), highlight=False)
 
     logs = tempfile.mkdtemp(prefix="cookbook-bench-logs-")
     log(f"systems: {', '.join(plan.systems)}; worker logs in {logs}")
@@ -59,6 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     bench = Bench(plan, log=log, log_dir=logs)
     bench.run()
     info["load_after"] = machine.load_average()
+    for cached in Path(logs).glob("*.pickle"):
+        cached.unlink()
     data = report.collect(bench, info, quick=args.quick)
     out.parent.mkdir(parents=True, exist_ok=True)
     chart = out.with_suffix(".png")

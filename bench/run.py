@@ -26,16 +26,16 @@ class Plan:
     read_timeout: float
     load_budget: float
     systems: list[str]
-    rep_budget: float = 8.0
+    rep_budget: float = 5.0
     """Seconds one system may spend on the timed runs of one workload: a slow system gets fewer runs
     (at least one), so that the whole bench fits its time budget."""
     compile_reps: int = 3
 
 
 FULL = Plan(agent_sizes=[1_000, 10_000, 100_000], social=(100_000, 1_000_000), reps=5, remember_sessions=5,
-            read_timeout=20.0, load_budget=120.0, systems=["ours", "handsql", *PEERS])
+            read_timeout=15.0, load_budget=100.0, systems=["ours", "handsql", *PEERS])
 QUICK = Plan(agent_sizes=[1_000], social=(2_000, 20_000), reps=2, remember_sessions=2,
-             read_timeout=10.0, load_budget=30.0, systems=["ours", "handsql", *PEERS], rep_budget=2.0,
+             read_timeout=5.0, load_budget=15.0, systems=["ours", "handsql", *PEERS], rep_budget=2.0,
              compile_reps=1)
 
 
@@ -148,7 +148,7 @@ class Bench:
         for system in self.systems:
             try:
                 remote = self.remote(system)
-                name = remote.call("dataset", kind, size, knows, timeout=600)["name"]
+                name = remote.call("dataset", kind, size, knows, self.log_dir, timeout=600)["name"]
                 remote.call("open", system, timeout=300)
             except Exception as error:
                 self.log(f"  {system}: could not open: {error}")

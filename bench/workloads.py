@@ -417,6 +417,20 @@ RETURN m.seq AS seq, entities, facts, decisions
 ORDER BY seq"""
 
 
+_KUZU_ITEM_STEPS = [
+    """UNWIND $messages AS msg
+MATCH (m:Message) WHERE m.seq = msg.seq
+UNWIND msg.{field} AS f
+CREATE (x:{label} {{text: f.text, slot: f.slot, seq: msg.seq, at: timestamp(msg.at){extra}}})-[:`FROM`]->(m)""",
+    """UNWIND $messages AS msg
+UNWIND msg.{field} AS f
+UNWIND f.about AS name
+MATCH (x:{label}) WHERE x.seq = msg.seq AND x.text = f.text
+MATCH (e:Entity) WHERE e.key = lower(name)
+MERGE (x)-[:ABOUT]->(e)""",
+]
+
+
 def remember_statements(system: str) -> list[str]:
     """The seed's five remember statements as `system` runs them."""
     if system in ("ours", "arcadedb"):
@@ -437,7 +451,14 @@ def remember_statements(system: str) -> list[str]:
         supersede = [_SUPERSEDE_GRAPHQLITE.format(label=label) for label in ("Fact", "Decision")]
     if system == "kuzu":
         first = first.replace("datetime(", "timestamp(").replace("toLower(", "lower(")
-        facts, decisions = (s.replace("toLower(", "lower(").replace("[:FROM]", "[:`FROM`]")
-                            for s in (facts, decisions))
-        report = _REPORT_PORTABLE.format(FROM="`FROM`")
+        # after a CREATE, WITH ... UNWIND ... MATCH fails ("Cannot evaluate expression with type VARIABLE"),
+        # and a matched node's property cannot be a CREATE's value ("... type PROPERTY"): each item statement
+        # becomes two, one creating the items from the message's own values, one linking them to entities
+        report = _REPORT_PORTABLE.format(FROM="`FROM`").replace(
+            "MATCH (m:Message {seq: msg.seq})", "MATCH (m:Message) WHERE m.seq = msg.seq")
+        items = [step.format(label=label, field=field, extra=extra)
+                 for label, field, extra in (("Fact", "facts", ""),
+                                             ("Decision", "decisions", ", rationale: f.rationale"))
+                 for step in _KUZU_ITEM_STEPS]
+        return [first, *items, *supersede, report]
     return [first, facts, decisions, *supersede, report]
