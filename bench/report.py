@@ -4,6 +4,7 @@ in its cell, with the reason in the notes under the table, never a time."""
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import asdict
 from pathlib import Path
@@ -87,14 +88,16 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
            f" after {plan['read_timeout']:.0f} s; a load stops after {plan['load_budget']:.0f} s.",
            "- cells: median ms (min–max) n=runs. Ratios are ours' median over the other's: 3.0× means ours"
            " takes three times as long, 1/2.0 that it takes half as long.", ""]
+    out += _headline(data)
     for missing in data["missing"]:
         out.append(f"- {_label(missing)}: not available: not installed (`pip install -e '.[bench]'`)")
     if chart:
         out += ["", f"![medians per workload]({chart})", ""]
     notes = Notes()
-    out += ["## Bulk load", "", "`UNWIND $rows ...` batches of 10,000 rows (`bench/systems.py`), one run.", "",
-            "| dataset | " + " | ".join(_label(s) for s in systems) + " |",
-            "|---|" + "---|" * len(systems)]
+    out += ["", "## Bulk load", "", "`UNWIND $rows ...` batches of 10,000 rows (`bench/systems.py`), one run.", "",
+            "| dataset | " + " | ".join(_label(s) for s in systems) + " | "
+            + " | ".join(f"ours/{_label(s)}" for s in systems if s != "ours") + " |",
+            "|---|" + "---|" * (2 * len(systems) - 1)]
     for dataset in _datasets(data):
         loads = {r["system"]: r for r in data["loads"] if r["dataset"] == dataset}
         cells = []
@@ -108,6 +111,8 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
                 reason = f"{s}: load of {dataset}: {r['status']}: {r.get('note', '')}"
                 cells.append(f"{r['status']} {notes.ref(reason)}")
         nodes = next((f"{r['nodes']:,} nodes, {r['rels']:,} rels" for r in loads.values() if r["status"] == "ok"), "")
+        seconds = {s: r["seconds"] for s, r in loads.items() if r["status"] == "ok"}
+        cells += [_ratio(seconds.get("ours"), seconds.get(s)) for s in systems if s != "ours"]
         out.append(f"| {dataset} ({nodes}) | " + " | ".join(cells) + " |")
     for dataset in _datasets(data):
         records = {(r["workload"], r["system"]): r for r in data["records"] if r["dataset"] == dataset}
@@ -143,6 +148,39 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
     if notes.items:
         out += ["", "## Notes", ""] + [f"{i + 1}. {text}" for i, text in enumerate(notes.items)]
     return "\n".join(out) + "\n"
+
+
+def _geomean(values: list[float]) -> float | None:
+    values = [v for v in values if v and v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def _headline(data: dict[str, Any]) -> list[str]:
+    """Per dataset at the largest scale of each kind: the geometric mean over workloads of ours' median
+    over the other's, counting only workloads both answered correctly in time."""
+    datasets = _datasets(data)
+    agent = [d for d in datasets if d.startswith("agent")]
+    largest = ([agent[-1]] if agent else []) + [d for d in datasets if d.startswith("social")]
+    others = [s for s in data["systems"] if s != "ours"]
+    if not largest or "ours" not in data["systems"] or not others:
+        return []
+    out = ["", "## Headline", "",
+           "Geometric mean over the workloads of ours' median over the other system's (how many times as"
+           " long ours takes), at the largest scale run; only workloads both answered correctly within the"
+           " timeout count (how many, after the ratio). The tables below give every workload.", "",
+           "| dataset | " + " | ".join(f"ours/{_label(s)}" for s in others) + " |",
+           "|---|" + "---|" * len(others)]
+    for dataset in largest:
+        medians = {(r["workload"], r["system"]): r["median"] for r in data["records"]
+                   if r["dataset"] == dataset and r["status"] == "ok" and r["median"]}
+        cells = []
+        for s in others:
+            pairs = [medians[(w, "ours")] / medians[(w, s)] for (w, sys_) in medians
+                     if sys_ == "ours" and (w, s) in medians]
+            mean = _geomean(pairs)
+            cells.append(f"{_ratio(mean, 1.0)} ({len(pairs)})" if mean else "–")
+        out.append(f"| {dataset} | " + " | ".join(cells) + " |")
+    return out
 
 
 def chart(data: dict[str, Any], path: Path) -> bool:
