@@ -320,7 +320,10 @@ class Bench:
             self.compile = self.remote("ours").call("compile", self.plan.compile_reps, timeout=900)
         except Exception as error:
             self.compile = {"error": str(error).splitlines()[0]}
-        self.log(f"  compile        {self.compile}")
+        c = self.compile
+        self.log(f"  compile        {c['statements']} statements: engine median {c['engine']['median'] * 1000:.1f} ms,"
+                 f" parse+bind {c['bind']['median'] * 1000:.2f} ms, whole {c['total']['median'] * 1000:.0f} ms"
+                 if "engine" in c else f"  compile        {c}")
 
     def run(self) -> None:
         started = time.perf_counter()
