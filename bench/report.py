@@ -109,7 +109,8 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
                 cells.append(f"{r['seconds']:.1f} s ({r['rows'] / r['seconds']:,.0f} rows/s)")
             else:
                 reason = f"{s}: load of {dataset}: {r['status']}: {r.get('note', '')}"
-                cells.append(f"{r['status']} {notes.ref(reason)}")
+                bulk = f", then COPY FROM {r['bulk']:.1f} s" if r.get("bulk") else ""
+                cells.append(f"{r['status']}{bulk} {notes.ref(reason)}")
         nodes = next((f"{r['nodes']:,} nodes, {r['rels']:,} rels" for r in loads.values() if r["status"] == "ok"), "")
         seconds = {s: r["seconds"] for s, r in loads.items() if r["status"] == "ok"}
         cells += [_ratio(seconds.get("ours"), seconds.get(s)) for s in systems if s != "ours"]

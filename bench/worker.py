@@ -179,14 +179,33 @@ class Worker:
                 elapsed = time.perf_counter() - start
                 projected = elapsed * total_rows / max(done, 1)
                 if watchdog.fired or elapsed > budget or (elapsed > budget / 4 and projected > 1.5 * budget):
-                    return {"status": "timeout", "seconds": None, "done": done, "total": total_rows,
-                            "note": f"stopped after {done:,} of {total_rows:,} rows in {elapsed:.0f} s"
-                                    f" ({done / elapsed:,.0f} rows/s): at that rate the load would take about"
-                                    f" {projected:.0f} s, over the {budget:.0f} s budget"}
+                    result = {"status": "timeout", "seconds": None, "done": done, "total": total_rows,
+                              "note": f"stopped after {done:,} of {total_rows:,} rows in {elapsed:.0f} s"
+                                      f" ({done / elapsed:,.0f} rows/s): at that rate the load would take about"
+                                      f" {projected:.0f} s, over the {budget:.0f} s budget"}
+                    return self._bulk(system, result)
             steps[step] = time.perf_counter() - step_start
         seconds = time.perf_counter() - start
         nodes, rels = system.counts()
         return {"status": "ok", "seconds": seconds, "steps": steps, "rows": total_rows, "nodes": nodes, "rels": rels}
+
+    def _bulk(self, system: System, result: dict[str, Any]) -> dict[str, Any]:
+        """After a load over budget, the system's own bulk path where it has one, so its reads can be timed."""
+        bulk = getattr(system, "bulk", None)
+        if bulk is None:
+            return result
+        start = time.perf_counter()
+        try:
+            bulk(self.dataset)
+        except Exception as error:
+            result["note"] += f"; its bulk path failed too: {_short(error)}"
+            return result
+        seconds = time.perf_counter() - start
+        result["nodes"], result["rels"] = system.counts()
+        result["bulk"] = seconds
+        result["note"] += (f"; the reads ran after its own bulk path (COPY FROM CSV) loaded everything"
+                           f" in {seconds:.1f} s")
+        return result
 
     def do_read(self, name: str, workload: str, timeout: float) -> dict[str, Any]:
         assert self.dataset is not None
