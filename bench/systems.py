@@ -277,20 +277,30 @@ class Kuzu(System):
 
     def bulk(self, dataset: Any) -> None:
         """A fresh database loaded with COPY FROM CSV files, Kuzu's own bulk path: used only when the UNWIND
-        load could not finish in its budget, so that the reads can still be timed (the report says so)."""
-        kind = dataset.kind
+        load could not finish in its budget, so that the reads can still be timed (the report says so).
+        Nodes first; Fact and Decision keys are SERIAL, numbered in an order of Kuzu's choosing, so the
+        relationships are written after reading those keys back."""
         self.close()
-        self.open(kind)
+        self.open(dataset.kind)
         folder = tempfile.mkdtemp(prefix="bench-kuzu-")
         try:
-            for table, rows, options in _kuzu_tables(dataset):
-                path = os.path.join(folder, f"{len(os.listdir(folder))}.csv")
-                with open(path, "w", newline="") as handle:
-                    csv.writer(handle).writerows([[KUZU_NULL if v is None else v for v in row] for row in rows])
-                extra = "".join(f", {k}='{v}'" for k, v in options.items())
-                self.conn.execute(f"COPY {table} FROM '{path}' (header=false, null_strings=['{KUZU_NULL}']{extra})")
+            self._copy(folder, _kuzu_nodes(dataset))
+            uids = {}
+            if dataset.kind == "agent":
+                for label in ("Fact", "Decision"):
+                    for uid, seq, text in self.query(f"MATCH (x:{label}) RETURN x.uid, x.seq, x.text", {}):
+                        uids[(label, seq, text)] = uid
+            self._copy(folder, _kuzu_rels(dataset, uids))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+
+    def _copy(self, folder: str, tables: list[tuple[str, list[list[Any]], dict[str, str]]]) -> None:
+        for table, rows, options in tables:
+            path = os.path.join(folder, f"{len(os.listdir(folder))}.csv")
+            with open(path, "w", newline="") as handle:
+                csv.writer(handle).writerows([[KUZU_NULL if v is None else v for v in row] for row in rows])
+            extra = "".join(f", {k}='{v}'" for k, v in options.items())
+            self.conn.execute(f"COPY {table} FROM '{path}' (header=false, null_strings=['{KUZU_NULL}']{extra})")
 
     def query(self, statement: str, params: dict[str, Any]) -> list[tuple]:
         # Kuzu refuses a parameter the statement does not use
@@ -310,16 +320,15 @@ KUZU_NULL = "NULL"
 no field of the generated data is the text NULL)."""
 
 
-def _kuzu_tables(dataset: Any) -> list[tuple[str, list[list[Any]], dict[str, str]]]:
-    """(table, rows in the table's column order, COPY options) for Kuzu's schema above. Fact and Decision
-    have SERIAL keys, numbered from 0 in copy order, so their relationships name them by list position."""
+Tables = list[tuple[str, list[list[Any]], dict[str, str]]]
+"""(table, rows in the table's column order, COPY options)."""
+
+
+def _kuzu_nodes(dataset: Any) -> Tables:
     t = dataset.tables
     if dataset.kind == "social":
-        return [("Person", [[r["id"], r["name"], r["age"], r["city"]] for r in t["people"]], {}),
-                ("KNOWS", [[r["src"], r["dst"], r["since"]] for r in t["knows"]], {})]
-    by_slot = {(label, r["seq"], r["slot"]): i for label, step in (("Fact", "facts"), ("Decision", "decisions"))
-               for i, r in enumerate(t[step])}
-    tables: list[tuple[str, list[list[Any]], dict[str, str]]] = [
+        return [("Person", [[r["id"], r["name"], r["age"], r["city"]] for r in t["people"]], {})]
+    return [
         ("Session", [[r["id"], r["startedAt"]] for r in t["sessions"]], {}),
         ("Entity", [[r["key"], r["name"], r["kind"]] for r in t["entities"]], {}),
         ("Message", [[r["seq"], r["text"], r["at"]] for r in t["messages"]], {}),
@@ -327,16 +336,26 @@ def _kuzu_tables(dataset: Any) -> list[tuple[str, list[list[Any]], dict[str, str
          [[r["text"], r["slot"], r["seq"], r["at"], r["supersededAt"]] for r in t["facts"]], {}),
         ("Decision(text, rationale, slot, seq, at, supersededAt)",
          [[r["text"], r["rationale"], r["slot"], r["seq"], r["at"], r["supersededAt"]] for r in t["decisions"]], {}),
-        ("IN_SESSION", [[r["seq"], r["session"]] for r in t["messages"]], {}),
-        ("MENTIONS", [[r["seq"], r["key"]] for r in t["mentions"]], {}),
     ]
+
+
+def _kuzu_rels(dataset: Any, uids: dict[tuple[str, int, str], int]) -> Tables:
+    """The relationship tables, Fact and Decision named by the keys Kuzu gave them (`uids`)."""
+    t = dataset.tables
+    if dataset.kind == "social":
+        return [("KNOWS", [[r["src"], r["dst"], r["since"]] for r in t["knows"]], {})]
+    tables: Tables = [("IN_SESSION", [[r["seq"], r["session"]] for r in t["messages"]], {}),
+                      ("MENTIONS", [[r["seq"], r["key"]] for r in t["mentions"]], {})]
     for label, step in (("Fact", "facts"), ("Decision", "decisions")):
-        tables.append(("`FROM`", [[i, r["seq"]] for i, r in enumerate(t[step])], {"from": label, "to": "Message"}))
-        tables.append(("ABOUT", [[i, k] for i, r in enumerate(t[step]) for k in r["about"]],
-                       {"from": label, "to": "Entity"}))
-        tables.append(("SUPERSEDES", [[by_slot[(label, r["new"], r["slot"])], by_slot[(label, r["old"], r["slot"])]]
-                                      for r in t["supersedes"] if r["label"] == label],
-                       {"from": label, "to": label}))
+        rows = t[step]
+        uid = [uids[(label, r["seq"], r["text"])] for r in rows]
+        slot = {(r["seq"], r["slot"]): uid[i] for i, r in enumerate(rows)}
+        tables += [
+            ("`FROM`", [[uid[i], r["seq"]] for i, r in enumerate(rows)], {"from": label, "to": "Message"}),
+            ("ABOUT", [[uid[i], k] for i, r in enumerate(rows) for k in r["about"]], {"from": label, "to": "Entity"}),
+            ("SUPERSEDES", [[slot[(r["new"], r["slot"])], slot[(r["old"], r["slot"])]]
+                            for r in t["supersedes"] if r["label"] == label], {"from": label, "to": label}),
+        ]
     return tables
 
 
