@@ -1,0 +1,187 @@
+"""Deterministic datasets: the seed's agent-memory model at a chosen number of messages, and a social graph.
+
+Every system loads the same rows (`Dataset.batches`) through the same kind of statement, `UNWIND $rows ...`,
+so the numbers compare loading paths, not data. The generators use one seeded `random.Random` each, so a
+dataset is the same on every run and in every worker process that builds it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from itertools import accumulate
+from typing import Any
+
+MESSAGES_PER_SESSION = 50
+ENTITY_KINDS = ("service", "team", "person", "technology", "event")
+FACT_ATTRIBUTES = ("owner", "team", "status", "version", "location")
+DECISION_ATTRIBUTES = ("database", "language", "deploy")
+START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+
+def iso(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass
+class Dataset:
+    name: str
+    kind: str  # "agent" or "social"
+    size: int  # messages, or people
+    tables: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Rows per load step, in load order (each step is one UNWIND statement per batch)."""
+    params: dict[str, Any] = field(default_factory=dict)
+    """Parameters of the read workloads (the question, start nodes, pairs)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def counts(self) -> tuple[int, int]:
+        """(nodes, relationships) the load creates."""
+        nodes = sum(len(self.tables[k]) for k in NODE_STEPS[self.kind])
+        rels = sum(len(self.tables[k]) for k in REL_STEPS[self.kind])
+        rels += sum(len(row["about"]) for k in ("facts", "decisions") if k in self.tables for row in self.tables[k])
+        return nodes, rels
+
+
+NODE_STEPS = {"agent": ("sessions", "entities", "messages", "facts", "decisions"), "social": ("people",)}
+# relationships created by their own step; facts and decisions also create FROM (one each, counted in the
+# messages-like way below) and ABOUT (one per `about` entry)
+REL_STEPS = {"agent": ("messages", "mentions", "facts", "decisions", "supersedes"), "social": ("knows",)}
+
+
+def _zipf_cum(n: int, exponent: float) -> list[float]:
+    return list(accumulate(1.0 / (rank + 1) ** exponent for rank in range(n)))
+
+
+class AgentMemory:
+    """Sessions of 50 messages; entities picked by a Zipf-like popularity; facts and decisions in slots,
+    each new item in a used slot superseding the newest older item of its label there (the seed's rule)."""
+
+    def __init__(self, messages: int, seed: int = 7) -> None:
+        self.rng = random.Random(seed)
+        self.entity_count = max(40, messages // 20)
+        self.entities = [f"{ENTITY_KINDS[i % len(ENTITY_KINDS)]} {i}" for i in range(self.entity_count)]
+        self.cum = _zipf_cum(self.entity_count, 1.0)
+        self.last_in_slot: dict[tuple[str, str], dict[str, Any]] = {}
+        self.next_seq = 1
+
+    def _at(self, seq: int) -> str:
+        return iso(START + timedelta(minutes=3 * seq))
+
+    def message(self) -> dict[str, Any]:
+        """The next message with its extraction, in the seed's `session-1` block shape."""
+        rng, seq = self.rng, self.next_seq
+        self.next_seq += 1
+        picked: list[str] = []
+        for name in rng.choices(self.entities, cum_weights=self.cum, k=1 + rng.randrange(4)):
+            if name not in picked:
+                picked.append(name)
+        facts, decisions, used = [], [], set()
+        for j in range(rng.choice((0, 0, 1, 1, 2))):
+            about = picked[:1] + ([picked[-1]] if len(picked) > 1 and rng.random() < 0.5 else [])
+            slot = ""
+            if rng.random() < 0.6:
+                slot = f"{about[0]}/{rng.choice(FACT_ATTRIBUTES)}"
+                if ("Fact", slot) in used:
+                    slot = ""
+                used.add(("Fact", slot))
+            facts.append({"text": f"fact {seq}.{j}: {' and '.join(about)}", "slot": slot, "about": about})
+        if rng.random() < 0.15:
+            about = picked[-1:] + ([picked[0]] if len(picked) > 1 else [])
+            slot = f"{about[0]}/{rng.choice(DECISION_ATTRIBUTES)}"
+            decisions.append({"text": f"decision {seq}: {slot}", "rationale": f"because of message {seq}",
+                              "slot": slot, "about": about})
+        return {"seq": seq, "at": self._at(seq), "text": f"message {seq} about {', '.join(picked)}",
+                "entities": [{"name": n, "kind": n.split(" ")[0]} for n in picked],
+                "facts": facts, "decisions": decisions}
+
+    def session(self, number: int) -> dict[str, Any]:
+        """The parameters of one run of the seed's `remember` statements: a session and its messages."""
+        messages = [self.message() for _ in range(MESSAGES_PER_SESSION)]
+        return {"session": f"session-{number}", "startedAt": messages[0]["at"], "messages": messages}
+
+
+def agent_memory(messages: int, remember_sessions: int = 6) -> Dataset:
+    gen = AgentMemory(messages)
+    sessions, entity_rows, message_rows, mentions, facts, decisions, supersedes = [], {}, [], [], [], [], []
+    for number in range(max(1, messages // MESSAGES_PER_SESSION)):
+        block = gen.session(number)
+        sessions.append({"id": block["session"], "startedAt": block["startedAt"]})
+        for msg in block["messages"]:
+            message_rows.append({"seq": msg["seq"], "text": msg["text"], "at": msg["at"], "session": block["session"]})
+            for ent in msg["entities"]:
+                key = ent["name"].lower()
+                entity_rows.setdefault(key, {"key": key, "name": ent["name"], "kind": ent["kind"]})
+                mentions.append({"seq": msg["seq"], "key": key})
+            for label, items, target in (("Fact", msg["facts"], facts), ("Decision", msg["decisions"], decisions)):
+                for item in items:
+                    row = {"text": item["text"], "slot": item["slot"], "seq": msg["seq"], "at": msg["at"],
+                           "supersededAt": None, "about": [name.lower() for name in item["about"]]}
+                    if label == "Decision":
+                        row["rationale"] = item["rationale"]
+                    if item["slot"]:
+                        old = gen.last_in_slot.get((label, item["slot"]))
+                        if old is not None:
+                            old["supersededAt"] = msg["at"]
+                            supersedes.append({"label": label, "slot": item["slot"], "new": msg["seq"],
+                                               "old": old["seq"]})
+                        gen.last_in_slot[(label, item["slot"])] = row
+                    target.append(row)
+    # the question names an entity of middling popularity, so recall returns tens of rows, not thousands
+    rank = min(len(gen.entities) - 1, 20 if messages <= 2_000 else 60)
+    question_entity = gen.entities[rank]
+    current = [f for f in facts + decisions if f["slot"] and f["supersededAt"] is None]
+    starts = [{"seq": item["seq"], "text": item["text"]}
+              for item in random.Random(11).sample(current, min(100, len(current)))]
+    last_at = message_rows[-1]["at"]
+    as_of = iso(START + (datetime.fromisoformat(last_at.replace("Z", "+00:00")) - START) / 2)
+    dataset = Dataset(
+        name=f"agent-{_size_name(messages)}", kind="agent", size=messages,
+        tables={"sessions": sessions, "entities": list(entity_rows.values()), "messages": message_rows,
+                "mentions": mentions, "facts": facts, "decisions": decisions, "supersedes": supersedes},
+        params={"question": f"What do you remember about the {question_entity}?", "asOf": as_of,
+                "items": starts})
+    dataset.extra["remember"] = [gen.session(100_000 + i) for i in range(remember_sessions)]
+    return dataset
+
+
+def social(people: int, knows: int, seed: int = 3) -> Dataset:
+    """People with uniform out-degree and Zipf-skewed in-degree (a few people are followed by many)."""
+    rng = random.Random(seed)
+    cities = [f"city {i}" for i in range(40)]
+    people_rows = [{"id": i, "name": f"person {i}", "age": 18 + rng.randrange(60), "city": rng.choice(cities)}
+                   for i in range(people)]
+    popularity = list(range(people))
+    rng.shuffle(popularity)
+    cum = _zipf_cum(people, 0.8)
+    edges: set[tuple[int, int]] = set()
+    while len(edges) < knows:
+        need = knows - len(edges)
+        sources = [rng.randrange(people) for _ in range(need)]
+        targets = rng.choices(popularity, cum_weights=cum, k=need)
+        edges.update((s, d) for s, d in zip(sources, targets, strict=True) if s != d)
+    ordered = sorted(edges)
+    rng.shuffle(ordered)
+    knows_rows = [{"src": s, "dst": d, "since": 2000 + (s * 31 + d) % 25} for s, d in ordered[:knows]]
+    out: dict[int, list[int]] = {}
+    for row in knows_rows:
+        out.setdefault(row["src"], []).append(row["dst"])
+    starts = random.Random(5).sample(range(people), 100)
+    walker = random.Random(9)
+    pairs = []
+    while len(pairs) < 100:
+        src = walker.randrange(people)
+        node, steps = src, 2 + walker.randrange(3)
+        for _ in range(steps):
+            if node not in out:
+                break
+            node = walker.choice(out[node])
+        if node != src:
+            pairs.append([src, node])
+    return Dataset(name=f"social-{_size_name(people)}", kind="social", size=people,
+                   tables={"people": people_rows, "knows": knows_rows},
+                   params={"ids": starts, "pairs": pairs})
+
+
+def _size_name(n: int) -> str:
+    return f"{n // 1000}k" if n % 1000 == 0 and n >= 1000 else str(n)

