@@ -107,24 +107,10 @@ class System:
         return int(nodes), int(rels)
 
 
-DUCKDB_TEMP: list[str] = []
-"""The spill directory of this process's DuckDB instance (ours and the hand-written SQL share one)."""
-
-
-def limit_duckdb(duck: Any) -> None:
-    """The same memory cap for ours and the hand-written SQL, with spills to a temporary directory: the
-    machine is shared, and an unbounded search can otherwise spill gigabytes into the working tree."""
-    if DUCKDB_TEMP:
-        return
-    DUCKDB_TEMP.append(tempfile.mkdtemp(prefix="bench-duckdb-"))
-    duck.execute("SET memory_limit = '4GB'")
-    duck.execute(f"SET temp_directory = '{DUCKDB_TEMP[0]}'")
-    duck.execute("SET max_temp_directory_size = '8GB'")
-
-
-def remove_duckdb_temp() -> None:
-    for path in DUCKDB_TEMP:
-        shutil.rmtree(path, ignore_errors=True)
+BENCH_MEMORY = "4GB"
+"""The same memory cap for ours and the hand-written SQL, through the engine's own option: the machine is
+shared. The engine's connection has external access off (ADR-0022), so DuckDB spills to its default
+temporary directory (`.tmp/`, ignored by git)."""
 
 
 class Ours(System):
@@ -132,8 +118,7 @@ class Ours(System):
 
     def open(self, kind: str) -> None:
         import engine
-        self.db = engine.connect(":memory:")
-        limit_duckdb(self.db._duck)
+        self.db = engine.connect(":memory:", memory_limit=BENCH_MEMORY)
         if kind == "agent":
             for statement in SEED_SCHEMA:
                 self.db.execute(statement)
@@ -153,8 +138,7 @@ class Hand(System):
     def open(self, kind: str) -> None:
         import engine
         from bench.handsql import HandSql
-        self.db = engine.connect(":memory:")
-        limit_duckdb(self.db._duck)
+        self.db = engine.connect(":memory:", memory_limit=BENCH_MEMORY)
         self.h = HandSql(self.db._store)
         self.h.create_columns(kind)
 

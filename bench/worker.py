@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import datasets
-from bench.systems import BATCH, STEPS, SYSTEMS, System, remove_duckdb_temp, step_rows
+from bench.systems import BATCH, STEPS, SYSTEMS, System, step_rows
 from bench.workloads import READS_BY_NAME, remember_statements
 
 
@@ -294,7 +294,6 @@ def main(connection: Any, names: list[str], log_path: str | None = None) -> None
             for system in worker.systems.values():
                 with contextlib.suppress(Exception):
                     system.close()
-            remove_duckdb_temp()
             connection.send(("ok", None))
             return
         try:
