@@ -122,6 +122,33 @@ def _backing_index(run: StatementRun, constraint: str) -> IndexInfo | None:
     return next((index for index in run.store.catalog.indexes.values() if index.owned_by == constraint), None)
 
 
+def index_may_be_created(catalog: Any, statement: ast.CreateIndex, name: str,
+                         schema: tuple[str, str, tuple[str, ...], tuple[str, ...]]) -> bool:
+    """Whether an index `name` on `schema` (kind, entity, labels, properties) is new: False when IF NOT EXISTS
+    finds one, Neo4j's error for any other clash. IF NOT EXISTS skips only an index of that name, or of that
+    type and schema (a constraint's backing index too); a constraint of that name is still a conflict, as in
+    Neo4j's DoNothingIfExistsForIndex."""
+    same = next((i for i in catalog.indexes.values() if (i.kind, i.entity, i.labels, i.properties) == schema), None)
+    if (same is not None or name in catalog.indexes) and statement.if_not_exists:
+        return False
+    if name in catalog.constraints:
+        raise SchemaError(f"There already exists a constraint called '{name}'.", statement.span,
+                          detail="ConstraintWithNameAlreadyExists")
+    if same is not None and same.name == name:
+        raise SchemaError(f"An equivalent index already exists, '{_index_description(same)}'.", statement.span,
+                          detail="EquivalentSchemaRuleAlreadyExists")
+    if name in catalog.indexes:
+        raise SchemaError(f"There already exists an index called '{name}'.", statement.span,
+                          detail="IndexWithNameAlreadyExists")
+    if same is not None and same.owned_by is not None:
+        raise SchemaError(f"There is a uniqueness constraint on {_index_schema(*schema)}, so an index is already "
+                          "created that matches this.", statement.span, detail="ConstraintAlreadyExists")
+    if same is not None:
+        raise SchemaError(f"There already exists an index {_index_schema(*schema)}.", statement.span,
+                          detail="IndexAlreadyExists")
+    return True
+
+
 def _index_schema(kind: str, entity: str, labels: tuple[str, ...], properties: tuple[str, ...]) -> str:
     """An index's schema as messages write it; a lookup index's is `(n)` or `()-[r]-()`, a full-text index's
     `(:A:B {p, q})` or `()-[:R:S {p}]-()`."""
@@ -270,26 +297,8 @@ def create_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
     schema = (statement.kind, statement.entity, labels, statement.properties)
     default = LOOKUP_NAMES[statement.entity] if statement.kind == "lookup" else _generated_name("index", *schema)
     name = _name(command, statement.name) or default
-    same = next((i for i in catalog.indexes.values() if (i.kind, i.entity, i.labels, i.properties) == schema), None)
-    # IF NOT EXISTS skips only an index of that name, or of that type and schema (a constraint's backing
-    # index too); a constraint of that name is still a conflict, as in Neo4j's DoNothingIfExistsForIndex.
-    if (same is not None or name in catalog.indexes) and statement.if_not_exists:
+    if not index_may_be_created(catalog, statement, name, schema):
         return _counted()
-    if name in catalog.constraints:
-        raise SchemaError(f"There already exists a constraint called '{name}'.", statement.span,
-                          detail="ConstraintWithNameAlreadyExists")
-    if same is not None and same.name == name:
-        raise SchemaError(f"An equivalent index already exists, '{_index_description(same)}'.", statement.span,
-                          detail="EquivalentSchemaRuleAlreadyExists")
-    if name in catalog.indexes:
-        raise SchemaError(f"There already exists an index called '{name}'.", statement.span,
-                          detail="IndexWithNameAlreadyExists")
-    if same is not None and same.owned_by is not None:
-        raise SchemaError(f"There is a uniqueness constraint on {_index_schema(*schema)}, so an index is already "
-                          "created that matches this.", statement.span, detail="ConstraintAlreadyExists")
-    if same is not None:
-        raise SchemaError(f"There already exists an index {_index_schema(*schema)}.", statement.span,
-                          detail="IndexAlreadyExists")
     index = IndexInfo(name, statement.kind, statement.entity, labels, statement.properties, options,
                       id=run.store.allocate_schema_id())
     run.store.add_index(index)

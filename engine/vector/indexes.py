@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import CypherSyntaxError, SchemaError, UnsupportedFeature
+from engine.errors import CypherSyntaxError, UnsupportedFeature
 from engine.execute.results import Result, empty_counters
 from engine.semantic import bound as b
 from engine.storage.schema import IndexInfo
@@ -96,7 +96,7 @@ def _similarity(value: Any, span: Any) -> str:
 
 
 def create_vector_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
-    from engine.execute.schema_commands import _counted, _generated_name, _name
+    from engine.execute.schema_commands import _counted, _generated_name, _name, index_may_be_created
 
     statement = command.statement
     assert isinstance(statement, ast.CreateIndex)
@@ -111,18 +111,8 @@ def create_vector_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
     catalog = run.store.catalog
     schema = ("vector", "node", statement.labels, statement.properties)
     name = _name(command, statement.name) or _generated_name("index", *schema)
-    same = next((i for i in catalog.indexes.values() if (i.kind, i.entity, i.labels, i.properties) == schema), None)
-    if (same is not None or name in catalog.indexes) and statement.if_not_exists:
+    if not index_may_be_created(catalog, statement, name, schema):
         return _counted()
-    if name in catalog.constraints:
-        raise SchemaError(f"There already exists a constraint called '{name}'.", statement.span,
-                          detail="ConstraintWithNameAlreadyExists")
-    if name in catalog.indexes:
-        raise SchemaError(f"There already exists an index called '{name}'.", statement.span,
-                          detail="IndexWithNameAlreadyExists")
-    if same is not None:
-        raise SchemaError(f"There already exists an index (:{statement.labels[0]} {{{statement.properties[0]}}}).",
-                          statement.span, detail="IndexAlreadyExists")
     run.store.add_index(IndexInfo(name, "vector", "node", statement.labels, statement.properties,
                                   options=config.to_json(), id=run.store.allocate_schema_id()))
     counters = empty_counters()
