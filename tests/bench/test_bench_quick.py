@@ -6,6 +6,8 @@ asserted here. The peers are not needed (they are the optional `bench` extra).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from bench.worker import Worker
@@ -15,28 +17,29 @@ from bench.workloads import READS
 MAY_DECLINE = {"unsupported", "timeout"}
 
 
-@pytest.fixture(scope="module")
-def agent() -> Worker:
-    worker = Worker(["ours", "handsql"])
-    worker.do_dataset("agent", 300, 0)
-    for name in ("ours", "handsql"):
+SYSTEMS = ("ours", "handsql")
+
+
+def loaded(kind: str, size: int, edges: int) -> Iterator[Worker]:
+    """A worker with a tiny dataset of `kind` loaded into ours and the hand-written SQL."""
+    worker = Worker(list(SYSTEMS))
+    worker.do_dataset(kind, size, edges)
+    for name in SYSTEMS:
         worker.do_open(name)
         assert worker.do_load(name, 60)["status"] == "ok"
     yield worker
-    for name in ("ours", "handsql"):
+    for name in SYSTEMS:
         worker.do_close(name)
 
 
 @pytest.fixture(scope="module")
-def social() -> Worker:
-    worker = Worker(["ours", "handsql"])
-    worker.do_dataset("social", 200, 800)
-    for name in ("ours", "handsql"):
-        worker.do_open(name)
-        assert worker.do_load(name, 60)["status"] == "ok"
-    yield worker
-    for name in ("ours", "handsql"):
-        worker.do_close(name)
+def agent() -> Iterator[Worker]:
+    yield from loaded("agent", 300, 0)
+
+
+@pytest.fixture(scope="module")
+def social() -> Iterator[Worker]:
+    yield from loaded("social", 200, 800)
 
 
 def test_loads_agree(agent: Worker, social: Worker) -> None:
