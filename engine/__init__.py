@@ -7,9 +7,13 @@ Public API::
         res = db.execute("MATCH (n) RETURN count(n) AS n")
         res.columns, res.fetchall(), res.counters
         results = db.execute_script("CREATE (); MATCH (n) RETURN n")
+
+`Connection` and `connect` load the compiler on first use, so that `import engine` alone stays light and
+`warm_up()` can start the in-memory host's DuckDB work while the rest loads (ADR-0027).
 """
 
-from engine.connection import Connection, connect
+from typing import TYPE_CHECKING, Any
+
 from engine.errors import (
     ConstraintViolation,
     CypherArgumentError,
@@ -29,6 +33,7 @@ from engine.errors import (
     WalkLimitExceeded,
 )
 from engine.execute.results import COUNTER_NAMES, Result
+from engine.host import warm_up
 from engine.values import (
     Date,
     DateTime,
@@ -71,4 +76,16 @@ __all__ = [
     "UnsupportedFeature",
     "WalkLimitExceeded",
     "connect",
+    "warm_up",
 ]
+
+if TYPE_CHECKING:
+    from engine.connection import Connection, connect
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Connection", "connect"):
+        from engine import connection
+
+        return getattr(connection, name)
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")

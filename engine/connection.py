@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import itertools
-import threading
 from collections.abc import Mapping
 from typing import Any
 
@@ -16,6 +14,7 @@ from engine.execute.executor import Executor
 from engine.execute.results import Result
 from engine.execute.schema_info import describe_schema
 from engine.fulltext import procedures as fulltext_procedures
+from engine.host import host
 from engine.limits import DEFAULT_MAX_WALK_ROWS, WALK_VARIABLE, Limits, checked_timeout
 from engine.procedures import ProcedureRegistry
 from engine.sqlgen import runtime
@@ -30,40 +29,6 @@ def _isolated(memory_limit: str) -> dict[str, Any]:
     return {"enable_external_access": False, "memory_limit": memory_limit}
 
 
-class _MemoryHost:
-    """One DuckDB instance per process (per memory limit) for in-memory graphs: the runtime macros are
-    installed once in its main catalog, and each graph is a fresh attached in-memory database (ADR-0008).
-    External access is turned off after the macros are installed, as it cannot be turned back on."""
-
-    def __init__(self, memory_limit: str) -> None:
-        self.base = duckdb.connect(":memory:", config={"memory_limit": memory_limit})
-        runtime.install(self.base, temporary=False)
-        self.base.execute("SET enable_external_access = false")
-        self.lock = threading.Lock()
-        self.counter = itertools.count()
-
-    def open(self) -> tuple[duckdb.DuckDBPyConnection, str]:
-        with self.lock:
-            name = f"graph{next(self.counter)}"
-            cursor = self.base.cursor()
-        cursor.execute(f"ATTACH ':memory:' AS {name}")
-        cursor.execute(f"USE {name}")
-        cursor.execute(f"SET search_path = '{name}.main,memory.main'")
-        return cursor, name
-
-
-_memory_hosts: dict[str, _MemoryHost] = {}
-_host_lock = threading.Lock()
-
-
-def _host(memory_limit: str) -> _MemoryHost:
-    """The shared host for in-memory graphs with this memory limit (DuckDB's limit is per instance)."""
-    with _host_lock:
-        if memory_limit not in _memory_hosts:
-            _memory_hosts[memory_limit] = _MemoryHost(memory_limit)
-        return _memory_hosts[memory_limit]
-
-
 class Connection:
     """An open graph database. Use `engine.connect()` to make one; close it or use it as a context manager."""
 
@@ -72,7 +37,7 @@ class Connection:
         self.limits = limits or Limits()
         self._attached: str | None = None
         if path == ":memory:":
-            self._duck, self._attached = _host(self.limits.memory).open()
+            self._duck, self._attached = host(self.limits.memory).open()
         else:
             self._duck = duckdb.connect(path, config=_isolated(self.limits.memory))
             runtime.install(self._duck)

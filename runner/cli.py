@@ -19,8 +19,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+import engine
 from runner.page import Page, read_page
-from runner.report_html import write_html_report
 from runner.run import ERROR, FAILED, PASSED, SKIPPED, UNRECORDED, PageOutcome, missing_cell_error, run_page
 from runner.update import update_page
 
@@ -89,6 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     arguments = build_parser().parse_args(argv)
     if arguments.command == "serve":
         return serve_command(arguments)
+    if not arguments.db:  # the pages run in memory: the shared host is made while the compiler loads
+        engine.warm_up()
     # with `--json -` the JSON alone goes to stdout, and the progress to stderr
     console = make_console(arguments.color, sys.stderr if arguments.json == "-" else sys.stdout)
     errors = make_console(arguments.color, sys.stderr)
@@ -277,6 +279,8 @@ def write_outputs(arguments: argparse.Namespace, outcomes: list[PageOutcome], co
         else:
             Path(arguments.json).write_text(text, encoding="utf-8")
     if arguments.html:
+        from runner.report_html import write_html_report  # mistune loads only for a report
+
         write_html_report(outcomes, arguments.html)
 
 

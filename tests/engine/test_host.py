@@ -1,0 +1,33 @@
+"""The shared in-memory host: made ahead of time by `warm_up`, and `import engine` stays light."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import engine
+from engine import host
+
+
+def test_connect_uses_the_host_warm_up_made():
+    engine.warm_up("96MB").join()  # a limit of its own: a host no other test has made
+    made = host._hosts["96MB"]
+    with engine.connect(memory_limit="96MB") as db:
+        assert db.execute("RETURN 1 + 1 AS two").rows == [(2,)]
+    assert host.host("96MB") is made
+
+
+def test_a_failed_warm_up_is_left_for_connect_to_report():
+    engine.warm_up("not a size")
+    try:
+        engine.connect(memory_limit="not a size")
+    except Exception as error:  # DuckDB's own complaint about the setting
+        assert "not a size" in str(error) or "memory" in str(error).lower()
+    else:
+        raise AssertionError("connect accepted a memory limit DuckDB cannot parse")
+
+
+def test_import_engine_leaves_the_compiler_unloaded():
+    code = "import sys, engine; print(sorted(m for m in ('engine.connection', 'engine.compile') if m in sys.modules))"
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert output.strip() == "[]"
