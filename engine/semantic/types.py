@@ -164,26 +164,47 @@ def unify_all(types: Sequence[CypherType]) -> CypherType:
 
 
 def type_of_value(value: Any) -> CypherType:
-    """The static type of a parameter's value, so `$rows` of uniform maps compiles to STRUCT access."""
+    """The static type of a parameter's value, so `$rows` of uniform maps compiles to STRUCT access. A list
+    is typed by the distinct shapes of its items (a list of a thousand like rows is one shape), as unifying
+    a type per item made typing a large parameter cost as much as compiling the statement."""
+    return _type_of_shape(_shape(value))
+
+
+_LEAF_TYPES: dict[str, CypherType] = {"N": NULL, "B": BOOLEAN, "I": INTEGER, "F": FLOAT, "S": STRING, "A": ANY,
+                                      "M": MAP}
+
+
+def _shape(value: Any) -> Any:
+    """A hashable stand-in for the type of `value`: a letter of `_LEAF_TYPES` or a temporal kind's name for
+    a scalar, ("map", ((key, shape), ...)) or ("list", (distinct item shapes in first-seen order))."""
     if value is None:
-        return NULL
+        return "N"
     if isinstance(value, bool):
-        return BOOLEAN
+        return "B"
     if isinstance(value, int):
-        return INTEGER if -(2**63) <= value < 2**63 else ANY
+        return "I" if -(2**63) <= value < 2**63 else "A"
     if isinstance(value, float):
-        return FLOAT if math.isfinite(value) else ANY
+        return "F" if math.isfinite(value) else "A"
     if isinstance(value, str):
-        return STRING
+        return "S"
     if isinstance(value, Mapping):
-        if not value:
-            return MAP
-        return record([(str(k), type_of_value(v)) for k, v in value.items()])
+        return ("map", tuple(zip(map(str, value), map(_shape, value.values()), strict=True))) if value else "M"
     if isinstance(value, list | tuple):
-        return list_of(unify_all([type_of_value(item) for item in value]))
+        return ("list", tuple(dict.fromkeys(map(_shape, value))))
     if type(value) in temporal.VALUE_KINDS:
-        return CypherType(Kind(temporal.VALUE_KINDS[type(value)]))
-    return ANY
+        return temporal.VALUE_KINDS[type(value)]
+    return "A"
+
+
+def _type_of_shape(shape: Any) -> CypherType:
+    """Unifying the distinct item types gives what unifying every item's type in order did: `unify` is a
+    join (idempotent, commutative, associative)."""
+    if isinstance(shape, str):
+        return _LEAF_TYPES.get(shape) or CypherType(Kind(shape))
+    tag, parts = shape
+    if tag == "map":
+        return record([(key, _type_of_shape(part)) for key, part in parts])
+    return list_of(unify_all([_type_of_shape(part) for part in parts]))
 
 
 def is_storable(cypher_type: CypherType) -> bool | None:
