@@ -433,10 +433,14 @@ def all_macros() -> list[tuple[str, str]]:
     return MACROS + TEMPORAL_MACROS + ANALYZER_MACROS + SCORING_MACROS
 
 
+def session_sql() -> str:
+    """What the macros read from the session, to set on every DuckDB connection (or cursor) that runs
+    engine SQL: variables are per connection."""
+    return f"SET VARIABLE {KINDS_VARIABLE} = {_kind_map()}"
+
+
 def prepare_session(connection: duckdb.DuckDBPyConnection) -> None:
-    """Set what the macros read from the session, on every DuckDB connection (or cursor) running engine SQL:
-    variables are per connection."""
-    connection.execute(f"SET VARIABLE {KINDS_VARIABLE} = {_kind_map()}")
+    connection.execute(session_sql())
 
 
 def install(connection: duckdb.DuckDBPyConnection, *, temporary: bool = True) -> None:

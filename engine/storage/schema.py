@@ -142,8 +142,9 @@ class GraphStore:
         created = self.connection.execute(
             "INSERT INTO graph_meta VALUES ('default_indexes', 1) ON CONFLICT DO NOTHING RETURNING key").fetchall()
         if created:
-            for name, entity in DEFAULT_LOOKUP_INDEXES:
-                self._insert_index(IndexInfo(name, "lookup", entity, (), (), id=self.allocate_schema_id()))
+            first = self.allocate_schema_ids(len(DEFAULT_LOOKUP_INDEXES))
+            self._insert_indexes([IndexInfo(name, "lookup", entity, (), (), id=first + offset)
+                                  for offset, (name, entity) in enumerate(DEFAULT_LOOKUP_INDEXES)])
 
     # -- catalog -------------------------------------------------------------------------------
 
@@ -205,16 +206,23 @@ class GraphStore:
 
     def allocate_schema_id(self) -> int:
         """The next id of an index or constraint (one sequence for both, from 1, as Neo4j's schema rules)."""
-        (first,) = self.connection.execute(
-            "UPDATE graph_meta SET value = value + 1 WHERE key = 'next_schema_id' RETURNING value - 1").fetchone()
-        return int(first)
+        return self.allocate_schema_ids(1)
+
+    def allocate_schema_ids(self, count: int) -> int:
+        (after,) = self.connection.execute(
+            "UPDATE graph_meta SET value = value + ? WHERE key = 'next_schema_id' RETURNING value", [count]).fetchone()
+        return int(after) - count
 
     def _insert_index(self, index: IndexInfo) -> None:
+        self._insert_indexes([index])
+
+    def _insert_indexes(self, indexes: list[IndexInfo]) -> None:
         self.connection.execute(
-            "INSERT INTO graph_indexes (name, kind, entity, labels, properties, options, owned_by, id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [index.name, index.kind, index.entity, list(index.labels), list(index.properties),
-             index.options, index.owned_by, index.id])
+            "INSERT INTO graph_indexes (name, kind, entity, labels, properties, options, owned_by, id) VALUES "
+            + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(indexes)),
+            [value for index in indexes for value in (index.name, index.kind, index.entity, list(index.labels),
+                                                      list(index.properties), index.options, index.owned_by,
+                                                      index.id)])
 
     def add_index(self, index: IndexInfo) -> None:
         self._insert_index(index)
