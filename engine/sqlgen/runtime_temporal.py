@@ -212,7 +212,7 @@ def day_of_quarter(z: str) -> str:
 
 def days(y: str, m: str, d: str) -> str:
     """Epoch day of a proleptic Gregorian date (unchecked); `y` and `m` are repeated."""
-    yy = f"({y} - CASE WHEN {m} <= 2 THEN 1 ELSE 0 END)"
+    yy = f"({y} - ({m} <= 2)::BIGINT)"
     return (f"({fdiv(yy, 400)} * 146097 + {fmod(yy, 400)} * 365 + {fmod(yy, 400)} // 4"
             f" - {fmod(yy, 400)} // 100 + (153 * (({m} + 9) % 12) + 2) // 5 + ({d}) - 719469)")
 
@@ -448,19 +448,22 @@ def _checked_days_body(y: str, m: str, d: str) -> str:
 
 
 def _week_date_body(y: str, w: str, dow: str) -> str:
-    return (f"CASE WHEN {w} < 1 OR {w} > {weeks_in(y)} THEN "
-            + fail(f"'Year ' || {y} || ' does not contain week ' || {w}")
-            + f" WHEN {dow} < 1 OR {dow} > 7 THEN " + fail(f"'Invalid value for DayOfWeek: ' || {dow}")
-            + f" ELSE {week_one(y)} + ({w} - 1) * 7 + {dow} - 1 END")
+    """Week `w`, day `dow` of ISO week-based year `y`. Everything comes from the epoch day of 4 January, so
+    `days` appears once (DuckDB binds every copy): 28 December, whose week says whether the year has 53
+    weeks, is 358 or 359 days later."""
+    return let([days(y, "1", "4")], lambda jan4: (
+        f"CASE WHEN {w} < 1 OR {w} > {week_of(f'{jan4} + 358 + CASE WHEN {leap(y)} THEN 1 ELSE 0 END')} THEN "
+        + fail(f"'Year ' || {y} || ' does not contain week ' || {w}")
+        + f" WHEN {dow} < 1 OR {dow} > 7 THEN " + fail(f"'Invalid value for DayOfWeek: ' || {dow}")
+        + f" ELSE {jan4} - {weekday_of(jan4)} + 1 + ({w} - 1) * 7 + {dow} - 1 END"))
 
 
 def _quarter_date_body(y: str, q: str, doq: str) -> str:
-    start = days(y, f"(({q}) - 1) * 3 + 1", "1")
-    end = f"CASE WHEN {q} = 4 THEN {days(f'{y} + 1', '1', '1')} ELSE {days(y, f'{q} * 3 + 1', '1')} END"
+    length = f"CASE WHEN {q} = 1 THEN CASE WHEN {leap(y)} THEN 91 ELSE 90 END WHEN {q} = 2 THEN 91 ELSE 92 END"
     return (f"CASE WHEN {q} < 1 OR {q} > 4 THEN " + fail(f"'Invalid value for QuarterOfYear: ' || {q}")
-            + f" WHEN {doq} < 1 OR {doq} > ({end}) - ({start}) THEN "
+            + f" WHEN {doq} < 1 OR {doq} > {length} THEN "
             + fail(f"'Invalid value for DayOfQuarter: ' || {doq}")
-            + f" ELSE {start} + {doq} - 1 END")
+            + f" ELSE {days(y, f'(({q}) - 1) * 3 + 1', '1')} + {doq} - 1 END")
 
 
 def _ordinal_date_body(y: str, doy: str) -> str:
