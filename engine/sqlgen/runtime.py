@@ -445,11 +445,19 @@ def prepare_session(connection: duckdb.DuckDBPyConnection) -> None:
 
 def install(connection: duckdb.DuckDBPyConnection, *, temporary: bool = True) -> None:
     """Create the runtime macros in `connection`: TEMP ones live with the connection and never reach a
-    user's database file; non-temporary ones serve every graph attached to a shared in-memory host."""
-    prepare_session(connection)
+    user's database file; non-temporary ones serve every graph attached to a shared in-memory host.
+
+    All in one call when `all_macros()` lists each after the macros it names (it does): a call per macro
+    would, on the warm-up thread (ADR-0027), wait for the GIL a hundred times while the main thread imports."""
     kind = "TEMP MACRO" if temporary else "MACRO"
-    # DuckDB binds a macro's body when it is created, so one naming a later macro waits for the next round.
     pending = all_macros()
+    statements = [f"CREATE OR REPLACE {kind} {signature} AS {body}" for signature, body in pending]
+    try:
+        connection.execute(";\n".join([session_sql(), *statements]))
+        return
+    except duckdb.CatalogException:
+        prepare_session(connection)
+    # DuckDB binds a macro's body when it is created, so one naming a later macro waits for the next round.
     while pending:
         waiting = []
         for signature, body in pending:
