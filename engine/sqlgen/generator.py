@@ -8,6 +8,7 @@ variables they import. `STEP_SQL` dispatches by bound clause type.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -90,12 +91,13 @@ class QueryCompiler:
             if post_filter is not None and clause.optional:
                 raise UnsupportedFeature("OPTIONAL MATCH with a path selector and a WHERE", clause.span)
             inner, _ = self.pattern_rows(clause.paths, relation, compiler, alias,
-                                         None if post_filter is not None else clause.where, seeded=outer is None)
+                                         None if post_filter is not None else clause.where, seeded=outer is None,
+                                         dense=False)
             outer_alias, match_alias = self.alias(), self.alias("m")
             columns = [f"{outer_alias}.{v.column}" for v in relation.variables]
             columns += [f"{match_alias}.{v.column}" for v in new_variables]
             join = "LEFT JOIN" if clause.optional else "JOIN"
-            select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {outer_alias}.__ord, {match_alias}.__k)"
+            select = (f"SELECT {_list(columns)}{composite_order([f'{outer_alias}.__ord', f'{match_alias}.__k'])}"
                       f" AS __ord FROM {relation.sql} AS {outer_alias} {join} ({inner}) AS {match_alias}"
                       f" ON {match_alias}.__parent = {outer_alias}.__ord")
             matched = Relation(f"({select})", relation.variables + new_variables)
@@ -104,8 +106,8 @@ class QueryCompiler:
                                                    seeded=outer is None)
         columns = [f"{alias}.{v.column}" for v in relation.variables]
         columns += [f"{sql} AS {column}" for column, sql in pattern.outputs]
-        order = ", ".join([f"{alias}.__ord", *pattern.order_keys])
-        select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {order}) AS __ord"
+        order = composite_order([f"{alias}.__ord", *pattern.order_keys])
+        select = (f"SELECT {_list(columns)}{order} AS __ord"
                   f" FROM {relation.sql} AS {alias}{from_items}{context.join_text()} WHERE {where}")
         return Relation(f"({select})", relation.variables + new_variables)
 
@@ -121,13 +123,17 @@ class QueryCompiler:
 
     def pattern_rows(self, paths: list[b.BoundPath], relation: Relation, compiler: ExpressionCompiler,
                      alias: str, where: b.BoundExpression | None = None, *,
-                     seeded: bool = True) -> tuple[str, list[tuple[str, str]]]:
+                     seeded: bool = True, dense: bool = True) -> tuple[str, list[tuple[str, str]]]:
         """SELECT of every match of `paths` per input row: `__parent` (the row's __ord), the new
-        variables' columns and `__k`, an order among one row's matches."""
+        variables' columns and `__k`, an order among one row's matches: dense integers from 1 for writers
+        that number rows with it (MERGE), else a composite key (no sort)."""
         pattern, from_items, condition = self._pattern(paths, relation, compiler, where, seeded=seeded)
         outputs = "".join(f"{sql} AS {column}, " for column, sql in pattern.outputs)
-        order = ", ".join(pattern.order_keys) or "1"
-        select = (f"SELECT {alias}.__ord AS __parent, {outputs}row_number() OVER (ORDER BY {order}) AS __k"
+        if dense:
+            order = f"row_number() OVER (ORDER BY {', '.join(pattern.order_keys) or '1'})"
+        else:
+            order = composite_order(pattern.order_keys) if pattern.order_keys else "1"
+        select = (f"SELECT {alias}.__ord AS __parent, {outputs}{order} AS __k"
                   f" FROM {relation.sql} AS {alias}{from_items}{compiler.context.join_text()} WHERE {condition}"
                   f"{pattern.qualify(f'{alias}.__ord')}")
         return select, pattern.outputs
@@ -138,7 +144,7 @@ class QueryCompiler:
         context = self.context_for(relation, alias, outer)
         condition = ExpressionCompiler(context, self).boolean(where)
         columns = [f"{alias}.{v.column}" for v in relation.variables]
-        select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {alias}.__ord) AS __ord"
+        select = (f"SELECT {_list(columns)}{alias}.__ord AS __ord"
                   f" FROM {relation.sql} AS {alias}{context.join_text()} WHERE {condition}")
         return Relation(f"({select})", relation.variables)
 
@@ -158,7 +164,7 @@ class QueryCompiler:
         unnest_alias = self.alias("u")
         columns = [f"{alias}.{v.column}" for v in relation.variables]
         columns.append(f"{unnest_alias}.x AS {clause.variable.column}")
-        select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {alias}.__ord, {unnest_alias}.i) AS __ord"
+        select = (f"SELECT {_list(columns)}{composite_order([f'{alias}.__ord', f'{unnest_alias}.i'])} AS __ord"
                   f" FROM {relation.sql} AS {alias}{context.join_text()},"
                   f" LATERAL (SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i FROM (SELECT {list_sql} AS l))"
                   f" AS {unnest_alias}")
@@ -177,7 +183,7 @@ class QueryCompiler:
         columns = [f"{alias}.{v.column}" for v in relation.variables] + [f"{sub}.{v.column}" for v in clause.returns]
         join = "LEFT JOIN LATERAL" if clause.optional else "CROSS JOIN LATERAL"
         on = " ON true" if clause.optional else ""
-        select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {alias}.__ord, {sub}.__ord) AS __ord"
+        select = (f"SELECT {_list(columns)}{composite_order([f'{alias}.__ord', f'{sub}.__ord'])} AS __ord"
                   f" FROM {relation.sql} AS {alias} {join} {inner.sql} AS {sub}{on}")
         if not clause.returns:
             select = f"SELECT {alias}.* FROM {relation.sql} AS {alias}"
@@ -212,7 +218,7 @@ class QueryCompiler:
         columns = [f"{alias}.{v.column}" for v in relation.variables]
         columns += [f"{rows_alias}.{quote_identifier(name)} AS {variable.column}" for name, variable in clause.yields]
         where = " AND ".join(conditions) or "true"
-        select = (f"SELECT {_list(columns)}row_number() OVER (ORDER BY {alias}.__ord, {rows_alias}.__i) AS __ord"
+        select = (f"SELECT {_list(columns)}{composite_order([f'{alias}.__ord', f'{rows_alias}.__i'])} AS __ord"
                   f" FROM {relation.sql} AS {alias}{context.join_text()} CROSS JOIN LATERAL"
                   f" (SELECT * FROM {rows} AS q WHERE true) AS {rows_alias} WHERE {where}")
         result = Relation(f"({select})", relation.variables + [variable for _, variable in clause.yields])
@@ -275,7 +281,9 @@ def union_select(query: b.BoundQuery, relations: list[Relation], partition: str 
     for index, (part, relation) in enumerate(zip(query.parts, relations, strict=True)):
         columns = "".join(f"{v.column} AS {target.column}, "
                           for v, target in zip(part.output, output, strict=True))
-        selects.append(f"SELECT {_list(carried)}{columns}{index} AS __part, __ord AS __part_ord FROM {relation.sql}")
+        # each part's order as dense integers: the parts' composite keys differ in type
+        selects.append(f"SELECT {_list(carried)}{columns}{index} AS __part,"
+                       f" row_number() OVER (ORDER BY __ord) AS __part_ord FROM {relation.sql}")
     union = " UNION ALL ".join(selects)
     names = _list(carried + [v.column for v in output])
     order = ", ".join([*carried, "__part", "__part_ord"])
@@ -286,6 +294,29 @@ def union_select(query: b.BoundQuery, relations: list[Relation], partition: str 
     distinct = ", ".join([*carried, *(f"__d{i}" for i in range(len(output)))]) or "1"
     return (f"SELECT {names}row_number() OVER (ORDER BY {order}) AS __ord FROM (SELECT *{keys}"
             f" FROM ({union})) QUALIFY row_number() OVER (PARTITION BY {distinct} ORDER BY __part, __part_ord) = 1")
+
+
+LIST_KEY = re.compile(r"\.rels$")
+"""Order keys that are lists of relationship ids (a walk's relationships), not single ids."""
+
+LIST_END = "9223372036854775807"
+"""A sentinel above every id, appended to a negated id list so that ascending order over it is descending
+order over the list (a list before its own prefixes)."""
+
+
+def composite_order(keys: list[str]) -> str:
+    """A value whose SQL order is the order of `keys` (each `expression` or `expression DESC`, over ids and
+    __ord values, none null): a row of the keys, descending ones negated. Unlike row_number() it needs no
+    sort, so a pipeline of clauses sorts once, where its order is read (ADR-0029)."""
+    parts = []
+    for key in keys:
+        expression, descending = (key[:-5], True) if key.endswith(" DESC") else (key, False)
+        if descending and LIST_KEY.search(expression):
+            expression = f"list_append(list_transform({expression}, lambda x: -x), {LIST_END})"
+        elif descending:
+            expression = f"-({expression})"
+        parts.append(expression)
+    return parts[0] if len(parts) == 1 else f"row({', '.join(parts)})"
 
 
 def _list(columns: list[str]) -> str:
@@ -363,7 +394,7 @@ class ProjectionCompiler:
             condition = ExpressionCompiler(context, self.queries).boolean(clause.where)
             current = Relation(
                 f"(SELECT {_list([f'{alias}.{v.column}' for v in self.new_variables])}"
-                f"row_number() OVER (ORDER BY {alias}.__ord) AS __ord FROM {current.sql} AS {alias}"
+                f"{alias}.__ord AS __ord FROM {current.sql} AS {alias}"
                 f"{context.join_text()} WHERE {condition})", self.new_variables)
         return Relation(current.sql, self.new_variables)
 
@@ -424,7 +455,7 @@ class ProjectionCompiler:
         group_by = f" GROUP BY {', '.join(group_keys)}" if group_keys else ""
         layer1 = f"(SELECT {', '.join(outputs)} FROM {layer0}{group_by})"
         if not group_keys:
-            layer1 = f"(SELECT * REPLACE (coalesce(__ord, 1) AS __ord) FROM {layer1})"
+            layer1 = f"(SELECT * REPLACE (1::BIGINT AS __ord) FROM {layer1})"
         final_alias = self.queries.alias()
         final_context = SelectContext(self.queries.catalog, self.queries.parameters)
         final_context.counter = self.queries._aliases
