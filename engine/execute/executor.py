@@ -36,6 +36,7 @@ from engine.semantic import bound as b
 from engine.semantic.types import Kind
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
+from engine.sqlgen.order_demand import demands
 from engine.sqlgen.procedure_arguments import (
     calls_with_varying_arguments,
     read_argument_values,
@@ -252,6 +253,7 @@ class Executor:
         counters: Counter[str] = Counter()
         relation = relation or Relation("(SELECT 1::BIGINT AS __ord)", [])
         fusing = read is None and run.fuse
+        demanded = dict(zip(map(id, query.clauses), demands(query.clauses), strict=True)) if fusing else {}
         pending: Chain | None = None
         writer = Writer(run)
         clauses = list(query.clauses)
@@ -263,7 +265,8 @@ class Executor:
                     pending = Chain(Parameters(), clause.span)
                 else:
                     pending.add(clause.span)
-                relation = self.compile_read(run, clause, relation, pending.parameters)
+                relation = self.compile_read(run, clause, relation, pending.parameters,
+                                             ordered=demanded[id(clause)])
                 continue
             relation, pending = run.settle(relation, pending), None
             if isinstance(clause, b.BCreate) and clauses and isinstance(clauses[0], b.BCreate):
@@ -293,11 +296,13 @@ class Executor:
         return relation, counters, pending
 
     def compile_read(self, run: StatementRun, clause: b.BoundClause, relation: Relation,
-                     parameters: Parameters) -> Relation:
+                     parameters: Parameters, *, ordered: bool = True) -> Relation:
         """A read clause's SELECT over `relation`, its values added to `parameters` (after bringing
-        full-text indexes up to date with the writes before it, which it may query)."""
+        full-text indexes up to date with the writes before it, which it may query). Unless `ordered`, no
+        clause after it reads the order of its rows (order_demand.py)."""
         run.fulltext.sync()
         queries = QueryCompiler(self.store.catalog, parameters)
+        queries.ordered = ordered
         queries._aliases = run.aliases
         queries.tombstones = run.deleted_any
         read_argument_values(run.connection, queries, clause, relation)

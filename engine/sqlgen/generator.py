@@ -21,6 +21,7 @@ from engine.semantic.scope import Variable
 from engine.semantic.types import Kind, is_variant, sql_type
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
 from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, equality_sql, to_variant
+from engine.sqlgen.order_demand import PLAIN_GROUP_KINDS, group_order_demanded, input_demanded
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
 from engine.sqlgen.procedure_arguments import compiled_rows
 from engine.sqlgen.runtime import error_sql
@@ -47,8 +48,18 @@ class QueryCompiler:
         """Per procedure call (by id), the distinct values of its per-row arguments (procedure_arguments.py)."""
         self.run: Any = None
         """The StatementRun of a top-level clause, for procedures that run SQL first (ProcedureBuild)."""
+        self.ordered = True
+        """Whether a clause after the top-level clause compiled now reads the order of its rows; when not,
+        the clause numbers its rows with a constant (order_demand.py)."""
 
     # -- contexts --------------------------------------------------------------------------------
+
+    def row_order(self, outer: SelectContext | None, keys: list[str]) -> str:
+        """The `__ord` of a clause's rows: a composite of `keys`, or a constant where no clause after a
+        top-level clause reads the order."""
+        return composite_order(keys) if self.ordered or outer is not None else UNORDERED
+
+
 
     def alias(self, prefix: str = "b") -> str:
         self._aliases[0] += 1
@@ -106,7 +117,7 @@ class QueryCompiler:
                                                    seeded=outer is None)
         columns = [f"{alias}.{v.column}" for v in relation.variables]
         columns += [f"{sql} AS {column}" for column, sql in pattern.outputs]
-        order = composite_order([f"{alias}.__ord", *pattern.order_keys])
+        order = self.row_order(outer, [f"{alias}.__ord", *pattern.order_keys])
         select = (f"SELECT {_list(columns)}{order} AS __ord"
                   f" FROM {relation.sql} AS {alias}{from_items}{context.join_text()} WHERE {where}")
         return Relation(f"({select})", relation.variables + new_variables)
@@ -164,7 +175,7 @@ class QueryCompiler:
         unnest_alias = self.alias("u")
         columns = [f"{alias}.{v.column}" for v in relation.variables]
         columns.append(f"{unnest_alias}.x AS {clause.variable.column}")
-        select = (f"SELECT {_list(columns)}{composite_order([f'{alias}.__ord', f'{unnest_alias}.i'])} AS __ord"
+        select = (f"SELECT {_list(columns)}{self.row_order(outer, [f'{alias}.__ord', f'{unnest_alias}.i'])} AS __ord"
                   f" FROM {relation.sql} AS {alias}{context.join_text()},"
                   f" LATERAL (SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i FROM (SELECT {list_sql} AS l))"
                   f" AS {unnest_alias}")
@@ -296,6 +307,9 @@ def union_select(query: b.BoundQuery, relations: list[Relation], partition: str 
             f" FROM ({union})) QUALIFY row_number() OVER (PARTITION BY {distinct} ORDER BY __part, __part_ord) = 1")
 
 
+UNORDERED = "0::BIGINT"
+"""The `__ord` of rows whose order nothing reads."""
+
 LIST_KEY = re.compile(r"\.rels$")
 """Order keys that are lists of relationship ids (a walk's relationships), not single ids."""
 
@@ -384,7 +398,12 @@ class ProjectionCompiler:
     def compile(self) -> Relation:
         clause = self.clause
         current = self._aggregated_items() if clause.aggregating else self._plain_items()
-        if clause.distinct:
+        if clause.distinct and self._distinct_without_order():
+            # no order to keep and every value its own key: plain SELECT DISTINCT, no window
+            columns = ", ".join(v.column for v in current.variables)
+            current = Relation(f"(SELECT DISTINCT {columns}, {UNORDERED} AS __ord FROM {current.sql})",
+                               current.variables)
+        elif clause.distinct:
             current = _first_per_key(self.queries, current, [
                 _group_key(item.variable.column, item.variable.type) for item in clause.items])
         current = self._order_and_page(current)
@@ -397,6 +416,13 @@ class ProjectionCompiler:
                 f"{alias}.__ord AS __ord FROM {current.sql} AS {alias}"
                 f"{context.join_text()} WHERE {condition})", self.new_variables)
         return Relation(current.sql, self.new_variables)
+
+    def _distinct_without_order(self) -> bool:
+        """Whether DISTINCT may keep any row of each set of equal ones: nothing reads their order, and each
+        value is its own grouping key."""
+        clause = self.clause
+        return bool(clause.items) and self.outer is None and not input_demanded(clause, self.queries.ordered) \
+            and all(item.variable.type.kind in PLAIN_GROUP_KINDS for item in clause.items)
 
     def _plain_items(self) -> Relation:
         alias = self.queries.alias()
@@ -451,7 +477,8 @@ class ProjectionCompiler:
                    for index, key in enumerate(group_keys)]
         outputs += [f"{_aggregate_sql(aggregate, index, percentiles.get(index, '0.5'))} AS a{index}"
                     for index, aggregate in enumerate(aggregates)]
-        outputs.append("min(__ord) AS __ord")
+        ordered = self.outer is not None or group_order_demanded(clause, self.queries.ordered)
+        outputs.append("min(__ord) AS __ord" if ordered else f"{UNORDERED} AS __ord")
         group_by = f" GROUP BY {', '.join(group_keys)}" if group_keys else ""
         layer1 = f"(SELECT {', '.join(outputs)} FROM {layer0}{group_by})"
         if not group_keys:
