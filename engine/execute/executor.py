@@ -36,7 +36,7 @@ from engine.semantic import bound as b
 from engine.semantic.types import Kind
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
-from engine.sqlgen.order_demand import demands
+from engine.sqlgen.order_demand import demands, property_reads
 from engine.sqlgen.procedure_arguments import (
     calls_with_varying_arguments,
     read_argument_values,
@@ -254,6 +254,7 @@ class Executor:
         relation = relation or Relation("(SELECT 1::BIGINT AS __ord)", [])
         fusing = read is None and run.fuse
         demanded = dict(zip(map(id, query.clauses), demands(query.clauses), strict=True)) if fusing else {}
+        wanted = property_reads(query) if fusing else {}
         pending: Chain | None = None
         writer = Writer(run)
         clauses = list(query.clauses)
@@ -266,7 +267,7 @@ class Executor:
                 else:
                     pending.add(clause.span)
                 relation = self.compile_read(run, clause, relation, pending.parameters,
-                                             ordered=demanded[id(clause)])
+                                             ordered=demanded[id(clause)], wanted=wanted)
                 continue
             relation, pending = run.settle(relation, pending), None
             if isinstance(clause, b.BCreate) and clauses and isinstance(clauses[0], b.BCreate):
@@ -296,13 +297,16 @@ class Executor:
         return relation, counters, pending
 
     def compile_read(self, run: StatementRun, clause: b.BoundClause, relation: Relation,
-                     parameters: Parameters, *, ordered: bool = True) -> Relation:
+                     parameters: Parameters, *, ordered: bool = True,
+                     wanted: dict[str, frozenset[str]] | None = None) -> Relation:
         """A read clause's SELECT over `relation`, its values added to `parameters` (after bringing
         full-text indexes up to date with the writes before it, which it may query). Unless `ordered`, no
-        clause after it reads the order of its rows (order_demand.py)."""
+        clause after it reads the order of its rows; `wanted` are the properties later clauses read, which
+        a MATCH carries along (order_demand.py)."""
         run.fulltext.sync()
         queries = QueryCompiler(self.store.catalog, parameters)
         queries.ordered = ordered
+        queries.wanted = wanted or {}
         queries._aliases = run.aliases
         queries.tombstones = run.deleted_any
         read_argument_values(run.connection, queries, clause, relation)

@@ -103,6 +103,8 @@ class SelectContext:
     tombstones: bool = False
     """True once the statement has deleted something: reads of an element must then tell a deleted one
     (DeletedEntityAccess) from an absent one."""
+    carried: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    """(entity, id SQL, table column) -> a column of the input that already holds it (generator.Carried)."""
 
     def bind_variable(self, variable: Variable, sql: str, *, hoistable: bool = True) -> None:
         self.variables[id(variable)] = sql
@@ -135,7 +137,7 @@ class SelectContext:
     def child(self) -> SelectContext:
         """A context for a nested SELECT: sees the same variables, joins of its own."""
         return SelectContext(self.catalog, self.parameters, dict(self.variables), [], {}, set(),
-                             self.alias_prefix, None, self.counter, 0, self.tombstones)
+                             self.alias_prefix, None, self.counter, 0, self.tombstones, dict(self.carried))
 
     def join_text(self) -> str:
         return (" " + " ".join(self.joins)) if self.joins else ""

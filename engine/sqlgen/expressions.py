@@ -214,6 +214,9 @@ class ExpressionCompiler:
 
     def entity_column(self, entity: str, id_sql: str, column: str) -> str:
         """`column` of the node or relationship whose id is `id_sql` (NULL when the id is NULL)."""
+        carried = self.context.carried.get((entity, id_sql, column))
+        if carried is not None:
+            return carried
         alias = self.context.entity_row(entity, id_sql)
         table = "nodes" if entity == "node" else "rels"
         if alias is not None:

@@ -107,3 +107,23 @@ def _aggregates_in(expression: object) -> list[b.BAggregate]:
     for value in values:
         found.extend(_aggregates_in(value))
     return found
+
+
+def property_reads(query: b.BoundSingleQuery) -> dict[str, frozenset[str]]:
+    """The property keys a query reads off variables, per variable name (subqueries included): what a MATCH
+    carries along for the clauses after it (generator.Carried)."""
+    found: dict[str, set[str]] = {}
+    stack: list[object] = [query]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, b.BProperty) and isinstance(node.subject, b.BVariable):
+            found.setdefault(node.subject.variable.name, set()).add(node.key)
+        if isinstance(node, list | tuple):
+            stack.extend(node)
+        elif type(node).__module__ == b.__name__:
+            stack.extend(vars(node).values())
+    return {name: frozenset(keys) for name, keys in found.items()}
