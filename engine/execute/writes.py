@@ -103,6 +103,7 @@ class Writer:
             else:
                 counters += self._insert_nodes(new_nodes, ranked, id_sql, node_base, rows)
                 counters += self._insert_relationships(hops, ranked, id_sql, rel_base, rows)
+            self._record_created([*new_nodes, *new_rels])
         columns = [f"q.{v.column}" for v in relation.variables]
         new_variables: list[Variable] = []
         for node in new_nodes:
@@ -124,6 +125,18 @@ class Writer:
         output = Relation(f"(SELECT {', '.join([*columns, 'q.__ord'])} FROM {ranked.sql} AS q)",
                           relation.variables + new_variables)
         return WriteResult(output, counters)
+
+    def _record_created(self, elements: list[b.BoundNode | b.BoundRelationship]) -> None:
+        """Tell the constraint checks what the new elements are: their labels (type) and property keys."""
+        for element in elements:
+            entries = self._property_entries(element.properties)
+            keys = [key for key, value in entries if value.type.kind is not Kind.NULL]
+            if isinstance(element, b.BoundNode):
+                self.run.fulltext.wrote("node", labels=label_names(element.labels, element.span), keys=keys,
+                                        created=True)
+            else:
+                assert isinstance(element.types, ast.LabelName)
+                self.run.fulltext.wrote("relationship", labels=[element.types.name], keys=keys, created=True)
 
     def _stored_rows(self, relation: Relation) -> Relation:
         """`relation` as a table, which a clause reading its rows several times needs (copied only if it is
@@ -465,6 +478,7 @@ class Writer:
         self.run.execute(f"UPDATE {table} SET {assignments} FROM (SELECT id, {latest} FROM {rows.sql} GROUP BY id)"
                          f" AS s WHERE {table}.id = s.id")
         self.run.fulltext.touch(entity, rows.sql, keys=[item.key for item in items])
+        self.run.fulltext.wrote(entity, keys=[item.key for item in items])
         return Counter({"properties_set": count})
 
     def _rounds(self, items: list[b.BoundSetItem], relation: Relation) -> list[Relation] | None:
@@ -554,6 +568,7 @@ class Writer:
                 f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL AND id IN (SELECT id FROM {rows.sql})")
             self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {rows.sql})")
             self.run.fulltext.touch(entity, rows.sql, keys=[item.key])
+            self.run.fulltext.wrote(entity, keys=[item.key])
             counters["properties_set"] += count
         return counters
 
@@ -600,6 +615,7 @@ class Writer:
                         f" AND id IN (SELECT id FROM {ids_table.sql})")
                     self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {ids_table.sql})")
                     self.run.fulltext.touch(entity, ids_table.sql, keys=[key])
+                    self.run.fulltext.wrote(entity, keys=[key])
                     counters["properties_set"] += count
         return counters
 
@@ -635,6 +651,7 @@ class Writer:
                 f"UPDATE {table} SET {column} = {checked} FROM (SELECT id, arg_max_null(v, __ord) AS v"
                 f" FROM {rows.sql} GROUP BY id) AS s WHERE {table}.id = s.id")
             self.run.fulltext.touch(entity, rows.sql, keys=[item.key])
+            self.run.fulltext.wrote(entity, keys=[item.key])
             counters["properties_set"] += count
         return counters
 
@@ -664,6 +681,8 @@ class Writer:
             self.run.execute(f"UPDATE nodes SET labels = {new_labels} WHERE id IN (SELECT id FROM {rows.sql})",
                              parameters.values)
             self.run.fulltext.touch("node", rows.sql, labels=item.labels)
+            if add:
+                self.run.fulltext.wrote("node", labels=item.labels)
             counters["labels_added" if add else "labels_removed"] += count
         return counters
 
