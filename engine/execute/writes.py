@@ -487,7 +487,9 @@ class Writer:
         some target recurs, round k holds the k-th row of each target (so rounds are as many as a target
         recurs, not as many as there are rows); with targets of several variables, a row is a round.
         None when one pass gives the same result."""
-        if not any(_reads_graph(item.value) or (not isinstance(item.target, b.BVariable) and _reads_graph(item.target))
+        written = _written_keys(items)
+        if not any(_reads_graph(item.value, written)
+                   or (not isinstance(item.target, b.BVariable) and _reads_graph(item.target))
                    for item in items if item.kind in ("property", "all", "merge")):
             return None
         targets: list[str] = []
@@ -792,11 +794,15 @@ def _may_hold_element(value_type: CypherType) -> bool:
     return value_type.kind in (Kind.NODE, Kind.RELATIONSHIP, Kind.PATH, Kind.ANY, Kind.MAP)
 
 
-def _reads_graph(expression: Any) -> bool:
+def _reads_graph(expression: Any, written: set[str] | None = None) -> bool:
     """Whether `expression` may read a property, label or relationship that a write can change: it reads
-    a variable that is or may hold a graph element, or runs a subquery."""
+    a variable that is or may hold a graph element, or runs a subquery. With `written`, the property keys
+    the writes change, `n.key` of a node or relationship variable reads the graph only for those keys."""
     if isinstance(expression, b.BSubquery):
         return True
+    if written is not None and isinstance(expression, b.BProperty) and isinstance(expression.subject, b.BVariable) \
+            and expression.subject.type.kind in (Kind.NODE, Kind.RELATIONSHIP):
+        return expression.key in written
     if isinstance(expression, b.BVariable):
         return _may_hold_element(expression.variable.type)
     if not isinstance(expression, b.BoundExpression):
@@ -804,19 +810,33 @@ def _reads_graph(expression: Any) -> bool:
     for value in vars(expression).values():
         for item in value if isinstance(value, tuple) else (value,):
             parts = item if isinstance(item, tuple) else (item,)
-            if any(_reads_graph(part) for part in parts):
+            if any(_reads_graph(part, written) for part in parts):
                 return True
     return False
 
 
+def _written_keys(items: list[b.BoundSetItem]) -> set[str] | None:
+    """The property keys SET items write (None: any, for `=` and `+=` of a map)."""
+    keys: set[str] = set()
+    for item in items:
+        if item.kind in ("all", "merge") or (item.kind in ("property", "remove_property")
+                                             and not isinstance(item.key, str)):
+            return None
+        if item.kind in ("property", "remove_property"):
+            keys.add(item.key)
+    return keys
+
+
 def _property_groups(items: list[b.BoundSetItem]) -> list[list[b.BoundSetItem]]:
-    """The items in order, consecutive `_groupable` items on one variable with distinct keys grouped: a
-    single UPDATE of them gives what one item after another would."""
+    """The items in order, consecutive `_groupable` items on one variable with distinct keys grouped when
+    none reads a key an earlier one of the group writes: a single UPDATE of them then gives what one item
+    after another would."""
     groups: list[list[b.BoundSetItem]] = []
     for item in items:
         last = groups[-1] if groups else []
         if last and _groupable(item) and _groupable(last[0]) and last[0].target.variable is item.target.variable \
-                and all(other.key != item.key for other in last):
+                and all(other.key != item.key for other in last) \
+                and not _reads_graph(item.value, {other.key for other in last}):
             last.append(item)
         else:
             groups.append([item])
@@ -824,13 +844,12 @@ def _property_groups(items: list[b.BoundSetItem]) -> list[list[b.BoundSetItem]]:
 
 
 def _groupable(item: b.BoundSetItem) -> bool:
-    """`SET v.key = value` on a node or relationship variable, the value reading no graph (so no item sees
-    another's write) and always storable (so no item's static error could come before an earlier item's
-    run-time one)."""
+    """`SET v.key = value` on a node or relationship variable, the value always storable (so no item's
+    static error could come before an earlier item's run-time one). A group's items must also not read
+    what an earlier item of it writes (`_property_groups`)."""
     return (item.kind == "property" and isinstance(item.key, str) and isinstance(item.target, b.BVariable)
             and item.target.type.kind in (Kind.NODE, Kind.RELATIONSHIP) and item.value is not None
-            and item.value.type.kind is not Kind.NULL and is_storable(item.value.type) is True
-            and not _reads_graph(item.value))
+            and item.value.type.kind is not Kind.NULL and is_storable(item.value.type) is True)
 
 
 def _target_entities(item: b.BoundSetItem) -> list[str]:
