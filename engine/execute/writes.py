@@ -72,8 +72,14 @@ class Writer:
     def create(self, clause: b.BCreate, relation: Relation) -> WriteResult:
         return self.create_paths(clause.paths, relation)
 
-    def create_paths(self, paths: list[b.BoundPath], relation: Relation) -> WriteResult:
-        ranked, rows = self._ranked(relation)
+    def create_paths(self, paths: list[b.BoundPath], relation: Relation, *,
+                     ranked_rows: int | None = None) -> WriteResult:
+        """The paths created once per row of `relation`. With `ranked_rows`, `relation` already has
+        `__rank`, 1 to `ranked_rows` in row order."""
+        if ranked_rows is None:
+            ranked, rows = self._ranked(relation)
+        else:
+            ranked, rows = relation, ranked_rows
         new_nodes: list[b.BoundNode] = []
         seen: set[int] = set()
         for path in paths:
@@ -356,12 +362,16 @@ class Writer:
         unmatched = Relation(f"(SELECT * FROM {table.sql} WHERE __ord NOT IN (SELECT __parent FROM {matched.sql}))",
                              relation.variables)
         keyed, key_names = self._keyed_rows(path, unmatched)
-        key_list = "".join(f", {name}" for name in key_names)
+        # one row per pattern to create: its key, its first row, and its rank among them (new ids follow it)
+        group = ", ".join(key_names)
         representatives = self.run.materialize(
-            f"(SELECT min(__ord) AS __rep{key_list} FROM {keyed.sql} GROUP BY ALL)", [])
+            f"(SELECT {group + ', ' if group else ''}min(__ord) AS __rep,"
+            f" row_number() OVER (ORDER BY min(__ord)) AS __rank FROM {keyed.sql}"
+            f"{' GROUP BY ' + group if group else ''} HAVING count(*) > 0)", [])
+        (creating,) = self.run.fetchone(f"SELECT count(*) FROM {representatives.sql}")
         created = self.create_paths(
-            [path], Relation(f"(SELECT * FROM {table.sql} WHERE __ord IN (SELECT __rep FROM {representatives.sql}))",
-                             relation.variables))
+            [path], Relation(f"(SELECT t.*, r.__rank FROM {table.sql} AS t JOIN {representatives.sql} AS r"
+                             f" ON t.__ord = r.__rep)", relation.variables), ranked_rows=creating)
         counters: Counter[str] = Counter(created.counters)
         new_variables = [v for v in created.relation.variables if all(v is not w for w in relation.variables)]
         old = [v.column for v in relation.variables]
@@ -372,9 +382,12 @@ class Writer:
         created_rows = (f"SELECT {_columns('u', old)}{_columns('c', new)}u.__ord = r.__rep AS __created,"
                         f" u.__ord AS __o1, 0 AS __o2 FROM {keyed.sql} AS u JOIN {representatives.sql} AS r"
                         f" ON {join_keys} JOIN {created.relation.sql} AS c ON c.__ord = r.__rep")
-        combined = self.run.materialize(
-            f"(SELECT * EXCLUDE (__o1, __o2), row_number() OVER (ORDER BY __o1, __o2) AS __ord FROM"
-            f" ({matched_rows} UNION ALL {created_rows}))", relation.variables + new_variables)
+        combined_sql = (f"(SELECT * EXCLUDE (__o1, __o2), row_number() OVER (ORDER BY __o1, __o2) AS __ord FROM"
+                        f" ({matched_rows} UNION ALL {created_rows}))")
+        if not (clause.on_create or clause.on_match):  # read once, by the next clause: not stored
+            return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined_sql})",
+                                        relation.variables + new_variables), counters)
+        combined = self.run.materialize(combined_sql, relation.variables + new_variables)
         for items, created_flag in ((clause.on_create, "true"), (clause.on_match, "false")):
             if items:
                 subset = Relation(f"(SELECT * FROM {combined.sql} WHERE __created = {created_flag})",
