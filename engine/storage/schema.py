@@ -198,10 +198,9 @@ class GraphStore:
 
     def allocate_ids(self, entity: str, count: int) -> int:
         """Reserve `count` consecutive ids; returns the first."""
-        key = NEXT_ID_KEYS[entity]
-        (first,) = self.connection.execute("SELECT value FROM graph_meta WHERE key = ?", [key]).fetchone()
-        self.connection.execute("UPDATE graph_meta SET value = value + ? WHERE key = ?", [count, key])
-        return int(first)
+        (after,) = self.connection.execute("UPDATE graph_meta SET value = value + ? WHERE key = ? RETURNING value",
+                                           [count, NEXT_ID_KEYS[entity]]).fetchone()
+        return int(after) - count
 
     # -- schema objects ------------------------------------------------------------------------
 
