@@ -133,8 +133,7 @@ class GraphStore:
     def __init__(self, connection: duckdb.DuckDBPyConnection, *, read_only: bool = False) -> None:
         self.connection = connection
         if not read_only:
-            for statement in _BOOTSTRAP:
-                connection.execute(statement)
+            connection.execute(";\n".join(_BOOTSTRAP))  # one call: each is a round trip otherwise
             self._create_default_indexes()
         self.catalog = self._load_catalog()
 
