@@ -156,8 +156,7 @@ class QueryCompiler:
             if post_filter is not None and clause.optional:
                 raise UnsupportedFeature("OPTIONAL MATCH with a path selector and a WHERE", clause.span)
             inner, _ = self.pattern_rows(clause.paths, relation, compiler, alias,
-                                         None if post_filter is not None else clause.where, seeded=outer is None,
-                                         dense=False)
+                                         None if post_filter is not None else clause.where, dense=False)
             outer_alias, match_alias = self.alias(), self.alias("m")
             columns = [f"{outer_alias}.{v.column}" for v in relation.variables]
             columns += [f"{match_alias}.{v.column}" for v in new_variables]
@@ -167,8 +166,7 @@ class QueryCompiler:
                       f" ON {match_alias}.__parent = {outer_alias}.__ord")
             matched = Relation(f"({select})", relation.variables + new_variables)
             return self._filter(matched, post_filter, outer) if post_filter is not None else matched
-        pattern, from_items, where = self._pattern(clause.paths, relation, compiler, clause.where,
-                                                   seeded=outer is None)
+        pattern, from_items, where = self._pattern(clause.paths, relation, compiler, clause.where)
         columns = [f"{alias}.{v.column}" for v in relation.variables] + relation.carried_columns(alias)
         columns += [f"{sql} AS {column}" for column, sql in pattern.outputs]
         carry_items, carried = self.carry(new_variables, context)
@@ -178,8 +176,8 @@ class QueryCompiler:
         return Relation(f"({select})", relation.variables + new_variables, relation.carried + carried)
 
     def _pattern(self, paths: list[b.BoundPath], relation: Relation, compiler: ExpressionCompiler,
-                 where: b.BoundExpression | None, *, seeded: bool) -> tuple[PatternSql, str, str]:
-        pattern = PatternCompiler(compiler, relation.sql if seeded else None).compile(paths)
+                 where: b.BoundExpression | None) -> tuple[PatternSql, str, str]:
+        pattern = PatternCompiler(compiler).compile(paths)
         conditions = list(pattern.conditions)
         if where is not None:
             conditions.append(compiler.boolean(where))
@@ -189,11 +187,11 @@ class QueryCompiler:
 
     def pattern_rows(self, paths: list[b.BoundPath], relation: Relation, compiler: ExpressionCompiler,
                      alias: str, where: b.BoundExpression | None = None, *,
-                     seeded: bool = True, dense: bool = True) -> tuple[str, list[tuple[str, str]]]:
+                     dense: bool = True) -> tuple[str, list[tuple[str, str]]]:
         """SELECT of every match of `paths` per input row: `__parent` (the row's __ord), the new
         variables' columns and `__k`, an order among one row's matches: dense integers from 1 for writers
         that number rows with it (MERGE), else a composite key (no sort)."""
-        pattern, from_items, condition = self._pattern(paths, relation, compiler, where, seeded=seeded)
+        pattern, from_items, condition = self._pattern(paths, relation, compiler, where)
         outputs = "".join(f"{sql} AS {column}, " for column, sql in pattern.outputs)
         if dense:
             order = f"row_number() OVER (ORDER BY {', '.join(pattern.order_keys) or '1'})"

@@ -11,7 +11,6 @@ variables of one MATCH are pairwise distinct, unless the MATCH is REPEATABLE ELE
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from engine.errors import UnsupportedFeature
@@ -39,7 +38,6 @@ def walk_guard(frontier: str) -> str:
                          "pattern'")
     return f"CASE WHEN {frontier} > {WALK_CAP} THEN {too_many} ELSE true END"
 
-SEED_COLUMN = re.compile(r"^b\d+\.v\d+$")
 
 
 @dataclass
@@ -79,11 +77,9 @@ class PatternSql:
 
 
 class PatternCompiler:
-    def __init__(self, compiler: ExpressionCompiler, seed_source: str | None) -> None:
-        """`seed_source` is a FROM-able relation holding the rows the pattern extends (for walk seeds)."""
+    def __init__(self, compiler: ExpressionCompiler) -> None:
         self.compiler = compiler
         self.context = compiler.context
-        self.seed_source = seed_source
         self.sql = PatternSql()
         self._fixed_rels: list[str] = []
         self._list_rels: list[str] = []
@@ -278,7 +274,7 @@ class PatternCompiler:
             f" WHERE NOT list_contains(w.rels, r.id){depth}{step_filter}) WHERE {walk_guard('__frontier')})"
             f" SELECT * FROM walk WHERE len(rels) >= {int(low)})")
         alias = self.context.fresh("w")
-        self.sql.from_items.append(f"{walk} AS {alias}")
+        self.sql.from_items.append(f"LATERAL {walk} AS {alias}")
         right = self._node(right_node)
         self.sql.conditions.append(f"{alias}.start = {left} AND {alias}.finish = {right}")
         rels_sql = f"{alias}.rels"
@@ -311,12 +307,13 @@ class PatternCompiler:
                 parts.append(f"coalesce({equal}, false)")
         return "".join(f" AND {part}" for part in parts)
 
-    def _walk_seeds(self, left: str) -> str:
-        """Where walks start: the bound start nodes of the input rows when known, else every node."""
-        if self.seed_source is not None and SEED_COLUMN.match(left):
-            column = left.split(".", 1)[1]
-            return f"(SELECT DISTINCT q.{column} AS id FROM {self.seed_source} AS q WHERE q.{column} IS NOT NULL)"
-        return "(SELECT id FROM nodes)"
+    @staticmethod
+    def _walk_seeds(left: str) -> str:
+        """Where a walk starts: the start node of the row, the walk being LATERAL to it. DuckDB decorrelates
+        that into one walk from the distinct start nodes of every row, after the rows' own filters (a start
+        bound earlier, or a node of this pattern with its labels and properties): never from every node
+        unless the pattern's start is every node."""
+        return f"(SELECT {left} AS id WHERE {left} IS NOT NULL)"
 
     # -- quantified path patterns ------------------------------------------------------------------
 
@@ -324,22 +321,21 @@ class PatternCompiler:
         """A quantified path pattern: a recursive walk whose step joins the group's sub-pattern once, from
         the node the walk has reached. Each row carries the start, the node reached, the relationships and
         nodes so far (for uniqueness and the path), the iteration count and one list per group variable.
-        When the group's predicates read variables from outside it, the walk runs per row (LATERAL)."""
+        The walk is LATERAL to the row, seeded from its start node (`_walk_seeds`)."""
         alias = self.context.fresh("g")
         cte = f"{alias}_walk"
-        lateral = _reads_outside(group)
         step_context = self.context.child()
         step_compiler = ExpressionCompiler(step_context, self.compiler.queries)
         previous = f"{alias}_p"
         lists = [f"l{index}" for index in range(len(group.group_variables))]
         columns = ["start", "finish", "rels", "nodes", "i", *lists]
-        seeds = f"(SELECT {left} AS id)" if lateral else self._group_seeds(left)
+        seeds = self._walk_seeds(left)
         empty = "".join(f", []::{_list_sql_type(outer)}" for _, outer in group.group_variables)
         base = f"SELECT s.id, s.id, []::BIGINT[], [s.id], 0{empty} FROM {seeds} AS s"
         step = self._group_step(group, mode, step_context, step_compiler, cte, previous, lists)
         walk = (f"(WITH RECURSIVE {cte}({', '.join(columns)}) AS ({base} UNION ALL {step})"
                 f" SELECT * FROM {cte} WHERE i >= {int(group.low)})")
-        self.sql.from_items.append(f"LATERAL {walk} AS {alias}" if lateral else f"{walk} AS {alias}")
+        self.sql.from_items.append(f"LATERAL {walk} AS {alias}")
         # The group variables are bound before the node after the group: its WHERE may read them as lists,
         # `(n)-[r]->+(m WHERE all(x IN r WHERE ...))` (Cypher manual, graph patterns, variable references).
         for (_, outer), column in zip(group.group_variables, lists, strict=True):
@@ -420,13 +416,6 @@ class PatternCompiler:
                 f" FROM {joins}{context.join_text()} WHERE {where})"
                 f" WHERE {walk_guard('__frontier')}")
 
-    def _group_seeds(self, left: str) -> str:
-        """Where a shared walk starts: the input rows' bound start nodes when known, else every node."""
-        if self.seed_source is not None and SEED_COLUMN.match(left):
-            column = left.split(".", 1)[1]
-            return f"(SELECT DISTINCT q.{column} AS id FROM {self.seed_source} AS q WHERE q.{column} IS NOT NULL)"
-        return "(SELECT id FROM nodes)"
-
     # -- paths ------------------------------------------------------------------------------------
 
     def _path(self, path: b.BoundPath) -> None:
@@ -489,24 +478,3 @@ def _references_variables(expression: b.BoundExpression) -> bool:
 def _list_sql_type(variable: object) -> str:
     """Group variables hold ids: a list of node or relationship ids."""
     return "BIGINT[]"
-
-
-def _reads_outside(group: b.BoundGroup) -> bool:
-    """Whether the group's predicates read any variable that is not one of its own singletons."""
-    own = {id(node.variable) for node in group.nodes} | {id(rel.variable) for rel in group.relationships}
-    expressions: list[b.BoundExpression] = [e for e in (group.where,) if e is not None]
-    for element in [*group.nodes, *group.relationships]:
-        expressions.extend(e for e in (element.properties, element.where) if e is not None)
-    return any(_reads_variables(expression, own) for expression in expressions)
-
-
-def _reads_variables(expression: object, own: set[int]) -> bool:
-    if isinstance(expression, b.BVariable):
-        return id(expression.variable) not in own
-    if isinstance(expression, b.BSubquery):
-        return any(id(variable) not in own for variable in expression.imports)
-    if isinstance(expression, b.BoundExpression):
-        return any(_reads_variables(value, own) for value in vars(expression).values())
-    if isinstance(expression, list | tuple):
-        return any(_reads_variables(value, own) for value in expression)
-    return False
