@@ -69,6 +69,7 @@ def _instrument(connection: engine.Connection, times: dict[str, StatementTimes],
     """Replace `execute_script` on this connection by one that runs and times statement by statement."""
     timed = TimedDuck(connection._duck)
     connection._executor.connection = timed
+    connection._store.connection = timed  # the catalog's own statements (new columns, ids) run in DuckDB too
     counter = [0]
 
     def execute_script(text: str, params: Any = None, *, read_only: bool = False) -> list[Any]:

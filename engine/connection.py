@@ -77,6 +77,7 @@ class Connection:
             self._duck = duckdb.connect(path, config=_isolated(self.limits.memory))
             runtime.install(self._duck)
         self._duck.execute("SET TimeZone = 'UTC'")
+        runtime.prepare_session(self._duck)
         self._duck.execute(f"SET VARIABLE {WALK_VARIABLE} = {int(self.limits.max_walk_rows)}")
         self._store = GraphStore(self._duck)
         self.procedures = ProcedureRegistry()

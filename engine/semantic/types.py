@@ -180,10 +180,47 @@ def type_of_value(value: Any) -> CypherType:
             return MAP
         return record([(str(k), type_of_value(v)) for k, v in value.items()])
     if isinstance(value, list | tuple):
-        return list_of(unify_all([type_of_value(item) for item in value]))
+        return list_of(type_of_items(value))
     if type(value) in temporal.VALUE_KINDS:
         return CypherType(Kind(temporal.VALUE_KINDS[type(value)]))
     return ANY
+
+
+_SCALAR_TYPES: dict[type, CypherType] = {bool: BOOLEAN, str: STRING}
+_BUILTINS = frozenset({bool, int, float, str, dict, list})
+
+
+def type_of_items(items: Sequence[Any]) -> CypherType:
+    """`unify_all` of the items' types, a column at a time: a batch of 10,000 rows for `UNWIND $rows` is
+    typed by one pass per key instead of one `type_of_value` and `unify` per value (0.25 s a batch).
+    Items of exact builtin types only; anything else takes the value-by-value path."""
+    classes = {list if cls is tuple else cls for cls in map(type, items)}
+    classes.discard(type(None))
+    if not classes:
+        return NULL
+    if len(classes) > 1:
+        # builtins of different kinds unify to ANY; other classes may be subclasses of one kind
+        return ANY if classes <= _BUILTINS else unify_all([type_of_value(item) for item in items])
+    (cls,) = classes
+    if cls in _SCALAR_TYPES:
+        return _SCALAR_TYPES[cls]
+    present = [item for item in items if item is not None]
+    if cls is int:
+        return INTEGER if min(present) >= -(2**63) and max(present) < 2**63 else ANY
+    if cls is float:
+        return FLOAT if all(map(math.isfinite, present)) else ANY
+    if cls is list:
+        return list_of(type_of_items([element for item in present for element in item]))
+    if cls is dict:
+        shapes = set(map(tuple, present))
+        if len(shapes) > 1 or () in shapes:
+            return MAP  # maps of different keys (or none) unify to a plain map
+        (keys,) = shapes
+        if not all(type(key) is str for key in keys):
+            return unify_all([type_of_value(item) for item in items])
+        return record([(key, type_of_items([item[key] for item in present])) for key in keys])
+    return unify_all([type_of_value(item) for item in items])
+
 
 
 def is_storable(cypher_type: CypherType) -> bool | None:

@@ -229,6 +229,8 @@ class PatternCompiler:
         if relationship.length is not None:
             return self._walk(relationship, left, right_node, keep_nodes, frontier)
         existing = self.context.variable_sql(relationship.variable)
+        if existing is None and self._free(right_node):
+            return self._hop_to_free_node(relationship, left, right_node)
         right = self._node(right_node)
         if existing is not None:
             self._fixed_rels.append(existing)  # a bound relationship in the pattern counts for uniqueness
@@ -244,6 +246,24 @@ class PatternCompiler:
             alias = self._item("rels", "r")
             src, dst = (left, right) if relationship.direction == "right" else (right, left)
             self._condition(f"{alias}.src = {src} AND {alias}.dst = {dst}")
+        return self._bind_relationship(relationship, alias)
+
+    def _free(self, node: b.BoundNode) -> bool:
+        """A node pattern that only says "some node": anonymous, new, no label, property or WHERE. Reached by a
+        hop it needs no join, as every relationship's ends exist (not so mid-statement after a DELETE)."""
+        return (node.variable.anonymous and node.labels is None and node.properties is None and node.where is None
+                and self.context.variable_sql(node.variable) is None and not self.context.tombstones)
+
+    def _hop_to_free_node(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode) -> str:
+        """A hop to a free node: the node is the relationship's other end column."""
+        source, near, far = HOP_COLUMNS[relationship.direction]
+        alias = self._item(source, "r")
+        self._condition(f"{alias}.{near} = {left}")
+        self.context.bind_variable(right_node.variable, f"{alias}.{far}")
+        return self._bind_relationship(relationship, alias)
+
+    def _bind_relationship(self, relationship: b.BoundRelationship, alias: str) -> str:
+        """Bind a new relationship pattern joined as `alias`: its variable, order key, output and filters."""
         id_sql = f"{alias}.id"
         self.context.bind_variable(relationship.variable, id_sql)
         self.context.register_entity_alias("relationship", id_sql, alias)

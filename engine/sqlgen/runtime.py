@@ -61,6 +61,11 @@ def error_sql(kind: str, detail: str, message_sql: str) -> str:
     return f"error('CYPHER|{kind}|{detail}|' || {message_sql})"
 
 
+KINDS_VARIABLE = "cypher_kinds"
+"""The session variable holding `_kind_map()`, which `cy_kind` reads: one expression where the literal is fifty
+constants, and DuckDB binds every copy of a macro call (the other macros repeat `cy_kind` many times)."""
+
+
 def _kind_map() -> str:
     """A MAP literal from `variant_typeof` names to kind codes (a map lookup binds and runs faster than CASE)."""
     scalar = {
@@ -72,14 +77,19 @@ def _kind_map() -> str:
     return "MAP {" + entries + "}"
 
 
+def _by_kind(values: dict[int, str], kind_sql: str, default: str) -> str:
+    """`values[kind]` as a list lookup: `kind_sql` appears once (a simple CASE repeats its operand per WHEN,
+    and DuckDB binds every copy of a macro call)."""
+    items = ", ".join(values.get(code, default) for code in range(max(values) + 1))
+    return f"coalesce([{items}][{kind_sql} + 1], {default})"
+
+
 def _type_name_sql(kind_sql: str) -> str:
-    whens = " ".join(f"WHEN {code} THEN {_sql_string(name)}" for code, name in KIND_NAMES.items())
-    return f"CASE {kind_sql} {whens} ELSE 'ANY' END"
+    return _by_kind({code: _sql_string(name) for code, name in KIND_NAMES.items()}, kind_sql, "'ANY'")
 
 
 def _rank_sql(kind_sql: str) -> str:
-    whens = " ".join(f"WHEN {kind} THEN {rank}" for kind, rank in ORDER_RANKS.items())
-    return f"CASE {kind_sql} {whens} ELSE 16 END"
+    return _by_kind({kind: str(rank) for kind, rank in ORDER_RANKS.items()}, kind_sql, "16")
 
 
 def _tag_payload(kind: str) -> str:
@@ -91,7 +101,7 @@ def _macros() -> list[tuple[str, str]]:
     macros: list[tuple[str, str]] = [
         # -- kinds ----------------------------------------------------------------------------
         ("cy_kind(v)",
-         f"coalesce({_kind_map()}[variant_typeof(v)],"
+         f"coalesce(getvariable('{KINDS_VARIABLE}')[variant_typeof(v)],"
          " CASE WHEN starts_with(variant_typeof(v), 'ARRAY') THEN 5 ELSE 6 END)"),
         ("cy_type_name(v)", _type_name_sql("cy_kind(v)")),
         ("cy_is_number(v)", "cy_kind(v) IN (2, 3)"),
@@ -200,6 +210,12 @@ def _too_deep(what: str, depth: int = MAX_DEPTH) -> str:
                      f"'{what} lists or maps nested deeper than {depth} levels'")
 
 
+def _level(name: str, level: int, top: int) -> str:
+    """The macro for one nesting level: `name_<level>`, and `name` itself at the top (an alias macro would
+    cost as much to create as the level it names)."""
+    return name if level == top else f"{name}_{level}"
+
+
 def _equality_macros() -> list[tuple[str, str]]:
     macros = [
         ("cy_eq_0(a, b)",
@@ -209,11 +225,10 @@ def _equality_macros() -> list[tuple[str, str]]:
         zipped = (f"list_transform(list_zip(cy_values(a), cy_values(b)),"
                   f" lambda p: cy_eq_{level - 1}(p[1], p[2]))")
         macros.append((
-            f"cy_eq_{level}(a, b)",
+            f"{_level('cy_eq', level, MAX_DEPTH)}(a, b)",
             f"CASE WHEN {_both_containers('a', 'b')} THEN"
             f" CASE WHEN cy_shape(a) <> cy_shape(b) THEN false ELSE {_all3(zipped)} END"
             f" ELSE {_scalar_eq('a', 'b')} END"))
-    macros.append(("cy_eq(a, b)", f"cy_eq_{MAX_DEPTH}(a, b)"))
     return macros
 
 
@@ -246,12 +261,11 @@ def _comparison_macros() -> list[tuple[str, str]]:
                  f" lambda p: coalesce(cy_cmp_{level - 1}(p[1], p[2]), 2)),"
                  f" sign(len(a::VARIANT[]) - len(b::VARIANT[])))")
         macros.append((
-            f"cy_cmp_{level}(a, b)",
+            f"{_level('cy_cmp', level, MAX_DEPTH)}(a, b)",
             "CASE WHEN a IS NULL OR b IS NULL THEN NULL"
             f" WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN"
             f" [-1, 0, 1, NULL][coalesce(list_filter({codes}, lambda c: c <> 0)[1], 0) + 2]"
             f" ELSE {_scalar_cmp('a', 'b')} END"))
-    macros.append(("cy_cmp(a, b)", f"cy_cmp_{MAX_DEPTH}(a, b)"))
     return macros
 
 
@@ -278,12 +292,11 @@ def _key_macros() -> list[tuple[str, str]]:
                f" ELSE struct_pack({scalar_fields('v')}) END")]
     for level in range(1, KEY_DEPTH + 1):
         macros.append((
-            f"cy_key_{level}(v)",
+            f"{_level('cy_key', level, KEY_DEPTH)}(v)",
             f"struct_pack({scalar_fields('v')},"
             f" k := CASE WHEN cy_kind(v) = 6 THEN cy_map_keys(v) END,"
             f" l := CASE WHEN cy_kind(v) IN (5, 6) THEN"
             f" list_transform(cy_values(v), lambda e: cy_key_{level - 1}(e)) END)"))
-    macros.append(("cy_key(v)", f"cy_key_{KEY_DEPTH}(v)"))
     return macros
 
 
@@ -412,15 +425,27 @@ def _function_macros() -> list[tuple[str, str]]:
 MACROS += [(signature, _lazy_casts(body)) for signature, body in _function_macros()]
 
 
-def install(connection: duckdb.DuckDBPyConnection, *, temporary: bool = True) -> None:
-    """Create the runtime macros in `connection`: TEMP ones live with the connection and never reach a
-    user's database file; non-temporary ones serve every graph attached to a shared in-memory host."""
+def all_macros() -> list[tuple[str, str]]:
+    """Every runtime macro, `(signature, body)`, in an order that creates each after the ones it names."""
     from engine.fulltext.analyzer import MACROS as ANALYZER_MACROS
     from engine.fulltext.scoring import MACROS as SCORING_MACROS
     from engine.sqlgen.runtime_temporal import MACROS as TEMPORAL_MACROS
+    return MACROS + TEMPORAL_MACROS + ANALYZER_MACROS + SCORING_MACROS
+
+
+def prepare_session(connection: duckdb.DuckDBPyConnection) -> None:
+    """Set what the macros read from the session, on every DuckDB connection (or cursor) running engine SQL:
+    variables are per connection."""
+    connection.execute(f"SET VARIABLE {KINDS_VARIABLE} = {_kind_map()}")
+
+
+def install(connection: duckdb.DuckDBPyConnection, *, temporary: bool = True) -> None:
+    """Create the runtime macros in `connection`: TEMP ones live with the connection and never reach a
+    user's database file; non-temporary ones serve every graph attached to a shared in-memory host."""
+    prepare_session(connection)
     kind = "TEMP MACRO" if temporary else "MACRO"
     # DuckDB binds a macro's body when it is created, so one naming a later macro waits for the next round.
-    pending = MACROS + TEMPORAL_MACROS + ANALYZER_MACROS + SCORING_MACROS
+    pending = all_macros()
     while pending:
         waiting = []
         for signature, body in pending:

@@ -133,8 +133,7 @@ class GraphStore:
     def __init__(self, connection: duckdb.DuckDBPyConnection, *, read_only: bool = False) -> None:
         self.connection = connection
         if not read_only:
-            for statement in _BOOTSTRAP:
-                connection.execute(statement)
+            connection.execute(";\n".join(_BOOTSTRAP))  # one call: each is a round trip otherwise
             self._create_default_indexes()
         self.catalog = self._load_catalog()
 
@@ -198,10 +197,9 @@ class GraphStore:
 
     def allocate_ids(self, entity: str, count: int) -> int:
         """Reserve `count` consecutive ids; returns the first."""
-        key = NEXT_ID_KEYS[entity]
-        (first,) = self.connection.execute("SELECT value FROM graph_meta WHERE key = ?", [key]).fetchone()
-        self.connection.execute("UPDATE graph_meta SET value = value + ? WHERE key = ?", [count, key])
-        return int(first)
+        (after,) = self.connection.execute("UPDATE graph_meta SET value = value + ? WHERE key = ? RETURNING value",
+                                           [count, NEXT_ID_KEYS[entity]]).fetchone()
+        return int(after) - count
 
     # -- schema objects ------------------------------------------------------------------------
 

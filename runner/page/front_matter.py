@@ -11,12 +11,14 @@ import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
 import yaml
 
 from runner.errors import PageError
+
+if TYPE_CHECKING:
+    import jsonschema
 
 DELIMITER = re.compile(r"^---[ \t]*$")
 CLOSING = re.compile(r"^(---|\.\.\.)[ \t]*$")
@@ -63,12 +65,52 @@ def read_front_matter(path: str | Path, lines: list[str]) -> tuple[dict[str, Any
         data = {}
     if not isinstance(data, dict):
         return {}, [PageError(path, first_line, "front matter must be a mapping of fields")]
+    if plainly_valid(data, page_schema()):
+        return data, []
+    import jsonschema  # loads only to explain a page that is not plainly valid: it takes a while
+
     key_lines = _key_lines(node, first_line)
     errors = [_schema_error(path, error, key_lines, start + 1)
               for error in sorted(jsonschema.Draft202012Validator(page_schema()).iter_errors(data),
                                   key=lambda e: (list(e.path), e.message))]
     errors.sort(key=lambda e: e.line)
     return (data if not errors else {}), errors
+
+
+_PLAIN_KEYWORDS = {"$schema", "$id", "title", "description", "type", "required", "properties",
+                   "additionalProperties", "minLength", "enum", "items", "uniqueItems"}
+_PLAIN_TYPES: dict[str, type] = {"object": dict, "array": list, "string": str}
+
+
+def plainly_valid(instance: Any, schema: dict[str, Any]) -> bool:
+    """True only when `instance` meets `schema` and the schema uses no keyword but a few simple ones
+    checked here; anything else (an error, another keyword) is left to jsonschema. Starting the process
+    without importing jsonschema is a good part of a short run's time."""
+    if not _PLAIN_KEYWORDS.issuperset(schema):
+        return False
+    expected = schema.get("type")
+    if expected is not None and not isinstance(instance, _PLAIN_TYPES.get(expected, ())):
+        return False
+    if "enum" in schema and not any(type(instance) is type(item) and instance == item for item in schema["enum"]):
+        return False
+    if isinstance(instance, str) and len(instance) < schema.get("minLength", 0):
+        return False
+    if isinstance(instance, dict):
+        properties = schema.get("properties", {})
+        if schema.get("additionalProperties", True) is not True and (
+                schema["additionalProperties"] is not False or not set(instance) <= set(properties)):
+            return False
+        if not all(key in instance for key in schema.get("required", ())):
+            return False
+        if not all(plainly_valid(value, properties[key]) for key, value in instance.items() if key in properties):
+            return False
+    if isinstance(instance, list):
+        if not all(plainly_valid(item, schema.get("items", {})) for item in instance):
+            return False
+        if schema.get("uniqueItems") and not (all(isinstance(item, str) for item in instance)
+                                              and len(set(instance)) == len(instance)):
+            return False
+    return True
 
 
 def _key_lines(node: Any, first_line: int) -> dict[str, int]:

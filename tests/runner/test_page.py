@@ -117,6 +117,21 @@ def test_front_matter_needs_a_title_and_valid_values():
         (2, "front matter: field 'level': 'Expert' is not one of ['Beginner', 'Intermediate', 'Advanced']")]
 
 
+@pytest.mark.parametrize("data", [
+    {"title": "t"}, {"title": "t", "level": "Advanced", "features": ["a", "b"]}, {}, {"title": ""},
+    {"title": 1}, {"title": "t", "levle": "Advanced"}, {"title": "t", None: "x"}, {"title": "t", "level": "Expert"},
+    {"title": "t", "level": True}, {"title": "t", "features": ["a", "a"]}, {"title": "t", "features": "a"},
+    {"title": "t", "features": [""]}, {"title": "t", "features": [1, 1.0]}, [], "t",
+])
+def test_the_plain_front_matter_check_never_passes_what_jsonschema_rejects(data):
+    import jsonschema
+
+    from runner.page.front_matter import page_schema, plainly_valid
+    errors = list(jsonschema.Draft202012Validator(page_schema()).iter_errors(data))
+    assert not (plainly_valid(data, page_schema()) and errors)
+    assert plainly_valid(data, page_schema()) == (not errors)
+
+
 def test_front_matter_is_optional_and_a_lone_rule_is_not_front_matter():
     assert parse_page("# Title\n").front_matter == {}
     assert parse_page("---\n# Title\n").errors == []
