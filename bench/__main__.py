@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from bench import machine, report
-from bench.run import FULL, QUICK, Bench
+from bench.run import FULL, QUICK, Bench, Plan
 from bench.systems import SYSTEMS
 
 HERE = Path(__file__).resolve().parent
@@ -32,7 +32,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--out", type=Path, default=None,
                         help="the Markdown report (default bench/RESULTS.md, or bench/RESULTS-quick.md with --quick)")
     parser.add_argument("--reps", type=int, default=None, help="timed runs per workload and system")
+    parser.add_argument("--datasets", default="",
+                        help="comma-separated subset of the plan's datasets: agent, social, or one agent size such"
+                             " as agent-10k (default: all)")
     return parser.parse_args(argv)
+
+
+def select_datasets(plan: Plan, text: str) -> Plan:
+    """The plan with only the datasets `text` names (see --datasets)."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    sizes = {f"agent-{n // 1000}k" if n % 1000 == 0 else f"agent-{n}": n for n in plan.agent_sizes}
+    unknown = [name for name in names if name not in ("agent", "social", *sizes)]
+    if unknown:
+        raise SystemExit(f"unknown datasets: {', '.join(unknown)} (known: agent, social, {', '.join(sizes)})")
+    agent = plan.agent_sizes if "agent" in names else [n for name, n in sizes.items() if name in names]
+    return dataclasses.replace(plan, agent_sizes=agent, social=plan.social if "social" in names else ())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         plan = dataclasses.replace(plan, systems=names)
     if args.reps:
         plan = dataclasses.replace(plan, reps=args.reps)
+    if args.datasets:
+        plan = select_datasets(plan, args.datasets)
     out = args.out or HERE / ("RESULTS-quick.md" if args.quick else "RESULTS.md")
     console = Console(stderr=True)
     started = time.time()

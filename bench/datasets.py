@@ -7,17 +7,30 @@ dataset is the same on every run and in every worker process that builds it.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from itertools import accumulate
 from typing import Any
 
+import numpy as np
+
 MESSAGES_PER_SESSION = 50
 ENTITY_KINDS = ("service", "team", "person", "technology", "event")
 FACT_ATTRIBUTES = ("owner", "team", "status", "version", "location")
 DECISION_ATTRIBUTES = ("database", "language", "deploy")
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
+
+WORDS_PER_MESSAGE = 8
+VOCABULARY = 2_000
+DIMENSIONS = 64
+TOP_K = 10
+VECTOR_MAX_MESSAGES = 10_000
+"""Facts have embeddings (and the vector workload runs) up to this size only. At 100k messages the 80,000
+vectors cost more than the rest of the load: ours binds the rows of a batch holding 64-float lists through
+Python type inference and JSON (about 4 s more per 8,000 facts, ours' facts step going from 7 s to over
+40 s), and Kuzu's HNSW index takes 30 s to build over 8,000 vectors here, so minutes over 80,000."""
 
 
 def iso(moment: datetime) -> str:
@@ -53,6 +66,63 @@ def _zipf_cum(n: int, exponent: float) -> list[float]:
     return list(accumulate(1.0 / (rank + 1) ** exponent for rank in range(n)))
 
 
+def _vocabulary(size: int, rng: random.Random) -> list[str]:
+    """Invented words of consonant-vowel-consonant-vowel-consonant, from consonants and vowels chosen so that
+    every peer's analyzer keeps them whole: none is an English stop word (Kuzu and RediSearch drop those) and
+    none ends in a suffix an English stemmer strips (both stem by default). With every message holding
+    WORDS_PER_MESSAGE distinct words, every BM25 or TF-IDF variant gives all messages the same length norm
+    and term frequency, so a message's score depends only on which query terms it holds (`_search_terms`)."""
+    consonants, vowels = "bdgkmnprtvz", "aou"
+    words = [a + b + c + d + e for a in consonants for b in vowels for c in consonants for d in vowels
+             for e in consonants]
+    return rng.sample(words, size)
+
+
+def _search_terms(messages: list[dict[str, Any]]) -> tuple[str, str]:
+    """Two words for the full-text top-k, a rare one and a common one that no message holds together, so that
+    every engine ranks the same messages first: those with the rare word, then those with the common one, ties
+    broken by the statement's ORDER BY. That holds for any score that gives a matched term a positive weight,
+    higher for the rarer term: BM25's variants, and RediSearch's TF-IDF (FalkorDB), whose idf is
+    floor(log2(1 + N / df)) (so the two words' floors must differ too), and which divides the score of a
+    message holding several query terms by their distance in it (hence no message with both). The rare word
+    is the rarest that fits, held by 3 messages at least; the common one the commonest in at most a tenth."""
+    holders: dict[str, set[int]] = {}
+    for m in messages:
+        for word in m["text"].split(" "):
+            holders.setdefault(word, set()).add(m["seq"])
+    n = len(messages)
+
+    def idf_floor(word: str) -> int:
+        return math.floor(math.log2(1 + n / len(holders[word])))
+
+    by_count = sorted(holders, key=lambda w: (len(holders[w]), w))
+    rares = [w for w in by_count if len(holders[w]) >= 3]
+    for common in reversed([w for w in by_count if len(holders[w]) <= n // 10]):
+        for rare in rares:
+            if idf_floor(rare) <= idf_floor(common):
+                break
+            if holders[rare].isdisjoint(holders[common]):
+                return rare, common
+    raise ValueError("no pair of words fits the full-text workload")
+
+
+def _embeddings(count: int, seed: int) -> tuple[list[list[float]], list[float]]:
+    """`count` random DIMENSIONS-dimension vectors in 32-bit floats (the precision FalkorDB and Kuzu store,
+    so every system holds the same values), and a query vector with TOP_K of them planted at cosine
+    distances 0.005, 0.019, ... 0.29 (1 - 1/sqrt(1 + eps²) for eps = 0.1, 0.2, ... 1.0), all others beyond
+    about 0.45: the nearest TOP_K are unambiguous, for an exact search and for an HNSW index alike."""
+    rng = np.random.default_rng(seed)
+    vectors = rng.standard_normal((count, DIMENSIONS))
+    query = rng.standard_normal(DIMENSIONS)
+    planted = rng.choice(count, size=min(TOP_K, count), replace=False)
+    for rank, index in enumerate(planted):
+        away = rng.standard_normal(DIMENSIONS)
+        away -= away @ query / (query @ query) * query
+        away *= np.linalg.norm(query) / np.linalg.norm(away)
+        vectors[index] = query + 0.1 * (rank + 1) * away
+    return vectors.astype(np.float32).tolist(), query.astype(np.float32).tolist()
+
+
 class AgentMemory:
     """Sessions of 50 messages; entities picked by a Zipf-like popularity; facts and decisions in slots,
     each new item in a used slot superseding the newest older item of its label there (the seed's rule)."""
@@ -64,6 +134,11 @@ class AgentMemory:
         self.cum = _zipf_cum(self.entity_count, 1.0)
         self.last_in_slot: dict[tuple[str, str], dict[str, Any]] = {}
         self.next_seq = 1
+        # message words come from a generator of their own, so the rest of the dataset is what it was before
+        # messages had words
+        self.words_rng = random.Random(seed + 1)
+        self.vocabulary = _vocabulary(VOCABULARY, random.Random(seed + 2))
+        self.words_cum = _zipf_cum(VOCABULARY, 1.0)
 
     def _at(self, seq: int) -> str:
         return iso(START + timedelta(minutes=3 * seq))
@@ -91,9 +166,19 @@ class AgentMemory:
             slot = f"{about[0]}/{rng.choice(DECISION_ATTRIBUTES)}"
             decisions.append({"text": f"decision {seq}: {slot}", "rationale": f"because of message {seq}",
                               "slot": slot, "about": about})
-        return {"seq": seq, "at": self._at(seq), "text": f"message {seq} about {', '.join(picked)}",
+        return {"seq": seq, "at": self._at(seq), "text": self.words(),
                 "entities": [{"name": n, "kind": n.split(" ")[0]} for n in picked],
                 "facts": facts, "decisions": decisions}
+
+    def words(self) -> str:
+        """A message's text: WORDS_PER_MESSAGE distinct words, picked by a Zipf-like popularity (see
+        `_vocabulary` for why every message has as many words, each once)."""
+        picked: dict[str, None] = {}
+        while len(picked) < WORDS_PER_MESSAGE:
+            for word in self.words_rng.choices(self.vocabulary, cum_weights=self.words_cum, k=WORDS_PER_MESSAGE):
+                if len(picked) < WORDS_PER_MESSAGE:
+                    picked.setdefault(word)
+        return " ".join(picked)
 
     def session(self, number: int) -> dict[str, Any]:
         """The parameters of one run of the seed's `remember` statements: a session and its messages."""
@@ -133,6 +218,12 @@ def agent_memory(messages: int, remember_sessions: int = 6) -> Dataset:
     current = [f for f in facts + decisions if f["slot"] and f["supersededAt"] is None]
     starts = [{"seq": item["seq"], "text": item["text"]}
               for item in random.Random(11).sample(current, min(100, len(current)))]
+    vector_params = {}
+    if messages <= VECTOR_MAX_MESSAGES:
+        vectors, vector_params["vector"] = _embeddings(len(facts), seed=13)
+        for row, vector in zip(facts, vectors, strict=True):
+            row["embedding"] = vector
+    rare, common = _search_terms(message_rows)
     last_at = message_rows[-1]["at"]
     as_of = iso(START + (datetime.fromisoformat(last_at.replace("Z", "+00:00")) - START) / 2)
     dataset = Dataset(
@@ -140,7 +231,8 @@ def agent_memory(messages: int, remember_sessions: int = 6) -> Dataset:
         tables={"sessions": sessions, "entities": list(entity_rows.values()), "messages": message_rows,
                 "mentions": mentions, "facts": facts, "decisions": decisions, "supersedes": supersedes},
         params={"question": f"What do you remember about the {question_entity}?", "asOf": as_of,
-                "items": starts})
+                "items": starts, "fulltext": f"{rare} {common}", "fulltext_any": f"{rare}|{common}",
+                **vector_params})
     dataset.extra["remember"] = [gen.session(100_000 + i) for i in range(remember_sessions)]
     return dataset
 

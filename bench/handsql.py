@@ -25,10 +25,15 @@ AT = "struct_pack(e := epoch(CAST(replace({v}, 'Z', '') AS TIMESTAMP))::BIGINT, 
 NODE_PROPERTIES = {
     "agent": {"id": "STRING", "startedAt": "ZONED DATETIME", "key": "STRING", "name": "STRING", "kind": "STRING",
               "seq": "INTEGER", "text": "STRING", "at": "ZONED DATETIME", "slot": "STRING",
-              "supersededAt": "ZONED DATETIME", "rationale": "STRING"},
+              "supersededAt": "ZONED DATETIME", "rationale": "STRING", "embedding": "LIST<FLOAT>"},
     "social": {"id": "INTEGER", "name": "STRING", "age": "INTEGER", "city": "STRING"},
 }
 REL_PROPERTIES = {"agent": {}, "social": {"since": "INTEGER"}}
+
+
+HAND_INDEX = 0
+"""The `idx` of the hand-built postings (the engine numbers its indexes from 1; no catalog row is needed,
+since only this SQL reads them)."""
 
 
 class Columns(dict):
@@ -50,6 +55,24 @@ class HandSql:
         self.store = store
         self.duck = store.connection
         self.cols = Columns(self.duck)
+
+    messages_indexed = False
+    """Whether message texts have postings (index_messages ran): new messages then get theirs too."""
+
+    def index_messages(self, first: int | None = None) -> None:
+        """The full-text postings of message texts, in the engine's tables (`ft_fields`, `ft_postings`,
+        ADR-0017), for the messages from node id `first` on (None: all). The texts are ASCII words and
+        spaces, which the standard analyzer cuts at the spaces and lower-cases, as the pattern below does;
+        they are 8 words long, below 24, where Lucene's one-byte norm is the length itself."""
+        scope = "" if first is None else f" AND id >= {int(first)}"
+        tokens = (f"(SELECT id, regexp_extract_all(lower({{n_text}}), '[0-9a-z]+') AS toks FROM nodes"
+                  f" WHERE list_contains(labels, 'Message') AND {{n_text}} IS NOT NULL{scope})")
+        self.run(f"INSERT INTO ft_fields SELECT {HAND_INDEX}, id, 'text', len(toks), len(toks) FROM {tokens}"
+                 f" WHERE len(toks) > 0")
+        self.run(f"INSERT INTO ft_postings SELECT {HAND_INDEX}, id, 'text', term, count(*), list(pos ORDER BY pos)"
+                 f" FROM (SELECT id, unnest(toks) AS term, (generate_subscripts(toks, 1) - 1)::INTEGER AS pos"
+                 f" FROM {tokens}) GROUP BY id, term")
+        self.messages_indexed = True
 
     def sql(self, text: str) -> str:
         return text.format_map(self.cols)
@@ -125,6 +148,8 @@ def _load_messages(h: HandSql, step: str, rows: list[dict]) -> None:
     struct = 'STRUCT("seq" BIGINT, "text" VARCHAR, "at" VARCHAR, "session" VARCHAR)'
     first = h._insert_nodes("Message", rows, struct,
                             {"seq": "r.seq", "text": "r.text", "at": AT.format(v="r.at")})
+    if h.messages_indexed:
+        h.index_messages(first)
     select = (f"SELECT {first} + u.i - 1 AS src, s.id AS dst FROM {h._rows(struct)} AS u JOIN nodes s"
               f" ON list_contains(s.labels, 'Session') AND s.{{n_id}} = u.r.session")
     h._insert_rels("IN_SESSION", select, [json.dumps(rows)], f"SELECT count(*) FROM ({select})")
@@ -139,15 +164,21 @@ def _load_mentions(h: HandSql, step: str, rows: list[dict]) -> None:
 
 
 def _load_items(h: HandSql, step: str, rows: list[dict]) -> None:
-    label = "Fact" if step == "facts" else "Decision"
+    label = "Fact" if step.startswith("facts") else "Decision"
     struct = ('STRUCT("text" VARCHAR, "slot" VARCHAR, "seq" BIGINT, "at" VARCHAR, "supersededAt" VARCHAR,'
               ' "about" VARCHAR[]' + (', "rationale" VARCHAR)' if label == "Decision" else ")"))
     values = {"text": "r.text", "slot": "r.slot", "seq": "r.seq", "at": AT.format(v="r.at"),
               "supersededAt": f"CASE WHEN r.supersededAt IS NULL THEN NULL ELSE {AT.format(v='r.supersededAt')} END"}
     if label == "Decision":
         values["rationale"] = "r.rationale"
-    first = h._insert_nodes(label, rows, struct, values)
-    data = [json.dumps(rows)]
+    node_struct = struct
+    if any(row.get("embedding") is not None for row in rows):
+        # a fact with its embedding (the generator gives every loaded fact one, `remember` none)
+        node_struct = struct[:-1] + ', "embedding" DOUBLE[])'
+        values["embedding"] = "r.embedding"
+    first = h._insert_nodes(label, rows, node_struct, values)
+    # the relationships read the rows again, without the vectors
+    data = [json.dumps([{k: v for k, v in row.items() if k != "embedding"} for row in rows])]
     select = (f"SELECT {first} + u.i - 1 AS src, m.id AS dst FROM {h._rows(struct)} AS u"
               f" JOIN nodes m ON list_contains(m.labels, 'Message') AND m.{{n_seq}} = u.r.seq")
     h._insert_rels("FROM", select, data, f"SELECT count(*) FROM ({select})")
@@ -295,6 +326,30 @@ WHERE r.type = 'KNOWS' GROUP BY ALL ORDER BY followers DESC, id LIMIT 10""",
 WHERE r.type = 'KNOWS' GROUP BY ALL ORDER BY n DESC, city LIMIT 5""",
 }
 READ_SQL["qpp_1_3"] = READ_SQL["var_1_3"]
+
+# Lucene's BM25 (k1 = 1.2, b = 0.75) over the hand-built postings of message texts, in 32-bit floats where
+# Lucene rounds (ADR-0017), so the scores are the engine's to the bit; the query's terms cut as the texts
+# were (HandSql.index_messages), each an optional clause: a message's score sums its matching terms'.
+READ_SQL["fulltext_topk"] = f"""WITH
+terms AS (SELECT DISTINCT unnest(regexp_extract_all(lower($fulltext), '[0-9a-z]+')) AS term),
+stats AS (SELECT count(*) AS n, sum(length) AS total FROM ft_fields
+  WHERE idx = {HAND_INDEX} AND field = 'text' AND length > 0),
+weights AS (SELECT t.term, ln(1::DOUBLE + (any_value(s.n) - count(p.id) + 0.5::DOUBLE)
+    / (count(p.id) + 0.5::DOUBLE))::FLOAT AS weight, (any_value(s.total) / any_value(s.n)::DOUBLE)::FLOAT AS avgdl
+  FROM terms t CROSS JOIN stats s
+  LEFT JOIN ft_postings p ON p.idx = {HAND_INDEX} AND p.field = 'text' AND p.term = t.term GROUP BY t.term),
+scores AS (SELECT p.id, sum((w.weight - w.weight / (1::FLOAT + p.tf::FLOAT * (1::FLOAT / (1.2::FLOAT
+    * ((1::FLOAT - 0.75::FLOAT) + 0.75::FLOAT * l.norm::FLOAT / w.avgdl)))))::DOUBLE)::FLOAT AS score
+  FROM weights w JOIN ft_postings p ON p.idx = {HAND_INDEX} AND p.field = 'text' AND p.term = w.term
+  JOIN ft_fields l ON l.idx = {HAND_INDEX} AND l.id = p.id AND l.field = 'text' GROUP BY p.id)
+SELECT m.{{n_seq}} AS seq, s.score::DOUBLE AS score FROM scores s JOIN nodes m ON m.id = s.id
+ORDER BY s.score DESC, seq LIMIT 10"""
+
+# the cosine similarity as Neo4j scores it, (1 + cos) / 2, over every fact's stored list: exact, as ours
+READ_SQL["vector_topk"] = """SELECT {n_text} AS fact,
+  1 - list_cosine_distance({n_embedding}, CAST($vector AS DOUBLE[])) / 2 AS score
+FROM nodes WHERE list_contains(labels, 'Fact') AND {n_embedding} IS NOT NULL
+ORDER BY score DESC, fact LIMIT 10"""
 
 JSON_PARAMS = {"items", "pairs"}
 

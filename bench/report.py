@@ -94,7 +94,9 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
     if chart:
         out += ["", f"![medians per workload]({chart})", ""]
     notes = Notes()
-    out += ["", "## Bulk load", "", "`UNWIND $rows ...` batches of 10,000 rows (`bench/systems.py`), one run.", "",
+    out += ["", "## Bulk load", "",
+            "`UNWIND $rows ...` batches of 10,000 rows (`bench/systems.py`), then (agent memory) the full-text and"
+            " vector indexes; one run.", "",
             "| dataset | " + " | ".join(_label(s) for s in systems) + " | "
             + " | ".join(f"ours/{_label(s)}" for s in systems if s != "ours") + " |",
             "|---|" + "---|" * (2 * len(systems) - 1)]

@@ -17,6 +17,8 @@ import tempfile
 import time
 from typing import Any, ClassVar
 
+from bench.datasets import DIMENSIONS
+
 BATCH = 10_000
 
 # The bulk-load statements, as our engine runs them; `rewrite_load` below adapts them per system.
@@ -31,6 +33,11 @@ LOAD = {
              " CREATE (x:Fact {text: r.text, slot: r.slot, seq: r.seq, at: datetime(r.at),"
              " supersededAt: datetime(r.supersededAt)})-[:FROM]->(m)"
              " WITH x, r UNWIND r.about AS k MATCH (e:Entity {key: k}) CREATE (x)-[:ABOUT]->(e)",
+    # the same where the dataset's facts have embeddings (datasets.VECTOR_MAX_MESSAGES)
+    "facts:embedding": "UNWIND $rows AS r MATCH (m:Message {seq: r.seq})"
+                       " CREATE (x:Fact {text: r.text, slot: r.slot, seq: r.seq, at: datetime(r.at),"
+                       " supersededAt: datetime(r.supersededAt), embedding: r.embedding})-[:FROM]->(m)"
+                       " WITH x, r UNWIND r.about AS k MATCH (e:Entity {key: k}) CREATE (x)-[:ABOUT]->(e)",
     "decisions": "UNWIND $rows AS r MATCH (m:Message {seq: r.seq})"
                  " CREATE (x:Decision {text: r.text, rationale: r.rationale, slot: r.slot, seq: r.seq,"
                  " at: datetime(r.at), supersededAt: datetime(r.supersededAt)})-[:FROM]->(m)"
@@ -52,6 +59,13 @@ STEPS = {
 INDEXED = {"agent": [("Entity", "key"), ("Session", "id"), ("Message", "seq"), ("Fact", "seq"),
                      ("Decision", "seq"), ("Fact", "slot"), ("Decision", "slot")],
            "social": [("Person", "id")]}
+# the search indexes the full-text and vector workloads read, created once the data is in (each system's
+# create_search_indexes); ours in Neo4j's forms
+SEARCH_INDEXES = {
+    "fulltext": "CREATE FULLTEXT INDEX message_text FOR (m:Message) ON EACH [m.text]",
+    "vector": f"CREATE VECTOR INDEX fact_embedding FOR (f:Fact) ON f.embedding OPTIONS {{indexConfig: {{"
+              f"`vector.dimensions`: {DIMENSIONS}, `vector.similarity_function`: 'cosine'}}}}",
+}
 SEED_SCHEMA = ["CREATE CONSTRAINT entity_key IF NOT EXISTS FOR (e:Entity) REQUIRE e.key IS UNIQUE",
                "CREATE CONSTRAINT session_id IF NOT EXISTS FOR (s:Session) REQUIRE s.id IS UNIQUE"]
 
@@ -62,11 +76,23 @@ def row_statement(statement: str) -> str:
     return re.sub(r"\br\.(\w+)", r"$\1", text)
 
 
+def load_steps(dataset: Any) -> list[str]:
+    """The load steps of `dataset`, in order."""
+    if "vector" not in dataset.params:
+        return STEPS[dataset.kind]
+    return ["facts:embedding" if step == "facts" else step for step in STEPS[dataset.kind]]
+
+
+def search_kinds(dataset: Any) -> list[str]:
+    """The search indexes an agent-memory dataset needs: full-text always, vector where facts have vectors."""
+    return ["fulltext", *(["vector"] if "vector" in dataset.params else [])]
+
+
 def step_rows(dataset: Any, step: str) -> list[dict[str, Any]]:
     if step.startswith("supersedes:"):
         label = step.split(":")[1]
         return [r for r in dataset.tables["supersedes"] if r["label"] == label]
-    return dataset.tables[step]
+    return dataset.tables[step.split(":")[0]]
 
 
 def version_of(package: str) -> str:
@@ -94,6 +120,16 @@ class System:
 
     def load(self, step: str, rows: list[dict[str, Any]]) -> None:
         self.write(self.load_statement(step), {"rows": rows})
+
+    search_indexes: ClassVar[dict[str, str]] = SEARCH_INDEXES
+    """The statements that create the full-text index on Message.text ("fulltext") and the vector index on
+    Fact.embedding ("vector")."""
+
+    def create_search_indexes(self, kinds: list[str]) -> None:
+        """After the agent-memory load: the indexes of the full-text and vector workloads (`kinds` of them)."""
+        for kind in kinds:
+            if kind in self.search_indexes:
+                self.write(self.search_indexes[kind], {})
 
     def query(self, statement: str, params: dict[str, Any]) -> list[tuple]:
         raise NotImplementedError
@@ -148,6 +184,10 @@ class Hand(System):
     def load(self, step: str, rows: list[dict[str, Any]]) -> None:
         self.h.load(step, rows)
 
+    def create_search_indexes(self, kinds: list[str]) -> None:
+        if "fulltext" in kinds:
+            self.h.index_messages()  # the hand SQL's vector search reads the stored lists: no index
+
     def read(self, workload: str, params: dict[str, Any]) -> list[tuple]:
         from bench.handsql import read
         return read(self.h, workload, params)
@@ -198,9 +238,27 @@ class FalkorDB(System):
         shutil.rmtree(self.dir, ignore_errors=True)
 
     def load_statement(self, step: str) -> str:
-        # no datetime(): times are stored as ISO-8601 strings
+        # no datetime(): times are stored as ISO-8601 strings; a vector index reads vecf32 values only
         return LOAD[step].replace("datetime(r.startedAt)", "r.startedAt").replace(
-            "datetime(r.at)", "r.at").replace("datetime(r.supersededAt)", "r.supersededAt")
+            "datetime(r.at)", "r.at").replace("datetime(r.supersededAt)", "r.supersededAt").replace(
+            "embedding: r.embedding", "embedding: vecf32(r.embedding)")
+
+    # FalkorDB's indexes have no names: one per label (and property), found by it
+    search_indexes: ClassVar[dict[str, str]] = {
+        "fulltext": "CALL db.idx.fulltext.createNodeIndex('Message', 'text')",
+        "vector": f"CREATE VECTOR INDEX FOR (f:Fact) ON (f.embedding) OPTIONS {{dimension: {DIMENSIONS},"
+                  f" similarityFunction: 'cosine'}}",
+    }
+
+    def create_search_indexes(self, kinds: list[str]) -> None:
+        """The indexes, then a wait until FalkorDB has built them (it populates an index in the background)."""
+        super().create_search_indexes(kinds)
+        deadline = time.time() + 600
+        while any(status != "OPERATIONAL" for (status,) in self.query("CALL db.indexes() YIELD status"
+                                                                     " RETURN status", {})):
+            if time.time() > deadline:
+                raise TimeoutError("FalkorDB's indexes were not built within 600 s")
+            time.sleep(0.02)
 
     def query(self, statement: str, params: dict[str, Any]) -> list[tuple]:
         timeout = int(self.timeout * 1000) if self.timeout else None
@@ -228,7 +286,7 @@ class Kuzu(System):
             "CREATE NODE TABLE Message(seq INT64 PRIMARY KEY, text STRING, at TIMESTAMP)",
             "CREATE NODE TABLE Entity(key STRING PRIMARY KEY, name STRING, kind STRING)",
             "CREATE NODE TABLE Fact(uid SERIAL PRIMARY KEY, text STRING, slot STRING, seq INT64, at TIMESTAMP,"
-            " supersededAt TIMESTAMP)",
+            f" supersededAt TIMESTAMP, embedding FLOAT[{DIMENSIONS}])",
             "CREATE NODE TABLE Decision(uid SERIAL PRIMARY KEY, text STRING, rationale STRING, slot STRING,"
             " seq INT64, at TIMESTAMP, supersededAt TIMESTAMP)",
             "CREATE REL TABLE IN_SESSION(FROM Message TO Session)",
@@ -239,6 +297,13 @@ class Kuzu(System):
         ],
         "social": ["CREATE NODE TABLE Person(id INT64 PRIMARY KEY, name STRING, age INT64, city STRING)",
                    "CREATE REL TABLE KNOWS(FROM Person TO Person, since INT64)"],
+    }
+
+    # the FTS and VECTOR extensions are linked into Kuzu 0.11.3 (nothing to download); its analyzer stems
+    # English and drops stop words by default, which leave the dataset's words alone (datasets._vocabulary)
+    search_indexes: ClassVar[dict[str, str]] = {
+        "fulltext": "CALL CREATE_FTS_INDEX('Message', 'message_text', ['text'])",
+        "vector": "CALL CREATE_VECTOR_INDEX('Fact', 'fact_embedding', 'embedding', metric := 'cosine')",
     }
 
     def open(self, kind: str) -> None:
@@ -277,6 +342,8 @@ class Kuzu(System):
             self._copy(folder, _kuzu_rels(dataset, uids))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+        if dataset.kind == "agent":
+            self.create_search_indexes(search_kinds(dataset))
 
     def _copy(self, folder: str, tables: list[tuple[str, list[list[Any]], dict[str, str]]]) -> None:
         for table, rows, options in tables:
@@ -316,11 +383,16 @@ def _kuzu_nodes(dataset: Any) -> Tables:
         ("Session", [[r["id"], r["startedAt"]] for r in t["sessions"]], {}),
         ("Entity", [[r["key"], r["name"], r["kind"]] for r in t["entities"]], {}),
         ("Message", [[r["seq"], r["text"], r["at"]] for r in t["messages"]], {}),
-        ("Fact(text, slot, seq, at, supersededAt)",
-         [[r["text"], r["slot"], r["seq"], r["at"], r["supersededAt"]] for r in t["facts"]], {}),
+        ("Fact(text, slot, seq, at, supersededAt, embedding)",
+         [[r["text"], r["slot"], r["seq"], r["at"], r["supersededAt"], _kuzu_list(r.get("embedding"))]
+          for r in t["facts"]], {}),
         ("Decision(text, rationale, slot, seq, at, supersededAt)",
          [[r["text"], r["rationale"], r["slot"], r["seq"], r["at"], r["supersededAt"]] for r in t["decisions"]], {}),
     ]
+
+
+def _kuzu_list(values: list[float] | None) -> str | None:
+    return None if values is None else "[" + ",".join(repr(v) for v in values) + "]"
 
 
 def _kuzu_rels(dataset: Any, uids: dict[tuple[str, int, str], int]) -> Tables:
@@ -347,6 +419,9 @@ class GraphQLite(System):
     """GraphQLite's SQLite extension, loaded into pysqlite3 (the interpreter's sqlite3 cannot load extensions)."""
 
     name, label, packages = "graphqlite", "GraphQLite", ("graphqlite", "pysqlite3-binary")
+
+    search_indexes: ClassVar[dict[str, str]] = {}
+    """GraphQLite has neither full-text nor vector indexes."""
 
     def open(self, kind: str) -> None:
         import graphqlite
@@ -400,6 +475,24 @@ class ArcadeDB(System):
             self.db.command("sql", f"CREATE PROPERTY {label}.{key} {types[key]}")
             kind_text = "UNIQUE" if (label, key) in unique else "NOTUNIQUE"
             self.db.command("sql", f"CREATE INDEX ON {label} ({key}) {kind_text}")
+        if kind == "agent":
+            # the search indexes need their properties declared; a vector index reads one of its own type (a
+            # list from Cypher is converted to it)
+            self.db.command("sql", "CREATE PROPERTY Message.text STRING")
+            self.db.command("sql", "CREATE PROPERTY Fact.embedding ARRAY_OF_FLOATS")
+
+    # Cypher's CREATE FULLTEXT INDEX is refused ("Only standard, RANGE and TEXT index types are supported")
+    # and so is CREATE VECTOR INDEX: ArcadeDB's SQL creates them, named `Type[property]`; its Cypher
+    # procedures db.index.fulltext.queryNodes and db.index.vector.queryNodes then query them by that name
+    search_indexes: ClassVar[dict[str, str]] = {
+        "fulltext": "CREATE INDEX ON Message (text) FULL_TEXT",
+        "vector": f"CREATE INDEX ON Fact (embedding) LSM_VECTOR METADATA {{dimensions: {DIMENSIONS},"
+                  f" similarity: 'COSINE'}}",
+    }
+
+    def create_search_indexes(self, kinds: list[str]) -> None:
+        for kind in kinds:
+            self.db.command("sql", self.search_indexes[kind])
 
     def close(self) -> None:
         self.db.close()

@@ -10,7 +10,7 @@ errors quote.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
@@ -121,11 +121,59 @@ def _values(connection: duckdb.DuckDBPyConnection, catalog: Catalog, constraint:
     return Decoder(connection, catalog).decode_rows(raw, types)[0] if raw else ()
 
 
+@dataclass(frozen=True)
+class Write:
+    """One write, as far as constraints care: the kind of element, the labels (relationship types) it gave
+    them (None: not known), the property keys it set or removed (None: any), and whether it created them."""
+
+    entity: str
+    labels: frozenset[str] | None
+    keys: frozenset[str] | None
+    created: bool = False
+
+    def may_break(self, constraint: ConstraintInfo, *, existence: bool) -> bool:
+        """Whether this write can make `constraint` fail: a new element of its label breaks an existence
+        constraint whatever keys it has; uniqueness and property types only look at elements holding
+        the keys, so a new element without them cannot break those."""
+        if self.entity != constraint.entity or (self.labels is not None and constraint.label not in self.labels):
+            return False
+        if existence and self.created:
+            return True
+        return self.keys is None or not self.keys.isdisjoint(constraint.properties)
+
+
+@dataclass
+class StatementWrites:
+    """What one statement has written, for constraint checks: since the last check, and in all."""
+
+    since_check: set[Write] = field(default_factory=set)
+    statement: set[Write] = field(default_factory=set)
+
+    def add(self, write: Write) -> None:
+        self.since_check.add(write)
+        self.statement.add(write)
+
+
 def check_constraints(connection: duckdb.DuckDBPyConnection, catalog: Catalog, span: Span | None, *,
-                      uniqueness: bool = True, existence: bool = True) -> None:
-    """Raise ConstraintValidationFailed for the first constraint the stored graph breaks."""
+                      uniqueness: bool = True, existence: bool = True,
+                      writes: StatementWrites | None = None) -> None:
+    """Raise ConstraintValidationFailed for the first constraint the stored graph breaks. With `writes`, only
+    the constraints the statement's writes may break are checked, the others still holding: uniqueness
+    and property types against the writes since the last check (which this one takes), existence against
+    every write of the statement."""
+    recent = writes.since_check if writes is not None else set()
+    if writes is not None:
+        writes.since_check = set()
     for constraint in sorted(catalog.constraints.values(), key=lambda item: item.id):
-        violation = find_violation(connection, catalog, constraint, uniqueness=uniqueness, existence=existence)
+        check_unique, check_existence = uniqueness, existence
+        if writes is not None:
+            check_unique = uniqueness and any(w.may_break(constraint, existence=False) for w in recent)
+            check_existence = existence and constraint.kind in EXISTENCE_KINDS and any(
+                w.may_break(constraint, existence=True) for w in writes.statement)
+            if not (check_unique or check_existence):
+                continue
+        violation = find_violation(connection, catalog, constraint, uniqueness=check_unique,
+                                   existence=check_existence)
         if violation is not None:
             detail = "PropertyExistenceViolation" if violation.duplicate is None else "PropertyUniquenessViolation"
             if violation.actual_type is not None:

@@ -33,6 +33,8 @@ class Decoder:
         self.rels: dict[int, Relationship] = {}
 
     def decode_rows(self, rows: Sequence[tuple[Any, ...]], types: list[CypherType]) -> list[tuple[Any, ...]]:
+        if all(_as_fetched(cypher_type) for cypher_type in types):
+            return list(rows)  # DuckDB's values are already the Python ones: no walk over every row
         for row in rows:
             for value, cypher_type in zip(row, types, strict=True):
                 self._walk(value, cypher_type, self._collect)
@@ -126,3 +128,15 @@ class Decoder:
         types = self.catalog.types[entity]
         return {key: self._walk(value, types.get(key, t.ANY), self._build)
                 for key, value in zip(self.catalog.columns[entity], values, strict=True) if value is not None}
+
+
+AS_FETCHED = (Kind.NULL, Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING)
+
+
+def _as_fetched(cypher_type: CypherType) -> bool:
+    """Whether values of `cypher_type` come out of DuckDB as the Python values the result holds."""
+    if is_variant(cypher_type):
+        return False
+    if cypher_type.kind is Kind.LIST:
+        return _as_fetched(cypher_type.element or t.ANY)
+    return cypher_type.kind in AS_FETCHED

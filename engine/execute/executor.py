@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import duckdb
@@ -35,7 +36,12 @@ from engine.semantic import bound as b
 from engine.semantic.types import Kind
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
-from engine.sqlgen.procedure_arguments import calls_with_varying_arguments, read_argument_values
+from engine.sqlgen.order_demand import demands, property_reads
+from engine.sqlgen.procedure_arguments import (
+    calls_with_varying_arguments,
+    read_argument_values,
+    varying_arguments,
+)
 from engine.storage.schema import GraphStore
 from engine.syntax.span import Span
 
@@ -66,6 +72,11 @@ full-text indexes have yet to see."""
         self.span: Span | None = None
         self.trace: list[tuple[str, list[Any]]] | None = None
         self.fulltext = StatementChanges(self)
+        self.fuse = True
+        """Whether consecutive read clauses run as one SELECT (ADR-0029); off for the re-run that locates
+        an error raised inside such a SELECT."""
+        self.in_chain = False
+        """Whether the SQL running now is several fused read clauses (`span` covers them all)."""
 
     def _run_sql(self, sql: str, parameters: Sequence[Any]) -> duckdb.DuckDBPyConnection:
         if self.timer is not None and self.timer.expired:  # it fired between two SQL statements
@@ -89,10 +100,44 @@ full-text indexes have yet to see."""
         self.tables.append(name)
         return Relation(name, list(variables))
 
+    def settle(self, relation: Relation, pending: Chain | None) -> Relation:
+        """A binding table for `relation`: the fused SELECT of the read clauses since the last one
+        materialized (None when `relation` is a table already), with `__ord` renumbered densely from 1, as
+        writers and per-row subqueries number rows with it."""
+        if pending is None:
+            return relation
+        span = self.span
+        self.enter(pending)
+        table = self.materialize(f"(SELECT * REPLACE (row_number() OVER (ORDER BY __ord) AS __ord)"
+                                 f" FROM {relation.sql})", relation.variables, pending.parameters.values)
+        self.span, self.in_chain = span, False
+        return table
+
+    def enter(self, chain: Chain) -> None:
+        """Errors from here on are the chain's: its clauses' span."""
+        self.span, self.in_chain = chain.span, chain.clauses > 1
+
     def drop_tables(self) -> None:
         for name in self.tables:
             self.connection.execute(f"DROP TABLE IF EXISTS {name}")
         self.tables.clear()
+
+
+@dataclass
+class Chain:
+    """Read clauses fused into one SELECT that has not run yet: its parameter values and its clauses' span."""
+
+    parameters: Parameters
+    span: Span
+    clauses: int = 1
+
+    def add(self, span: Span) -> None:
+        self.span = self.span.cover(span)
+        self.clauses += 1
+
+
+class UnfusedRetry(Exception):
+    """A fused SELECT raised an error: the statement is re-run clause by clause, which names the clause."""
 
 
 class Executor:
@@ -116,16 +161,21 @@ class Executor:
         if read_only and statement.updating:
             raise ReadOnlyViolation("this statement writes to the graph (it has an updating clause); "
                                     "use a writing call for it", detail="WriteInReadOnlyCall")
-        return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only)
+        try:
+            return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only)
+        except UnfusedRetry:
+            return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only, fuse=False)
 
-    def _in_transaction(self, body: Any, text: str, read_only: bool = False) -> Result:
+    def _in_transaction(self, body: Any, text: str, read_only: bool = False, *, fuse: bool = True) -> Result:
         """Run `body` in one transaction: committed, or rolled back on error. A read-only run always
         rolls back, so even a write the compiler missed cannot persist. The timer is stopped before
-        COMMIT or ROLLBACK, so an interrupt never lands on either."""
+        COMMIT or ROLLBACK, so an interrupt never lands on either. An error raised by the SQL of several
+        fused read clauses (not a timeout, an interrupt or a memory limit) raises UnfusedRetry."""
         self.connection.execute("BEGIN TRANSACTION")
         timer = StatementTimer(self._timeout, self.connection.interrupt)
         run = StatementRun(self.connection, self.store, timer)
         run.trace = self._trace
+        run.fuse = fuse
         read_only = read_only or run.trace is not None
         try:
             with timer:
@@ -149,6 +199,8 @@ class Executor:
                 interrupted = (StatementTimeout(timer.seconds or 0, run.span) if timer.expired
                                else StatementInterrupted(span=run.span))
                 raise interrupted.with_source(text) from None
+            if run.in_chain and isinstance(error, duckdb.Error) and not _out_of_memory(error):
+                raise UnfusedRetry from error
             if isinstance(error, duckdb.Error):
                 raise translate(error, run.span).with_source(text) from error
             if isinstance(error, CypherError):
@@ -161,23 +213,25 @@ class Executor:
 
     def _run_query(self, run: StatementRun, query: b.BoundQuery) -> Result:
         counters: Counter[str] = Counter()
-        relations = []
-        for part in query.parts:
-            relation, part_counters = self._run_single(run, part)
-            counters += part_counters
-            relations.append(relation)
         if len(query.parts) > 1:
-            parameters = Parameters()
-            relation = run.materialize(f"({union_select(query, relations)})", list(query.parts[0].output),
-                                       parameters.values)
+            relations = []
+            for part in query.parts:
+                relation, part_counters = self._run_single(run, part)
+                counters += part_counters
+                relations.append(relation)
+            relation = Relation(f"({union_select(query, relations)})", list(query.parts[0].output))
+            values: list[Any] = []
         else:
-            relation = relations[0]
+            relation, counters, pending = self._run_clauses(run, query.parts[0])
+            values = pending.parameters.values if pending is not None else []
+            if pending is not None:
+                run.enter(pending)
         output = query.parts[0].output
         if not query.columns or not output:
             rows: list[tuple[Any, ...]] = []
         else:
             columns = ", ".join(v.column for v in output)
-            raw = self.connection.execute(f"SELECT {columns} FROM {relation.sql} ORDER BY __ord").fetchall()
+            raw = run._run_sql(f"SELECT {columns} FROM {relation.sql} ORDER BY __ord", values).fetchall()
             rows = Decoder(self.connection, self.store.catalog).decode_rows(raw, [v.type for v in output])
         result_counters = empty_counters()
         result_counters.update(counters)
@@ -185,17 +239,37 @@ class Executor:
 
     def _run_single(self, run: StatementRun, query: b.BoundSingleQuery, relation: Relation | None = None,
                     read: ReadClause | None = None) -> tuple[Relation, Counter[str]]:
-        """Run one single query's clauses in order. `relation` is the binding table its first clause reads
-        (one empty row by default); `read` runs a read clause over a binding table (`read_clause` by
-        default; a writing CALL subquery runs its read clauses once per outer row, ADR-0016)."""
+        """Run one single query's clauses in order, ending in a binding table. `relation` is the table its
+        first clause reads (one empty row by default); `read` runs a read clause over a binding table (a
+        writing CALL subquery runs its read clauses once per outer row, ADR-0016)."""
+        relation, counters, pending = self._run_clauses(run, query, relation, read)
+        return run.settle(relation, pending), counters
+
+    def _run_clauses(self, run: StatementRun, query: b.BoundSingleQuery, relation: Relation | None = None,
+                     read: ReadClause | None = None) -> tuple[Relation, Counter[str], Chain | None]:
+        """Run the clauses; consecutive read clauses (by default) fuse into one SELECT, materialized only
+        where a clause that is not a plain read needs a table (ADR-0029). Returns the last relation, the
+        counters, and the chain of fused clauses whose SELECT the relation is, when it is not a table yet."""
         counters: Counter[str] = Counter()
         relation = relation or Relation("(SELECT 1::BIGINT AS __ord)", [])
-        read = read or self.read_clause
+        fusing = read is None and run.fuse
+        demanded = dict(zip(map(id, query.clauses), demands(query.clauses), strict=True)) if fusing else {}
+        wanted = property_reads(query) if fusing else {}
+        pending: Chain | None = None
         writer = Writer(run)
         clauses = list(query.clauses)
         while clauses:
             clause = clauses.pop(0)
             run.span = clause.span
+            if fusing and isinstance(clause, (*READ_CLAUSES, b.BCallSubquery)) and _fusable(clause):
+                if pending is None:
+                    pending = Chain(Parameters(), clause.span)
+                else:
+                    pending.add(clause.span)
+                relation = self.compile_read(run, clause, relation, pending.parameters,
+                                             ordered=demanded[id(clause)], wanted=wanted)
+                continue
+            relation, pending = run.settle(relation, pending), None
             if isinstance(clause, b.BCreate) and clauses and isinstance(clauses[0], b.BCreate):
                 clause = self._merge_creates(run, clause, clauses, relation)
             if isinstance(clause, b.BCallSubquery) and (clause.query.updating or clause.transactions
@@ -205,7 +279,7 @@ class Executor:
                 run.fulltext.mark_written()
                 continue
             if isinstance(clause, (*READ_CLAUSES, b.BCallSubquery)):
-                relation = read(run, clause, relation)
+                relation = (read or self.read_clause)(run, clause, relation)
                 continue
             if isinstance(clause, b.BForeach):
                 counters += self._run_foreach(run, writer, clause, relation)
@@ -220,20 +294,29 @@ class Executor:
             run.fulltext.mark_written()
             if self.store.catalog.constraints and _wrote(written.counters):
                 self._check_constraints(run)
-        return relation, counters
+        return relation, counters, pending
 
-    def read_clause(self, run: StatementRun, clause: b.BoundClause, relation: Relation) -> Relation:
-        """A read clause's SELECT over `relation`, materialized as the next binding table (after bringing
-        full-text indexes up to date with the writes before it, which it may query)."""
+    def compile_read(self, run: StatementRun, clause: b.BoundClause, relation: Relation,
+                     parameters: Parameters, *, ordered: bool = True,
+                     wanted: dict[str, frozenset[str]] | None = None) -> Relation:
+        """A read clause's SELECT over `relation`, its values added to `parameters` (after bringing
+        full-text indexes up to date with the writes before it, which it may query). Unless `ordered`, no
+        clause after it reads the order of its rows; `wanted` are the properties later clauses read, which
+        a MATCH carries along (order_demand.py)."""
         run.fulltext.sync()
-        parameters = Parameters()
         queries = QueryCompiler(self.store.catalog, parameters)
+        queries.ordered = ordered
+        queries.wanted = wanted or {}
         queries._aliases = run.aliases
         queries.tombstones = run.deleted_any
         read_argument_values(run.connection, queries, clause, relation)
         queries.run = run
-        produced = queries.read_clause(clause, relation)
-        return run.materialize(produced.sql, produced.variables, parameters.values)
+        return queries.read_clause(clause, relation)
+
+    def read_clause(self, run: StatementRun, clause: b.BoundClause, relation: Relation) -> Relation:
+        """A read clause's SELECT over `relation`, materialized as the next binding table."""
+        chain = Chain(Parameters(), clause.span)
+        return run.settle(self.compile_read(run, clause, relation, chain.parameters), chain)
 
     def _run_foreach(self, run: StatementRun, writer: Writer, clause: b.BForeach,
                      relation: Relation) -> Counter[str]:
@@ -243,7 +326,7 @@ class Executor:
         queries = QueryCompiler(self.store.catalog, parameters)
         queries._aliases = run.aliases
         unwound = queries.read_clause(b.BUnwind(clause.source, clause.variable, span=clause.span), relation)
-        inner = run.materialize(unwound.sql, unwound.variables, parameters.values)
+        inner = run.settle(unwound, Chain(parameters, clause.span))
         counters: Counter[str] = Counter()
         for inner_clause in clause.clauses:
             run.span = inner_clause.span
@@ -282,6 +365,15 @@ class Executor:
             raise ConstraintViolation(
                 "cannot delete a node that still has relationships; delete them first or use DETACH DELETE",
                 run.span, detail="DeleteConnectedNode")
+
+
+def _fusable(clause: b.BoundClause) -> bool:
+    """Whether a read clause compiles to SQL over the relation before it without running any first: not a
+    procedure whose argument values are read off the rows, nor a CALL subquery run clause by clause."""
+    if varying_arguments(clause):
+        return False
+    return not isinstance(clause, b.BCallSubquery) or not (
+        clause.query.updating or clause.transactions or calls_with_varying_arguments(clause.query))
 
 
 def _check_no_sequential_sets(run: StatementRun, writer: Writer, clause: b.BSet, relation: Relation) -> None:
@@ -345,6 +437,10 @@ DETAIL_ERRORS: dict[str, type[CypherError]] = {"WalkLimitExceeded": errors.WalkL
 """Details raised from SQL whose error has a class of its own."""
 
 
+def _out_of_memory(error: duckdb.Error) -> bool:
+    return isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory" in str(error)
+
+
 def translate(error: duckdb.Error, span: Span | None) -> CypherError:
     """A DuckDB error raised while running generated SQL, as the engine error it stands for."""
     message = str(error)
@@ -354,7 +450,7 @@ def translate(error: duckdb.Error, span: Span | None) -> CypherError:
         text = text.splitlines()[0] if text else kind
         error_class = DETAIL_ERRORS.get(detail) or ERROR_KINDS.get(kind, CypherError)
         return error_class(text, span, detail=detail or None)
-    if isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory" in message:
+    if _out_of_memory(error):
         return errors.MemoryLimitExceeded(
             f"the statement needed more memory than the connection's memory limit and was rolled back "
             f"({message.splitlines()[0]})", span, detail="MemoryPoolOutOfMemoryError")

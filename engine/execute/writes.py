@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from engine.errors import CypherSemanticError, CypherSyntaxError, CypherTypeError, UnsupportedFeature
+from engine.errors import CypherSyntaxError, CypherTypeError, UnsupportedFeature
 from engine.semantic import bound as b
 from engine.semantic import types as t
 from engine.semantic.scope import Variable
@@ -23,6 +23,7 @@ from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import DELETED_TABLES, ExpressionCompiler, to_variant
 from engine.sqlgen.generator import QueryCompiler, Relation, _group_key
 from engine.sqlgen.runtime import error_sql
+from engine.storage.schema import ENTITY_TABLES
 from engine.syntax import ast
 
 if TYPE_CHECKING:
@@ -71,10 +72,14 @@ class Writer:
     def create(self, clause: b.BCreate, relation: Relation) -> WriteResult:
         return self.create_paths(clause.paths, relation)
 
-    def create_paths(self, paths: list[b.BoundPath], relation: Relation) -> WriteResult:
-        ranked = self.run.materialize(f"(SELECT *, row_number() OVER (ORDER BY __ord) AS __rank FROM {relation.sql})",
-                                      relation.variables)
-        (rows,) = self.run.fetchone(f"SELECT count(*) FROM {ranked.sql}")
+    def create_paths(self, paths: list[b.BoundPath], relation: Relation, *,
+                     ranked_rows: int | None = None) -> WriteResult:
+        """The paths created once per row of `relation`. With `ranked_rows`, `relation` already has
+        `__rank`, 1 to `ranked_rows` in row order."""
+        if ranked_rows is None:
+            ranked, rows = self._ranked(relation)
+        else:
+            ranked, rows = relation, ranked_rows
         new_nodes: list[b.BoundNode] = []
         seen: set[int] = set()
         for path in paths:
@@ -104,6 +109,7 @@ class Writer:
             else:
                 counters += self._insert_nodes(new_nodes, ranked, id_sql, node_base, rows)
                 counters += self._insert_relationships(hops, ranked, id_sql, rel_base, rows)
+            self._record_created([*new_nodes, *new_rels])
         columns = [f"q.{v.column}" for v in relation.variables]
         new_variables: list[Variable] = []
         for node in new_nodes:
@@ -121,10 +127,41 @@ class Writer:
                 columns.append(f"struct_pack(nodes := [{node_ids}], rels := [{rel_ids}]::BIGINT[])"
                                f" AS {path.variable.column}")
                 new_variables.append(path.variable)
-        output = self.run.materialize(
-            f"(SELECT {', '.join([*columns, 'q.__ord'])} FROM {ranked.sql} AS q)",
-            relation.variables + new_variables)
+        # a projection of a stored table: the next clause reads it, nothing is copied
+        output = Relation(f"(SELECT {', '.join([*columns, 'q.__ord'])} FROM {ranked.sql} AS q)",
+                          relation.variables + new_variables)
         return WriteResult(output, counters)
+
+    def _record_created(self, elements: list[b.BoundNode | b.BoundRelationship]) -> None:
+        """Tell the constraint checks what the new elements are: their labels (type) and property keys."""
+        for element in elements:
+            entries = self._property_entries(element.properties)
+            keys = [key for key, value in entries if value.type.kind is not Kind.NULL]
+            if isinstance(element, b.BoundNode):
+                self.run.fulltext.wrote("node", labels=label_names(element.labels, element.span), keys=keys,
+                                        created=True)
+            else:
+                assert isinstance(element.types, ast.LabelName)
+                self.run.fulltext.wrote("relationship", labels=[element.types.name], keys=keys, created=True)
+
+    def _stored_rows(self, relation: Relation) -> Relation:
+        """`relation` as a table, which a clause reading its rows several times needs (copied only if it is
+        a SELECT)."""
+        return relation if _stored(self.run, relation) else self.run.materialize(relation.sql, relation.variables)
+
+    def _ranked(self, relation: Relation) -> tuple[Relation, int]:
+        """The rows with `__rank`, their 1-based position in `__ord` order (new ids are numbered by it),
+        and how many they are. A table of this statement whose `__ord` is already 1..n (what a clause
+        before leaves) is used as it is; anything else is numbered into a new table."""
+        if _stored(self.run, relation):
+            rows, distinct, first, last = self.run.fetchone(
+                f"SELECT count(*), count(DISTINCT __ord), min(__ord), max(__ord) FROM {relation.sql}")
+            if rows == 0 or (rows == distinct == last and first == 1):
+                return Relation(f"(SELECT *, __ord AS __rank FROM {relation.sql})", relation.variables), rows
+        ranked = self.run.materialize(f"(SELECT *, row_number() OVER (ORDER BY __ord) AS __rank FROM {relation.sql})",
+                                      relation.variables)
+        (rows,) = self.run.fetchone(f"SELECT count(*) FROM {ranked.sql}")
+        return ranked, rows
 
     def _endpoint_sql(self, node: b.BoundNode, id_sql: dict[int, str], alias: str) -> str:
         if id(node.variable) in id_sql:
@@ -318,19 +355,23 @@ class Writer:
     def merge(self, clause: b.BMerge, relation: Relation) -> WriteResult:
         path = clause.path
         self._check_merge_sets(clause)
-        table = self.run.materialize(relation.sql, relation.variables)
+        table = self._stored_rows(relation)
         queries, compiler, alias, parameters = self.compiler(table)
         match_sql, _ = queries.pattern_rows([path], table, compiler, alias)
         matched = self.run.materialize(f"({match_sql})", [], parameters.values)
         unmatched = Relation(f"(SELECT * FROM {table.sql} WHERE __ord NOT IN (SELECT __parent FROM {matched.sql}))",
                              relation.variables)
         keyed, key_names = self._keyed_rows(path, unmatched)
-        key_list = "".join(f", {name}" for name in key_names)
+        # one row per pattern to create: its key, its first row, and its rank among them (new ids follow it)
+        group = ", ".join(key_names)
         representatives = self.run.materialize(
-            f"(SELECT min(__ord) AS __rep{key_list} FROM {keyed.sql} GROUP BY ALL)", [])
+            f"(SELECT {group + ', ' if group else ''}min(__ord) AS __rep,"
+            f" row_number() OVER (ORDER BY min(__ord)) AS __rank FROM {keyed.sql}"
+            f"{' GROUP BY ' + group if group else ''} HAVING count(*) > 0)", [])
+        (creating,) = self.run.fetchone(f"SELECT count(*) FROM {representatives.sql}")
         created = self.create_paths(
-            [path], Relation(f"(SELECT * FROM {table.sql} WHERE __ord IN (SELECT __rep FROM {representatives.sql}))",
-                             relation.variables))
+            [path], Relation(f"(SELECT t.*, r.__rank FROM {table.sql} AS t JOIN {representatives.sql} AS r"
+                             f" ON t.__ord = r.__rep)", relation.variables), ranked_rows=creating)
         counters: Counter[str] = Counter(created.counters)
         new_variables = [v for v in created.relation.variables if all(v is not w for w in relation.variables)]
         old = [v.column for v in relation.variables]
@@ -341,16 +382,19 @@ class Writer:
         created_rows = (f"SELECT {_columns('u', old)}{_columns('c', new)}u.__ord = r.__rep AS __created,"
                         f" u.__ord AS __o1, 0 AS __o2 FROM {keyed.sql} AS u JOIN {representatives.sql} AS r"
                         f" ON {join_keys} JOIN {created.relation.sql} AS c ON c.__ord = r.__rep")
-        combined = self.run.materialize(
-            f"(SELECT * EXCLUDE (__o1, __o2), row_number() OVER (ORDER BY __o1, __o2) AS __ord FROM"
-            f" ({matched_rows} UNION ALL {created_rows}))", relation.variables + new_variables)
+        combined_sql = (f"(SELECT * EXCLUDE (__o1, __o2), row_number() OVER (ORDER BY __o1, __o2) AS __ord FROM"
+                        f" ({matched_rows} UNION ALL {created_rows}))")
+        if not (clause.on_create or clause.on_match):  # read once, by the next clause: not stored
+            return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined_sql})",
+                                        relation.variables + new_variables), counters)
+        combined = self.run.materialize(combined_sql, relation.variables + new_variables)
         for items, created_flag in ((clause.on_create, "true"), (clause.on_match, "false")):
             if items:
                 subset = Relation(f"(SELECT * FROM {combined.sql} WHERE __created = {created_flag})",
                                   combined.variables)
                 counters += self.set_items(items, subset).counters
-        output = self.run.materialize(f"(SELECT * EXCLUDE (__created) FROM {combined.sql})", combined.variables)
-        return WriteResult(output, counters)
+        return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined.sql})", combined.variables),
+                           counters)
 
     def _check_merge_sets(self, clause: b.BMerge) -> None:
         """Refuse ON MATCH SET of a property the pattern matches on: later rows would see earlier rows'
@@ -384,25 +428,24 @@ class Writer:
                 sql = compiler.compile(value)
                 keys.append(f"{_group_key(sql, value.type)} AS {name}")
                 property_keys.append((key, f"({sql}) IS NULL"))
-        nulls = " OR ".join(condition for _, condition in property_keys)
         columns = "".join(f", {key}" for key in keys)
+        where = ""
+        if property_keys:
+            # a row that would create a pattern with a null property fails the statement
+            nulls = " OR ".join(condition for _, condition in property_keys)
+            names = ", ".join(key for key, _ in property_keys)
+            refused = error_sql("SemanticError", "MergeReadOwnWrites", parameters.text(
+                f"cannot merge a pattern with a null property value ({names})"))
+            where = f" WHERE CASE WHEN {nulls} THEN {refused} ELSE true END"
         keyed = self.run.materialize(
-            f"(SELECT {alias}.*{columns}{', ' + nulls + ' AS __null' if nulls else ''}"
-            f" FROM {unmatched.sql} AS {alias}{compiler.context.join_text()})", unmatched.variables,
-            parameters.values)
-        if nulls:
-            (count,) = self.run.fetchone(f"SELECT count(*) FROM {keyed.sql} WHERE __null")
-            if count:
-                names = ", ".join(key for key, _ in property_keys)
-                raise CypherSemanticError(f"cannot merge a pattern with a null property value ({names})", None,
-                                          detail="MergeReadOwnWrites")
-            keyed = Relation(f"(SELECT * EXCLUDE (__null) FROM {keyed.sql})", keyed.variables)
+            f"(SELECT {alias}.*{columns} FROM {unmatched.sql} AS {alias}{compiler.context.join_text()}{where})",
+            unmatched.variables, parameters.values)
         return keyed, [f"k{i}" for i in range(len(keys))]
 
     # -- SET / REMOVE --------------------------------------------------------------------------------
 
     def set_clause(self, clause: b.BSet, relation: Relation) -> WriteResult:
-        table = self.run.materialize(relation.sql, relation.variables)
+        table = self._stored_rows(relation)
         result = self.set_items(clause.items, table)
         return WriteResult(table, result.counters)
 
@@ -412,10 +455,44 @@ class Writer:
         counters: Counter[str] = Counter()
         rounds = self._rounds(items, relation)
         for subset in rounds or [relation]:
-            for item in items:
+            for group in _property_groups(items):
+                if len(group) > 1:
+                    counters += self._set_property_group(group, subset)
+                    continue
+                (item,) = group
                 handler = SET_ITEMS[item.kind]
                 counters += handler(self, item, subset)
         return WriteResult(relation, counters)
+
+    def _set_property_group(self, items: list[b.BoundSetItem], relation: Relation) -> Counter[str]:
+        """`SET n.a = x, n.b = y, ...` on one node or relationship variable, values that read no graph and
+        are always storable (`_property_groups`): one table of the targets and values, one count, one
+        UPDATE, where an item at a time would take three statements each."""
+        target = items[0].target
+        entity = "node" if target.type.kind is Kind.NODE else "relationship"
+        table = ENTITY_TABLES[entity]
+        catalog = self.store.catalog
+        columns = [self.store.ensure_property_column(entity, item.key, item.value.type) for item in items]
+        column_types = [catalog.column_type(entity, item.key) or t.ANY for item in items]
+        _, compiler, alias, parameters = self.compiler(relation)
+        target_sql = compiler.entity_id(target, entity)
+        values = [stored_value(compiler.compile(item.value), item.value.type, column_type, check=False)
+                  for item, column_type in zip(items, column_types, strict=True)]
+        rows = self.run.materialize(
+            f"(SELECT {target_sql} AS id, {''.join(f'{v} AS v{i}, ' for i, v in enumerate(values))}"
+            f"{alias}.__ord AS __ord FROM {relation.sql} AS {alias}{compiler.context.join_text()}"
+            f" WHERE ({target_sql}) IS NOT NULL)", [], parameters.values)
+        counts = " + ".join(f"count(*) FILTER (WHERE s.v{i} IS NOT NULL) + count(DISTINCT s.id) FILTER"
+                            f" (WHERE s.v{i} IS NULL AND e.{column} IS NOT NULL)" for i, column in enumerate(columns))
+        (count,) = self.run.fetchone(f"SELECT {counts} FROM {rows.sql} AS s JOIN {table} AS e ON e.id = s.id")
+        assignments = ", ".join(f"{column} = {stored_value(f's.v{i}', column_type, column_type)}"
+                                for i, (column, column_type) in enumerate(zip(columns, column_types, strict=True)))
+        latest = ", ".join(f"arg_max_null(v{i}, __ord) AS v{i}" for i in range(len(items)))
+        self.run.execute(f"UPDATE {table} SET {assignments} FROM (SELECT id, {latest} FROM {rows.sql} GROUP BY id)"
+                         f" AS s WHERE {table}.id = s.id")
+        self.run.fulltext.touch(entity, rows.sql, keys=[item.key for item in items])
+        self.run.fulltext.wrote(entity, keys=[item.key for item in items])
+        return Counter({"properties_set": count})
 
     def _rounds(self, items: list[b.BoundSetItem], relation: Relation) -> list[Relation] | None:
         """Neo4j runs SET row by row, so `SET n.hits = n.hits + 1` over three rows of one node adds 3.
@@ -423,8 +500,10 @@ class Writer:
         some target recurs, round k holds the k-th row of each target (so rounds are as many as a target
         recurs, not as many as there are rows); with targets of several variables, a row is a round.
         None when one pass gives the same result."""
-        if not any(_reads_graph(item.value) or _reads_graph(item.target) for item in items
-                   if item.kind in ("property", "all", "merge")):
+        written = _written_keys(items)
+        if not any(_reads_graph(item.value, written)
+                   or (not isinstance(item.target, b.BVariable) and _reads_graph(item.target))
+                   for item in items if item.kind in ("property", "all", "merge")):
             return None
         targets: list[str] = []
         for item in items:
@@ -504,6 +583,7 @@ class Writer:
                 f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL AND id IN (SELECT id FROM {rows.sql})")
             self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {rows.sql})")
             self.run.fulltext.touch(entity, rows.sql, keys=[item.key])
+            self.run.fulltext.wrote(entity, keys=[item.key])
             counters["properties_set"] += count
         return counters
 
@@ -550,6 +630,7 @@ class Writer:
                         f" AND id IN (SELECT id FROM {ids_table.sql})")
                     self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {ids_table.sql})")
                     self.run.fulltext.touch(entity, ids_table.sql, keys=[key])
+                    self.run.fulltext.wrote(entity, keys=[key])
                     counters["properties_set"] += count
         return counters
 
@@ -585,6 +666,7 @@ class Writer:
                 f"UPDATE {table} SET {column} = {checked} FROM (SELECT id, arg_max_null(v, __ord) AS v"
                 f" FROM {rows.sql} GROUP BY id) AS s WHERE {table}.id = s.id")
             self.run.fulltext.touch(entity, rows.sql, keys=[item.key])
+            self.run.fulltext.wrote(entity, keys=[item.key])
             counters["properties_set"] += count
         return counters
 
@@ -614,13 +696,15 @@ class Writer:
             self.run.execute(f"UPDATE nodes SET labels = {new_labels} WHERE id IN (SELECT id FROM {rows.sql})",
                              parameters.values)
             self.run.fulltext.touch("node", rows.sql, labels=item.labels)
+            if add:
+                self.run.fulltext.wrote("node", labels=item.labels)
             counters["labels_added" if add else "labels_removed"] += count
         return counters
 
     # -- DELETE -------------------------------------------------------------------------------------
 
     def delete(self, clause: b.BDelete, relation: Relation) -> WriteResult:
-        table = self.run.materialize(relation.sql, relation.variables)
+        table = self._stored_rows(relation)
         node_sets, rel_sets = [], []
         for expression in clause.expressions:
             _, compiler, alias, parameters = self.compiler(table)
@@ -691,6 +775,11 @@ class Writer:
         return self.run.materialize(f"(SELECT DISTINCT id FROM ({union}) WHERE id IS NOT NULL)", [], values)
 
 
+def _stored(run: StatementRun, relation: Relation) -> bool:
+    """Whether `relation` is a table this statement stored (not a SELECT that would run again per read)."""
+    return relation.sql in run.tables
+
+
 def _reads_any(expression: b.BoundExpression | None, variable_ids: set[int]) -> bool:
     """Whether `expression` reads one of the variables in `variable_ids`."""
     if expression is None:
@@ -708,24 +797,72 @@ def _reads_any(expression: b.BoundExpression | None, variable_ids: set[int]) -> 
     return False
 
 
-GRAPH_KINDS = (Kind.NODE, Kind.RELATIONSHIP, Kind.PATH, Kind.ANY, Kind.LIST, Kind.MAP)
+def _may_hold_element(value_type: CypherType) -> bool:
+    """Whether a value of this type may be or contain a node, relationship or path (a list of strings or a
+    map of known keys holding none, the rows of `UNWIND $rows`, cannot)."""
+    if value_type.kind is Kind.LIST:
+        return _may_hold_element(value_type.element or t.ANY)
+    if value_type.is_record:
+        return any(_may_hold_element(field) for _, field in value_type.fields or ())
+    return value_type.kind in (Kind.NODE, Kind.RELATIONSHIP, Kind.PATH, Kind.ANY, Kind.MAP)
 
 
-def _reads_graph(expression: Any) -> bool:
+def _reads_graph(expression: Any, written: set[str] | None = None) -> bool:
     """Whether `expression` may read a property, label or relationship that a write can change: it reads
-    a variable that is or may hold a graph element, or runs a subquery."""
+    a variable that is or may hold a graph element, or runs a subquery. With `written`, the property keys
+    the writes change, `n.key` of a node or relationship variable reads the graph only for those keys."""
     if isinstance(expression, b.BSubquery):
         return True
+    if written is not None and isinstance(expression, b.BProperty) and isinstance(expression.subject, b.BVariable) \
+            and expression.subject.type.kind in (Kind.NODE, Kind.RELATIONSHIP):
+        return expression.key in written
     if isinstance(expression, b.BVariable):
-        return expression.variable.type.kind in GRAPH_KINDS
+        return _may_hold_element(expression.variable.type)
     if not isinstance(expression, b.BoundExpression):
         return False
     for value in vars(expression).values():
         for item in value if isinstance(value, tuple) else (value,):
             parts = item if isinstance(item, tuple) else (item,)
-            if any(_reads_graph(part) for part in parts):
+            if any(_reads_graph(part, written) for part in parts):
                 return True
     return False
+
+
+def _written_keys(items: list[b.BoundSetItem]) -> set[str] | None:
+    """The property keys SET items write (None: any, for `=` and `+=` of a map)."""
+    keys: set[str] = set()
+    for item in items:
+        if item.kind in ("all", "merge") or (item.kind in ("property", "remove_property")
+                                             and not isinstance(item.key, str)):
+            return None
+        if item.kind in ("property", "remove_property"):
+            keys.add(item.key)
+    return keys
+
+
+def _property_groups(items: list[b.BoundSetItem]) -> list[list[b.BoundSetItem]]:
+    """The items in order, consecutive `_groupable` items on one variable with distinct keys grouped when
+    none reads a key an earlier one of the group writes: a single UPDATE of them then gives what one item
+    after another would."""
+    groups: list[list[b.BoundSetItem]] = []
+    for item in items:
+        last = groups[-1] if groups else []
+        if last and _groupable(item) and _groupable(last[0]) and last[0].target.variable is item.target.variable \
+                and all(other.key != item.key for other in last) \
+                and not _reads_graph(item.value, {other.key for other in last}):
+            last.append(item)
+        else:
+            groups.append([item])
+    return groups
+
+
+def _groupable(item: b.BoundSetItem) -> bool:
+    """`SET v.key = value` on a node or relationship variable, the value always storable (so no item's
+    static error could come before an earlier item's run-time one). A group's items must also not read
+    what an earlier item of it writes (`_property_groups`)."""
+    return (item.kind == "property" and isinstance(item.key, str) and isinstance(item.target, b.BVariable)
+            and item.target.type.kind in (Kind.NODE, Kind.RELATIONSHIP) and item.value is not None
+            and item.value.type.kind is not Kind.NULL and is_storable(item.value.type) is True)
 
 
 def _target_entities(item: b.BoundSetItem) -> list[str]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from engine.execute.constraints import StatementWrites, Write
 from engine.semantic.types import CypherType, Kind
 from engine.storage.schema import ENTITY_TABLES, NEXT_ID_KEYS, IndexInfo
 
@@ -99,13 +100,22 @@ def drop(run: StatementRun, index: IndexInfo) -> None:
 
 
 class StatementChanges:
-    """The elements one statement has written since full-text indexes were last brought up to date."""
+    """The elements one statement has written since full-text indexes were last brought up to date, and
+    what it has written for constraint checks (`writes`)."""
 
     def __init__(self, run: StatementRun) -> None:
         self.run = run
         self.first_ids: dict[str, int] | None = None
         self.dirty = False
+        self.writes = StatementWrites()
         self.begin()
+
+    def wrote(self, entity: str, *, labels: Iterable[str] | None = None, keys: Iterable[str] | None = None,
+              created: bool = False) -> None:
+        """Writers call this for every set of elements they create or update (not for deletes, which cannot
+        break a constraint); see `constraints.Write`."""
+        self.writes.add(Write(entity, None if labels is None else frozenset(labels),
+                              None if keys is None else frozenset(keys), created))
 
     def begin(self) -> None:
         """Remember where new ids start (again after a batch commit or rollback)."""

@@ -164,47 +164,63 @@ def unify_all(types: Sequence[CypherType]) -> CypherType:
 
 
 def type_of_value(value: Any) -> CypherType:
-    """The static type of a parameter's value, so `$rows` of uniform maps compiles to STRUCT access. A list
-    is typed by the distinct shapes of its items (a list of a thousand like rows is one shape), as unifying
-    a type per item made typing a large parameter cost as much as compiling the statement."""
-    return _type_of_shape(_shape(value))
-
-
-_LEAF_TYPES: dict[str, CypherType] = {"N": NULL, "B": BOOLEAN, "I": INTEGER, "F": FLOAT, "S": STRING, "A": ANY,
-                                      "M": MAP}
-
-
-def _shape(value: Any) -> Any:
-    """A hashable stand-in for the type of `value`: a letter of `_LEAF_TYPES` or a temporal kind's name for
-    a scalar, ("map", ((key, shape), ...)) or ("list", (distinct item shapes in first-seen order))."""
+    """The static type of a parameter's value, so `$rows` of uniform maps compiles to STRUCT access."""
     if value is None:
-        return "N"
+        return NULL
     if isinstance(value, bool):
-        return "B"
+        return BOOLEAN
     if isinstance(value, int):
-        return "I" if -(2**63) <= value < 2**63 else "A"
+        return INTEGER if -(2**63) <= value < 2**63 else ANY
     if isinstance(value, float):
-        return "F" if math.isfinite(value) else "A"
+        return FLOAT if math.isfinite(value) else ANY
     if isinstance(value, str):
-        return "S"
+        return STRING
     if isinstance(value, Mapping):
-        return ("map", tuple(zip(map(str, value), map(_shape, value.values()), strict=True))) if value else "M"
+        if not value:
+            return MAP
+        return record([(str(k), type_of_value(v)) for k, v in value.items()])
     if isinstance(value, list | tuple):
-        return ("list", tuple(dict.fromkeys(map(_shape, value))))
+        return list_of(type_of_items(value))
     if type(value) in temporal.VALUE_KINDS:
-        return temporal.VALUE_KINDS[type(value)]
-    return "A"
+        return CypherType(Kind(temporal.VALUE_KINDS[type(value)]))
+    return ANY
 
 
-def _type_of_shape(shape: Any) -> CypherType:
-    """Unifying the distinct item types gives what unifying every item's type in order did: `unify` is a
-    join (idempotent, commutative, associative)."""
-    if isinstance(shape, str):
-        return _LEAF_TYPES.get(shape) or CypherType(Kind(shape))
-    tag, parts = shape
-    if tag == "map":
-        return record([(key, _type_of_shape(part)) for key, part in parts])
-    return list_of(unify_all([_type_of_shape(part) for part in parts]))
+_SCALAR_TYPES: dict[type, CypherType] = {bool: BOOLEAN, str: STRING}
+_BUILTINS = frozenset({bool, int, float, str, dict, list})
+
+
+def type_of_items(items: Sequence[Any]) -> CypherType:
+    """`unify_all` of the items' types, a column at a time: a batch of 10,000 rows for `UNWIND $rows` is
+    typed by one pass per key instead of one `type_of_value` and `unify` per value (0.25 s a batch).
+    Items of exact builtin types only; anything else takes the value-by-value path."""
+    classes = {list if cls is tuple else cls for cls in map(type, items)}
+    classes.discard(type(None))
+    if not classes:
+        return NULL
+    if len(classes) > 1:
+        # builtins of different kinds unify to ANY; other classes may be subclasses of one kind
+        return ANY if classes <= _BUILTINS else unify_all([type_of_value(item) for item in items])
+    (cls,) = classes
+    if cls in _SCALAR_TYPES:
+        return _SCALAR_TYPES[cls]
+    present = [item for item in items if item is not None]
+    if cls is int:
+        return INTEGER if min(present) >= -(2**63) and max(present) < 2**63 else ANY
+    if cls is float:
+        return FLOAT if all(map(math.isfinite, present)) else ANY
+    if cls is list:
+        return list_of(type_of_items([element for item in present for element in item]))
+    if cls is dict:
+        shapes = set(map(tuple, present))
+        if len(shapes) > 1 or () in shapes:
+            return MAP  # maps of different keys (or none) unify to a plain map
+        (keys,) = shapes
+        if not all(type(key) is str for key in keys):
+            return unify_all([type_of_value(item) for item in items])
+        return record([(key, type_of_items([item[key] for item in present])) for key in keys])
+    return unify_all([type_of_value(item) for item in items])
+
 
 
 def is_storable(cypher_type: CypherType) -> bool | None:

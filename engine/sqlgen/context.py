@@ -7,6 +7,7 @@ node or relationship table per entity variable whose properties or labels the SE
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from typing import Any
 from engine import temporal
 from engine import values as cypher_values
 from engine.semantic.scope import Variable
-from engine.semantic.types import CypherType, Kind, sql_type
+from engine.semantic.types import ANY, CypherType, Kind, sql_type, type_of_value
 from engine.sqlgen.runtime import tag_key
 from engine.storage.schema import ENTITY_TABLES, Catalog
 
@@ -44,6 +45,35 @@ def encode_json(value: Any, cypher_type: CypherType | None = None) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError("NaN and infinite floats cannot be passed inside lists or maps")
     return value
+
+
+def _json_text(value: Any, cypher_type: CypherType, own: bool) -> str:
+    """The JSON text of a bound value. Rows of plain values (no temporal values, no maps of unknown keys)
+    of their own type are already what `encode_json` would make: dumped as they are, 20x faster on a
+    10,000-row batch."""
+    if own and _plain_rows(cypher_type) and _text_keys(value):
+        with contextlib.suppress(TypeError, ValueError):
+            return json.dumps(value, allow_nan=False)
+    return json.dumps(encode_json(value, cypher_type))
+
+
+def _plain(cypher_type: CypherType) -> bool:
+    """Booleans, numbers, strings, nulls, and lists of them."""
+    if cypher_type.kind is Kind.LIST:
+        return _plain(cypher_type.element or ANY)
+    return cypher_type.kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NULL)
+
+
+def _plain_rows(cypher_type: CypherType) -> bool:
+    """A record of plain values, or a list of them."""
+    row = cypher_type.element if cypher_type.kind is Kind.LIST else cypher_type
+    return row is not None and row.is_record and all(_plain(field) for _, field in row.fields or ())
+
+
+def _text_keys(value: Any) -> bool:
+    """Whether the map (or every map of the list) has only string keys, which JSON keeps as they are."""
+    rows = value if isinstance(value, list | tuple) else (value,)
+    return all(type(key) is str for row in rows if row is not None for key in row)
 
 
 def _scalar_lists(cypher_type: CypherType) -> bool:
@@ -77,7 +107,12 @@ class Parameters:
             # five times faster on a batch of embeddings
             self.values.append(value)
             return f"CAST(${len(self.values)} AS {target})"
-        self.values.append(json.dumps(encode_json(value, cypher_type)))
+        own = type_of_value(value) == cypher_type
+        self.values.append(_json_text(value, cypher_type, own))
+        if own and "VARIANT" not in target:
+            # JSON of the value's own type casts straight to it, 5x faster than through a VARIANT (which
+            # is lenient to keys the type lacks, so it stays the route for other values)
+            return f"CAST(CAST(${len(self.values)} AS JSON) AS {target})"
         placeholder = f"CAST(CAST(${len(self.values)} AS JSON) AS VARIANT)"
         return placeholder if target == "VARIANT" else f"CAST({placeholder} AS {target})"
 
@@ -103,6 +138,8 @@ class SelectContext:
     tombstones: bool = False
     """True once the statement has deleted something: reads of an element must then tell a deleted one
     (DeletedEntityAccess) from an absent one."""
+    carried: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    """(entity, id SQL, table column) -> a column of the input that already holds it (generator.Carried)."""
 
     def bind_variable(self, variable: Variable, sql: str, *, hoistable: bool = True) -> None:
         self.variables[id(variable)] = sql
@@ -135,7 +172,7 @@ class SelectContext:
     def child(self) -> SelectContext:
         """A context for a nested SELECT: sees the same variables, joins of its own."""
         return SelectContext(self.catalog, self.parameters, dict(self.variables), [], {}, set(),
-                             self.alias_prefix, None, self.counter, 0, self.tombstones)
+                             self.alias_prefix, None, self.counter, 0, self.tombstones, dict(self.carried))
 
     def join_text(self) -> str:
         return (" " + " ".join(self.joins)) if self.joins else ""

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from engine.sqlgen.generator import QueryCompiler
 
 NUMERIC = (Kind.INTEGER, Kind.FLOAT)
+NATIVE_EQUAL_ELEMENTS = (Kind.STRING, Kind.BOOLEAN, Kind.INTEGER)
+"""Kinds whose SQL `=` is Cypher's `=` on non-null values: lists of them compare natively."""
 # Kinds compared with plain SQL operators when both sides have the same one.
 NATIVE_COMPARABLE = {Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN}
 TAG_KIND_CODES = {Kind.NODE: 7, Kind.RELATIONSHIP: 8}
@@ -214,6 +216,9 @@ class ExpressionCompiler:
 
     def entity_column(self, entity: str, id_sql: str, column: str) -> str:
         """`column` of the node or relationship whose id is `id_sql` (NULL when the id is NULL)."""
+        carried = self.context.carried.get((entity, id_sql, column))
+        if carried is not None:
+            return carried
         alias = self.context.entity_row(entity, id_sql)
         table = "nodes" if entity == "node" else "rels"
         if alias is not None:
@@ -675,6 +680,13 @@ def equality_sql(left: tuple[str, CypherType], right: tuple[str, CypherType]) ->
         return f"({a_double} = {b_double} AND NOT isnan({a_double}))"
     if lk == rk and (lk in (Kind.STRING, Kind.BOOLEAN, Kind.NODE, Kind.RELATIONSHIP) or lk in t.TEMPORAL_KINDS):
         return f"({a} = {b_})"
+    if lk is Kind.LIST and rk is Kind.LIST and a_type.element == b_type.element and a_type.element is not None \
+            and a_type.element.kind in NATIVE_EQUAL_ELEMENTS:
+        # element by element in three-valued logic, natively: `labels(a) = labels(b)` through cy_eq's
+        # VARIANTs took 2.5 s over 20,000 pairs, this 60 ms
+        codes = f"list_transform(list_zip({a}, {b_}), lambda p: {_truth_code('p[1] = p[2]')})"
+        return (f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL WHEN len({a}) <> len({b_}) THEN false"
+                f" ELSE [false, NULL, true][coalesce(list_min({codes}), 2) + 1] END")
     known = {Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP, Kind.PATH,
              Kind.LIST, Kind.MAP, *t.TEMPORAL_KINDS}
     if lk in known and rk in known and lk != rk and not ({lk, rk} <= set(NUMERIC)):

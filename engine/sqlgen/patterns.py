@@ -3,43 +3,33 @@
 A new node is a join of `nodes`; a relationship hop a join of `rels` (both directions through a UNION
 when undirected); a variable-length hop a recursive walk that carries the relationships it used so none
 repeats (trail semantics). A quantified path pattern is a recursive walk too, whose step is the group's own
-sub-pattern joined once per iteration, carrying one list per group variable (ADR-0016). Relationship
-variables of one MATCH are pairwise distinct, unless the MATCH is REPEATABLE ELEMENTS. A path selector
-(SHORTEST k, ANY k, ...) ranks each pattern's matches by length per input row and pair of end nodes
-(`PatternSql.qualify`).
+sub-pattern joined once per iteration, carrying one list per group variable (ADR-0016). Each walk is a
+LATERAL join seeded by the start node of the row it extends (walks.py, ADR-0026). Relationship variables
+of one MATCH are pairwise distinct, unless the MATCH is REPEATABLE ELEMENTS. A path selector (SHORTEST k,
+ANY k, ...) ranks each pattern's matches by length per input row and pair of end nodes
+(`PatternSql.qualify`); for one path, or one length group, over one variable-length hop the walk itself
+expands breadth first and keeps only those (`walks.frontier_walk`).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.errors import UnsupportedFeature
-from engine.limits import DEFAULT_MAX_WALK_ROWS, WALK_VARIABLE
 from engine.semantic import bound as b
 from engine.semantic import types as t
 from engine.sqlgen.context import SelectContext
 from engine.sqlgen.expressions import ExpressionCompiler, equality_sql
-from engine.sqlgen.runtime import error_sql
+from engine.sqlgen.walks import Walk, frontier_walk, trail_walk
 
 REL_BOTH_DIRECTIONS = ("(SELECT *, src AS _a, dst AS _b FROM rels UNION ALL "
                        "SELECT *, dst AS _a, src AS _b FROM rels WHERE src <> dst)")
 
-WALK_CAP = f"coalesce(getvariable('{WALK_VARIABLE}'), {DEFAULT_MAX_WALK_ROWS})"
-"""The most partial paths one step of a variable-length expansion may hold: beyond it the statement fails
-with WalkLimitExceeded instead of exhausting memory. Read from the connection's session variable
-(`engine.connect(max_walk_rows=)`, default CYPHER_MAX_WALK_ROWS or 1,000,000; ADR-0022)."""
-
-
-def walk_guard(frontier: str) -> str:
-    """A condition that is true, or raises WalkLimitExceeded once `frontier` rows exceed the cap."""
-    too_many = error_sql("UnsupportedFeature", "WalkLimitExceeded",
-                         f"'a variable-length pattern reached more than ' || {WALK_CAP} || ' partial paths in one "
-                         "step (the connection''s max_walk_rows); give it an upper bound or a more selective "
-                         "pattern'")
-    return f"CASE WHEN {frontier} > {WALK_CAP} THEN {too_many} ELSE true END"
-
-SEED_COLUMN = re.compile(r"^b\d+\.v\d+$")
+HOP_COLUMNS = {"right": ("rels", "src", "dst"), "left": ("rels", "dst", "src"),
+               "both": (REL_BOTH_DIRECTIONS, "_a", "_b")}
+"""Per direction: the relationships a hop reads, the column it leaves from and the one it arrives at."""
 
 
 @dataclass
@@ -78,23 +68,94 @@ class PatternSql:
         return f" QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY {order}) <= {selection.k}"
 
 
+@dataclass
+class FromItem:
+    """One FROM item of a pattern, and the conditions that are complete once it is joined."""
+
+    table: str
+    alias: str
+    lateral: bool = False
+    """A walk (or a bound relationship list) that reads the items before it."""
+    conditions: list[str] = field(default_factory=list)
+
+    def sql(self, own_conditions: list[str]) -> str:
+        """The item as FROM text, filtering itself by `own_conditions` (a LATERAL subquery) if any."""
+        if not own_conditions:
+            return f"{'LATERAL ' if self.lateral else ''}{self.table} AS {self.alias}"
+        where = " AND ".join(f"({condition})" for condition in own_conditions)
+        return f"LATERAL (SELECT {self.alias}.* FROM {self.table} AS {self.alias} WHERE {where}) AS {self.alias}"
+
+
+@dataclass
+class Frontier:
+    """How a selective path's walk expands breadth first (walks.frontier_walk)."""
+
+    every_tie: bool
+    closed: bool
+
+
+class _NotGiven:
+    def __repr__(self) -> str:
+        return "NOT_GIVEN"
+
+
+NOT_GIVEN = _NotGiven()
+"""`compile(pre_filter=)` when the caller does not say whether the MATCH's WHERE is a pre-filter."""
+
+
 class PatternCompiler:
-    def __init__(self, compiler: ExpressionCompiler, seed_source: str | None) -> None:
-        """`seed_source` is a FROM-able relation holding the rows the pattern extends (for walk seeds)."""
+    def __init__(self, compiler: ExpressionCompiler) -> None:
         self.compiler = compiler
         self.context = compiler.context
-        self.seed_source = seed_source
         self.sql = PatternSql()
+        self.pre_filter: b.BoundExpression | _NotGiven | None = NOT_GIVEN
+        self._items: list[FromItem] = []
+        self._where: list[str] = []
         self._fixed_rels: list[str] = []
         self._list_rels: list[str] = []
         self._walk_nodes: dict[int, str] = {}
 
-    def compile(self, paths: list[b.BoundPath]) -> PatternSql:
+    def compile(self, paths: list[b.BoundPath],
+                pre_filter: b.BoundExpression | _NotGiven | None = NOT_GIVEN) -> PatternSql:
+        """`pre_filter` is the MATCH's WHERE where it filters paths before a selector ranks them (the legacy
+        shortestPath() / allShortestPaths()), or None where it does not: a legacy shortest path expands
+        breadth first only once that is known."""
+        self.pre_filter = pre_filter
         for path in paths:
             self._path(path)
         if not all(path.mode == "walk" for path in paths):  # walk: MATCH REPEATABLE ELEMENTS
             self._uniqueness()
+        self._render()
         return self.sql
+
+    # -- FROM items and conditions ----------------------------------------------------------------
+
+    def _item(self, table: str, prefix: str, *, lateral: bool = False) -> str:
+        alias = self.context.fresh(prefix)
+        self._items.append(FromItem(table, alias, lateral))
+        return alias
+
+    def _condition(self, condition: str) -> None:
+        """A condition, kept with the last item joined so far (every condition is complete by then)."""
+        if self._items:
+            self._items[-1].conditions.append(condition)
+        else:
+            self._where.append(condition)
+
+    def _render(self) -> None:
+        """The FROM items and the WHERE. A LATERAL walk is seeded with the distinct start nodes of the rows
+        before it, but DuckDB only filters those rows first when their join conditions are part of them, not
+        of the WHERE (the walk's windows and counts keep it from pushing them down): so every item before a
+        walk filters itself, but by no condition that reads an entity join the SELECT adds after the items."""
+        last_walk = max((index for index, item in enumerate(self._items) if item.lateral), default=-1)
+        joined = {alias for alias in self.context.entity_aliases.values()
+                  if alias not in {item.alias for item in self._items}}
+        for index, item in enumerate(self._items):
+            own = ([condition for condition in item.conditions if not _reads_aliases(condition, joined)]
+                   if index < last_walk else [])
+            self.sql.from_items.append(item.sql(own))
+            self._where.extend(condition for condition in item.conditions if condition not in own)
+        self.sql.conditions = self._where
 
     # -- elements ---------------------------------------------------------------------------------
 
@@ -104,8 +165,7 @@ class PatternCompiler:
         if existing is not None:
             id_sql = existing
         else:
-            alias = self.context.fresh("n")
-            self.sql.from_items.append(f"nodes AS {alias}")
+            alias = self._item("nodes", "n")
             id_sql = f"{alias}.id"
             self.context.bind_variable(node.variable, id_sql)
             self.context.register_entity_alias("node", id_sql, alias)
@@ -117,9 +177,10 @@ class PatternCompiler:
         return id_sql
 
     def _node_conditions(self, node: b.BoundNode, id_sql: str, *, fresh: bool) -> None:
-        self.sql.conditions.extend(self._element_conditions(self.compiler, "node", node, id_sql))
+        for condition in self._element_conditions(self.compiler, "node", node, id_sql):
+            self._condition(condition)
         if not fresh:
-            self.sql.conditions.append(f"({id_sql}) IS NOT NULL")
+            self._condition(f"({id_sql}) IS NOT NULL")
 
     def _element_conditions(self, compiler: ExpressionCompiler, entity: str,
                             element: b.BoundNode | b.BoundRelationship, id_sql: str) -> list[str]:
@@ -161,26 +222,46 @@ class PatternCompiler:
             conditions.append(f"({equal})")
         return conditions
 
-    def _relationship(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode) -> str:
+    def _relationship(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode,
+                      keep_nodes: bool, frontier: Frontier | None) -> str:
         if relationship.length is not None:
-            return self._walk(relationship, left, right_node)
+            return self._walk(relationship, left, right_node, keep_nodes, frontier)
         existing = self.context.variable_sql(relationship.variable)
+        if existing is None and self._free(right_node):
+            return self._hop_to_free_node(relationship, left, right_node)
         right = self._node(right_node)
         if existing is not None:
             self._fixed_rels.append(existing)  # a bound relationship in the pattern counts for uniqueness
             src = self.compiler.entity_column("relationship", existing, "src")
             dst = self.compiler.entity_column("relationship", existing, "dst")
-            self.sql.conditions.append(self._endpoint_condition(relationship.direction, src, dst, left, right))
+            self._condition(self._endpoint_condition(relationship.direction, src, dst, left, right))
             self._relationship_filters(relationship, existing)
             return existing
-        alias = self.context.fresh("r")
         if relationship.direction == "both":
-            self.sql.from_items.append(f"{REL_BOTH_DIRECTIONS} AS {alias}")
-            self.sql.conditions.append(f"{alias}._a = {left} AND {alias}._b = {right}")
+            alias = self._item(REL_BOTH_DIRECTIONS, "r")
+            self._condition(f"{alias}._a = {left} AND {alias}._b = {right}")
         else:
-            self.sql.from_items.append(f"rels AS {alias}")
+            alias = self._item("rels", "r")
             src, dst = (left, right) if relationship.direction == "right" else (right, left)
-            self.sql.conditions.append(f"{alias}.src = {src} AND {alias}.dst = {dst}")
+            self._condition(f"{alias}.src = {src} AND {alias}.dst = {dst}")
+        return self._bind_relationship(relationship, alias)
+
+    def _free(self, node: b.BoundNode) -> bool:
+        """A node pattern that only says "some node": anonymous, new, no label, property or WHERE. Reached by a
+        hop it needs no join, as every relationship's ends exist (not so mid-statement after a DELETE)."""
+        return (node.variable.anonymous and node.labels is None and node.properties is None and node.where is None
+                and self.context.variable_sql(node.variable) is None and not self.context.tombstones)
+
+    def _hop_to_free_node(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode) -> str:
+        """A hop to a free node: the node is the relationship's other end column."""
+        source, near, far = HOP_COLUMNS[relationship.direction]
+        alias = self._item(source, "r")
+        self._condition(f"{alias}.{near} = {left}")
+        self.context.bind_variable(right_node.variable, f"{alias}.{far}")
+        return self._bind_relationship(relationship, alias)
+
+    def _bind_relationship(self, relationship: b.BoundRelationship, alias: str) -> str:
+        """Bind a new relationship pattern joined as `alias`: its variable, order key, output and filters."""
         id_sql = f"{alias}.id"
         self.context.bind_variable(relationship.variable, id_sql)
         self.context.register_entity_alias("relationship", id_sql, alias)
@@ -200,7 +281,8 @@ class PatternCompiler:
         return f"(({src} = {left} AND {dst} = {right}) OR ({src} = {right} AND {dst} = {left}))"
 
     def _relationship_filters(self, relationship: b.BoundRelationship, id_sql: str) -> None:
-        self.sql.conditions.extend(self._element_conditions(self.compiler, "relationship", relationship, id_sql))
+        for condition in self._element_conditions(self.compiler, "relationship", relationship, id_sql):
+            self._condition(condition)
 
     def _chain(self, relationship: b.BoundRelationship, rels_sql: str, left: str, right_node: b.BoundNode) -> str:
         """A variable-length hop whose relationships are already bound (a list): it matches when they
@@ -210,11 +292,10 @@ class PatternCompiler:
                                      relationship.span)
         low, high = relationship.length or (1, None)
         start, end = ("src", "dst") if relationship.direction == "right" else ("dst", "src")
-        alias = self.context.fresh("w")
-        self.sql.from_items.append(
-            f"LATERAL (SELECT list(r.{start} ORDER BY u.i) AS starts, list(r.{end} ORDER BY u.i) AS ends,"
+        alias = self._item(
+            f"(SELECT list(r.{start} ORDER BY u.i) AS starts, list(r.{end} ORDER BY u.i) AS ends,"
             f" count(*) AS hops, count(r.id) AS found FROM (SELECT unnest(l) AS id, generate_subscripts(l, 1) AS i"
-            f" FROM (SELECT {rels_sql} AS l)) AS u LEFT JOIN rels AS r ON r.id = u.id) AS {alias}")
+            f" FROM (SELECT {rels_sql} AS l)) AS u LEFT JOIN rels AS r ON r.id = u.id)", "w", lateral=True)
         right = self._node(right_node)
         linked = (f"list_bool_and(list_transform(list_zip(list_slice({alias}.ends, 1, {alias}.hops - 1),"
                   f" list_slice({alias}.starts, 2, {alias}.hops)), lambda p: p[1] = p[2]))")
@@ -223,47 +304,57 @@ class PatternCompiler:
                       f" AND {alias}.ends[{alias}.hops] = {right} AND coalesce({linked}, true) END"]
         if high is not None:
             conditions.append(f"len({rels_sql}) <= {int(high)}")
-        self.sql.conditions.extend(conditions)
+        for condition in conditions:
+            self._condition(condition)
         self._list_rels.append(rels_sql)
         self._walk_nodes[id(relationship)] = f"list_concat([{left}], {alias}.ends)"
         return rels_sql
 
-    def _walk(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode) -> str:
-        """A variable-length hop: a recursive walk from every seed node, joined on its two ends."""
+    # -- walks ------------------------------------------------------------------------------------
+
+    def _walk(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode, keep_nodes: bool,
+              frontier: Frontier | None) -> str:
+        """A variable-length hop: a recursive walk from the start node, joined on its end node."""
         existing = self.context.variable_sql(relationship.variable)
         if existing is not None:
             return self._chain(relationship, existing, left, right_node)
         low, high = relationship.length or (1, None)
-        source = "rels" if relationship.direction != "both" else REL_BOTH_DIRECTIONS
-        if relationship.direction == "right":
-            start_col, end_col = "src", "dst"
-        elif relationship.direction == "left":
-            start_col, end_col = "dst", "src"
-        else:
-            start_col, end_col = "_a", "_b"
+        source, near, far = HOP_COLUMNS[relationship.direction]
         step_filter = self._walk_step_filter(relationship)
-        seeds = self._walk_seeds(left)
         depth = f" AND len(w.rels) < {int(high)}" if high is not None else ""
-        walk = (
-            f"(WITH RECURSIVE walk(start, finish, rels, nodes) AS ("
-            f"SELECT s.id, s.id, []::BIGINT[], [s.id] FROM {seeds} AS s"
-            f" UNION ALL SELECT start, finish, rels, nodes FROM (SELECT w.start, r.{end_col} AS finish,"
-            f" list_append(w.rels, r.id) AS rels, list_append(w.nodes, r.{end_col}) AS nodes,"
-            f" count(*) OVER () AS __frontier FROM walk AS w JOIN {source} AS r ON r.{start_col} = w.finish"
-            f" WHERE NOT list_contains(w.rels, r.id){depth}{step_filter}) WHERE {walk_guard('__frontier')})"
-            f" SELECT * FROM walk WHERE len(rels) >= {int(low)})")
-        alias = self.context.fresh("w")
-        self.sql.from_items.append(f"{walk} AS {alias}")
+        node_after = far if frontier is not None and keep_nodes and relationship.direction != "both" else None
+        carried = keep_nodes and node_after is None
+        columns = [("finish", "BIGINT"), ("rels", "BIGINT[]")] + ([("nodes", "BIGINT[]")] if carried else [])
+        seed_nodes, step_nodes = (", [s.id]", f", list_append(w.nodes, r.{far}) AS nodes") if carried else ("", "")
+
+        def step(frontier_sql: str) -> str:
+            return (f"SELECT r.{far} AS finish, list_append(w.rels, r.id) AS rels{step_nodes} FROM {frontier_sql}"
+                    f" JOIN {source} AS r ON r.{near} = w.finish WHERE NOT list_contains(w.rels, r.id)"
+                    f"{depth}{step_filter}")
+
+        walk = Walk("walk", columns, f"SELECT s.id, []::BIGINT[]{seed_nodes} FROM (SELECT {left} AS id) AS s",
+                    step, "w", "len(rels)", int(low))
+        alias = self._item(self._walk_sql(walk, left, right_node, frontier, node_after), "w", lateral=True)
         right = self._node(right_node)
-        self.sql.conditions.append(f"{alias}.start = {left} AND {alias}.finish = {right}")
+        self._condition(f"{alias}.finish = {right}")
         rels_sql = f"{alias}.rels"
         self.context.bind_variable(relationship.variable, rels_sql, hoistable=False)
         self.sql.order_keys.append(f"{rels_sql} DESC")
         if not relationship.variable.anonymous:
             self.sql.outputs.append((relationship.variable.column, rels_sql))
         self._list_rels.append(rels_sql)
-        self._walk_nodes[id(relationship)] = f"{alias}.nodes"
+        if keep_nodes:
+            self._walk_nodes[id(relationship)] = f"{alias}.nodes"
         return rels_sql
+
+    def _walk_sql(self, walk: Walk, left: str, right_node: b.BoundNode, frontier: Frontier | None,
+                  node_after: str | None) -> str:
+        if frontier is None:
+            return trail_walk(walk)
+        # the end node, when already bound (by an earlier clause or pattern), stops the walk when reached
+        target = self.context.variable_sql(right_node.variable)
+        return frontier_walk(walk, every_tie=frontier.every_tie, start=left, target=target, closed=frontier.closed,
+                             node_after=node_after)
 
     def _walk_step_filter(self, relationship: b.BoundRelationship) -> str:
         parts = []
@@ -286,53 +377,55 @@ class PatternCompiler:
                 parts.append(f"coalesce({equal}, false)")
         return "".join(f" AND {part}" for part in parts)
 
-    def _walk_seeds(self, left: str) -> str:
-        """Where walks start: the bound start nodes of the input rows when known, else every node."""
-        if self.seed_source is not None and SEED_COLUMN.match(left):
-            column = left.split(".", 1)[1]
-            return f"(SELECT DISTINCT q.{column} AS id FROM {self.seed_source} AS q WHERE q.{column} IS NOT NULL)"
-        return "(SELECT id FROM nodes)"
-
     # -- quantified path patterns ------------------------------------------------------------------
 
-    def _group(self, group: b.BoundGroup, left: str, right_node: b.BoundNode, mode: str) -> str:
+    def _group(self, group: b.BoundGroup, left: str, right_node: b.BoundNode, mode: str, keep_nodes: bool,
+               frontier: Frontier | None) -> str:
         """A quantified path pattern: a recursive walk whose step joins the group's sub-pattern once, from
-        the node the walk has reached. Each row carries the start, the node reached, the relationships and
-        nodes so far (for uniqueness and the path), the iteration count and one list per group variable.
-        When the group's predicates read variables from outside it, the walk runs per row (LATERAL)."""
+        the node the walk has reached. Each row carries the node reached, the relationships and (for the
+        path, or ACYCLIC) the nodes so far, the iteration count and one list per group variable. The
+        group's predicates may read variables from outside it: the walk is a LATERAL join."""
         alias = self.context.fresh("g")
         cte = f"{alias}_walk"
-        lateral = _reads_outside(group)
         step_context = self.context.child()
         step_compiler = ExpressionCompiler(step_context, self.compiler.queries)
         previous = f"{alias}_p"
         lists = [f"l{index}" for index in range(len(group.group_variables))]
-        columns = ["start", "finish", "rels", "nodes", "i", *lists]
-        seeds = f"(SELECT {left} AS id)" if lateral else self._group_seeds(left)
+        node_after = None
+        if frontier is not None:
+            # breadth first, paths never repeat a node; a directed hop's nodes are read back at the end
+            mode = "trail" if mode == "acyclic" else mode
+            direction = group.relationships[0].direction
+            node_after = HOP_COLUMNS[direction][2] if keep_nodes and direction != "both" else None
+        carried = (keep_nodes or mode == "acyclic") and node_after is None
+        columns = [("finish", "BIGINT"), ("rels", "BIGINT[]")]
+        columns += [("nodes", "BIGINT[]")] if carried else []
+        columns += [("i", "INTEGER"), *((name, "BIGINT[]") for name in lists)]
         empty = "".join(f", []::{_list_sql_type(outer)}" for _, outer in group.group_variables)
-        base = f"SELECT s.id, s.id, []::BIGINT[], [s.id], 0{empty} FROM {seeds} AS s"
-        step = self._group_step(group, mode, step_context, step_compiler, cte, previous, lists)
-        walk = (f"(WITH RECURSIVE {cte}({', '.join(columns)}) AS ({base} UNION ALL {step})"
-                f" SELECT * FROM {cte} WHERE i >= {int(group.low)})")
-        self.sql.from_items.append(f"LATERAL {walk} AS {alias}" if lateral else f"{walk} AS {alias}")
+        seed = f"SELECT s.id, []::BIGINT[]{', [s.id]' if carried else ''}, 0{empty} FROM (SELECT {left} AS id) AS s"
+        step = self._group_step(group, mode, step_context, step_compiler, previous, lists, carried)
+        walk = Walk(cte, columns, seed, step, previous, "i", int(group.low))
+        self._items.append(FromItem(self._walk_sql(walk, left, right_node, frontier, node_after), alias,
+                                    lateral=True))
         # The group variables are bound before the node after the group: its WHERE may read them as lists,
         # `(n)-[r]->+(m WHERE all(x IN r WHERE ...))` (Cypher manual, graph patterns, variable references).
         for (_, outer), column in zip(group.group_variables, lists, strict=True):
             self.context.bind_variable(outer, f"{alias}.{column}", hoistable=False)
         right = self._node(right_node)
-        self.sql.conditions.append(f"{alias}.start = {left} AND {alias}.finish = {right}")
+        self._condition(f"{alias}.finish = {right}")
         for (_, outer), column in zip(group.group_variables, lists, strict=True):
             self.sql.outputs.append((outer.column, f"{alias}.{column}"))
         rels_sql = f"{alias}.rels"
         self.sql.order_keys.append(f"{rels_sql} DESC")
         self._list_rels.append(rels_sql)
-        self._walk_nodes[id(group)] = f"{alias}.nodes"
+        if keep_nodes:
+            self._walk_nodes[id(group)] = f"{alias}.nodes"
         return rels_sql
 
     def _group_step(self, group: b.BoundGroup, mode: str, context: SelectContext, compiler: ExpressionCompiler,
-                    cte: str, previous: str, lists: list[str]) -> str:
+                    previous: str, lists: list[str], keep_nodes: bool) -> Callable[[str], str]:
         """The recursive step: one more iteration of the group after each walk row `previous`."""
-        from_items = [f"{cte} AS {previous}"]
+        from_items: list[str] = []
         conditions: list[str] = []
         node_sql: list[str] = []
         new_rels: list[str] = []
@@ -351,26 +444,16 @@ class PatternCompiler:
         place_node(group.nodes[0], f"{previous}.finish")
         for index, relationship in enumerate(group.relationships):
             rel_alias = context.fresh("r")
-            near = node_sql[-1]
-            if relationship.direction == "both":
-                from_items.append(f"{REL_BOTH_DIRECTIONS} AS {rel_alias}")
-                conditions.append(f"{rel_alias}._a = {near}")
-                far = f"{rel_alias}._b"
-            elif relationship.direction == "right":
-                from_items.append(f"rels AS {rel_alias}")
-                conditions.append(f"{rel_alias}.src = {near}")
-                far = f"{rel_alias}.dst"
-            else:
-                from_items.append(f"rels AS {rel_alias}")
-                conditions.append(f"{rel_alias}.dst = {near}")
-                far = f"{rel_alias}.src"
+            source, near, far = HOP_COLUMNS[relationship.direction]
+            from_items.append(f"{source} AS {rel_alias}")
+            conditions.append(f"{rel_alias}.{near} = {node_sql[-1]}")
             rel_id = f"{rel_alias}.id"
             context.bind_variable(relationship.variable, rel_id)
             context.register_entity_alias("relationship", rel_id, rel_alias)
             singletons[id(relationship.variable)] = rel_id
             conditions.extend(self._element_conditions(compiler, "relationship", relationship, rel_id))
             new_rels.append(rel_id)
-            place_node(group.nodes[index + 1], far)
+            place_node(group.nodes[index + 1], f"{rel_alias}.{far}")
         if group.where is not None:
             conditions.append(f"coalesce({compiler.boolean(group.where)}, false)")
         if mode != "walk":
@@ -383,68 +466,109 @@ class PatternCompiler:
                 conditions.extend(f"{sql} <> {other}" for other in node_sql[index + 2:])
         if group.high is not None:
             conditions.append(f"{previous}.i < {int(group.high)}")
-        values = [f"{previous}.start", node_sql[-1], f"list_concat({previous}.rels, [{', '.join(new_rels)}])",
-                  f"list_concat({previous}.nodes, [{', '.join(node_sql[1:])}])", f"{previous}.i + 1"]
+        values = [("finish", node_sql[-1]), ("rels", f"list_concat({previous}.rels, [{', '.join(new_rels)}])")]
+        if keep_nodes:
+            values.append(("nodes", f"list_concat({previous}.nodes, [{', '.join(node_sql[1:])}])"))
+        values.append(("i", f"{previous}.i + 1"))
         for (singleton, _), column in zip(group.group_variables, lists, strict=True):
-            values.append(f"list_append({previous}.{column}, {singletons[id(singleton)]})")
-        names = ["start", "finish", "rels", "nodes", "i", *lists]
-        selected = ", ".join(f"{value} AS {name}" for value, name in zip(values, names, strict=True))
-        joins = " CROSS JOIN ".join(from_items)
+            values.append((column, f"list_append({previous}.{column}, {singletons[id(singleton)]})"))
+        selected = ", ".join(f"{value} AS {name}" for name, value in values)
         where = " AND ".join(f"({condition})" for condition in conditions) or "true"
-        return (f"SELECT {', '.join(names)} FROM (SELECT {selected}, count(*) OVER () AS __frontier"
-                f" FROM {joins}{context.join_text()} WHERE {where})"
-                f" WHERE {walk_guard('__frontier')}")
+        joins = "".join(f" CROSS JOIN {item}" for item in from_items)
 
-    def _group_seeds(self, left: str) -> str:
-        """Where a shared walk starts: the input rows' bound start nodes when known, else every node."""
-        if self.seed_source is not None and SEED_COLUMN.match(left):
-            column = left.split(".", 1)[1]
-            return f"(SELECT DISTINCT q.{column} AS id FROM {self.seed_source} AS q WHERE q.{column} IS NOT NULL)"
-        return "(SELECT id FROM nodes)"
+        def step(frontier_sql: str) -> str:
+            return f"SELECT {selected} FROM {frontier_sql}{joins}{context.join_text()} WHERE {where}"
+
+        return step
 
     # -- paths ------------------------------------------------------------------------------------
 
     def _path(self, path: b.BoundPath) -> None:
+        keep_nodes = path.variable is not None or path.mode == "acyclic"
+        frontier = self._frontier(path)
         node_ids = [self._node(path.nodes[0], scanned=True)]
         rel_items: list[tuple[str, bool]] = []
-        node_lists: list[str] = [f"[{node_ids[0]}]"]
         for index, link in enumerate(path.relationships):
             right_node = path.nodes[index + 1]
             if isinstance(link, b.BoundGroup):
-                rel_sql, is_list = self._group(link, node_ids[-1], right_node, path.mode), True
+                rel_sql, is_list = self._group(link, node_ids[-1], right_node, path.mode, keep_nodes, frontier), True
             else:
-                rel_sql = self._relationship(link, node_ids[-1], right_node)
+                rel_sql = self._relationship(link, node_ids[-1], right_node, keep_nodes, frontier)
                 is_list = link.length is not None
             node_ids.append(self.context.variable_sql(right_node.variable) or "")
             rel_items.append((rel_sql, is_list))
-            node_lists.append(f"({self._walk_nodes[id(link)]})[2:]" if is_list else f"[{node_ids[-1]}]")
         rels = [sql if is_list else f"[{sql}]" for sql, is_list in rel_items]
-        nodes_sql = _concat_lists(node_lists)
         rels_sql = _concat_lists(rels) if rels else "[]::BIGINT[]"
-        if path.variable is not None:
-            value = f"struct_pack(nodes := {nodes_sql}, rels := {rels_sql})"
-            self.context.bind_variable(path.variable, value, hoistable=False)
-            self.sql.outputs.append((path.variable.column, value))
-        if path.mode == "acyclic":
-            self.sql.conditions.append(f"len(list_distinct({nodes_sql})) = len({nodes_sql})")
+        if keep_nodes:
+            node_lists = [f"[{node_ids[0]}]"]
+            for link, node_id, (_, is_list) in zip(path.relationships, node_ids[1:], rel_items, strict=True):
+                node_lists.append(f"({self._walk_nodes[id(link)]})[2:]" if is_list else f"[{node_id}]")
+            nodes_sql = _concat_lists(node_lists)
+            if path.variable is not None:
+                value = f"struct_pack(nodes := {nodes_sql}, rels := {rels_sql})"
+                self.context.bind_variable(path.variable, value, hoistable=False)
+                self.sql.outputs.append((path.variable.column, value))
+            if path.mode == "acyclic":
+                self._condition(f"len(list_distinct({nodes_sql})) = len({nodes_sql})")
         if path.where is not None:
-            self.sql.conditions.append(f"coalesce({self.compiler.boolean(path.where)}, false)")
+            self._condition(f"coalesce({self.compiler.boolean(path.where)}, false)")
         selector = path.selector
         if selector is not None:
             if selector.function is not None:  # as with dbms.cypher.forbid_shortestpath_common_nodes = false
-                self.sql.conditions.append(f"NOT ({node_ids[0]} = {node_ids[-1]} AND len({rels_sql}) > 0)")
+                self._condition(f"NOT ({node_ids[0]} = {node_ids[-1]} AND len({rels_sql}) > 0)")
             self.sql.selection = Selection(selector.kind, selector.k, node_ids[0], node_ids[-1], f"len({rels_sql})")
+
+    def _frontier(self, path: b.BoundPath) -> Frontier | None:
+        """Breadth first expansion, when it finds exactly the paths the selector keeps: one path, or one
+        length group, over a single variable-length hop or one-relationship group that may start at length
+        0 or 1, with no predicate on the whole path (ADR-0026)."""
+        selector = path.selector
+        if selector is None or selector.k != 1 or len(path.relationships) != 1 or path.where is not None:
+            return None
+        link = path.relationships[0]
+        if isinstance(link, b.BoundGroup):
+            if len(link.relationships) != 1 or link.low > 1:
+                return None
+            direction, unique = link.relationships[0].direction, path.mode != "walk"
+        else:
+            if link.length is None or link.length[0] > 1 or self.context.variable_sql(link.variable) is not None:
+                return None
+            direction, unique = link.direction, True
+        if selector.function is not None:
+            if not self._pre_filter_reads_no_path(path):
+                return None
+            closed = False  # shortestPath() never returns a path whose two ends are the same node
+        elif path.mode == "acyclic":
+            closed = False
+        elif direction == "both" and unique:
+            return None  # the shortest closed trail is not the first one a breadth-first search finds
+        else:
+            closed = True
+        return Frontier(every_tie=selector.kind == "groups", closed=closed)
+
+    def _pre_filter_reads_no_path(self, path: b.BoundPath) -> bool:
+        """Whether the MATCH's WHERE, a pre-filter of the legacy functions, is known to read neither the
+        path nor its relationships: it then keeps or drops all paths between two nodes alike."""
+        if isinstance(self.pre_filter, _NotGiven):
+            return False
+        if self.pre_filter is None:
+            return True
+        link = path.relationships[0]
+        path_variables = {id(variable) for variable in (path.variable, getattr(link, "variable", None)) if variable}
+        if isinstance(link, b.BoundGroup):
+            path_variables |= {id(outer) for _, outer in link.group_variables}
+        return not _reads_any(self.pre_filter, path_variables)
 
     def _uniqueness(self) -> None:
         fixed, lists = self._fixed_rels, self._list_rels
         for i, first in enumerate(fixed):
             for second in fixed[i + 1:]:
-                self.sql.conditions.append(f"{first} <> {second}")
+                self._condition(f"{first} <> {second}")
             for rel_list in lists:
-                self.sql.conditions.append(f"NOT list_contains({rel_list}, {first})")
+                self._condition(f"NOT list_contains({rel_list}, {first})")
         for i, first in enumerate(lists):
             for second in lists[i + 1:]:
-                self.sql.conditions.append(f"NOT list_has_any({first}, {second})")
+                self._condition(f"NOT list_has_any({first}, {second})")
 
 
 def _concat_lists(lists: list[str]) -> str:
@@ -454,11 +578,16 @@ def _concat_lists(lists: list[str]) -> str:
     return result
 
 
+def _reads_aliases(condition: str, aliases: set[str]) -> bool:
+    """Whether SQL text reads a column of one of `aliases` (fresh names such as `e12`, never a prefix of
+    another name followed by a dot)."""
+    return any(re.search(rf"(?<![\w.]){re.escape(alias)}\.", condition) for alias in aliases)
+
+
 def _references_variables(expression: b.BoundExpression) -> bool:
     if isinstance(expression, b.BVariable):
         return True
     return any(_references_variables(v) for v in vars(expression).values() if isinstance(v, b.BoundExpression))
-
 
 
 def _list_sql_type(variable: object) -> str:
@@ -466,22 +595,14 @@ def _list_sql_type(variable: object) -> str:
     return "BIGINT[]"
 
 
-def _reads_outside(group: b.BoundGroup) -> bool:
-    """Whether the group's predicates read any variable that is not one of its own singletons."""
-    own = {id(node.variable) for node in group.nodes} | {id(rel.variable) for rel in group.relationships}
-    expressions: list[b.BoundExpression] = [e for e in (group.where,) if e is not None]
-    for element in [*group.nodes, *group.relationships]:
-        expressions.extend(e for e in (element.properties, element.where) if e is not None)
-    return any(_reads_variables(expression, own) for expression in expressions)
-
-
-def _reads_variables(expression: object, own: set[int]) -> bool:
+def _reads_any(expression: object, variables: set[int]) -> bool:
+    """Whether a bound expression reads one of `variables` (by id), subqueries' imports included."""
     if isinstance(expression, b.BVariable):
-        return id(expression.variable) not in own
+        return id(expression.variable) in variables
     if isinstance(expression, b.BSubquery):
-        return any(id(variable) not in own for variable in expression.imports)
+        return any(id(variable) in variables for variable in expression.imports)
     if isinstance(expression, b.BoundExpression):
-        return any(_reads_variables(value, own) for value in vars(expression).values())
+        return any(_reads_any(value, variables) for value in vars(expression).values())
     if isinstance(expression, list | tuple):
-        return any(_reads_variables(value, own) for value in expression)
+        return any(_reads_any(value, variables) for value in expression)
     return False

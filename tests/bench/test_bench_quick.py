@@ -6,10 +6,13 @@ asserted here. The peers are not needed (they are the optional `bench` extra).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
+from bench.datasets import TOP_K, WORDS_PER_MESSAGE
 from bench.worker import Worker
 from bench.workloads import READS
 
@@ -67,3 +70,25 @@ def test_remember_agrees(agent: Worker) -> None:
     assert ours["rows"] == hand["rows"]
     assert len(ours["rows"]) == 50
     assert agent.do_counts("ours") == agent.do_counts("handsql")
+
+
+def test_search_data_ranks_alike(agent: Worker) -> None:
+    """The full-text and vector workloads check peers on their ranked ids, which holds only while the data
+    leaves no room for another ranking (bench/datasets.py): equal-length messages of distinct words, two query
+    words no message holds together whose RediSearch idf floors differ, and TOP_K planted nearest vectors
+    well apart from each other and from the rest."""
+    dataset = agent.dataset
+    assert dataset is not None
+    texts = [m["text"].split(" ") for m in dataset.tables["messages"]]
+    assert all(len(set(words)) == len(words) == WORDS_PER_MESSAGE for words in texts)
+    rare, common = dataset.params["fulltext"].split(" ")
+    assert dataset.params["fulltext_any"] == f"{rare}|{common}"
+    holders = {w: {i for i, words in enumerate(texts) if w in words} for w in (rare, common)}
+    assert holders[rare] and holders[common] and holders[rare].isdisjoint(holders[common])
+    floors = [math.floor(math.log2(1 + len(texts) / len(holders[w]))) for w in (rare, common)]
+    assert floors[0] > floors[1]
+    vectors = np.array([f["embedding"] for f in dataset.tables["facts"]])
+    query = np.array(dataset.params["vector"])
+    distances = np.sort(1 - vectors @ query / (np.linalg.norm(vectors, axis=1) * np.linalg.norm(query)))
+    assert distances[TOP_K - 1] < 0.3 < 0.4 < distances[TOP_K]
+    assert np.diff(distances[:TOP_K]).min() > 1e-3

@@ -41,7 +41,8 @@ def test_a_timeout_per_statement():
     with engine.connect(":memory:") as db:
         with pytest.raises(engine.StatementTimeout) as raised:
             db.execute(RUNAWAY, timeout=0.2)
-        assert raised.value.column == 28  # the clause it was in: the second UNWIND's
+        # the read clauses run as one SQL statement (ADR-0029): the error names the first of them
+        assert (raised.value.line, raised.value.column) == (1, 1)
         assert db.execute("RETURN 1 AS one", timeout=5).fetchall() == [(1,)]
         with pytest.raises(ValueError):
             db.execute("RETURN 1", timeout=0)
@@ -104,8 +105,8 @@ def test_cookbook_run_timeout_names_the_cell(tmp_path, capsys):
     code = main(["run", str(page), "--timeout", "0.3", "--color", "never"])
     out = capsys.readouterr().out
     assert code == 1
-    # the line of the clause that was running: the page's line 9, the cell's second line
-    assert f"{page}:9: cell 'runaway' failed: TransactionError: the statement ran longer than its 0.3 s" in out
+    # the line of the read clauses that were running as one SQL statement: the page's line 8, the cell's first
+    assert f"{page}:8: cell 'runaway' failed: TransactionError: the statement ran longer than its 0.3 s" in out
 
 
 def test_cookbook_run_rejects_a_bad_timeout(capsys):
@@ -168,7 +169,8 @@ def test_a_variable_length_expansion_over_the_cap_fails_clearly(pattern):
 
 
 def test_the_walk_cap_is_per_connection():
-    with engine.connect(":memory:", max_walk_rows=10) as small, engine.connect(":memory:") as default:
+    # the cap counts one start node's partial paths: from a node of K3, 2, 4, 6, ... trails per step
+    with engine.connect(":memory:", max_walk_rows=3) as small, engine.connect(":memory:") as default:
         for db in (small, default):
             complete_graph(db, 3)
         assert default.execute("MATCH p = (:N)-[*]->(:N) RETURN count(p)").fetchall() == [(96,)]

@@ -1,0 +1,129 @@
+"""Which read clauses' row order is ever read: where it is not, the clause skips building its `__ord`.
+
+Every binding table carries `__ord`, the row order Cypher would produce (ADR-0007). Building it costs: a row
+of sort keys per row, and a min() over such rows per group. Many queries never read it: an aggregation whose
+aggregates ignore order (count, sum, min, ...) and whose output order is decided by its own ORDER BY over
+all its grouping keys (`RETURN p.id, count(*) ORDER BY count(*) DESC, p.id LIMIT 10`), or that returns one
+row. `demands` walks a query's clauses backwards and says, for each, whether anything after it reads the
+order of its output; a clause whose output order is not read may number its rows with a constant (ADR-0029).
+
+The rules are a table over clause kinds; anything not listed reads its input's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.semantic import bound as b
+from engine.semantic.types import Kind
+
+ORDER_SENSITIVE_AGGREGATES = frozenset({"collect"})
+"""Aggregates whose value depends on the order of their input rows."""
+
+PLAIN_GROUP_KINDS = (Kind.BOOLEAN, Kind.INTEGER, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP)
+"""Grouping key types whose SQL value is the group's key: no representative is picked by order, and the SQL
+sort order tells groups apart."""
+
+
+def demands(clauses: Sequence[b.BoundClause]) -> list[bool]:
+    """For each clause, whether the order of its output rows is read by the clauses after it (or by the
+    result: the last clause's order always is)."""
+    result = [True] * len(clauses)
+    demanded = True
+    for index in range(len(clauses) - 1, -1, -1):
+        result[index] = demanded
+        demanded = input_demanded(clauses[index], demanded)
+    return result
+
+
+def input_demanded(clause: b.BoundClause, output_demanded: bool) -> bool:
+    """Whether `clause` reads the order of its input rows, given whether its own output order is read."""
+    if isinstance(clause, b.BMatch):
+        plain = not clause.optional and all(path.selector is None for path in clause.paths)
+        return output_demanded if plain else True
+    if isinstance(clause, b.BUnwind):
+        return output_demanded
+    if isinstance(clause, b.BProjection):
+        return _projection_input_demanded(clause, output_demanded)
+    return True
+
+
+def _projection_input_demanded(clause: b.BProjection, output_demanded: bool) -> bool:
+    if not clause.aggregating:
+        if clause.distinct and _order_covers(clause, clause.items):
+            return False  # distinct rows sorted on all their values: no ties, and equal rows are one row
+        if clause.order_by or clause.skip is not None or clause.limit is not None:
+            return True  # ties in the sort, and which rows SKIP / LIMIT keep, follow the input order
+        return output_demanded  # DISTINCT keeps each first row: which one is only seen through the order
+    if group_order_demanded(clause, output_demanded):
+        return True
+    return any(aggregate.name in ORDER_SENSITIVE_AGGREGATES for aggregate in _aggregates(clause)) or any(
+        item.expression.type.kind not in PLAIN_GROUP_KINDS for item in grouping_items(clause))
+
+
+def group_order_demanded(clause: b.BProjection, output_demanded: bool) -> bool:
+    """Whether an aggregating projection needs the order of its groups (their first rows' order): when its
+    output order is read and not fully decided by its ORDER BY, or when SKIP / LIMIT pick groups by it."""
+    if grouping_items(clause) == [] and not clause.distinct:
+        return False  # one row
+    if _order_covers_groups(clause):
+        return False
+    return output_demanded or clause.skip is not None or clause.limit is not None
+
+
+def grouping_items(clause: b.BProjection) -> list[b.BProjectionItem]:
+    return [item for item in clause.items if not _aggregates_in(item.expression)]
+
+
+def _order_covers_groups(clause: b.BProjection) -> bool:
+    """Whether the ORDER BY sorts by every grouping key, so no two groups tie."""
+    return _order_covers(clause, grouping_items(clause))
+
+
+def _order_covers(clause: b.BProjection, items: list[b.BProjectionItem]) -> bool:
+    """Whether the ORDER BY sorts by every one of `items` (as the item's variable), each of a type whose
+    SQL order tells apart values that grouping and DISTINCT tell apart."""
+    if not clause.order_by:
+        return False
+    sorted_by = {id(item.expression.variable) for item in clause.order_by if isinstance(item.expression, b.BVariable)}
+    return all(id(item.variable) in sorted_by and item.expression.type.kind in PLAIN_GROUP_KINDS for item in items)
+
+
+def _aggregates(clause: b.BProjection) -> list[b.BAggregate]:
+    found: list[b.BAggregate] = []
+    for item in clause.items:
+        found.extend(_aggregates_in(item.expression))
+    return found
+
+
+def _aggregates_in(expression: object) -> list[b.BAggregate]:
+    """The aggregates in an expression, not looking inside subqueries (they aggregate on their own)."""
+    if isinstance(expression, b.BAggregate):
+        return [expression]
+    if isinstance(expression, b.BSubquery) or not isinstance(expression, b.BoundExpression | tuple):
+        return []
+    values = expression if isinstance(expression, tuple) else vars(expression).values()
+    found: list[b.BAggregate] = []
+    for value in values:
+        found.extend(_aggregates_in(value))
+    return found
+
+
+def property_reads(query: b.BoundSingleQuery) -> dict[str, frozenset[str]]:
+    """The property keys a query reads off variables, per variable name (subqueries included): what a MATCH
+    carries along for the clauses after it (generator.Carried)."""
+    found: dict[str, set[str]] = {}
+    stack: list[object] = [query]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, b.BProperty) and isinstance(node.subject, b.BVariable):
+            found.setdefault(node.subject.variable.name, set()).add(node.key)
+        if isinstance(node, list | tuple):
+            stack.extend(node)
+        elif type(node).__module__ == b.__name__:
+            stack.extend(vars(node).values())
+    return {name: frozenset(keys) for name, keys in found.items()}

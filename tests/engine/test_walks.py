@@ -1,0 +1,141 @@
+"""Walks (ADR-0026): a variable-length hop or quantified path pattern walks from the start nodes of the rows it
+extends, and a selector of one path, or one length group, walks breadth first.
+
+The walk cap (`max_walk_rows`) makes both observable without timing anything: walking from every node, or
+enumerating every trail, holds more partial paths in one step than the cap allows, while the seeded or
+breadth-first walk stays under it. Breadth first must also answer exactly what enumerating every path and
+ranking them answers, rows and row order alike: a path pattern WHERE (here `WHERE true`) turns breadth first
+off, so each case runs both ways on random graphs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+
+
+def star_of_chains(db: engine.Connection, chains: int, length: int) -> None:
+    """`chains` chains of `length` R hops, all from one hub: a walk from every node holds about
+    chains * length partial paths in its first step, one from a chain's start node one."""
+    db.execute("CREATE (:Hub {i: 0})")
+    db.execute("MATCH (h:Hub) UNWIND range(1, $chains) AS c CREATE (h)-[:R]->(:N {i: c * 1000})",
+               {"chains": chains})
+    for step in range(1, length):
+        db.execute("MATCH (n:N) WHERE n.i % 1000 = $step - 1 CREATE (n)-[:R]->(:N {i: n.i + 1})", {"step": step})
+
+
+@pytest.mark.parametrize("query", [
+    "UNWIND [1000, 2000, 3000] AS start MATCH (a:N {i: start})-[:R*1..3]->(b) RETURN count(*) AS n",
+    "UNWIND [1000, 2000, 3000] AS start MATCH (a:N {i: start})-[:R]->{1,3}(b) RETURN count(*) AS n",
+    "UNWIND [1000, 2000, 3000] AS start MATCH (a:N {i: start})-[:R]->(m)-[:R*0..2]->(b) RETURN count(*) AS n",
+    "UNWIND [1000, 2000, 3000] AS start MATCH (a:N {i: start}) MATCH (a)-[:R*1..3]->(b) RETURN count(*) AS n",
+    "MATCH (a:N) WHERE a.i IN [1000, 2000, 3000] RETURN sum(COUNT { MATCH (a)-[:R]->{1,3}(b) }) AS n",
+    "MATCH (a:N) WHERE a.i IN [1000, 2000, 3000] CALL (a) { MATCH (a)-[:R*1..3]->(b) RETURN b }"
+    " RETURN count(*) AS n",
+])
+def test_a_walk_starts_only_at_the_rows_start_nodes(query: str) -> None:
+    with engine.connect(":memory:", max_walk_rows=50) as db:
+        star_of_chains(db, chains=100, length=4)
+        assert db.execute(query).fetchall() == [(9,)]
+
+
+def test_a_walk_from_a_fresh_start_node_still_walks_from_every_node() -> None:
+    with engine.connect(":memory:") as db:
+        star_of_chains(db, chains=3, length=3)
+        # 9 relationships, and 6 two-hop paths (from the hub, and from each chain's first node)
+        assert db.execute("MATCH (a)-[:R*1..2]->(b) RETURN count(*) AS n").fetchall() == [(15,)]
+        assert db.execute("MATCH (a:N)-[:R*2]->(b) RETURN count(*) AS n").fetchall() == [(3,)]
+
+
+def test_the_walk_cap_counts_one_start_nodes_partial_paths() -> None:
+    with engine.connect(":memory:", max_walk_rows=50) as db:
+        star_of_chains(db, chains=100, length=2)
+        assert db.execute("MATCH (a:N)-[:R*1..2]->(b) RETURN count(*) AS n").fetchall() == [(100,)]
+        with pytest.raises(engine.WalkLimitExceeded):
+            db.execute("MATCH (h:Hub)-[:R*1..2]->(b) RETURN count(*) AS n")
+
+
+def complete_graph(db: engine.Connection, size: int) -> None:
+    db.execute("UNWIND range(1, $n) AS i CREATE (:N {i: i})", {"n": size})
+    db.execute("MATCH (a:N), (b:N) WHERE a <> b CREATE (a)-[:R]->(b)")
+
+
+@pytest.mark.parametrize(("selector", "pattern"), [
+    ("SHORTEST 1", "(a:N {i: 1})-[:R]->+(b:N {i: 2})"),
+    ("ANY", "(a:N {i: 1})-[:R]->+(b:N {i: 2})"),
+    ("ALL SHORTEST", "(a:N {i: 1})-[:R]->+(b:N {i: 2})"),
+    ("SHORTEST 1", "(a:N {i: 1})-[:R*]->(b:N {i: 2})"),
+    ("ANY SHORTEST", "(a:N {i: 1})((x)-[:R]->(y))*(b:N {i: 2})"),
+])
+def test_a_selective_selector_walks_breadth_first(selector: str, pattern: str) -> None:
+    # from a node of K12 there are 11 * 11^(k-1) trails of k hops or so: enumerating them all passes the cap
+    query = "MATCH p = {selector} {pattern} RETURN length(p) AS n"
+    with engine.connect(":memory:", max_walk_rows=2000) as db:
+        complete_graph(db, 12)
+        assert db.execute(query.format(selector=selector, pattern=pattern)).fetchall() == [(1,)]
+        with pytest.raises(engine.WalkLimitExceeded):  # a path pattern WHERE: every path, then ranked
+            db.execute(query.format(selector=selector, pattern=f"({pattern} WHERE true)"))
+
+
+def random_graph(db: engine.Connection, seed: int, nodes: int = 7, rels: int = 12) -> None:
+    rng = random.Random(seed)
+    db.execute("UNWIND range(1, $n) AS i CREATE (:N {i: i})", {"n": nodes})
+    pairs = [[rng.randint(1, nodes), rng.randint(1, nodes)] for _ in range(rels)]
+    db.execute("UNWIND $pairs AS pair MATCH (a:N {i: pair[0]}), (b:N {i: pair[1]}) CREATE (a)-[:R]->(b)",
+               {"pairs": pairs})
+
+
+PATTERNS = [
+    ("SHORTEST 1", "(a:N)-[r:R]->+(b)"),
+    ("SHORTEST 1", "(a:N)<-[r:R]-{0,4}(b)"),
+    ("ANY", "(a:N)-[r:R*]->(b)"),
+    ("ANY", "(a:N)-[r:R*0..3]->(b:N)"),
+    ("ALL SHORTEST", "(a:N)-[r:R]->+(b)"),
+    ("SHORTEST 1 GROUP", "(a:N)-[r:R*1..4]->(b)"),
+    ("ANY SHORTEST", "(a:N)((x)-[s:R]->(y WHERE y.i > 1))+(b)"),
+    ("SHORTEST 1 ACYCLIC", "(a:N)-[r:R]-+(b)"),
+    ("ALL SHORTEST ACYCLIC", "(a:N)-[r:R]-{1,5}(b)"),
+]
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize(("selector", "pattern"), PATTERNS)
+def test_breadth_first_finds_what_ranking_every_path_finds(seed: int, selector: str, pattern: str) -> None:
+    query = ("MATCH p = {selector} {pattern} RETURN a.i AS a, b.i AS b,"
+             " [n IN nodes(p) | n.i] AS nodes, [x IN relationships(p) | id(x)] AS rels")
+    with engine.connect(":memory:") as db:
+        random_graph(db, seed)
+        breadth_first = db.execute(query.format(selector=selector, pattern=pattern)).fetchall()
+        ranked = db.execute(query.format(selector=selector, pattern=f"({pattern} WHERE true)")).fetchall()
+    assert breadth_first == ranked
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_breadth_first_with_a_bound_end_node(seed: int) -> None:
+    query = ("MATCH (a:N), (b:N) WHERE a.i <= 3 MATCH p = {selector} {pattern} RETURN a.i AS a, b.i AS b,"
+             " [x IN relationships(p) | id(x)] AS rels")
+    with engine.connect(":memory:") as db:
+        random_graph(db, seed)
+        for selector, pattern in [("SHORTEST 1", "(a)-[:R]->+(b)"), ("ALL SHORTEST", "(a)<-[:R]-*(b)"),
+                                  ("ANY", "(a)-[:R*..3]->(b)"), ("ALL SHORTEST", "(a)-[:R]-+(b)")]:
+            if "]-+" in pattern:  # an undirected trail walks breadth first only under REPEATABLE ELEMENTS
+                selector = f"{selector} ACYCLIC"
+            breadth_first = db.execute(query.format(selector=selector, pattern=pattern)).fetchall()
+            ranked = db.execute(query.format(selector=selector, pattern=f"({pattern} WHERE true)")).fetchall()
+            assert breadth_first == ranked, (selector, pattern)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_breadth_first_closed_walks(seed: int) -> None:
+    """A path back to its start: directed trails and (under REPEATABLE ELEMENTS) walks find the shortest
+    one breadth first too."""
+    with engine.connect(":memory:") as db:
+        random_graph(db, seed, nodes=5, rels=10)
+        for match, pattern in [("MATCH", "(a:N)-[:R]->+(a)"), ("MATCH", "(a:N)((x)-[:R]->(y))+(a)"),
+                               ("MATCH REPEATABLE ELEMENTS", "(a:N)((x)-[:R]-(y)){1,4}(a)")]:
+            query = (f"{match} p = SHORTEST 1 {{pattern}} RETURN a.i AS a, [x IN relationships(p) | id(x)] AS rels")
+            breadth_first = db.execute(query.format(pattern=pattern)).fetchall()
+            ranked = db.execute(query.format(pattern=f"({pattern} WHERE true)")).fetchall()
+            assert breadth_first == ranked, pattern
