@@ -355,7 +355,8 @@ class Executor:
 
     def _check_constraints(self, run: StatementRun, *, existence: bool = False) -> None:
         """Uniqueness after a clause that wrote; with `existence`, every constraint, before the commit."""
-        check_constraints(run.connection, self.store.catalog, run.span, existence=existence)
+        check_constraints(run.connection, self.store.catalog, run.span, existence=existence,
+                          writes=run.fulltext.writes)
 
     def _check_no_dangling(self, run: StatementRun) -> None:
         row = run.connection.execute(

@@ -29,3 +29,25 @@ def test_a_variable_that_is_not_a_grouping_key_is_still_refused(db):
     with pytest.raises(engine.CypherSyntaxError, match="not a grouping key") as raised:
         db.execute("MATCH (n) RETURN n.x, count(*) * CASE WHEN n:A THEN 1 ELSE 2 END AS s")
     assert raised.value.detail == "AmbiguousAggregationExpression"
+
+
+@pytest.fixture
+def facts():
+    with engine.connect(":memory:") as connection:
+        connection.execute("CREATE (:F {who: 'a', what: 'x'}), (:F {who: 'a', what: 'x'}), (:F {who: 'a'}),"
+                           " (:F {who: 'a'}), (:F {who: 'b', what: 'x', n: 1}), (:F {who: 'b', what: 'x', n: 1.0})")
+        yield connection
+
+
+def test_distinct_records_of_strings_treat_null_fields_as_equal(facts):
+    # records of strings, integers and booleans are grouped natively: nulls must still meet each other
+    rows = facts.execute("MATCH (f:F) RETURN collect(DISTINCT {who: f.who, what: f.what}) AS kept").fetchall()
+    assert rows == [([{"who": "a", "what": "x"}, {"who": "a", "what": None}, {"who": "b", "what": "x"}],)]
+
+
+def test_distinct_lists_of_records_and_floats_in_records(facts):
+    lists = facts.execute("MATCH (f:F) WITH DISTINCT [{w: f.what}] AS l RETURN l ORDER BY size(l[0].w)").fetchall()
+    assert lists == [([{"w": "x"}],), ([{"w": None}],)]
+    # n is 1 and 1.0: equivalent in Cypher, so the two b records are one value; n is absent on the a's
+    numbers = facts.execute("MATCH (f:F) RETURN count(DISTINCT {who: f.who, n: f.n}) AS c").fetchall()
+    assert numbers == [(2,)]
