@@ -206,6 +206,8 @@ class Binder:
             element = source
         variable = self.new_variable(clause.variable.name, element)
         variable.observed = _observed(expression)
+        if isinstance(expression, b.BParameter | b.BLiteral) and isinstance(expression.value, list | tuple):
+            variable.values = expression.value
         new_scope = scope.copy()
         new_scope.add(variable)
         return b.BUnwind(expression, variable, span=clause.span), new_scope

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.semantic.types import CypherType
 
@@ -21,6 +22,9 @@ class Variable:
     observed: bool = False
     """True when the type was read off stored data (a property column), not implied by the query text:
     such a type speeds up SQL but does not license compile-time type errors."""
+    values: Sequence[Any] | None = None
+    """The values it takes, when they are known as the query compiles: an UNWIND of a parameter or of a
+    literal list. Code generation may pick a cheaper SQL form that is right for exactly these values."""
 
     def __repr__(self) -> str:
         return f"{self.name}:{self.type!r}"

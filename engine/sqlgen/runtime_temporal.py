@@ -17,10 +17,12 @@ VARIANT; `parts_of()` from a typed STRUCT).
 
 from __future__ import annotations
 
+import datetime
 import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine import temporal
 from engine.sqlgen.runtime import error_sql, tag_key
@@ -520,6 +522,33 @@ def _iso_datetime(text: str) -> str:
               f" + TRY_CAST(substr({zone}, 5, 2) AS BIGINT) * 60) END")
     local = f"({_iso_date(f'left({text}, 10)')} * {DAY} + {clock})"
     return make_datetime(f"{local} - ({offset})", nanos, offset, "''")
+
+
+def known_strings_parse(values: Sequence[Any], text: str, target: str) -> str | None:
+    """The fast path alone, when every value `text` takes is known as the query compiles (a literal, a
+    parameter, the maps of an UNWIND of one) and each is null or takes it; None otherwise. DuckDB binds
+    every branch of a CASE, and the general parsers cost 20-30 ms to bind in each statement naming them,
+    more than the rest of a small statement."""
+    if target == "ZONED DATETIME":
+        pattern, date_of, fast = ISO_DATETIME, (lambda value: value[:10]), _iso_datetime(text)
+    elif target == "DATE":
+        pattern, date_of, fast = ISO_DATE, (lambda value: value), make_date(_iso_date(text))
+    else:
+        return None
+    strings = [value for value in values if value is not None]
+    if not all(isinstance(value, str) and re.fullmatch(pattern, value) and _is_date(date_of(value))
+               for value in strings):
+        return None
+    return fast if len(strings) == len(values) else f"CASE WHEN {text} IS NULL THEN NULL ELSE {fast} END"
+
+
+def _is_date(text: str) -> bool:
+    """What `TRY_CAST(text AS DATE) IS NOT NULL` says of an ISO_DATE string, or False (year 0)."""
+    try:
+        datetime.date.fromisoformat(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _time_parts_body(text: str) -> str:

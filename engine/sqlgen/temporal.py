@@ -13,8 +13,9 @@ then the time zone: converted (same instant) when the base had one, else attache
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.errors import CypherArgumentError, CypherTypeError, UnsupportedFeature
 from engine.semantic import bound as b
@@ -132,13 +133,29 @@ def select(parts: Parts, target: str) -> str:
                     rt.resolve(parts.d, parts.t, f"coalesce({parts.o}, 0)", parts.z))
 
 
+def _known_values(argument: b.BoundExpression) -> Sequence[Any] | None:
+    """Every value `argument` takes, when the query's text and parameters fix them: a literal, a parameter,
+    or a key of the maps an UNWIND of a parameter yields (`UNWIND $messages AS msg ... datetime(msg.at)`)."""
+    if isinstance(argument, b.BLiteral | b.BParameter):
+        return (argument.value,)
+    if (isinstance(argument, b.BProperty) and isinstance(argument.subject, b.BVariable)
+            and argument.subject.variable.values is not None):
+        items = argument.subject.variable.values
+        if all(isinstance(item, Mapping) for item in items):
+            return [item.get(argument.key) for item in items]
+    return None
+
+
 def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> str:
     """`date(x)` and friends for one argument: a string, a map, a temporal value or null."""
     kind = argument.type.kind
     if kind is Kind.NULL:
         return SQL_NULL[target]
     if kind is Kind.STRING:
-        return parse(_compile(c, argument), target)
+        text = _compile(c, argument)
+        values = _known_values(argument)
+        fast = None if values is None else rt.known_strings_parse(values, text, target)
+        return fast or parse(text, target)
     if argument.type.is_record or isinstance(argument, b.BMap):
         return from_map(c, argument, target)
     if kind is Kind.MAP:
