@@ -19,6 +19,10 @@ from engine.sqlgen.runtime import TAG, tag_key
 from engine.storage.schema import Catalog
 from engine.values import Node, Path, Relationship
 
+Visit = Callable[[str, Any], Any]
+Plan = Callable[[Any, Visit], Any]
+"""Rebuilds one non-null value, calling `visit` for every node, relationship and path in it."""
+ENTITY_VISITS = {Kind.NODE: "node", Kind.RELATIONSHIP: "relationship", Kind.PATH: "path"}
 NODE_TAG, REL_TAG, PATH_TAG = (tag_key(kind) for kind in ("NODE", "RELATIONSHIP", "PATH"))
 TEMPORAL_TAGS = {tag_key(kind): kind for kind in temporal.PAYLOAD_FIELDS}
 
@@ -31,38 +35,63 @@ class Decoder:
         self.rel_ids: set[int] = set()
         self.nodes: dict[int, Node] = {}
         self.rels: dict[int, Relationship] = {}
+        self.plans: dict[CypherType, Plan | None] = {}
 
     def decode_rows(self, rows: Sequence[tuple[Any, ...]], types: list[CypherType]) -> list[tuple[Any, ...]]:
-        if all(_as_fetched(cypher_type) for cypher_type in types):
+        plans = [self._plan(cypher_type) for cypher_type in types]
+        if all(plan is None for plan in plans):
             return list(rows)  # DuckDB's values are already the Python ones: no walk over every row
+        columns = [(index, plan) for index, plan in enumerate(plans) if plan is not None]
         for row in rows:
-            for value, cypher_type in zip(row, types, strict=True):
-                self._walk(value, cypher_type, self._collect)
+            for index, plan in columns:
+                if row[index] is not None:
+                    plan(row[index], self._collect)
         self._fetch()
-        return [tuple(self._walk(value, cypher_type, self._build)
-                      for value, cypher_type in zip(row, types, strict=True)) for row in rows]
+        built = []
+        for row in rows:
+            values = list(row)
+            for index, plan in columns:
+                if values[index] is not None:
+                    values[index] = plan(values[index], self._build)
+            built.append(tuple(values))
+        return built
 
     # One traversal, two uses: `visit(kind, id_or_payload)` collects ids, then builds values.
-    def _walk(self, value: Any, cypher_type: CypherType, visit: Callable[[str, Any], Any]) -> Any:
-        if value is None:
+    def _walk(self, value: Any, cypher_type: CypherType, visit: Visit) -> Any:
+        plan = self._plan(cypher_type)
+        return value if plan is None or value is None else plan(value, visit)
+
+    def _plan(self, cypher_type: CypherType) -> Plan | None:
+        """How to rebuild a non-null value of `cypher_type`, worked out once per type rather than per value;
+        None where DuckDB's value already is the Python one (plain scalars, and lists and records of them)."""
+        if cypher_type in self.plans:
+            return self.plans[cypher_type]
+        plan = self._make_plan(cypher_type)
+        self.plans[cypher_type] = plan
+        return plan
+
+    def _make_plan(self, cypher_type: CypherType) -> Plan | None:
+        if _as_fetched(cypher_type):
             return None
         kind = cypher_type.kind
-        if kind is Kind.NODE:
-            return visit("node", value)
-        if kind is Kind.RELATIONSHIP:
-            return visit("relationship", value)
-        if kind is Kind.PATH:
-            return visit("path", value)
+        if kind in ENTITY_VISITS:
+            name = ENTITY_VISITS[kind]
+            return lambda value, visit: visit(name, value)
         if kind in t.TEMPORAL_KINDS:
-            return temporal.decode(kind.value, value)
+            temporal_kind = kind.value
+            return lambda value, visit: temporal.decode(temporal_kind, value)
         if kind is Kind.LIST:
-            element = cypher_type.element or t.ANY
-            return [self._walk(item, element, visit) for item in value]
+            item = self._plan(cypher_type.element or t.ANY)
+            assert item is not None  # a list of values as fetched is as fetched
+            return lambda value, visit: [None if element is None else item(element, visit) for element in value]
         if cypher_type.is_record and not is_variant(cypher_type):
-            return {key: self._walk(value.get(key), cypher_type.field(key) or t.ANY, visit) for key in value}
+            fields = {key: self._plan(field) for key, field in cypher_type.fields or ()}
+            return lambda value, visit: {
+                key: element if element is None or fields.get(key) is None else fields[key](element, visit)
+                for key, element in value.items()}
         if is_variant(cypher_type):
-            return self._walk_variant(value, visit)
-        return value
+            return self._walk_variant
+        return None
 
     def _walk_variant(self, value: Any, visit: Callable[[str, Any], Any]) -> Any:
         if isinstance(value, dict):
@@ -139,4 +168,6 @@ def _as_fetched(cypher_type: CypherType) -> bool:
         return False
     if cypher_type.kind is Kind.LIST:
         return _as_fetched(cypher_type.element or t.ANY)
+    if cypher_type.is_record:
+        return all(_as_fetched(field) for _, field in cypher_type.fields or ())
     return cypher_type.kind in AS_FETCHED

@@ -36,7 +36,7 @@ from engine.semantic import bound as b
 from engine.semantic.types import Kind
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
-from engine.sqlgen.order_demand import demands, property_reads
+from engine.sqlgen.order_demand import Reads, demands, property_reads
 from engine.sqlgen.procedure_arguments import (
     calls_with_varying_arguments,
     read_argument_values,
@@ -108,7 +108,7 @@ full-text indexes have yet to see."""
             return relation
         span = self.span
         self.enter(pending)
-        table = self.materialize(f"(SELECT * REPLACE (row_number() OVER (ORDER BY __ord) AS __ord)"
+        table = self.materialize(f"(SELECT * REPLACE (row_number() OVER (ORDER BY {relation.order}) AS __ord)"
                                  f" FROM {relation.sql})", relation.variables, pending.parameters.values)
         self.span, self.in_chain = span, False
         return table
@@ -222,7 +222,7 @@ class Executor:
             relation = Relation(f"({union_select(query, relations)})", list(query.parts[0].output))
             values: list[Any] = []
         else:
-            relation, counters, pending = self._run_clauses(run, query.parts[0])
+            relation, counters, pending = self._run_clauses(run, query.parts[0], final=True)
             values = pending.parameters.values if pending is not None else []
             if pending is not None:
                 run.enter(pending)
@@ -231,7 +231,7 @@ class Executor:
             rows: list[tuple[Any, ...]] = []
         else:
             columns = ", ".join(v.column for v in output)
-            raw = run._run_sql(f"SELECT {columns} FROM {relation.sql} ORDER BY __ord", values).fetchall()
+            raw = run._run_sql(f"SELECT {columns} FROM {relation.sql} ORDER BY {relation.order}", values).fetchall()
             rows = Decoder(self.connection, self.store.catalog).decode_rows(raw, [v.type for v in output])
         result_counters = empty_counters()
         result_counters.update(counters)
@@ -246,15 +246,17 @@ class Executor:
         return run.settle(relation, pending), counters
 
     def _run_clauses(self, run: StatementRun, query: b.BoundSingleQuery, relation: Relation | None = None,
-                     read: ReadClause | None = None) -> tuple[Relation, Counter[str], Chain | None]:
+                     read: ReadClause | None = None, *,
+                     final: bool = False) -> tuple[Relation, Counter[str], Chain | None]:
         """Run the clauses; consecutive read clauses (by default) fuse into one SELECT, materialized only
         where a clause that is not a plain read needs a table (ADR-0029). Returns the last relation, the
-        counters, and the chain of fused clauses whose SELECT the relation is, when it is not a table yet."""
+        counters, and the chain of fused clauses whose SELECT the relation is, when it is not a table yet.
+        With `final`, the query is the statement's: its last clause's rows go straight to the result."""
         counters: Counter[str] = Counter()
         relation = relation or Relation("(SELECT 1::BIGINT AS __ord)", [])
         fusing = read is None and run.fuse
         demanded = dict(zip(map(id, query.clauses), demands(query.clauses), strict=True)) if fusing else {}
-        wanted = property_reads(query) if fusing else {}
+        wanted = property_reads(query) if fusing else None
         pending: Chain | None = None
         writer = Writer(run)
         clauses = list(query.clauses)
@@ -267,7 +269,8 @@ class Executor:
                 else:
                     pending.add(clause.span)
                 relation = self.compile_read(run, clause, relation, pending.parameters,
-                                             ordered=demanded[id(clause)], wanted=wanted)
+                                             ordered=demanded[id(clause)], wanted=wanted,
+                                             final=final and not clauses)
                 continue
             relation, pending = run.settle(relation, pending), None
             if isinstance(clause, b.BCreate) and clauses and isinstance(clauses[0], b.BCreate):
@@ -298,15 +301,16 @@ class Executor:
 
     def compile_read(self, run: StatementRun, clause: b.BoundClause, relation: Relation,
                      parameters: Parameters, *, ordered: bool = True,
-                     wanted: dict[str, frozenset[str]] | None = None) -> Relation:
+                     wanted: Reads | None = None, final: bool = False) -> Relation:
         """A read clause's SELECT over `relation`, its values added to `parameters` (after bringing
         full-text indexes up to date with the writes before it, which it may query). Unless `ordered`, no
-        clause after it reads the order of its rows; `wanted` are the properties later clauses read, which
-        a MATCH carries along (order_demand.py)."""
+        clause after it reads the order of its rows; `wanted` is what later clauses read off variables,
+        which a MATCH carries along (order_demand.py); `final`, that it is the statement's last clause."""
         run.fulltext.sync()
         queries = QueryCompiler(self.store.catalog, parameters)
-        queries.ordered = ordered
-        queries.wanted = wanted or {}
+        queries.ordered, queries.final = ordered, final
+        if wanted is not None:
+            queries.wanted, queries.wanted_labels = wanted.properties, wanted.labels
         queries._aliases = run.aliases
         queries.tombstones = run.deleted_any
         read_argument_values(run.connection, queries, clause, relation)

@@ -52,6 +52,9 @@ class Relation:
     sql: str
     variables: list[Variable]
     carried: list[Carried] = field(default_factory=list)
+    order: str = "__ord"
+    """The ORDER BY list that gives the rows' order. Only a statement's final RETURN sets another (its sort
+    keys, then `__ord`): numbering its rows would cost DuckDB a second sort that only the result reads."""
 
     def carried_columns(self, alias: str, variables: list[Variable] | None = None) -> list[str]:
         """The carried columns of `variables` (all by default), read through `alias`."""
@@ -74,9 +77,14 @@ class QueryCompiler:
         self.run: Any = None
         """The StatementRun of a top-level clause, for procedures that run SQL first (ProcedureBuild)."""
         self.ordered = True
+        self.final = False
+        """Whether the clause compiled now is the statement's final RETURN, whose rows go straight to the
+        result: its ORDER BY orders them without numbering them (`Relation.order`)."""
         self.wanted: dict[str, frozenset[str]] = {}
         """Property keys read later in the statement, per variable name: a MATCH carries their columns for
         the variables it binds (`Carried`)."""
+        self.wanted_labels: frozenset[str] = frozenset()
+        """Node variables whose labels are read later in the statement: carried as well."""
         """Whether a clause after the top-level clause compiled now reads the order of its rows; when not,
         the clause numbers its rows with a constant (order_demand.py)."""
 
@@ -107,20 +115,23 @@ class QueryCompiler:
         return context
 
     def carry(self, variables: list[Variable], context: SelectContext) -> tuple[list[str], list[Carried]]:
-        """SELECT items carrying the wanted property columns of new entity `variables` whose table row this
-        SELECT joins, and what they carry."""
+        """SELECT items carrying the wanted property columns (and labels) of new entity `variables` whose
+        table row this SELECT joins, and what they carry."""
         items, carried = [], []
         for variable in variables:
             entity = {Kind.NODE: "node", Kind.RELATIONSHIP: "relationship"}.get(variable.type.kind)
-            keys = self.wanted.get(variable.name)
+            if entity is None:
+                continue
+            columns = [self.catalog.column(entity, key) for key in sorted(self.wanted.get(variable.name, ()))]
+            if entity == "node" and variable.name in self.wanted_labels:
+                columns.append("labels")
             id_sql = context.variable_sql(variable)
-            if entity is None or not keys or id_sql is None:
+            if not columns or id_sql is None:
                 continue
             row = context.entity_aliases.get((entity, id_sql))
             if row is None:
                 continue
-            for key in sorted(keys):
-                column = self.catalog.column(entity, key)
+            for column in columns:
                 if column is not None:
                     item = Carried(variable, entity, column)
                     items.append(f"{row}.{column} AS {item.name}")
@@ -482,7 +493,7 @@ class ProjectionCompiler:
                 f"(SELECT {_list([f'{alias}.{v.column}' for v in self.new_variables])}"
                 f"{alias}.__ord AS __ord FROM {current.sql} AS {alias}"
                 f"{context.join_text()} WHERE {condition})", self.new_variables)
-        return Relation(current.sql, self.new_variables, current.carried_for(self.new_variables))
+        return Relation(current.sql, self.new_variables, current.carried_for(self.new_variables), current.order)
 
     def _distinct_without_order(self) -> bool:
         """Whether DISTINCT may keep any row of each set of equal ones: nothing reads their order, and each
@@ -598,6 +609,8 @@ class ProjectionCompiler:
             paging += f" OFFSET {compiler.integer(clause.skip)}"
         if paging:  # the rows SKIP / LIMIT keep first (a top-n, not a full sort), then their numbers
             keyed = f"(SELECT * FROM {keyed} ORDER BY {order}{paging})"
+        if self.queries.final and self.outer is None:
+            return Relation(keyed, new_variables, relation.carried, order=order)
         columns = [v.column for v in new_variables] + [c.name for c in relation.carried]
         inner = f"(SELECT {_list(columns)}row_number() OVER (ORDER BY {order}) AS __ord FROM {keyed})"
         return Relation(inner, new_variables, relation.carried)

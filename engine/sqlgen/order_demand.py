@@ -13,6 +13,7 @@ The rules are a table over clause kinds; anything not listed reads its input's o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.semantic import bound as b
 from engine.semantic.types import Kind
@@ -109,10 +110,20 @@ def _aggregates_in(expression: object) -> list[b.BAggregate]:
     return found
 
 
-def property_reads(query: b.BoundSingleQuery) -> dict[str, frozenset[str]]:
-    """The property keys a query reads off variables, per variable name (subqueries included): what a MATCH
-    carries along for the clauses after it (generator.Carried)."""
+@dataclass(frozen=True)
+class Reads:
+    """What a query reads off its variables, by variable name (subqueries included): what a MATCH carries
+    along for the clauses after it (generator.Carried)."""
+
+    properties: dict[str, frozenset[str]]
+    """Property keys read per variable."""
+    labels: frozenset[str]
+    """Node variables whose labels are read (`labels(n)`, `n:A`)."""
+
+
+def property_reads(query: b.BoundSingleQuery) -> Reads:
     found: dict[str, set[str]] = {}
+    labels: set[str] = set()
     stack: list[object] = [query]
     seen: set[int] = set()
     while stack:
@@ -122,8 +133,13 @@ def property_reads(query: b.BoundSingleQuery) -> dict[str, frozenset[str]]:
         seen.add(id(node))
         if isinstance(node, b.BProperty) and isinstance(node.subject, b.BVariable):
             found.setdefault(node.subject.variable.name, set()).add(node.key)
+        elif isinstance(node, b.BHasLabels) and isinstance(node.subject, b.BVariable):
+            labels.add(node.subject.variable.name)
+        elif (isinstance(node, b.BFunction) and node.name == "labels" and len(node.arguments) == 1
+              and isinstance(node.arguments[0], b.BVariable)):
+            labels.add(node.arguments[0].variable.name)
         if isinstance(node, list | tuple):
             stack.extend(node)
         elif type(node).__module__ == b.__name__:
             stack.extend(vars(node).values())
-    return {name: frozenset(keys) for name, keys in found.items()}
+    return Reads({name: frozenset(keys) for name, keys in found.items()}, frozenset(labels))
