@@ -188,7 +188,8 @@ class QueryCompiler:
 
     def _pattern(self, paths: list[b.BoundPath], relation: Relation, compiler: ExpressionCompiler,
                  where: b.BoundExpression | None) -> tuple[PatternSql, str, str]:
-        pattern = PatternCompiler(compiler).compile(paths)
+        # the WHERE is the legacy shortest-path functions' pre-filter (PatternCompiler.compile's pre_filter)
+        pattern = PatternCompiler(compiler).compile(paths, pre_filter=where)
         conditions = list(pattern.conditions)
         if where is not None:
             conditions.append(compiler.boolean(where))

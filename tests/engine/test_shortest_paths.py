@@ -71,3 +71,26 @@ def test_selective_selector_with_other_patterns_is_still_an_error() -> None:
     with engine.connect(":memory:") as db, pytest.raises(engine.CypherError) as raised:
         db.execute("MATCH (a:N), p = SHORTEST 1 (a)-[:R]->+(b) RETURN p")
     assert (raised.value.kind, raised.value.detail) == ("SyntaxError", "SelectivePathPattern")
+
+
+# A complete graph of 8 nodes: 7 nodes one hop away, trails in the tens of thousands within 6 hops.
+COMPLETE = ("UNWIND range(1, 8) AS i CREATE (:K {i: i})"
+            " WITH 1 AS one MATCH (a:K), (b:K) WHERE a <> b CREATE (a)-[:E]->(b)")
+
+
+@pytest.mark.parametrize("where", ["", "WHERE a.i < b.i"])
+def test_shortest_path_function_walks_breadth_first_under_a_where_that_reads_no_path(where: str) -> None:
+    # breadth first, no step holds more than the 8 nodes; enumerating trails would pass the cap of 50
+    with engine.connect(":memory:", max_walk_rows=50) as db:
+        db.execute(COMPLETE)
+        rows = db.execute(f"UNWIND [[1, 2], [3, 8]] AS pair MATCH (a:K {{i: pair[0]}}), (b:K {{i: pair[1]}})"
+                          f" MATCH p = shortestPath((a)-[:E*..6]->(b)) {where} RETURN length(p) AS n").fetchall()
+    assert rows == [(1,), (1,)]
+
+
+def test_shortest_path_function_whose_where_reads_the_path_still_enumerates() -> None:
+    with engine.connect(":memory:", max_walk_rows=50) as db:
+        db.execute(COMPLETE)
+        with pytest.raises(engine.CypherError, match="partial paths"):
+            db.execute("MATCH (a:K {i: 1}), (b:K {i: 2}) MATCH p = shortestPath((a)-[:E*..6]->(b))"
+                       " WHERE length(p) > 1 RETURN length(p) AS n").fetchall()
