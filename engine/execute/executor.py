@@ -256,7 +256,8 @@ class Executor:
         relation = relation or Relation("(SELECT 1::BIGINT AS __ord)", [])
         fusing = read is None and run.fuse
         demanded = dict(zip(map(id, query.clauses), demands(query.clauses), strict=True)) if fusing else {}
-        wanted = property_reads(query) if fusing else None
+        # what MATCH clauses carry for later ones (an optimization: statements with no MATCH skip the walk)
+        wanted = property_reads(query) if fusing and any(isinstance(c, b.BMatch) for c in query.clauses) else None
         pending: Chain | None = None
         writer = Writer(run)
         clauses = list(query.clauses)

@@ -452,7 +452,8 @@ def _group_key(sql: str, cypher_type: t.CypherType) -> str:
 
 def _sort_key(sql: str, cypher_type: t.CypherType) -> str:
     """An expression whose SQL order is Cypher's order (null sorts last ascending: it is the largest)."""
-    if cypher_type.kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP):
+    if cypher_type.kind in (Kind.NULL, Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE,
+                            Kind.RELATIONSHIP):
         return sql
     if cypher_type.kind in t.TEMPORAL_KINDS:
         return temporal_key(sql, cypher_type.kind)
