@@ -162,3 +162,17 @@ def test_known_strings_that_take_the_fast_path_skip_the_general_parser(db):
 def test_a_known_string_with_an_impossible_date_is_still_an_error(db, statement):
     with pytest.raises(CypherError, match="29"):
         one(db, statement)
+
+
+ISO_STRINGS = ["2024-03-01T10:15Z", "2024-03-01T10:15:30Z", "1999-12-31T23:59:59.999999999-05:30",
+               "2024-02-29T00:00:00.1+14:00", "0001-01-01T00:00Z", "9999-12-31T23:59:59.5+00:00"]
+
+
+@pytest.mark.parametrize("text", ISO_STRINGS)
+def test_the_fast_path_agrees_with_the_general_parser(db, text):
+    # toString($t) is not known as the query compiles, so it meets the general parser
+    fast, general = db.execute("RETURN datetime($t) AS a, datetime(toString($t)) AS b", {"t": text}).fetchall()[0]
+    assert fast == general
+    day = text[:10]
+    fast, general = db.execute("RETURN date($d) AS a, date(toString($d)) AS b", {"d": day}).fetchall()[0]
+    assert fast == general
