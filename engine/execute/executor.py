@@ -61,7 +61,7 @@ class StatementRun:
 full-text indexes have yet to see."""
 
     def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore,
-                 timer: StatementTimer | None = None) -> None:
+                 timer: StatementTimer | None = None, *, writes: bool = True) -> None:
         self.connection = connection
         self.store = store
         self.timer = timer
@@ -71,7 +71,7 @@ full-text indexes have yet to see."""
         self.deleted_any = False
         self.span: Span | None = None
         self.trace: list[tuple[str, list[Any]]] | None = None
-        self.fulltext = StatementChanges(self)
+        self.fulltext = StatementChanges(self, writes=writes)
         self.fuse = True
         """Whether consecutive read clauses run as one SELECT (ADR-0029); off for the re-run that locates
         an error raised inside such a SELECT."""
@@ -161,19 +161,23 @@ class Executor:
         if read_only and statement.updating:
             raise ReadOnlyViolation("this statement writes to the graph (it has an updating clause); "
                                     "use a writing call for it", detail="WriteInReadOnlyCall")
+        writes = statement.updating
         try:
-            return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only)
+            return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only, writes=writes)
         except UnfusedRetry:
-            return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only, fuse=False)
+            return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only, fuse=False,
+                                        writes=writes)
 
-    def _in_transaction(self, body: Any, text: str, read_only: bool = False, *, fuse: bool = True) -> Result:
+    def _in_transaction(self, body: Any, text: str, read_only: bool = False, *, fuse: bool = True,
+                        writes: bool = True) -> Result:
         """Run `body` in one transaction: committed, or rolled back on error. A read-only run always
         rolls back, so even a write the compiler missed cannot persist. The timer is stopped before
         COMMIT or ROLLBACK, so an interrupt never lands on either. An error raised by the SQL of several
-        fused read clauses (not a timeout, an interrupt or a memory limit) raises UnfusedRetry."""
+        fused read clauses (not a timeout, an interrupt or a memory limit) raises UnfusedRetry. Without
+        `writes` (a statement with no updating clause) no full-text bookkeeping is kept."""
         self.connection.execute("BEGIN TRANSACTION")
         timer = StatementTimer(self._timeout, self.connection.interrupt)
-        run = StatementRun(self.connection, self.store, timer)
+        run = StatementRun(self.connection, self.store, timer, writes=writes)
         run.trace = self._trace
         run.fuse = fuse
         read_only = read_only or run.trace is not None

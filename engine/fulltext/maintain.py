@@ -103,8 +103,11 @@ class StatementChanges:
     """The elements one statement has written since full-text indexes were last brought up to date, and
     what it has written for constraint checks (`writes`)."""
 
-    def __init__(self, run: StatementRun) -> None:
+    def __init__(self, run: StatementRun, *, writes: bool = True) -> None:
         self.run = run
+        self.active = writes
+        """False for a statement with no updating clause: it cannot change what an index holds, so it runs
+        none of the bookkeeping (four SQL statements a statement once any full-text index exists)."""
         self.first_ids: dict[str, int] | None = None
         self.dirty = False
         self.writes = StatementWrites()
@@ -120,7 +123,7 @@ class StatementChanges:
     def begin(self) -> None:
         """Remember where new ids start (again after a batch commit or rollback)."""
         self.dirty = False
-        if not fulltext_indexes(self.run):
+        if not self.active or not fulltext_indexes(self.run):
             self.first_ids = None
             return
         rows = dict(self.run.connection.execute("SELECT key, value FROM graph_meta WHERE key IN (?, ?)",
