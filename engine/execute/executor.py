@@ -313,7 +313,9 @@ class Executor:
         which a MATCH carries along (order_demand.py); `final`, that it is the statement's last clause."""
         run.fulltext.sync()
         queries = QueryCompiler(self.store.catalog, parameters)
-        queries.ordered, queries.final = ordered, final
+        queries.ordered = ordered
+        if final:
+            queries.final_clauses.add(id(clause))
         if wanted is not None:
             queries.wanted, queries.wanted_labels = wanted.properties, wanted.labels
         queries._aliases = run.aliases

@@ -77,9 +77,10 @@ class QueryCompiler:
         self.run: Any = None
         """The StatementRun of a top-level clause, for procedures that run SQL first (ProcedureBuild)."""
         self.ordered = True
-        self.final = False
-        """Whether the clause compiled now is the statement's final RETURN, whose rows go straight to the
-        result: its ORDER BY orders them without numbering them (`Relation.order`)."""
+        self.final_clauses: set[int] = set()
+        """The RETURN clauses (by id) whose rows go straight to a consumer that orders by `Relation.order`:
+        the statement's result, or a COLLECT subquery's list. Their ORDER BY orders the rows without
+        numbering them."""
         self.wanted: dict[str, frozenset[str]] = {}
         """Property keys read later in the statement, per variable name: a MATCH carries their columns for
         the variables it binds (`Carried`)."""
@@ -337,6 +338,8 @@ class QueryCompiler:
         return relation
 
     def subquery_sql(self, node: b.BSubquery, outer: SelectContext) -> str:
+        if node.kind == "collect" and len(node.query.parts) == 1:
+            self.final_clauses.add(id(node.query.parts[0].clauses[-1]))
         relation = self.compile_query(node.query, self.seed(node.imports, outer), outer)
         if node.kind == "exists":
             return f"EXISTS (SELECT 1 FROM {relation.sql})"
@@ -344,7 +347,8 @@ class QueryCompiler:
             return f"(SELECT count(*) FROM {relation.sql})"
         column = node.query.parts[0].output[0].column
         element = node.type.element or t.ANY
-        return f"coalesce((SELECT list({column} ORDER BY __ord) FROM {relation.sql}), []::{sql_type(element)}[])"
+        return (f"coalesce((SELECT list({column} ORDER BY {relation.order}) FROM {relation.sql}),"
+                f" []::{sql_type(element)}[])")
 
 
 def union_select(query: b.BoundQuery, relations: list[Relation], partition: str | None = None) -> str:
@@ -611,7 +615,7 @@ class ProjectionCompiler:
             paging += f" OFFSET {compiler.integer(clause.skip)}"
         if paging:  # the rows SKIP / LIMIT keep first (a top-n, not a full sort), then their numbers
             keyed = f"(SELECT * FROM {keyed} ORDER BY {order}{paging})"
-        if self.queries.final and self.outer is None:
+        if id(clause) in self.queries.final_clauses:
             return Relation(keyed, new_variables, relation.carried, order=order)
         columns = [v.column for v in new_variables] + [c.name for c in relation.carried]
         inner = f"(SELECT {_list(columns)}row_number() OVER (ORDER BY {order}) AS __ord FROM {keyed})"
