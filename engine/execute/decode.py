@@ -93,7 +93,7 @@ class Decoder:
             return self._walk_variant
         return None
 
-    def _walk_variant(self, value: Any, visit: Callable[[str, Any], Any]) -> Any:
+    def _walk_variant(self, value: Any, visit: Visit) -> Any:
         if isinstance(value, dict):
             if len(value) == 1:
                 (key, payload), = value.items()
@@ -104,7 +104,7 @@ class Decoder:
             return [self._walk_variant(item, visit) for item in value]
         return value
 
-    def _tagged(self, key: str, payload: Any, visit: Callable[[str, Any], Any]) -> Any:
+    def _tagged(self, key: str, payload: Any, visit: Visit) -> Any:
         if key == NODE_TAG:
             return visit("node", int(payload))
         if key == REL_TAG:

@@ -53,8 +53,9 @@ class Relation:
     variables: list[Variable]
     carried: list[Carried] = field(default_factory=list)
     order: str = "__ord"
-    """The ORDER BY list that gives the rows' order. Only a statement's final RETURN sets another (its sort
-    keys, then `__ord`): numbering its rows would cost DuckDB a second sort that only the result reads."""
+    """The ORDER BY list that gives the rows' order. Only a RETURN in `QueryCompiler.final_clauses` (the
+    statement's last, or a COLLECT subquery's) sets another, its sort keys then `__ord`: numbering its rows
+    would cost DuckDB a second sort that only the consumer reads."""
 
     def carried_columns(self, alias: str, variables: list[Variable] | None = None) -> list[str]:
         """The carried columns of `variables` (all by default), read through `alias`."""
