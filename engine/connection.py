@@ -17,16 +17,33 @@ from engine.fulltext import procedures as fulltext_procedures
 from engine.host import host
 from engine.limits import DEFAULT_MAX_WALK_ROWS, WALK_VARIABLE, Limits, checked_timeout
 from engine.procedures import ProcedureRegistry
-from engine.sqlgen import runtime
+from engine.sqlgen import runtime, runtime_catalog
 from engine.storage.schema import GraphStore
 from engine.syntax.parser import parse, parse_script
 
 
-def _isolated(memory_limit: str) -> dict[str, Any]:
-    """DuckDB settings of every engine database: external access off (no statement can read or write a
-    file, load an extension or reach a network; the database file itself is opened before it applies),
-    and a memory limit (ADR-0022)."""
-    return {"enable_external_access": False, "memory_limit": memory_limit}
+def _open_file(path: str, memory_limit: str) -> duckdb.DuckDBPyConnection:
+    """A single-file database with the runtime macros, under the memory limit and with external access off
+    (ADR-0022): no statement can read or write a file, load an extension or reach a network. The database
+    file and the macros' cache file (ADR-0031) are opened before that applies; when the cache cannot be had
+    the macros are made as TEMP ones, which never reach the user's file."""
+    duck = duckdb.connect(path, config={"memory_limit": memory_limit})
+    try:
+        if runtime_catalog.attach(duck):
+            (database,) = duck.execute("SELECT current_database()").fetchone() or ("",)
+            search_path = f"{_quoted(database)}.main,{runtime_catalog.SCHEMA}".replace("'", "''")
+            duck.execute(f"SET search_path = '{search_path}'")
+        else:
+            runtime.install(duck)
+        duck.execute("SET enable_external_access = false")
+    except BaseException:
+        duck.close()
+        raise
+    return duck
+
+
+def _quoted(identifier: str) -> str:
+    return '"' + identifier.replace('"', '""') + '"'
 
 
 class Connection:
@@ -39,8 +56,7 @@ class Connection:
         if path == ":memory:":
             self._duck, self._attached = host(self.limits.memory).open()
         else:
-            self._duck = duckdb.connect(path, config=_isolated(self.limits.memory))
-            runtime.install(self._duck)
+            self._duck = _open_file(path, self.limits.memory)
         self._duck.execute(f"SET TimeZone = 'UTC'; {runtime.session_sql()};"
                            f" SET VARIABLE {WALK_VARIABLE} = {int(self.limits.max_walk_rows)}")
         self._store = GraphStore(self._duck)

@@ -13,17 +13,22 @@ import threading
 import duckdb
 
 from engine.limits import default_memory_limit
-from engine.sqlgen import runtime
+from engine.sqlgen import runtime, runtime_catalog
 
 
 class MemoryHost:
     """One DuckDB instance per process (per memory limit) for in-memory graphs: the runtime macros are
-    installed once in its main catalog, and each graph is a fresh attached in-memory database (ADR-0008).
-    External access is turned off after the macros are installed, as it cannot be turned back on."""
+    attached once from their cache file (ADR-0031), or else installed in its main catalog, and each graph is
+    a fresh attached in-memory database (ADR-0008). External access is turned off after that, as it cannot
+    be turned back on."""
 
     def __init__(self, memory_limit: str) -> None:
         self.base = duckdb.connect(":memory:", config={"memory_limit": memory_limit})
-        runtime.install(self.base, temporary=False)
+        if runtime_catalog.attach(self.base):
+            self.macros = runtime_catalog.SCHEMA
+        else:
+            runtime.install(self.base, temporary=False)
+            self.macros = "memory.main"
         self.base.execute("SET enable_external_access = false")
         self.lock = threading.Lock()
         self.counter = itertools.count()
@@ -34,7 +39,7 @@ class MemoryHost:
             cursor = self.base.cursor()
         cursor.execute(f"ATTACH ':memory:' AS {name}")
         cursor.execute(f"USE {name}")
-        cursor.execute(f"SET search_path = '{name}.main,memory.main'")
+        cursor.execute(f"SET search_path = '{name}.main,{self.macros}'")
         return cursor, name
 
 

@@ -443,6 +443,13 @@ def prepare_session(connection: duckdb.DuckDBPyConnection) -> None:
     connection.execute(session_sql())
 
 
+def install_sql(*, temporary: bool = True) -> str:
+    """The session settings and every macro's CREATE, as one script in creation order."""
+    kind = "TEMP MACRO" if temporary else "MACRO"
+    statements = [f"CREATE OR REPLACE {kind} {signature} AS {body}" for signature, body in all_macros()]
+    return ";\n".join([session_sql(), *statements])
+
+
 def install(connection: duckdb.DuckDBPyConnection, *, temporary: bool = True) -> None:
     """Create the runtime macros in `connection`: TEMP ones live with the connection and never reach a
     user's database file; non-temporary ones serve every graph attached to a shared in-memory host.
@@ -451,9 +458,8 @@ def install(connection: duckdb.DuckDBPyConnection, *, temporary: bool = True) ->
     would, on the warm-up thread (ADR-0027), wait for the GIL a hundred times while the main thread imports."""
     kind = "TEMP MACRO" if temporary else "MACRO"
     pending = all_macros()
-    statements = [f"CREATE OR REPLACE {kind} {signature} AS {body}" for signature, body in pending]
     try:
-        connection.execute(";\n".join([session_sql(), *statements]))
+        connection.execute(install_sql(temporary=temporary))
         return
     except duckdb.CatalogException:
         prepare_session(connection)
