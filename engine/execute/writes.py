@@ -10,7 +10,7 @@ match what that row created, which is Neo4j's row-by-row outcome (ADR-0006).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -478,21 +478,34 @@ class Writer:
         target_sql = compiler.entity_id(target, entity)
         values = [stored_value(compiler.compile(item.value), item.value.type, column_type, check=False)
                   for item, column_type in zip(items, column_types, strict=True)]
-        rows = self.run.materialize(
+        rows = self._per_target(
             f"(SELECT {target_sql} AS id, {''.join(f'{v} AS v{i}, ' for i, v in enumerate(values))}"
             f"{alias}.__ord AS __ord FROM {relation.sql} AS {alias}{compiler.context.join_text()}"
-            f" WHERE ({target_sql}) IS NOT NULL)", [], parameters.values)
-        counts = " + ".join(f"count(*) FILTER (WHERE s.v{i} IS NOT NULL) + count(DISTINCT s.id) FILTER"
-                            f" (WHERE s.v{i} IS NULL AND e.{column} IS NOT NULL)" for i, column in enumerate(columns))
-        (count,) = self.run.fetchone(f"SELECT {counts} FROM {rows.sql} AS s JOIN {table} AS e ON e.id = s.id")
+            f" WHERE ({target_sql}) IS NOT NULL)", [f"v{i}" for i in range(len(items))], parameters.values)
+        count = self._properties_set(rows, table, columns, [f"v{i}" for i in range(len(items))])
         assignments = ", ".join(f"{column} = {stored_value(f's.v{i}', column_type, column_type)}"
                                 for i, (column, column_type) in enumerate(zip(columns, column_types, strict=True)))
-        latest = ", ".join(f"arg_max_null(v{i}, __ord) AS v{i}" for i in range(len(items)))
-        self.run.execute(f"UPDATE {table} SET {assignments} FROM (SELECT id, {latest} FROM {rows.sql} GROUP BY id)"
-                         f" AS s WHERE {table}.id = s.id")
+        self.run.execute(f"UPDATE {table} SET {assignments} FROM {rows.sql} AS s WHERE {table}.id = s.id")
         self.run.fulltext.touch(entity, rows.sql, keys=[item.key for item in items])
         self.run.fulltext.wrote(entity, keys=[item.key for item in items])
         return Counter({"properties_set": count})
+
+    def _per_target(self, rows_sql: str, names: list[str], parameters: Sequence[Any] = ()) -> Relation:
+        """A table of one row per target (`id`) of the assignments in `rows_sql` (columns `id`, `names` and
+        `__ord`): each value is its last row's (Neo4j writes row by row, so the last write wins, null or
+        not), with `<name>__set`, how many of its rows set a value, and `<name>__removes`, whether any sets
+        null. One grouping here serves both the counters and the UPDATE."""
+        columns = ", ".join(f"arg_max_null({name}, __ord) AS {name}, count({name}) AS {name}__set,"
+                            f" bool_or({name} IS NULL) AS {name}__removes" for name in names)
+        return self.run.materialize(f"(SELECT id, {columns} FROM {rows_sql} GROUP BY id)", [], parameters)
+
+    def _properties_set(self, rows: Relation, table: str, columns: list[str], names: list[str]) -> int:
+        """Neo4j's propertiesSet for `_per_target` rows about to be written to `columns`: every value set,
+        plus one per target that loses a property it has (setting null where there is no value counts 0)."""
+        counts = " + ".join(f"coalesce(sum(s.{name}__set), 0) + count(*) FILTER (WHERE s.{name}__removes"
+                            f" AND e.{column} IS NOT NULL)" for name, column in zip(names, columns, strict=True))
+        (count,) = self.run.fetchone(f"SELECT {counts} FROM {rows.sql} AS s JOIN {table} AS e ON e.id = s.id")
+        return count
 
     def _rounds(self, items: list[b.BoundSetItem], relation: Relation) -> list[Relation] | None:
         """Neo4j runs SET row by row, so `SET n.hits = n.hits + 1` over three rows of one node adds 3.
@@ -654,17 +667,12 @@ class Writer:
                 continue
             if skip_null:
                 rows_sql = f"(SELECT * FROM {rows_sql} WHERE v IS NOT NULL)"
-            rows = self.run.materialize(rows_sql, [], values)
+            rows = self._per_target(rows_sql, ["v"], values)
             table = "nodes" if entity == "node" else "rels"
-            (count,) = self.run.fetchone(
-                f"SELECT count(*) FILTER (WHERE s.v IS NOT NULL) + count(DISTINCT s.id) FILTER"
-                f" (WHERE s.v IS NULL AND e.{column} IS NOT NULL)"
-                f" FROM {rows.sql} AS s JOIN {table} AS e ON e.id = s.id")
+            count = self._properties_set(rows, table, [column], ["v"])
             # `s.v` is already in the column's representation (converted by `_targets`).
             checked = stored_value("s.v", column_type or t.ANY, column_type or t.ANY)
-            self.run.execute(
-                f"UPDATE {table} SET {column} = {checked} FROM (SELECT id, arg_max_null(v, __ord) AS v"
-                f" FROM {rows.sql} GROUP BY id) AS s WHERE {table}.id = s.id")
+            self.run.execute(f"UPDATE {table} SET {column} = {checked} FROM {rows.sql} AS s WHERE {table}.id = s.id")
             self.run.fulltext.touch(entity, rows.sql, keys=[item.key])
             self.run.fulltext.wrote(entity, keys=[item.key])
             counters["properties_set"] += count
