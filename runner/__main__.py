@@ -1,7 +1,5 @@
 """`python -m runner` is the `cookbook` command."""
 
-import sys
+from runner.cli import entry
 
-from runner.cli import main
-
-sys.exit(main())
+entry()

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from rich.console import Console
 from rich.text import Text
@@ -99,6 +101,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         errors.print(Text(f"cookbook: error: {error}", style="red"))
         return USAGE
+
+
+def entry() -> NoReturn:
+    """The `cookbook` command: `main`, then the process ends at once. By then every page, report and
+    database is written and closed, so the interpreter's teardown (freeing the engine's DuckDB instance,
+    unloading every module: ~70 ms, a tenth of a page's run) has nothing left to do."""
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 def make_console(color: str, stream: object) -> Console:

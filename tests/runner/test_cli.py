@@ -154,3 +154,20 @@ def test_the_command_runs_as_a_module():
                                capture_output=True, text=True, cwd=ROOT, check=False)
     assert completed.returncode == 0, completed.stdout + completed.stderr
     assert completed.stdout.rstrip().splitlines()[-1].startswith("6 passed, 0 failed")
+
+
+def test_the_command_ends_with_everything_written(tmp_path):
+    """The process ends without the interpreter's teardown (`entry`): the exit code, the piped output,
+    the JSON report and the database file must all be complete by then."""
+    page = tmp_path / "small.md"
+    page.write_bytes((FIXTURES / "small.md").read_bytes().replace(b'| "Ada"   | 1815 |', b'| "Ada"   | 1816 |'))
+    database, report = tmp_path / "graph.duckdb", tmp_path / "out.json"
+    completed = subprocess.run([sys.executable, "-m", "runner", "run", str(page), "--db", str(database),
+                                "--json", str(report)], capture_output=True, text=True, cwd=ROOT, check=False)
+    assert completed.returncode == 1, completed.stdout + completed.stderr
+    assert completed.stdout.rstrip().splitlines()[-1].startswith("5 passed, 1 failed")
+    assert json.loads(report.read_text(encoding="utf-8"))["pages"][0]["cells"]
+    import engine
+
+    with engine.connect(str(database)) as reopened:
+        assert reopened.execute("MATCH (n) RETURN count(n) > 0 AS stored").rows == [(True,)]
