@@ -66,6 +66,10 @@ full-text indexes have yet to see."""
         self.store = store
         self.timer = timer
         self.tables: list[str] = []
+        self.row_counts: dict[str, int] = {}
+        """How many rows each table of `tables` holds (DuckDB's CREATE TABLE AS returns it)."""
+        self.dense: set[str] = set()
+        """The tables of `tables` whose `__ord` numbers their rows 1..n (what `settle` makes)."""
         self.aliases = [0]
         self.deleted_nodes = False
         self.deleted_any = False
@@ -93,11 +97,15 @@ full-text indexes have yet to see."""
         assert row is not None
         return row
 
-    def materialize(self, select: str, variables: list[Any], parameters: Sequence[Any] = ()) -> Relation:
+    def materialize(self, select: str, variables: list[Any], parameters: Sequence[Any] = (), *,
+                    dense: bool = False) -> Relation:
+        """A temp table of `select`'s rows; `dense`: its `__ord` is 1..n (see `dense`)."""
         name = f"_cypher_t{next(_TABLE_NAMES)}"
         body = select[1:-1] if select.startswith("(") and select.endswith(")") else f"SELECT * FROM {select}"
-        self._run_sql(f"CREATE TEMP TABLE {name} AS {body}", parameters)
+        (self.row_counts[name],) = self.fetchone(f"CREATE TEMP TABLE {name} AS {body}", parameters)
         self.tables.append(name)
+        if dense:
+            self.dense.add(name)
         return Relation(name, list(variables))
 
     def settle(self, relation: Relation, pending: Chain | None) -> Relation:
@@ -109,7 +117,7 @@ full-text indexes have yet to see."""
         span = self.span
         self.enter(pending)
         table = self.materialize(f"(SELECT * REPLACE (row_number() OVER (ORDER BY {relation.order}) AS __ord)"
-                                 f" FROM {relation.sql})", relation.variables, pending.parameters.values)
+                                 f" FROM {relation.sql})", relation.variables, pending.parameters.values, dense=True)
         self.span, self.in_chain = span, False
         return table
 
@@ -118,9 +126,11 @@ full-text indexes have yet to see."""
         self.span, self.in_chain = chain.span, chain.clauses > 1
 
     def drop_tables(self) -> None:
-        for name in self.tables:
-            self.connection.execute(f"DROP TABLE IF EXISTS {name}")
+        if self.tables:  # one call: a round trip per table costs more than the DROPs themselves
+            self.connection.execute("; ".join(f"DROP TABLE IF EXISTS {name}" for name in self.tables))
         self.tables.clear()
+        self.row_counts.clear()
+        self.dense.clear()
 
 
 @dataclass

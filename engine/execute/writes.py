@@ -153,6 +153,9 @@ class Writer:
         """The rows with `__rank`, their 1-based position in `__ord` order (new ids are numbered by it),
         and how many they are. A table of this statement whose `__ord` is already 1..n (what a clause
         before leaves) is used as it is; anything else is numbered into a new table."""
+        if relation.sql in self.run.dense:
+            rows = self.run.row_counts[relation.sql]
+            return Relation(f"(SELECT *, __ord AS __rank FROM {relation.sql})", relation.variables), rows
         if _stored(self.run, relation):
             rows, distinct, first, last = self.run.fetchone(
                 f"SELECT count(*), count(DISTINCT __ord), min(__ord), max(__ord) FROM {relation.sql}")
@@ -160,8 +163,7 @@ class Writer:
                 return Relation(f"(SELECT *, __ord AS __rank FROM {relation.sql})", relation.variables), rows
         ranked = self.run.materialize(f"(SELECT *, row_number() OVER (ORDER BY __ord) AS __rank FROM {relation.sql})",
                                       relation.variables)
-        (rows,) = self.run.fetchone(f"SELECT count(*) FROM {ranked.sql}")
-        return ranked, rows
+        return ranked, self.run.row_counts[ranked.sql]
 
     def _endpoint_sql(self, node: b.BoundNode, id_sql: dict[int, str], alias: str) -> str:
         if id(node.variable) in id_sql:
@@ -368,7 +370,7 @@ class Writer:
             f"(SELECT {group + ', ' if group else ''}min(__ord) AS __rep,"
             f" row_number() OVER (ORDER BY min(__ord)) AS __rank FROM {keyed.sql}"
             f"{' GROUP BY ' + group if group else ''} HAVING count(*) > 0)", [])
-        (creating,) = self.run.fetchone(f"SELECT count(*) FROM {representatives.sql}")
+        creating = self.run.row_counts[representatives.sql]
         created = self.create_paths(
             [path], Relation(f"(SELECT t.*, r.__rank FROM {table.sql} AS t JOIN {representatives.sql} AS r"
                              f" ON t.__ord = r.__rep)", relation.variables), ranked_rows=creating)
@@ -387,7 +389,7 @@ class Writer:
         if not (clause.on_create or clause.on_match):  # read once, by the next clause: not stored
             return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined_sql})",
                                         relation.variables + new_variables), counters)
-        combined = self.run.materialize(combined_sql, relation.variables + new_variables)
+        combined = self.run.materialize(combined_sql, relation.variables + new_variables, dense=True)
         for items, created_flag in ((clause.on_create, "true"), (clause.on_match, "false")):
             if items:
                 subset = Relation(f"(SELECT * FROM {combined.sql} WHERE __created = {created_flag})",
