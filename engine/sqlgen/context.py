@@ -120,6 +120,11 @@ class Parameters:
         self.values.append(value)
         return f"CAST(${len(self.values)} AS VARCHAR)"
 
+    def struct(self, value: dict[str, Any], type_sql: str) -> str:
+        """A value the compiler computed, in its stored STRUCT form (DuckDB binds a dict as a STRUCT)."""
+        self.values.append(value)
+        return f"CAST(${len(self.values)} AS {type_sql})"
+
 
 @dataclass
 class SelectContext:

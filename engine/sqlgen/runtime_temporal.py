@@ -542,6 +542,28 @@ def known_strings_parse(values: Sequence[Any], text: str, target: str) -> str | 
     return fast if len(strings) == len(values) else f"CASE WHEN {text} IS NULL THEN NULL ELSE {fast} END"
 
 
+def known_string_value(value: Any, target: str) -> dict[str, int | str] | None:
+    """The stored form of `datetime(value)` or `date(value)` for one string known as the query compiles,
+    computed as `known_strings_parse`'s SQL would compute it (None when that SQL would not take the
+    value). Bound as a parameter, it spares DuckDB binding the parse: 1-2 ms in each statement."""
+    if not isinstance(value, str):
+        return None
+    if target == "DATE" and re.fullmatch(ISO_DATE, value) and _is_date(value):
+        return {"d": (datetime.date.fromisoformat(value) - _EPOCH).days}
+    if target != "ZONED DATETIME" or not re.fullmatch(ISO_DATETIME, value) or not _is_date(value[:10]):
+        return None
+    clock = int(value[11:13]) * 3600 + int(value[14:16]) * 60 + (int(value[17:19]) if value[16] == ":" else 0)
+    fraction = re.search(r"\.([0-9]+)", value)
+    nanos = int(fraction.group(1).ljust(9, "0")) if fraction else 0
+    zone = value[-6:]
+    offset = 0 if value.endswith("Z") else (-1 if zone[0] == "-" else 1) * (int(zone[1:3]) * 3600 + int(zone[4:6]) * 60)
+    local = (datetime.date.fromisoformat(value[:10]) - _EPOCH).days * DAY + clock
+    return {"e": local - offset, "n": nanos, "o": offset, "z": ""}
+
+
+_EPOCH = datetime.date(1970, 1, 1)
+
+
 def _is_date(text: str) -> bool:
     """What `TRY_CAST(text AS DATE) IS NOT NULL` says of an ISO_DATE string, or False (year 0)."""
     try:

@@ -152,6 +152,10 @@ def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> 
     if kind is Kind.NULL:
         return SQL_NULL[target]
     if kind is Kind.STRING:
+        known = rt.known_string_value(argument.value, target) \
+            if isinstance(argument, b.BLiteral | b.BParameter) else None
+        if known is not None:
+            return c.context.parameters.struct(known, rt.payload_type(target))
         text = _compile(c, argument)
         values = _known_values(argument)
         fast = None if values is None else rt.known_strings_parse(values, text, target)

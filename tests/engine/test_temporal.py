@@ -165,7 +165,17 @@ def test_a_known_string_with_an_impossible_date_is_still_an_error(db, statement)
 
 
 ISO_STRINGS = ["2024-03-01T10:15Z", "2024-03-01T10:15:30Z", "1999-12-31T23:59:59.999999999-05:30",
-               "2024-02-29T00:00:00.1+14:00", "0001-01-01T00:00Z", "9999-12-31T23:59:59.5+00:00"]
+               "2024-02-29T00:00:00.1+14:00", "0001-01-01T00:00Z", "9999-12-31T23:59:59.5+00:00",
+               "1969-07-20T20:17:40.05-00:30"]
+
+
+def test_a_known_string_is_bound_as_the_value_it_parses_to(db):
+    """datetime($t) and date('...') of one known string bind the stored value the compiler computed: the
+    SQL has no parse left in it for DuckDB to bind."""
+    _, trace = db.explain("RETURN datetime($t) AS d, date('2024-03-01') AS e", {"t": "2024-03-01T10:15:30.5+01:00"})
+    (sql, values), = trace
+    assert "TRY_CAST" not in sql and "regexp" not in sql
+    assert {"e": 1709284530, "n": 500_000_000, "o": 3600, "z": ""} in values and {"d": 19783} in values
 
 
 @pytest.mark.parametrize("text", ISO_STRINGS)
