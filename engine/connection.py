@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,7 +20,21 @@ from engine.limits import DEFAULT_MAX_WALK_ROWS, WALK_VARIABLE, Limits, checked_
 from engine.procedures import ProcedureRegistry
 from engine.sqlgen import runtime, runtime_catalog
 from engine.storage.schema import GraphStore
+from engine.syntax.ast import Statement
 from engine.syntax.parser import parse, parse_script
+from engine.syntax.span import Span
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(statement: str) -> Statement:
+    """`parse`, remembered: an agent or a page sends the same few statements again and again, and the tree is
+    immutable (frozen dataclasses of tuples), so one parse serves every bind. Errors are raised again."""
+    return parse(statement)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed_script(text: str) -> tuple[tuple[Statement, Span], ...]:
+    return tuple(parse_script(text))
 
 
 def _open_file(path: str, memory_limit: str) -> duckdb.DuckDBPyConnection:
@@ -70,7 +85,7 @@ class Connection:
         connection's for this statement: past it the statement is stopped, rolled back, and
         StatementTimeout raised."""
         try:
-            bound = bind(parse(statement), params, self._store.catalog, self.procedures)
+            bound = bind(_parsed(statement), params, self._store.catalog, self.procedures)
         except CypherError as error:
             raise error.with_source(statement) from None
         return self._executor.run(bound, statement, read_only=read_only, timeout=self._timeout(timeout))
@@ -80,7 +95,7 @@ class Connection:
         """Run `;`-separated statements in order, each its own transaction (and with its own `timeout`);
         error positions are relative to `text`."""
         results = []
-        for statement, span in parse_script(text):
+        for statement, span in _parsed_script(text):
             try:
                 bound = bind(statement, params, self._store.catalog, self.procedures)
             except CypherError as error:
@@ -94,7 +109,7 @@ class Connection:
                 params: Mapping[str, Any] | None = None) -> tuple[Any, list[tuple[str, list[Any]]]]:
         """The bound statement and every SQL statement it runs (up to an error, if one is raised),
         from a run that is rolled back."""
-        bound = bind(parse(statement), params, self._store.catalog, self.procedures)
+        bound = bind(_parsed(statement), params, self._store.catalog, self.procedures)
         trace: list[tuple[str, list[Any]]] = []
         with contextlib.suppress(CypherError):
             self._executor.run(bound, statement, trace=trace)
