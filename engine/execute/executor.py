@@ -350,7 +350,7 @@ class Executor:
             queries.wanted, queries.wanted_labels = wanted.properties, wanted.labels
         queries._aliases = run.aliases
         queries.tombstones = run.deleted_any
-        read_argument_values(run.connection, queries, clause, relation)
+        read_argument_values(lambda: run.connection, queries, clause, relation)
         queries.run = run
         return queries.read_clause(clause, relation)
 

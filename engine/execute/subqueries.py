@@ -124,7 +124,7 @@ class CallRun:
             row = queries.alias("o")
             variables = [v for v in relation.variables if v is not key]
             part = Relation(f"(SELECT * FROM {relation.sql} WHERE {key.column} = {row}.__ord)", variables)
-            read_argument_values(run.connection, queries, clause, Relation(relation.sql, variables))
+            read_argument_values(lambda: run.connection, queries, clause, Relation(relation.sql, variables))
             produced = queries.read_clause(clause, part)
             sub = queries.alias("s")
             missing = [v for v in pinned if all(v is not w for w in produced.variables)]

@@ -17,6 +17,8 @@ from engine.semantic.types import Kind, sql_type
 from engine.sqlgen.context import Parameters, quote_identifier
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import duckdb
 
     from engine.sqlgen.expressions import ExpressionCompiler
@@ -53,9 +55,11 @@ def calls_with_varying_arguments(query: b.BoundQuery) -> bool:
     return False
 
 
-def read_argument_values(connection: duckdb.DuckDBPyConnection, queries: QueryCompiler, clause: b.BoundClause,
-                         relation: Relation) -> None:
-    """Record in `queries` the distinct values the varying arguments of `clause` take over `relation`."""
+def read_argument_values(connection: Callable[[], duckdb.DuckDBPyConnection], queries: QueryCompiler,
+                         clause: b.BoundClause, relation: Relation) -> None:
+    """Record in `queries` the distinct values the varying arguments of `clause` take over `relation`.
+    `connection` is called only when there are some: getting the statement's connection opens a read's
+    deferred transaction (ADR-0033)."""
     from engine.sqlgen.expressions import ExpressionCompiler
 
     varying = varying_arguments(clause)
@@ -75,7 +79,7 @@ def read_argument_values(connection: duckdb.DuckDBPyConnection, queries: QueryCo
             raise UnsupportedFeature(f"{clause.procedure.name}: its {field.name} must be a literal or a parameter",
                                      clause.arguments[number].span)
         columns += [_string_sql(compiler, clause.arguments[number]), _is_string_sql(compiler, clause.arguments[number])]
-    rows = connection.execute(f"SELECT DISTINCT {', '.join(columns)} FROM {relation.sql} AS {alias}"
+    rows = connection().execute(f"SELECT DISTINCT {', '.join(columns)} FROM {relation.sql} AS {alias}"
                               f"{context.join_text()}", parameters.values).fetchall()
     for row in rows:
         for number, is_string in zip(varying, row[1::2], strict=True):

@@ -29,3 +29,30 @@ def test_a_syntax_error_is_raised_every_time():
                 db.execute("MATCH (n RETURN n")
             with pytest.raises(engine.CypherSyntaxError):
                 db.execute_script("RETURN 1 AS one; MATCH (n RETURN n")
+
+
+class _Recording:
+    """The engine's DuckDB connection, keeping the text of every statement sent through it."""
+
+    def __init__(self, real):
+        self._real, self.sent = real, []
+
+    def execute(self, sql, *args):
+        self.sent.append(sql)
+        return self._real.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+
+def test_a_read_of_one_select_runs_without_a_transaction_and_a_write_in_one():
+    """ADR-0033: a read that compiles to a single SELECT needs no BEGIN and COMMIT; anything more opens one."""
+    with engine.connect() as db:
+        db.execute("CREATE (:A {x: 1})-[:R]->(:B)")
+        recording = _Recording(db._duck)
+        db._executor.connection = recording
+        assert db.execute("MATCH (a:A)-[:R]->(b) RETURN a.x AS x").rows == [(1,)]
+        assert not any(sql.startswith(("BEGIN", "COMMIT")) for sql in recording.sent)
+        db.execute("MATCH (a:A) SET a.x = 2")
+        assert recording.sent[-1] == "COMMIT" and any(sql.startswith("BEGIN") for sql in recording.sent)
+        assert db.execute("MATCH (a:A) RETURN a.x AS x").rows == [(2,)]
