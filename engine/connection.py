@@ -19,6 +19,7 @@ from engine.host import host
 from engine.limits import DEFAULT_MAX_WALK_ROWS, WALK_VARIABLE, Limits, checked_timeout
 from engine.procedures import ProcedureRegistry
 from engine.sqlgen import runtime, runtime_catalog
+from engine.sqlgen.context import quote_identifier
 from engine.storage.schema import GraphStore
 from engine.syntax.ast import Statement
 from engine.syntax.parser import parse, parse_script
@@ -46,7 +47,7 @@ def _open_file(path: str, memory_limit: str) -> duckdb.DuckDBPyConnection:
     try:
         if runtime_catalog.attach(duck):
             (database,) = duck.execute("SELECT current_database()").fetchone() or ("",)
-            search_path = f"{_quoted(database)}.main,{runtime_catalog.SCHEMA}".replace("'", "''")
+            search_path = f"{quote_identifier(database)}.main,{runtime_catalog.SCHEMA}".replace("'", "''")
             duck.execute(f"SET search_path = '{search_path}'")
         else:
             runtime.install(duck)
@@ -55,10 +56,6 @@ def _open_file(path: str, memory_limit: str) -> duckdb.DuckDBPyConnection:
         duck.close()
         raise
     return duck
-
-
-def _quoted(identifier: str) -> str:
-    return '"' + identifier.replace('"', '""') + '"'
 
 
 class Connection:

@@ -480,11 +480,12 @@ class Writer:
         target_sql = compiler.entity_id(target, entity)
         values = [stored_value(compiler.compile(item.value), item.value.type, column_type, check=False)
                   for item, column_type in zip(items, column_types, strict=True)]
+        names = [f"v{i}" for i in range(len(items))]
         rows = self._per_target(
-            f"(SELECT {target_sql} AS id, {''.join(f'{v} AS v{i}, ' for i, v in enumerate(values))}"
+            f"(SELECT {target_sql} AS id, {''.join(f'{v} AS {name}, ' for v, name in zip(values, names, strict=True))}"
             f"{alias}.__ord AS __ord FROM {relation.sql} AS {alias}{compiler.context.join_text()}"
-            f" WHERE ({target_sql}) IS NOT NULL)", [f"v{i}" for i in range(len(items))], parameters.values)
-        count = self._properties_set(rows, table, columns, [f"v{i}" for i in range(len(items))])
+            f" WHERE ({target_sql}) IS NOT NULL)", names, parameters.values)
+        count = self._properties_set(rows, table, columns, names)
         assignments = ", ".join(f"{column} = {stored_value(f's.v{i}', column_type, column_type)}"
                                 for i, (column, column_type) in enumerate(zip(columns, column_types, strict=True)))
         self.run.execute(f"UPDATE {table} SET {assignments} FROM {rows.sql} AS s WHERE {table}.id = s.id")

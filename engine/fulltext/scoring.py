@@ -113,11 +113,14 @@ class ScoreCompiler:
     def _doc_freq(self, field: str, term: str) -> str:
         return f"(SELECT count(*) FROM ft_postings WHERE idx = {self.index} AND field = {field} AND term = {term})"
 
+    def _field_constants(self, field: str) -> str:
+        """One row of the field's docCount `n` and avgdl, computed once rather than in every posting's score."""
+        return f"(SELECT s.n, ft_avgdl(s.total, s.n) AS avgdl FROM {self._field_stats(field)} AS s)"
+
     def _constants(self, field: str, idf: str, boost: float) -> str:
-        """One row of a leaf's per-query constants: its weight (boost · idf) and the field's avgdl, computed
-        once rather than inside every posting's score."""
-        return (f"(SELECT {self._boost(boost)} * ({idf}) AS weight, ft_avgdl(s.total, s.n) AS avgdl"
-                f" FROM {self._field_stats(field)} AS s)")
+        """One row of a leaf's per-query constants: its weight (boost · idf, `idf` reading `k.n`) and the
+        field's avgdl."""
+        return f"(SELECT {self._boost(boost)} * ({idf}) AS weight, k.avgdl FROM {self._field_constants(field)} AS k)"
 
     def _term(self, query: TermQuery) -> str:
         """The term's postings, read once: their count is its docFreq (a second scan of the postings for it
@@ -129,8 +132,7 @@ class ScoreCompiler:
         weight = f"{self._boost(query.boost)} * (ft_idf(k.n, p.doc_freq))"
         return (f"(SELECT p.id, ft_tf_score({weight}, p.tf, ft_norm_inverse(l.norm, k.avgdl)) AS score"
                 f" FROM {postings} AS p JOIN ft_fields AS l ON l.idx = {self.index} AND l.id = p.id"
-                f" AND l.field = p.field CROSS JOIN (SELECT s.n, ft_avgdl(s.total, s.n) AS avgdl"
-                f" FROM {self._field_stats(field)} AS s) AS k)")
+                f" AND l.field = p.field CROSS JOIN {self._field_constants(field)} AS k)")
 
     def _phrase(self, query: PhraseQuery) -> str:
         field = self.parameters.text(query.field)
@@ -145,7 +147,7 @@ class ScoreCompiler:
                    f" WHERE idx = {self.index} AND field = {field} AND term = {terms[0]}) AS p0{''.join(joins)}"
                    f" WHERE {' AND '.join(checks)} GROUP BY p0.id)")
         # A phrase's idf is the sum of its terms' float idfs, in a double, rounded to a float.
-        idf = " + ".join(f"ft_idf(s.n, {self._doc_freq(field, term)})::DOUBLE" for term in terms)
+        idf = " + ".join(f"ft_idf(k.n, {self._doc_freq(field, term)})::DOUBLE" for term in terms)
         constants = self._constants(field, f"({idf})::FLOAT", query.boost)
         return (f"(SELECT m.id, ft_tf_score(k.weight, m.freq, ft_norm_inverse(l.norm, k.avgdl)) AS score"
                 f" FROM {matches} AS m"

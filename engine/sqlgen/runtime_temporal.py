@@ -26,6 +26,7 @@ from typing import Any
 
 from engine import temporal
 from engine.sqlgen.runtime import error_sql, tag_key
+from engine.values import Date, DateTime
 
 NANOS = 1_000_000_000
 DAY = 86_400
@@ -544,24 +545,22 @@ def known_strings_parse(values: Sequence[Any], text: str, target: str) -> str | 
 
 def known_string_value(value: Any, target: str) -> dict[str, int | str] | None:
     """The stored form of `datetime(value)` or `date(value)` for one string known as the query compiles,
-    computed as `known_strings_parse`'s SQL would compute it (None when that SQL would not take the
-    value). Bound as a parameter, it spares DuckDB binding the parse: 1-2 ms in each statement."""
+    where `known_strings_parse`'s SQL would take the fast path (None otherwise): the value's fields, encoded
+    as every bound temporal value is (`temporal.encode`). Bound as a parameter, it spares DuckDB binding
+    the parse: 1-2 ms in each statement."""
     if not isinstance(value, str):
         return None
     if target == "DATE" and re.fullmatch(ISO_DATE, value) and _is_date(value):
-        return {"d": (datetime.date.fromisoformat(value) - _EPOCH).days}
+        return temporal.encode(Date(int(value[:4]), int(value[5:7]), int(value[8:10])))[1]
     if target != "ZONED DATETIME" or not re.fullmatch(ISO_DATETIME, value) or not _is_date(value[:10]):
         return None
-    clock = int(value[11:13]) * 3600 + int(value[14:16]) * 60 + (int(value[17:19]) if value[16] == ":" else 0)
     fraction = re.search(r"\.([0-9]+)", value)
-    nanos = int(fraction.group(1).ljust(9, "0")) if fraction else 0
     zone = value[-6:]
     offset = 0 if value.endswith("Z") else (-1 if zone[0] == "-" else 1) * (int(zone[1:3]) * 3600 + int(zone[4:6]) * 60)
-    local = (datetime.date.fromisoformat(value[:10]) - _EPOCH).days * DAY + clock
-    return {"e": local - offset, "n": nanos, "o": offset, "z": ""}
-
-
-_EPOCH = datetime.date(1970, 1, 1)
+    return temporal.encode(DateTime(
+        int(value[:4]), int(value[5:7]), int(value[8:10]), int(value[11:13]), int(value[14:16]),
+        int(value[17:19]) if value[16] == ":" else 0, int(fraction.group(1).ljust(9, "0")) if fraction else 0,
+        offset))[1]
 
 
 def _is_date(text: str) -> bool:
