@@ -211,7 +211,7 @@ class Executor:
         try:
             with timer:
                 result = body(run)
-                run.fulltext.sync()
+                run.fulltext.sync(final=True)
                 if run.deleted_nodes:
                     self._check_no_dangling(run)
                 if self.store.catalog.constraints and _wrote(getattr(result, "counters", {})):
@@ -338,10 +338,9 @@ class Executor:
                      parameters: Parameters, *, ordered: bool = True,
                      wanted: Reads | None = None, final: bool = False) -> Relation:
         """A read clause's SELECT over `relation`, its values added to `parameters` (after bringing
-        full-text indexes up to date with the writes before it, which it may query). Unless `ordered`, no
+        full-text indexes up to date with the writes before it, when it queries one). Unless `ordered`, no
         clause after it reads the order of its rows; `wanted` is what later clauses read off variables,
         which a MATCH carries along (order_demand.py); `final`, that it is the statement's last clause."""
-        run.fulltext.sync()
         queries = QueryCompiler(self.store.catalog, parameters)
         queries.ordered = ordered
         if final:
@@ -352,7 +351,10 @@ class Executor:
         queries.tombstones = run.deleted_any
         read_argument_values(lambda: run.connection, queries, clause, relation)
         queries.run = run
-        return queries.read_clause(clause, relation)
+        compiled = queries.read_clause(clause, relation)
+        if queries.reads_fulltext:
+            run.fulltext.sync()
+        return compiled
 
     def read_clause(self, run: StatementRun, clause: b.BoundClause, relation: Relation) -> Relation:
         """A read clause's SELECT over `relation`, materialized as the next binding table."""

@@ -116,7 +116,6 @@ class CallRun:
         key = self.key
 
         def read(run: StatementRun, clause: b.BoundClause, relation: Relation) -> Relation:
-            run.fulltext.sync()
             parameters = Parameters()
             queries = QueryCompiler(self.executor.store.catalog, parameters)
             queries._aliases = run.aliases
@@ -126,6 +125,8 @@ class CallRun:
             part = Relation(f"(SELECT * FROM {relation.sql} WHERE {key.column} = {row}.__ord)", variables)
             read_argument_values(lambda: run.connection, queries, clause, Relation(relation.sql, variables))
             produced = queries.read_clause(clause, part)
+            if queries.reads_fulltext:
+                run.fulltext.sync()
             sub = queries.alias("s")
             missing = [v for v in pinned if all(v is not w for w in produced.variables)]
             columns = [f"{row}.__ord AS {key.column}", *(f"{row}.{v.column}" for v in missing),

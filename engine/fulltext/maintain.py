@@ -7,14 +7,16 @@ keeps it), and `ft_postings(idx, id, field, term, tf,
 positions)`. `idx` is the index's schema id; `field` is the property key.
 
 A statement's writers report the ids they update or delete (`StatementChanges.touch`); elements it
-creates are the ids from the statement's first id on. Before a read clause that follows a write, before a
-batch commit, and before the statement commits, `sync` refreshes exactly those ids in every full-text
-index of their entity kind.
+creates are the ids from the statement's first id on. Before a read clause that queries a full-text index
+after a write, before a batch commit, and before the statement commits, `sync` refreshes exactly those ids
+in every full-text index of their entity kind. Other reads never see the index tables, so they need no
+sync: a statement that writes and reads ordinarily refreshes once, at its end.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.execute.constraints import StatementWrites, Write
@@ -58,12 +60,13 @@ def _member_sql(index: IndexInfo, parameters: list[Any]) -> str:
     return f"list_contains(${len(parameters)}::VARCHAR[], e.type)"
 
 
-def refresh(run: StatementRun, index: IndexInfo, ids: str | None) -> None:
-    """Re-index the elements whose ids the table `ids` holds (None: every element)."""
+def refresh(run: StatementRun, index: IndexInfo, scope: Scope | None) -> None:
+    """Re-index the elements `scope` names (None: every element)."""
     catalog = run.store.catalog
-    scope = f" AND id IN (SELECT id FROM {ids})" if ids is not None else ""
-    for table in ("ft_postings", "ft_fields"):
-        run.execute(f"DELETE FROM {table} WHERE idx = $1{scope}", [index.id])
+    if scope is None or scope.touched:
+        where = "" if scope is None else f" AND id IN (SELECT id FROM {TOUCHED} WHERE entity = $2)"
+        for table in ("ft_postings", "ft_fields"):
+            run.execute(f"DELETE FROM {table} WHERE idx = $1{where}", [index.id, *([index.entity] if scope else [])])
     parameters: list[Any] = []
     selects = []
     for key in index.properties:
@@ -73,7 +76,7 @@ def refresh(run: StatementRun, index: IndexInfo, ids: str | None) -> None:
             continue
         parameters.append(key)
         field = f"${len(parameters)}::VARCHAR"
-        where = _member_sql(index, parameters) + (f" AND e.id IN (SELECT id FROM {ids})" if ids is not None else "")
+        where = _member_sql(index, parameters) + (scope.where(index.entity, parameters) if scope else "")
         selects.append(f"SELECT e.id, {field} AS field, {texts} AS texts FROM {ENTITY_TABLES[index.entity]} AS e"
                        f" WHERE {where}")
     if not selects:
@@ -83,6 +86,8 @@ def refresh(run: StatementRun, index: IndexInfo, ids: str | None) -> None:
     tokens = run.materialize(
         f"(SELECT id, field, texts, ft_ascii_tokens(texts) AS toks"
         f" FROM ({' UNION ALL '.join(selects)}) WHERE texts IS NOT NULL)", [], parameters)
+    if not run.row_counts[tokens.sql]:
+        return
     (complex_texts,) = run.fetchone(f"SELECT count(*) FROM {tokens.sql} WHERE toks IS NULL")
     if complex_texts:
         run.execute(f"UPDATE {tokens.sql} SET toks = ft_value_tokens(texts) WHERE toks IS NULL")
@@ -92,6 +97,24 @@ def refresh(run: StatementRun, index: IndexInfo, ids: str | None) -> None:
         f"INSERT INTO ft_postings SELECT $1, id, field, term, count(*)::INTEGER, list(pos ORDER BY pos)"
         f" FROM (SELECT id, field, unnest(toks) AS term, (generate_subscripts(toks, 1) - 1)::INTEGER AS pos"
         f" FROM {tokens.sql}) GROUP BY id, field, term", [index.id])
+
+
+@dataclass(frozen=True)
+class Scope:
+    """The elements of one entity kind a refresh re-indexes: those created since `first_id` (new ids only
+    grow, and none of them has postings yet) and, where `touched`, the ids the statement's writers reported."""
+
+    first_id: int
+    touched: bool
+
+    def where(self, entity: str, parameters: list[Any]) -> str:
+        """The condition on `e` (the first part alone lets DuckDB skip every row group of older ids)."""
+        parameters.append(self.first_id)
+        created = f"e.id >= ${len(parameters)}"
+        if not self.touched:
+            return f" AND {created}"
+        parameters.append(entity)
+        return f" AND ({created} OR e.id IN (SELECT id FROM {TOUCHED} WHERE entity = ${len(parameters)}))"
 
 
 def drop(run: StatementRun, index: IndexInfo) -> None:
@@ -110,6 +133,8 @@ class StatementChanges:
         none of the bookkeeping (four SQL statements a statement once any full-text index exists)."""
         self.first_ids: dict[str, int] | None = None
         self.dirty = False
+        self.touched: set[str] = set()
+        """The entity kinds with ids in the touched table since the last sync."""
         self.writes = StatementWrites()
         self.begin()
 
@@ -123,23 +148,20 @@ class StatementChanges:
     def begin(self) -> None:
         """Remember where new ids start (again after a batch commit or rollback)."""
         self.dirty = False
+        self.touched = set()
         if not self.active or not fulltext_indexes(self.run):
             self.first_ids = None
             return
         rows = dict(self.run.connection.execute("SELECT key, value FROM graph_meta WHERE key IN (?, ?)",
                                                 list(NEXT_ID_KEYS.values())).fetchall())
         self.first_ids = {entity: int(rows[key]) for entity, key in NEXT_ID_KEYS.items()}
-        self.run.execute(f"CREATE TEMP TABLE IF NOT EXISTS {TOUCHED} (entity VARCHAR, id BIGINT)")
-        if TOUCHED not in self.run.tables:
-            self.run.tables.append(TOUCHED)
-        self.run.execute(f"DELETE FROM {TOUCHED}")
 
     def touch(self, entity: str, ids: str, *, keys: Iterable[str] | None = None,
               labels: Iterable[str] | None = None) -> None:
         """Writers call this with the ids (a table or subquery with an `id` column) of elements they update or
-        delete. `keys`: the
-        properties written, `labels`: the labels changed; when none of the entity's full-text indexes reads
-        them, nothing is recorded."""
+        delete. `keys`: the properties written, `labels`: the labels changed; when none of the entity's
+        full-text indexes reads them, nothing is recorded. The table of touched ids is made on the first
+        touch and emptied by `sync`, so it is empty whenever a transaction begins."""
         if self.first_ids is None:
             return
         indexes = fulltext_indexes(self.run, entity)
@@ -151,7 +173,12 @@ class StatementChanges:
             indexes = [index for index in indexes if wanted & set(index.labels)]
         if not indexes:
             return
+        if not self.touched:
+            self.run.execute(f"CREATE TEMP TABLE IF NOT EXISTS {TOUCHED} (entity VARCHAR, id BIGINT)")
+            if TOUCHED not in self.run.tables:
+                self.run.tables.append(TOUCHED)
         self.dirty = True
+        self.touched.add(entity)
         self.run.execute(f"INSERT INTO {TOUCHED} SELECT ?, id FROM {ids}", [entity])
 
     def mark_written(self) -> None:
@@ -159,16 +186,14 @@ class StatementChanges:
         if self.first_ids is not None:
             self.dirty = True
 
-    def sync(self) -> None:
-        """Bring every full-text index up to date with the writes so far, then start counting afresh."""
+    def sync(self, *, final: bool = False) -> None:
+        """Bring every full-text index up to date with the writes so far, then start counting afresh
+        (unless `final`: the statement is about to commit)."""
         if self.first_ids is None or not self.dirty:
             return
-        candidates: dict[str, str] = {}
         for index in fulltext_indexes(self.run):
-            entity = index.entity
-            if entity not in candidates:
-                candidates[entity] = self.run.materialize(
-                    f"(SELECT id FROM {TOUCHED} WHERE entity = $1 UNION SELECT id FROM {ENTITY_TABLES[entity]}"
-                    f" WHERE id >= $2)", [], [entity, self.first_ids[entity]]).sql
-            refresh(self.run, index, candidates[entity])
-        self.begin()
+            refresh(self.run, index, Scope(self.first_ids[index.entity], index.entity in self.touched))
+        if self.touched:
+            self.run.execute(f"DELETE FROM {TOUCHED}")
+        if not final:
+            self.begin()

@@ -92,6 +92,7 @@ def _query_rows(entity: str, procedure: str, output: str, find: IndexFinder = _n
             text = translate(text, span)
         query = parse_query(text, index.properties, analyze, procedure)
         scores = ScoreCompiler(index.id, queries.parameters).compile(query)
+        queries.reads_fulltext = True
         page = ""
         if limit is not None:
             page += f" LIMIT {queries.parameters.bind(limit, t.INTEGER)}"

@@ -31,12 +31,13 @@ _F = "::FLOAT"
 
 MACROS: list[tuple[str, str]] = [
     # byte4ToInt(intToByte4(n)): a token count as the norm byte keeps it. Up to 23 exactly; above, 24 plus
-    # n - 24 cut to its 4 most significant bits (longToInt4 keeps 3 bits after the leading one).
-    ("ft_norm_shift(m)", "CASE WHEN m < 16 THEN 0 ELSE floor(log2(m))::INTEGER - 3 END"),
-    ("ft_norm_fix(m, s)", "CASE WHEN (m >> s) >= 16 THEN s + 1 WHEN s > 0 AND (m >> s) < 8 THEN s - 1 ELSE s END"),
+    # m = n - 24 cut to its 4 most significant bits (longToInt4 keeps 3 bits after the leading one): m
+    # itself below 16, else m with its floor(log2(m)) - 3 low bits cleared. log2 of an integer below 2^48
+    # never rounds up to the next power of two, so its floor is the bit length less one. One flat expression:
+    # nested macros expanded each argument at every use and cost DuckDB 3 ms to bind.
     ("ft_norm_cut(m, s)", "((m >> s) << s)"),
-    ("ft_norm_length(n)", "CASE WHEN n < 24 THEN n ELSE 24 + ft_norm_cut((n - 24)::BIGINT,"
-                          " ft_norm_fix((n - 24)::BIGINT, ft_norm_shift((n - 24)::BIGINT))) END"),
+    ("ft_norm_length(n)", "CASE WHEN n < 40 THEN n ELSE 24 + ft_norm_cut((n - 24)::BIGINT,"
+                          " floor(log2(n - 24))::BIGINT - 3) END"),
     ("ft_idf(doc_count, doc_freq)",
      "ln(1::DOUBLE + (doc_count - doc_freq + 0.5::DOUBLE) / (doc_freq + 0.5::DOUBLE))::FLOAT"),
     ("ft_avgdl(total, doc_count)", "(total / doc_count::DOUBLE)::FLOAT"),

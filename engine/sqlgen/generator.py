@@ -78,6 +78,11 @@ class QueryCompiler:
         self.run: Any = None
         """The StatementRun of a top-level clause, for procedures that run SQL first (ProcedureBuild)."""
         self.ordered = True
+        """Whether a clause after the top-level clause compiled now reads the order of its rows; when not,
+        the clause numbers its rows with a constant (order_demand.py)."""
+        self.reads_fulltext = False
+        """Whether the SQL compiled reads a full-text index (its tables must first see the statement's
+        writes: `StatementChanges.sync`)."""
         self.final_clauses: set[int] = set()
         """The RETURN clauses (by id) whose rows go straight to a consumer that orders by `Relation.order`:
         the statement's result, or a COLLECT subquery's list. Their ORDER BY orders the rows without
@@ -87,8 +92,6 @@ class QueryCompiler:
         the variables it binds (`Carried`)."""
         self.wanted_labels: frozenset[str] = frozenset()
         """Node variables whose labels are read later in the statement: carried as well."""
-        """Whether a clause after the top-level clause compiled now reads the order of its rows; when not,
-        the clause numbers its rows with a constant (order_demand.py)."""
 
     # -- contexts --------------------------------------------------------------------------------
 

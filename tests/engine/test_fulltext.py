@@ -222,6 +222,23 @@ def test_writes_in_the_same_statement_are_visible(db: engine.Connection) -> None
     assert rows == [(7,)]
 
 
+def test_a_subquery_sees_created_and_updated_elements(db: engine.Connection) -> None:
+    rows = db.execute("CREATE (:Doc {i: 7, title: 'zebra'}) WITH 1 AS one MATCH (n:Doc {i: 1})"
+                      " SET n.title = 'zebra too' WITH count(*) AS c"
+                      " RETURN COUNT { CALL db.index.fulltext.queryNodes('docs', 'zebra') YIELD node } AS hits"
+                      ).fetchall()
+    assert rows == [(2,)]
+
+
+def test_writes_after_a_query_in_the_statement_are_indexed(db: engine.Connection) -> None:
+    rows = db.execute("CREATE (:Doc {i: 8, title: 'yak'}) WITH 1 AS one"
+                      " CALL db.index.fulltext.queryNodes('docs', 'yak') YIELD node WITH count(node) AS first"
+                      " MATCH (n:Doc {i: 2}) SET n.body = 'yak milk' CREATE (:Doc {i: 9, body: 'yak'})"
+                      " RETURN first").fetchall()
+    assert rows == [(1,)]
+    assert set(hits(db, "yak")) == {2, 8, 9} and hits(db, "bread") == []
+
+
 def test_a_failed_statement_leaves_the_index_as_it_was(db: engine.Connection) -> None:
     with pytest.raises(CypherError):
         db.execute("MATCH (n:Doc {i: 1}) SET n.title = 'zebra' WITH n RETURN 1 / 0")
