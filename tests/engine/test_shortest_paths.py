@@ -94,3 +94,17 @@ def test_shortest_path_function_whose_where_reads_the_path_still_enumerates() ->
         with pytest.raises(engine.CypherError, match="partial paths"):
             db.execute("MATCH (a:K {i: 1}), (b:K {i: 2}) MATCH p = shortestPath((a)-[:E*..6]->(b))"
                        " WHERE length(p) > 1 RETURN length(p) AS n").fetchall()
+
+
+def test_one_shortest_path_per_node_needs_no_walk_cap() -> None:
+    # keeping one path per node, a step holds at most the graph's nodes (7 here), over a cap of 3; keeping
+    # every tie, the paths of one length can multiply, and the cap still applies
+    with engine.connect(":memory:", max_walk_rows=3) as db:
+        db.execute(COMPLETE)
+        rows = db.execute("MATCH (a:K {i: 1}), (b:K {i: 2}) MATCH p = shortestPath((a)-[:E*..6]->(b))"
+                          " WHERE a.i < b.i RETURN length(p) AS n").fetchall()
+        assert rows == [(1,)]
+        rows = db.execute("MATCH p = SHORTEST 1 (a:K {i: 1})-[:E]->+(b:K) RETURN count(p) AS n").fetchall()
+        assert rows == [(8,)]  # the 7 other nodes, and a itself by a cycle of two
+        with pytest.raises(engine.WalkLimitExceeded):
+            db.execute("MATCH p = ALL SHORTEST (a:K {i: 1})-[:E]->+(b:K) RETURN count(p) AS n").fetchall()
