@@ -63,10 +63,11 @@ def _member_sql(index: IndexInfo, parameters: list[Any]) -> str:
 def refresh(run: StatementRun, index: IndexInfo, scope: Scope | None) -> None:
     """Re-index the elements `scope` names (None: every element)."""
     catalog = run.store.catalog
-    if scope is None or scope.touched:
-        where = "" if scope is None else f" AND id IN (SELECT id FROM {TOUCHED} WHERE entity = $2)"
+    if scope is None or scope.touched:  # new ids have no postings to delete
+        values: list[Any] = [index.id]
+        where = "" if scope is None else f" AND id IN {_touched_ids(index.entity, values)}"
         for table in ("ft_postings", "ft_fields"):
-            run.execute(f"DELETE FROM {table} WHERE idx = $1{where}", [index.id, *([index.entity] if scope else [])])
+            run.execute(f"DELETE FROM {table} WHERE idx = $1{where}", values)
     parameters: list[Any] = []
     selects = []
     for key in index.properties:
@@ -113,8 +114,13 @@ class Scope:
         created = f"e.id >= ${len(parameters)}"
         if not self.touched:
             return f" AND {created}"
-        parameters.append(entity)
-        return f" AND ({created} OR e.id IN (SELECT id FROM {TOUCHED} WHERE entity = ${len(parameters)}))"
+        return f" AND ({created} OR e.id IN {_touched_ids(entity, parameters)})"
+
+
+def _touched_ids(entity: str, parameters: list[Any]) -> str:
+    """The subquery of the touched ids of `entity`, its name bound as the next of `parameters`."""
+    parameters.append(entity)
+    return f"(SELECT id FROM {TOUCHED} WHERE entity = ${len(parameters)})"
 
 
 def drop(run: StatementRun, index: IndexInfo) -> None:
