@@ -27,6 +27,7 @@ from engine.sqlgen.procedure_arguments import compiled_rows
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.temporal import duration_aggregate
 from engine.sqlgen.temporal import key as temporal_key
+from engine.sqlgen.walks import LevelSource
 from engine.storage.schema import Catalog
 
 
@@ -165,6 +166,7 @@ class QueryCompiler:
         compiler = ExpressionCompiler(context, self)
         new_variables = _new_variables(clause.paths, relation.variables)
         selector = next((path.selector for path in clause.paths if path.selector is not None), None)
+        bound = len(self.parameters.values)  # what the input rows' SELECT binds (a level walk reads it)
         if clause.optional or selector is not None:
             # A path selector ranks the pattern's matches per input row before the MATCH's WHERE filters them
             # (a post-filter), except for shortestPath() / allShortestPaths(), whose WHERE is a pre-filter.
@@ -172,7 +174,8 @@ class QueryCompiler:
             if post_filter is not None and clause.optional:
                 raise UnsupportedFeature("OPTIONAL MATCH with a path selector and a WHERE", clause.span)
             inner, _ = self.pattern_rows(clause.paths, relation, compiler, alias,
-                                         None if post_filter is not None else clause.where, dense=False)
+                                         None if post_filter is not None else clause.where, dense=False,
+                                         levels=self._level_source(relation, alias, outer, bound=bound))
             outer_alias, match_alias = self.alias(), self.alias("m")
             columns = [f"{outer_alias}.{v.column}" for v in relation.variables]
             columns += [f"{match_alias}.{v.column}" for v in new_variables]
@@ -191,10 +194,21 @@ class QueryCompiler:
                   f" FROM {relation.sql} AS {alias}{from_items}{context.join_text()} WHERE {where}")
         return Relation(f"({select})", relation.variables + new_variables, relation.carried + carried)
 
+    def _level_source(self, relation: Relation, alias: str, outer: SelectContext | None, *,
+                      bound: int) -> LevelSource | None:
+        """`relation` as rows a level walk can read before the MATCH's SELECT runs: in a top-level clause
+        with a run to execute in, when its SELECT binds exactly the first `bound` parameter values."""
+        if outer is not None or self.run is None:
+            return None
+        if {int(number) for number in re.findall(r"\$(\d+)", relation.sql)} != set(range(1, bound + 1)):
+            return None
+        return LevelSource(relation.sql, alias, self.parameters.values[:bound], self.run)
+
     def _pattern(self, paths: list[b.BoundPath], relation: Relation, compiler: ExpressionCompiler,
-                 where: b.BoundExpression | None) -> tuple[PatternSql, str, str]:
+                 where: b.BoundExpression | None,
+                 levels: LevelSource | None = None) -> tuple[PatternSql, str, str]:
         # the WHERE is the legacy shortest-path functions' pre-filter (PatternCompiler.compile's pre_filter)
-        pattern = PatternCompiler(compiler).compile(paths, pre_filter=where)
+        pattern = PatternCompiler(compiler, levels).compile(paths, pre_filter=where)
         conditions = list(pattern.conditions)
         if where is not None:
             conditions.append(compiler.boolean(where))
@@ -203,12 +217,12 @@ class QueryCompiler:
         return pattern, from_items, condition
 
     def pattern_rows(self, paths: list[b.BoundPath], relation: Relation, compiler: ExpressionCompiler,
-                     alias: str, where: b.BoundExpression | None = None, *,
-                     dense: bool = True) -> tuple[str, list[tuple[str, str]]]:
+                     alias: str, where: b.BoundExpression | None = None, *, dense: bool = True,
+                     levels: LevelSource | None = None) -> tuple[str, list[tuple[str, str]]]:
         """SELECT of every match of `paths` per input row: `__parent` (the row's __ord), the new
         variables' columns and `__k`, an order among one row's matches: dense integers from 1 for writers
         that number rows with it (MERGE), else a composite key (no sort)."""
-        pattern, from_items, condition = self._pattern(paths, relation, compiler, where)
+        pattern, from_items, condition = self._pattern(paths, relation, compiler, where, levels)
         outputs = "".join(f"{sql} AS {column}, " for column, sql in pattern.outputs)
         if dense:
             order = f"row_number() OVER (ORDER BY {', '.join(pattern.order_keys) or '1'})"

@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
 from engine.semantic import types as t
-from engine.sqlgen.context import SelectContext
+from engine.sqlgen.context import Parameters, SelectContext
 from engine.sqlgen.expressions import ExpressionCompiler, equality_sql
-from engine.sqlgen.walks import Walk, frontier_walk, trail_walk
+from engine.sqlgen.walks import Hop, LevelSource, Walk, frontier_walk, level_walk, trail_walk
 
 REL_BOTH_DIRECTIONS = ("(SELECT *, src AS _a, dst AS _b FROM rels UNION ALL "
                        "SELECT *, dst AS _a, src AS _b FROM rels WHERE src <> dst)")
@@ -104,9 +104,11 @@ NOT_GIVEN = _NotGiven()
 
 
 class PatternCompiler:
-    def __init__(self, compiler: ExpressionCompiler) -> None:
+    def __init__(self, compiler: ExpressionCompiler, levels: LevelSource | None = None) -> None:
         self.compiler = compiler
         self.context = compiler.context
+        self.levels = levels
+        """The MATCH's input rows when a shortest path between two of their nodes may run as a level walk."""
         self.sql = PatternSql()
         self.pre_filter: b.BoundExpression | _NotGiven | None = NOT_GIVEN
         self._items: list[FromItem] = []
@@ -320,21 +322,27 @@ class PatternCompiler:
             return self._chain(relationship, existing, left, right_node)
         low, high = relationship.length or (1, None)
         source, near, far = HOP_COLUMNS[relationship.direction]
-        step_filter = self._walk_step_filter(relationship)
         depth = f" AND len(w.rels) < {int(high)}" if high is not None else ""
         node_after = far if frontier is not None and keep_nodes and relationship.direction != "both" else None
         carried = keep_nodes and node_after is None
         columns = [("finish", "BIGINT"), ("rels", "BIGINT[]")] + ([("nodes", "BIGINT[]")] if carried else [])
         seed_nodes, step_nodes = (", [s.id]", f", list_append(w.nodes, r.{far}) AS nodes") if carried else ("", "")
 
-        def step(frontier_sql: str) -> str:
-            return (f"SELECT r.{far} AS finish, list_append(w.rels, r.id) AS rels{step_nodes} FROM {frontier_sql}"
-                    f" JOIN {source} AS r ON r.{near} = w.finish WHERE NOT list_contains(w.rels, r.id)"
-                    f"{depth}{step_filter}")
+        found = self._level_walk(relationship, left, right_node, frontier)
+        if found is not None:  # a table of paths per (start, end) pair: joined, not a LATERAL
+            alias = self._item(found, "w")
+            self._condition(f"{alias}.s = {left}")
+        else:
+            step_filter = self._walk_step_filter(relationship)
 
-        walk = Walk("walk", columns, f"SELECT s.id, []::BIGINT[]{seed_nodes} FROM (SELECT {left} AS id) AS s",
-                    step, "w", "len(rels)", int(low))
-        alias = self._item(self._walk_sql(walk, left, right_node, frontier, node_after), "w", lateral=True)
+            def step(frontier_sql: str) -> str:
+                return (f"SELECT r.{far} AS finish, list_append(w.rels, r.id) AS rels{step_nodes} FROM {frontier_sql}"
+                        f" JOIN {source} AS r ON r.{near} = w.finish WHERE NOT list_contains(w.rels, r.id)"
+                        f"{depth}{step_filter}")
+
+            walk = Walk("walk", columns, f"SELECT s.id, []::BIGINT[]{seed_nodes} FROM (SELECT {left} AS id) AS s",
+                        step, "w", "len(rels)", int(low))
+            alias = self._item(self._walk_sql(walk, left, right_node, frontier, node_after), "w", lateral=True)
         right = self._node(right_node)
         self._condition(f"{alias}.finish = {right}")
         rels_sql = f"{alias}.rels"
@@ -356,10 +364,27 @@ class PatternCompiler:
         return frontier_walk(walk, every_tie=frontier.every_tie, start=left, target=target, closed=frontier.closed,
                              node_after=node_after)
 
-    def _walk_step_filter(self, relationship: b.BoundRelationship) -> str:
+    def _level_walk(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode,
+                    frontier: Frontier | None) -> str | None:
+        """The table of paths a level walk (walks.level_walk), run now, finds, when the hop keeps one path per
+        node between two nodes of the MATCH's input rows and the walk is large enough; else None."""
+        target = self.context.variable_sql(right_node.variable)
+        if (self.levels is None or frontier is None or frontier.every_tie or target is None
+                or not self.levels.reads(left, target)):
+            return None
+        own = Parameters()  # the level statements bind the step's values on their own
+        step_compiler = ExpressionCompiler(SelectContext(self.context.catalog, own), self.compiler.queries)
+        low, high = relationship.length or (1, None)
+        source, near, far = HOP_COLUMNS[relationship.direction]
+        hop = Hop(source, near, far, self._walk_step_filter(relationship, step_compiler), int(low),
+                  None if high is None else int(high))
+        return level_walk(hop, self.levels, own.values, start=left, target=target, closed=frontier.closed)
+
+    def _walk_step_filter(self, relationship: b.BoundRelationship, compiler: ExpressionCompiler | None = None) -> str:
+        compiler = compiler or self.compiler
         parts = []
         if relationship.types is not None:
-            parts.append(self.compiler.label_predicate(relationship.types, "r.type", relationship=True))
+            parts.append(compiler.label_predicate(relationship.types, "r.type", relationship=True))
         if relationship.properties is not None:
             if not isinstance(relationship.properties, b.BMap):
                 raise UnsupportedFeature("a parameter map on a variable-length relationship",
@@ -373,7 +398,7 @@ class PatternCompiler:
                     raise UnsupportedFeature("variable-length relationship properties that read variables",
                                              relationship.span)
                 column_type = self.context.catalog.column_type("relationship", key) or t.ANY
-                equal = equality_sql((f"r.{column}", column_type), (self.compiler.compile(value), value.type))
+                equal = equality_sql((f"r.{column}", column_type), (compiler.compile(value), value.type))
                 parts.append(f"coalesce({equal}, false)")
         return "".join(f" AND {part}" for part in parts)
 

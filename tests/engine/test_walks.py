@@ -14,6 +14,7 @@ import random
 import pytest
 
 import engine
+from engine.sqlgen import walks
 
 
 def star_of_chains(db: engine.Connection, chains: int, length: int) -> None:
@@ -139,3 +140,56 @@ def test_breadth_first_closed_walks(seed: int) -> None:
             breadth_first = db.execute(query.format(pattern=pattern)).fetchall()
             ranked = db.execute(query.format(pattern=f"({pattern} WHERE true)")).fetchall()
             assert breadth_first == ranked, pattern
+
+
+LEVEL_WALKS = [
+    "shortestPath((a)-[:R*]->(b))",
+    "shortestPath((a)<-[:R*..3]-(b))",
+    "shortestPath((a)-[:R*]-(b))",
+    "SHORTEST 1 (a)-[:R*]->(b)",
+    "SHORTEST 1 (a)-[:R*0..4]->(b)",
+    "ANY (a)<-[:R*1..3]-(b)",
+    "shortestPath((a)-[:R|S*]-(b)) WHERE b.i > 2",
+    "SHORTEST 1 (a)-[:R*1..5 {w: 1}]->(b)",
+    "ANY SHORTEST (a)-[:R|S*]->(b)",
+]
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("pattern", LEVEL_WALKS)
+def test_a_walk_between_bound_nodes_of_a_top_level_match_finds_what_one_per_row_finds(
+        seed: int, pattern: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Between nodes an earlier clause bound, a shortest path in a large graph runs one level per statement
+    over all pairs at once (ADR-0035); inside a CALL subquery it walks per row (ADR-0026). Both give the same
+    rows, in the same order, on random graphs with parallel relationships, ties, closed paths (a = b) and
+    repeated pairs. The size thresholds are lowered so that small graphs walk by levels."""
+    monkeypatch.setattr(walks, "LEVEL_WALK_RELATIONSHIPS", 0)
+    monkeypatch.setattr(walks, "LEVEL_WALK_PAIRS", 0)
+    rng = random.Random(seed)
+    paths = ("[n IN nodes(p) | n.i] AS nodes, [x IN relationships(p) | id(x)] AS rels")
+    top_level = (f"UNWIND $pairs AS pair MATCH (a:N {{i: pair[0]}}), (b:N {{i: pair[1]}}) MATCH p = {pattern}"
+                 f" RETURN a.i AS a, b.i AS b, {paths}")
+    per_row = (f"UNWIND $pairs AS pair MATCH (a:N {{i: pair[0]}}), (b:N {{i: pair[1]}})"
+               f" CALL (a, b) {{ MATCH p = {pattern} RETURN p }} RETURN a.i AS a, b.i AS b, {paths}")
+    with engine.connect(":memory:") as db:
+        random_graph(db, seed, nodes=8, rels=20)
+        db.execute("MATCH ()-[r]->() SET r.w = id(r) % 2")
+        db.execute("MATCH (a:N {i: 1}), (b:N {i: 2}) CREATE (a)-[:S {w: 1}]->(b), (b)-[:S {w: 0}]->(a)")
+        pairs = [[rng.randint(1, 8), rng.randint(1, 8)] for _ in range(12)] + [[3, 3], [1, 2], [1, 2], [1, 99]]
+        levelled = db.execute(top_level, {"pairs": pairs}).fetchall()
+        assert levelled == db.execute(per_row, {"pairs": pairs}).fetchall()
+        assert any(row[2] for row in levelled)
+        assert by_levels(db, top_level, {"pairs": pairs})
+
+
+def by_levels(db: engine.Connection, query: str, params: dict) -> bool:
+    """Whether `query` walks by levels: its SQL inserts a level into a walk table."""
+    return any(sql.startswith("INSERT INTO _cypher_walk") for sql, _ in db.explain(query, params)[1])
+
+
+def test_a_walk_in_a_small_graph_or_for_few_pairs_is_one_recursive_statement() -> None:
+    with engine.connect(":memory:") as db:
+        random_graph(db, 1, nodes=8, rels=20)
+        query = ("UNWIND $pairs AS pair MATCH (a:N {i: pair[0]}), (b:N {i: pair[1]})"
+                 " MATCH p = shortestPath((a)-[:R*]->(b)) RETURN length(p) AS n")
+        assert not by_levels(db, query, {"pairs": [[1, 2], [3, 4]]})
