@@ -83,7 +83,8 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
            " The machine's 2 cores were shared with other work during this run, so absolute times are noisy;"
            " the ratios, measured in the same run with the systems alternating, are the numbers to read.",
            f"- each workload: one checked run (its answer compared with the hand-written SQL's), then up to"
-           f" {plan['reps']} timed runs per system, systems in rotating order; a system gets fewer runs when"
+           f" {plan['reps']} timed runs per system, systems in rotating order, each system's worker the only one"
+           f" running while it is timed (the others paused); a system gets fewer runs when"
            f" its first took long (at most {plan['rep_budget']:.0f} s of timed runs per workload). Reads time out"
            f" after {plan['read_timeout']:.0f} s; a load stops after {plan['load_budget']:.0f} s.",
            "- cells: median ms (min–max) n=runs. Ratios are ours' median over the other's: 3.0× means ours"

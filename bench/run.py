@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -69,6 +70,7 @@ class Remote:
         self.process = context.Process(target=worker.main, args=(child, names, log_path), daemon=True)
         self.process.start()
         self.alive = True
+        self.paused = False
 
     def call(self, command: str, *args: Any, timeout: float = 3600.0) -> Any:
         if not self.alive:
@@ -86,13 +88,25 @@ class Remote:
             raise RuntimeError(value)
         return value
 
+    def pause(self, paused: bool) -> None:
+        """Stop (SIGSTOP) or continue the worker's process group: its background threads (a JVM's compiler
+        and collector, a server's timers) then take no CPU while another system is timed."""
+        if self.alive and paused != self.paused and self.process.pid is not None:
+            try:  # the group exists once the worker has started (worker.main)
+                os.killpg(self.process.pid, signal.SIGSTOP if paused else signal.SIGCONT)
+            except (ProcessLookupError, PermissionError):
+                return
+            self.paused = paused
+
     def kill(self) -> None:
+        self.pause(False)
         self.alive = False
         if self.process.is_alive():
             self.process.kill()
         self.process.join(10)
 
     def close(self) -> None:
+        self.pause(False)
         if self.alive:
             with contextlib.suppress(Exception):
                 self.call("exit", timeout=60)
@@ -125,7 +139,11 @@ class Bench:
     # -- workers ------------------------------------------------------------------------------------------
 
     def remote(self, system: str) -> Remote:
+        """The worker hosting `system`, the only one running: every other worker is paused while the driver
+        talks to it, so no system is timed while another's background threads use the two cores."""
         key = "duckdb" if system in ("ours", "handsql") else system
+        for other, worker in self.remotes.items():
+            worker.pause(other != key)
         remote = self.remotes.get(key)
         if remote is None or not remote.alive:
             names = [s for s in ("ours", "handsql") if s in self.systems] if key == "duckdb" else [system]

@@ -291,7 +291,9 @@ def quiet(log_path: str | None) -> None:
 
 
 def main(connection: Any, names: list[str], log_path: str | None = None) -> None:
-    """The worker loop: (command, args) in, ("ok", result) or ("fail", text) out."""
+    """The worker loop: (command, args) in, ("ok", result) or ("fail", text) out. The worker leads a process
+    group of its own, which its servers (FalkorDB's redis-server) join, so the driver can pause it whole."""
+    os.setpgrp()
     quiet(log_path)
     worker = Worker(names)
     while True:
