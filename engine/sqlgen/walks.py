@@ -41,6 +41,9 @@ TOO_MANY = error_sql("UnsupportedFeature", "WalkLimitExceeded",
 
 
 _LEVEL_TABLES = itertools.count()
+LEVEL_WALK_LEVELS = 32
+"""The most levels a level walk runs: a deeper one (a long chain) gives way to the recursive walk, which
+costs less per level than a statement does, and whose read-back is not one join per level."""
 LEVEL_WALK_RELATIONSHIPS = 100_000
 LEVEL_WALK_PAIRS = 50
 LEVEL_WALK_ANY_PAIRS = 1_000_000
@@ -174,8 +177,9 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
     back). So no path list is built or compared until the paths found are read back. A pair is done at
     the level that reaches its end node; the walk stops at the level that reaches nothing new. Returns
     the table of the paths found, (s, t, finish, rels, nodes), for the MATCH to join; the step binds
-    `step_values`. Returns None, having run no more than two cheap statements, where the walk is too
-    small to repay a statement per level (`LEVEL_WALK_PAIRS`): a recursive walk does it then."""
+    `step_values`. Returns None where the walk is too small to repay a statement per level (having run
+    two cheap statements, `LEVEL_WALK_PAIRS`) or too deep (`LEVEL_WALK_LEVELS`): a recursive walk does it
+    then."""
     run = source.run
     (relationships,) = run.fetchone("SELECT count(*) FROM rels", [])
     if relationships < LEVEL_WALK_RELATIONSHIPS:
@@ -195,6 +199,8 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
     seen = "v.level > 0 AND " if closed else ""
     level = 1
     while hop.high is None or level <= hop.high:
+        if level > LEVEL_WALK_LEVELS:
+            return None
         # the frontier ranked by key: the order of its paths within each pair (the last level is never
         # ranked), without the pairs whose end node it holds
         frontier = (f"SELECT *, row_number() OVER (ORDER BY key) AS rank FROM {walk} AS f WHERE f.level = {level - 1}"

@@ -193,3 +193,17 @@ def test_a_walk_in_a_small_graph_or_for_few_pairs_is_one_recursive_statement() -
         query = ("UNWIND $pairs AS pair MATCH (a:N {i: pair[0]}), (b:N {i: pair[1]})"
                  " MATCH p = shortestPath((a)-[:R*]->(b)) RETURN length(p) AS n")
         assert not by_levels(db, query, {"pairs": [[1, 2], [3, 4]]})
+
+
+def test_a_walk_deeper_than_the_level_limit_gives_way_to_the_recursive_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(walks, "LEVEL_WALK_RELATIONSHIPS", 0)
+    monkeypatch.setattr(walks, "LEVEL_WALK_PAIRS", 0)
+    monkeypatch.setattr(walks, "LEVEL_WALK_LEVELS", 5)
+    with engine.connect(":memory:") as db:
+        db.execute("UNWIND range(1, 12) AS i CREATE (:N {i: i})")
+        db.execute("MATCH (a:N), (b:N) WHERE b.i = a.i + 1 CREATE (a)-[:R]->(b)")
+        query = ("UNWIND $pairs AS pair MATCH (a:N {i: pair[0]}), (b:N {i: pair[1]})"
+                 " MATCH p = shortestPath((a)-[:R*]->(b)) RETURN a.i AS a, b.i AS b, length(p) AS n")
+        assert db.execute(query, {"pairs": [[1, 4], [1, 12], [12, 1]]}).fetchall() == [(1, 4, 3), (1, 12, 11)]
+        assert by_levels(db, query, {"pairs": [[1, 4]]})
+        assert any("RECURSIVE" in sql for sql, _ in db.explain(query, {"pairs": [[1, 12]]})[1])
