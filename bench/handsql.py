@@ -48,6 +48,9 @@ class Columns(dict):
         return "NULL"
 
 
+HAND_CHECKPOINT_ROWS = 100_000
+
+
 class HandSql:
     """Bulk load, reads and the remember statements written by hand against one engine database."""
 
@@ -96,8 +99,12 @@ class HandSql:
         return (f"(SELECT unnest(l) AS r, generate_subscripts(l, 1) AS i"
                 f" FROM (SELECT CAST(CAST($1 AS JSON) AS {struct}[]) AS l))")
 
+    loaded_since_checkpoint = 0
+
     def load(self, step: str, rows: list[dict[str, Any]]) -> None:
-        """One batch of one load step, as one transaction."""
+        """One batch of one load step, as one transaction; every HAND_CHECKPOINT_ROWS rows, a checkpoint,
+        which compresses the new row groups as the engine's checkpoints of an in-memory graph do
+        (`engine.connection.CHECKPOINT_WRITES`, counted there in changes: a row and its properties)."""
         self.duck.execute("BEGIN")
         try:
             LOADERS[step.split(":")[0]](self, step, rows)
@@ -105,6 +112,10 @@ class HandSql:
         except BaseException:
             self.duck.execute("ROLLBACK")
             raise
+        self.loaded_since_checkpoint += len(rows)
+        if self.loaded_since_checkpoint >= HAND_CHECKPOINT_ROWS:
+            self.duck.execute("CHECKPOINT")
+            self.loaded_since_checkpoint = 0
 
     def _insert_nodes(self, label: str, rows: list[dict], struct: str, values: dict[str, str]) -> int:
         first = self._ids("node", len(rows))

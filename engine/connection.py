@@ -38,6 +38,15 @@ def _parsed_script(text: str) -> tuple[tuple[Statement, Span], ...]:
     return tuple(parse_script(text))
 
 
+CHECKPOINT_WRITES = 500_000
+"""An in-memory graph is checkpointed once its statements have made this many changes (the sum of their
+update counters) since the last checkpoint. DuckDB compresses row groups only when it checkpoints, and it
+never checkpoints an in-memory database by itself (a file is checkpointed as its WAL grows): scans over
+uncompressed row groups cost up to a third more. On the social graph (100k nodes, 1M relationships)
+shortest paths between 100 pairs took 142 ms before the checkpoint and 115 ms after it; the checkpoint
+itself 0.09 s."""
+
+
 def _open_file(path: str, memory_limit: str) -> duckdb.DuckDBPyConnection:
     """A single-file database with the runtime macros, under the memory limit and with external access off
     (ADR-0022): no statement can read or write a file, load an extension or reach a network. The database
@@ -75,6 +84,8 @@ class Connection:
         self.procedures = ProcedureRegistry()
         fulltext_procedures.register(self.procedures)
         self._executor = Executor(self._duck, self._store)
+        self._changes = 0
+        """Changes made to an in-memory graph since its last checkpoint (`_after`)."""
 
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *,
                 read_only: bool = False, timeout: float | None = None) -> Result:
@@ -85,7 +96,7 @@ class Connection:
             bound = bind(_parsed(statement), params, self._store.catalog, self.procedures)
         except CypherError as error:
             raise error.with_source(statement) from None
-        return self._executor.run(bound, statement, read_only=read_only, timeout=self._timeout(timeout))
+        return self._after(self._executor.run(bound, statement, read_only=read_only, timeout=self._timeout(timeout)))
 
     def execute_script(self, text: str, params: Mapping[str, Any] | None = None, *,
                        read_only: bool = False, timeout: float | None = None) -> list[Result]:
@@ -97,7 +108,7 @@ class Connection:
                 bound = bind(statement, params, self._store.catalog, self.procedures)
             except CypherError as error:
                 raise error.with_source(text) from None
-            result = self._executor.run(bound, text, read_only=read_only, timeout=self._timeout(timeout))
+            result = self._after(self._executor.run(bound, text, read_only=read_only, timeout=self._timeout(timeout)))
             result.statement = text[span.start:span.end]
             results.append(result)
         return results
@@ -111,6 +122,17 @@ class Connection:
         with contextlib.suppress(CypherError):
             self._executor.run(bound, statement, trace=trace)
         return bound, trace
+
+    def _after(self, result: Result) -> Result:
+        """Count an in-memory graph's changes, and checkpoint it every CHECKPOINT_WRITES of them. A checkpoint
+        that cannot run now (another graph of the process is writing) waits for the next statement."""
+        if self._attached is not None and result.contains_updates:
+            self._changes += sum(result.counters.values())
+            if self._changes >= CHECKPOINT_WRITES:
+                with contextlib.suppress(duckdb.Error):
+                    self._duck.execute(f"CHECKPOINT {self._attached}")
+                    self._changes = 0
+        return result
 
     def _timeout(self, timeout: float | None) -> float | None:
         return self.limits.timeout if timeout is None else checked_timeout(timeout)
