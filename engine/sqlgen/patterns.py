@@ -104,11 +104,15 @@ NOT_GIVEN = _NotGiven()
 
 
 class PatternCompiler:
-    def __init__(self, compiler: ExpressionCompiler, levels: LevelSource | None = None) -> None:
+    def __init__(self, compiler: ExpressionCompiler, levels: LevelSource | None = None,
+                 chains: dict[int, int] | None = None) -> None:
         self.compiler = compiler
         self.context = compiler.context
         self.levels = levels
         """The MATCH's input rows when a shortest path between two of their nodes may run as a level walk."""
+        self.chains = chains or {}
+        """Per variable-length relationship (by id), the one length it matches here, as a chain of joins:
+        the MATCH is one SELECT per length, unioned (generator.QueryCompiler.match, `chain_lengths`)."""
         self.sql = PatternSql()
         self.pre_filter: b.BoundExpression | _NotGiven | None = NOT_GIVEN
         self._items: list[FromItem] = []
@@ -320,6 +324,8 @@ class PatternCompiler:
         existing = self.context.variable_sql(relationship.variable)
         if existing is not None:
             return self._chain(relationship, existing, left, right_node)
+        if id(relationship) in self.chains:
+            return self._joined_hops(relationship, left, right_node, self.chains[id(relationship)])
         low, high = relationship.length or (1, None)
         source, near, far = HOP_COLUMNS[relationship.direction]
         depth = f" AND len(w.rels) < {int(high)}" if high is not None else ""
@@ -355,6 +361,32 @@ class PatternCompiler:
             self._walk_nodes[id(relationship)] = f"{alias}.nodes"
         return rels_sql
 
+    def _joined_hops(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode,
+                     length: int) -> str:
+        """A variable-length hop of exactly `length` relationships, as that many joins: what the walk yields
+        of that length (the same relationship list, node list and order key), no relationship twice."""
+        source, near, far = HOP_COLUMNS[relationship.direction]
+        ids, nodes, reached = [], [left], left
+        for _ in range(length):
+            alias = self._item(source, "r")
+            self._condition(f"{alias}.{near} = {reached}")
+            for earlier in ids:
+                self._condition(f"{alias}.id <> {earlier}")
+            self._condition(f"true{self._walk_step_filter(relationship, alias=alias)}")
+            ids.append(f"{alias}.id")
+            reached = f"{alias}.{far}"
+            nodes.append(reached)
+        right = self._node(right_node)
+        self._condition(f"{reached} = {right}")
+        rels_sql = f"[{', '.join(ids)}]" if ids else "[]::BIGINT[]"
+        self.context.bind_variable(relationship.variable, rels_sql, hoistable=False)
+        self.sql.order_keys.append(f"{rels_sql} DESC")
+        if not relationship.variable.anonymous:
+            self.sql.outputs.append((relationship.variable.column, rels_sql))
+        self._list_rels.append(rels_sql)
+        self._walk_nodes[id(relationship)] = f"[{', '.join(nodes)}]"
+        return rels_sql
+
     def _walk_sql(self, walk: Walk, left: str, right_node: b.BoundNode, frontier: Frontier | None,
                   node_after: str | None) -> str:
         if frontier is None:
@@ -380,11 +412,12 @@ class PatternCompiler:
                   None if high is None else int(high))
         return level_walk(hop, self.levels, own.values, start=left, target=target, closed=frontier.closed)
 
-    def _walk_step_filter(self, relationship: b.BoundRelationship, compiler: ExpressionCompiler | None = None) -> str:
+    def _walk_step_filter(self, relationship: b.BoundRelationship, compiler: ExpressionCompiler | None = None, *,
+                          alias: str = "r") -> str:
         compiler = compiler or self.compiler
         parts = []
         if relationship.types is not None:
-            parts.append(compiler.label_predicate(relationship.types, "r.type", relationship=True))
+            parts.append(compiler.label_predicate(relationship.types, f"{alias}.type", relationship=True))
         if relationship.properties is not None:
             if not isinstance(relationship.properties, b.BMap):
                 raise UnsupportedFeature("a parameter map on a variable-length relationship",
@@ -398,7 +431,7 @@ class PatternCompiler:
                     raise UnsupportedFeature("variable-length relationship properties that read variables",
                                              relationship.span)
                 column_type = self.context.catalog.column_type("relationship", key) or t.ANY
-                equal = equality_sql((f"r.{column}", column_type), (compiler.compile(value), value.type))
+                equal = equality_sql((f"{alias}.{column}", column_type), (compiler.compile(value), value.type))
                 parts.append(f"coalesce({equal}, false)")
         return "".join(f" AND {part}" for part in parts)
 

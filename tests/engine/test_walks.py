@@ -53,9 +53,51 @@ def test_a_walk_from_a_fresh_start_node_still_walks_from_every_node() -> None:
 def test_the_walk_cap_counts_one_start_nodes_partial_paths() -> None:
     with engine.connect(":memory:", max_walk_rows=50) as db:
         star_of_chains(db, chains=100, length=2)
-        assert db.execute("MATCH (a:N)-[:R*1..2]->(b) RETURN count(*) AS n").fetchall() == [(100,)]
+        assert db.execute("MATCH (a:N)-[:R*1..4]->(b) RETURN count(*) AS n").fetchall() == [(100,)]
         with pytest.raises(engine.WalkLimitExceeded):
-            db.execute("MATCH (h:Hub)-[:R*1..2]->(b) RETURN count(*) AS n")
+            db.execute("MATCH (h:Hub)-[:R*1..4]->(b) RETURN count(*) AS n")
+
+
+def test_a_hop_of_at_most_three_relationships_is_joins_without_the_walk_cap() -> None:
+    """Up to `generator.CHAIN_MAX` hops a variable-length relationship is a plain join per length (ADR-0037),
+    bounded as a fixed-length pattern is: by the graph, not by the walk cap."""
+    with engine.connect(":memory:", max_walk_rows=50) as db:
+        star_of_chains(db, chains=100, length=2)
+        assert db.execute("MATCH (h:Hub)-[:R*1..3]->(b) RETURN count(*) AS n").fetchall() == [(200,)]
+        trace = db.explain("MATCH (h:Hub)-[:R*1..3]->(b) RETURN count(*) AS n")[1]
+        assert not any("RECURSIVE" in sql for sql, _ in trace)
+
+
+JOINED = [
+    "(a:N)-[r:R*1..3]->(b)",
+    "(a:N)-[r:R*0..2]->(b:N)",
+    "(a:N)-[r:R*2..3]->(b)",
+    "(a:N)<-[r:R*..2]-(b)",
+    "(a:N)-[r:R*1..2]-(b)",
+    "(a:N)-[r:R*1..3 {w: 1}]->(b)",
+    "(a:N)-[r:R*1..2]->(m)-[s:R*1..2]->(b)",
+    "(a:N)-[r:R*3]->(b)",
+]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("pattern", JOINED)
+def test_a_hop_as_joins_matches_what_the_walk_matches(seed: int, pattern: str) -> None:
+    """The same pattern with a higher bound and a WHERE on the length walks recursively: the rows, and
+    their order, are the same."""
+    query = ("MATCH p = {pattern} {where} RETURN a.i AS a, b.i AS b, [n IN nodes(p) | n.i] AS nodes,"
+             " [x IN relationships(p) | id(x)] AS rels, [x IN r | id(x)] AS r")
+    walked = pattern.replace("*1..3", "*1..4").replace("*0..2", "*0..4").replace("*2..3", "*2..4").replace(
+        "*..2", "*..4").replace("*1..2", "*1..4").replace("*3]", "*3..4]")
+    lengths = {"*1..3": 3, "*0..2": 2, "*2..3": 3, "*..2": 2, "*1..2": 2, "*3]": 3}
+    bound = next(length for token, length in lengths.items() if token in pattern)
+    where = f"WHERE size(r) <= {bound}" + (f" AND size(s) <= {bound}" if "[s:" in pattern else "")
+    with engine.connect(":memory:") as db:
+        random_graph(db, seed, nodes=6, rels=14)
+        db.execute("MATCH ()-[x]->() SET x.w = id(x) % 2")
+        joined = db.execute(query.format(pattern=pattern, where="")).fetchall()
+        assert joined == db.execute(query.format(pattern=walked, where=where)).fetchall()
+        assert joined
 
 
 def complete_graph(db: engine.Connection, size: int) -> None:
