@@ -430,16 +430,30 @@ CHAIN_SELECTS = 8
 
 
 def chain_lengths(paths: list[b.BoundPath]) -> list[dict[int, int]]:
-    """The lengths a MATCH without a path selector compiles its bounded variable-length relationships to:
-    one mapping (relationship id -> length) per SELECT, or one empty mapping (the walks as they are)."""
-    hops = [link for path in paths for link in path.relationships
-            if isinstance(link, b.BoundRelationship) and link.length is not None and link.is_new
-            and link.length[1] is not None and link.length[1] <= CHAIN_MAX]
+    """The lengths a MATCH without a path selector compiles its short variable-length hops to: one mapping
+    (hop id -> length) per SELECT, or one empty mapping (the walks as they are). A hop is a new
+    variable-length relationship, or a quantified relationship of a trail (`-[:T]->{1,3}`: one anonymous
+    relationship between anonymous nodes, nothing else), bounded by CHAIN_MAX."""
+    hops = [(link, bounds) for path in paths for link in path.relationships
+            if (bounds := _short_hop(link, path.mode)) is not None]
     variants: list[dict[int, int]] = [{}]
-    for hop in hops:
-        low, high = hop.length or (1, 1)
-        variants = [{**variant, id(hop): length} for variant in variants for length in range(low, int(high or 0) + 1)]
+    for hop, (low, high) in hops:
+        variants = [{**variant, id(hop): length} for variant in variants for length in range(low, high + 1)]
     return variants if 0 < len(variants) <= CHAIN_SELECTS else [{}]
+
+
+def _short_hop(link: b.BoundRelationship | b.BoundGroup, mode: str) -> tuple[int, int] | None:
+    """The length bounds of a hop `chain_lengths` may join, else None."""
+    if isinstance(link, b.BoundRelationship):
+        if link.length is None or not link.is_new or link.length[1] is None or link.length[1] > CHAIN_MAX:
+            return None
+        return link.length[0], link.length[1]
+    plain = (mode == "trail" and len(link.relationships) == 1 and link.where is None and not link.group_variables
+             and link.high is not None and link.high <= CHAIN_MAX
+             and all(node.variable.anonymous and node.labels is None and node.properties is None
+                     and node.where is None for node in link.nodes)
+             and link.relationships[0].variable.anonymous and link.relationships[0].where is None)
+    return (link.low, link.high) if plain else None
 
 
 def composite_order(keys: list[str]) -> str:

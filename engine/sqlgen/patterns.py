@@ -443,6 +443,11 @@ class PatternCompiler:
         the node the walk has reached. Each row carries the node reached, the relationships and (for the
         path, or ACYCLIC) the nodes so far, the iteration count and one list per group variable. The
         group's predicates may read variables from outside it: the walk is a LATERAL join."""
+        if id(group) in self.chains:  # a plain quantified relationship, `-[:T]->{1,3}`: as `-[:T*1..3]->`
+            hop = group.relationships[0]
+            rels_sql = self._joined_hops(hop, left, right_node, self.chains[id(group)])
+            self._walk_nodes[id(group)] = self._walk_nodes[id(hop)]
+            return rels_sql
         alias = self.context.fresh("g")
         cte = f"{alias}_walk"
         step_context = self.context.child()

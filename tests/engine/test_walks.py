@@ -249,3 +249,22 @@ def test_a_walk_deeper_than_the_level_limit_gives_way_to_the_recursive_walk(monk
         assert db.execute(query, {"pairs": [[1, 4], [1, 12], [12, 1]]}).fetchall() == [(1, 4, 3), (1, 12, 11)]
         assert by_levels(db, query, {"pairs": [[1, 4]]})
         assert any("RECURSIVE" in sql for sql, _ in db.explain(query, {"pairs": [[1, 12]]})[1])
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(("plain", "walked"), [
+    ("(a:N)-[:R]->{1,3}(b)", "(a:N)((x)-[:R]->(y)){1,3}(b)"),
+    ("(a:N)<-[:R]-{0,2}(b:N)", "(a:N)((x)<-[:R]-(y)){0,2}(b:N)"),
+    ("(a:N)-[:R]-{2,3}(b)", "(a:N)((x)-[:R]-(y)){2,3}(b)"),
+])
+def test_a_quantified_relationship_as_joins_matches_what_the_walk_matches(seed: int, plain: str, walked: str) -> None:
+    """A quantified relationship of up to three iterations is joins, as `-[*1..3]->` is; naming the group's
+    nodes makes it a group walk, with the same rows in the same order."""
+    query = ("MATCH p = {pattern} RETURN a.i AS a, b.i AS b, [n IN nodes(p) | n.i] AS nodes,"
+             " [x IN relationships(p) | id(x)] AS rels")
+    with engine.connect(":memory:") as db:
+        random_graph(db, seed, nodes=6, rels=14)
+        joined = db.execute(query.format(pattern=plain)).fetchall()
+        assert joined == db.execute(query.format(pattern=walked)).fetchall()
+        assert joined
+        assert not any("RECURSIVE" in sql for sql, _ in db.explain(query.format(pattern=plain))[1])
