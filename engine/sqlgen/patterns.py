@@ -372,7 +372,8 @@ class PatternCompiler:
             self._condition(f"{alias}.{near} = {reached}")
             for earlier in ids:
                 self._condition(f"{alias}.id <> {earlier}")
-            self._condition(f"true{self._walk_step_filter(relationship, alias=alias)}")
+            for condition in self._hop_conditions(relationship, alias):
+                self._condition(condition)
             ids.append(f"{alias}.id")
             reached = f"{alias}.{far}"
             nodes.append(reached)
@@ -412,8 +413,14 @@ class PatternCompiler:
                   None if high is None else int(high))
         return level_walk(hop, self.levels, own.values, start=left, target=target, closed=frontier.closed)
 
-    def _walk_step_filter(self, relationship: b.BoundRelationship, compiler: ExpressionCompiler | None = None, *,
-                          alias: str = "r") -> str:
+    def _walk_step_filter(self, relationship: b.BoundRelationship, compiler: ExpressionCompiler | None = None) -> str:
+        """The hop's conditions on its relationship `r`, each as ` AND condition`, for a walk's step."""
+        return "".join(f" AND {part}" for part in self._hop_conditions(relationship, "r", compiler))
+
+    def _hop_conditions(self, relationship: b.BoundRelationship, alias: str,
+                        compiler: ExpressionCompiler | None = None) -> list[str]:
+        """The conditions a variable-length hop puts on each of its relationships, joined as `alias`: its
+        types and property map (whose values read no variable)."""
         compiler = compiler or self.compiler
         parts = []
         if relationship.types is not None:
@@ -433,7 +440,7 @@ class PatternCompiler:
                 column_type = self.context.catalog.column_type("relationship", key) or t.ANY
                 equal = equality_sql((f"{alias}.{column}", column_type), (compiler.compile(value), value.type))
                 parts.append(f"coalesce({equal}, false)")
-        return "".join(f" AND {part}" for part in parts)
+        return parts
 
     # -- quantified path patterns ------------------------------------------------------------------
 
