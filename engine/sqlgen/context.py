@@ -17,6 +17,7 @@ from engine import temporal
 from engine import values as cypher_values
 from engine.semantic.scope import Variable
 from engine.semantic.types import ANY, CypherType, Kind, sql_type, type_of_value
+from engine.sqlgen.decorrelate import SharedRows
 from engine.sqlgen.runtime import tag_key
 from engine.storage.schema import ENTITY_TABLES, Catalog
 
@@ -145,6 +146,11 @@ class SelectContext:
     (DeletedEntityAccess) from an absent one."""
     carried: dict[tuple[str, str, str], str] = field(default_factory=dict)
     """(entity, id SQL, table column) -> a column of the input that already holds it (generator.Carried)."""
+    shared: SharedRows | None = None
+    """A projection's outer rows, for its items' subqueries to run over all at once (decorrelate.py)."""
+    detached: bool = False
+    """The outer context of a subquery body run over all outer rows at once: it sees no outer variable, yet
+    the body compiles as a subquery's (kept row order, no separate SQL statements)."""
 
     def bind_variable(self, variable: Variable, sql: str, *, hoistable: bool = True) -> None:
         self.variables[id(variable)] = sql

@@ -20,6 +20,7 @@ from engine.semantic import types as t
 from engine.semantic.scope import Variable
 from engine.semantic.types import Kind, is_variant, sql_type
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
+from engine.sqlgen.decorrelate import SharedRows, keyed_query
 from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, equality_sql, to_variant
 from engine.sqlgen.order_demand import PLAIN_GROUP_KINDS, group_order_demanded, input_demanded
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
@@ -372,6 +373,9 @@ class QueryCompiler:
         return relation
 
     def subquery_sql(self, node: b.BSubquery, outer: SelectContext) -> str:
+        decorrelated = self._subquery_for_all_rows(node, outer)
+        if decorrelated is not None:
+            return decorrelated
         if node.kind == "collect" and len(node.query.parts) == 1:
             self.final_clauses.add(id(node.query.parts[0].clauses[-1]))
         relation = self.compile_query(node.query, self.seed(node.imports, outer), outer)
@@ -383,6 +387,42 @@ class QueryCompiler:
         element = node.type.element or t.ANY
         return (f"coalesce((SELECT list({column} ORDER BY {relation.order}) FROM {relation.sql}),"
                 f" []::{sql_type(element)}[])")
+
+
+    def _subquery_for_all_rows(self, node: b.BSubquery, outer: SelectContext) -> str | None:
+        """The subquery run once over every outer row of a projection (decorrelate.py): its rows, grouped
+        by the imported values, LEFT JOINed to the projection's rows; None when it must stay correlated."""
+        shared = outer.shared
+        if shared is None or any(outer.variable_sql(k) != f"{shared.alias}.{k.column}" for k in node.imports):
+            return None
+        query = keyed_query(node.query, node.imports)
+        if query is None:
+            return None
+        shared.used = True
+        keys = [k.column for k in node.imports]
+        seed = Relation(f"(SELECT DISTINCT {_list([f'{shared.alias}.{k}' for k in keys])}1::BIGINT AS __ord"
+                        f" FROM {shared.source} AS {shared.alias})", list(node.imports))
+        if node.kind == "collect":
+            self.final_clauses.add(id(query.parts[0].clauses[-1]))
+        detached = SelectContext(self.catalog, self.parameters, detached=True)
+        detached.counter = self._aliases
+        relation = self.compile_query(query, seed, detached)
+        group = ", ".join(keys)
+        alias = self.alias("c")
+        if node.kind == "exists":
+            # a null key's group joins too: test a column every group row has
+            rows, value = f"SELECT DISTINCT {group}, true AS __hit", f"({alias}.__hit IS NOT NULL)"
+        elif node.kind == "count":
+            rows, value = f"SELECT {group}, count(*) AS __n", f"coalesce({alias}.__n, 0)"
+        else:
+            column = node.query.parts[0].output[0].column
+            element = node.type.element or t.ANY
+            rows = f"SELECT {group}, list({column} ORDER BY {relation.order}) AS __v"
+            value = f"coalesce({alias}.__v, []::{sql_type(element)}[])"
+        group_by = "" if node.kind == "exists" else f" GROUP BY {group}"
+        on = " AND ".join(f"{alias}.{k} IS NOT DISTINCT FROM {shared.alias}.{k}" for k in keys)
+        outer.joins.append(f"LEFT JOIN ({rows} FROM {relation.sql}{group_by}) AS {alias} ON {on}")
+        return value
 
 
 def union_select(query: b.BoundQuery, relations: list[Relation], partition: str | None = None) -> str:
@@ -544,9 +584,10 @@ class ProjectionCompiler:
         self.outer = outer
         # Without aggregation or DISTINCT, ORDER BY and WITH ... WHERE may read the variables from before
         # the projection: carry them along until those steps are done.
-        self.carried = relation.variables if (
-            not clause.aggregating and not clause.distinct and (clause.order_by or clause.where)) else []
         self.new_variables = [item.variable for item in clause.items]
+        projected = {id(v) for v in self.new_variables}  # a subquery's key is carried as an item (decorrelate.py)
+        self.carried = [v for v in relation.variables if id(v) not in projected] if (
+            not clause.aggregating and not clause.distinct and (clause.order_by or clause.where)) else []
 
     def compile(self) -> Relation:
         clause = self.clause
@@ -580,8 +621,15 @@ class ProjectionCompiler:
     def _plain_items(self) -> Relation:
         alias = self.queries.alias()
         context = self.queries.context_for(self.relation, alias, self.outer)
+        source = self.relation.sql
+        if self.outer is None or self.outer.detached:  # the rows are not correlated: subqueries may share them
+            shared_source = self.queries.alias("w") if source.startswith("(") else source
+            context.shared = SharedRows(shared_source, alias)
         compiler = ExpressionCompiler(context, self.queries)
         items = [f"{compiler.compile(item.expression)} AS {item.variable.column}" for item in self.clause.items]
+        prefix = ""
+        if context.shared is not None and context.shared.used and context.shared.source != source:
+            prefix, source = f"WITH {context.shared.source} AS MATERIALIZED {source} ", context.shared.source
         carried = [f"{alias}.{v.column}" for v in self.carried] + self.relation.carried_columns(alias, self.carried)
         entity_columns = self.relation.carried_for(self.carried)
         for item in self.clause.items:  # `WITH n`, `WITH n AS m`: the new variable carries what n carried
@@ -590,8 +638,8 @@ class ProjectionCompiler:
                     renamed = Carried(item.variable, old.entity, old.column)
                     items.append(f"{alias}.{old.name} AS {renamed.name}")
                     entity_columns.append(renamed)
-        select = (f"SELECT {_list(carried + items)}{alias}.__ord AS __ord"
-                  f" FROM {self.relation.sql} AS {alias}{context.join_text()}")
+        select = (f"{prefix}SELECT {_list(carried + items)}{alias}.__ord AS __ord"
+                  f" FROM {source} AS {alias}{context.join_text()}")
         return Relation(f"({select})", self.carried + self.new_variables, entity_columns)
 
     def _aggregated_items(self) -> Relation:
