@@ -48,3 +48,69 @@ def test_exists_over_a_distinct_union_may_omit_its_return() -> None:
 ])
 def test_collect_may_not_return_star(query: str) -> None:
     assert error(query) == ("SyntaxError", "InvalidNumberOfColumns")
+
+
+# -- run once for all outer rows (ADR-0038) ---------------------------------------------------------------
+
+PETS = """CREATE (a:Person {name: 'Andy'}), (t:Person {name: 'Tim'}), (p:Person {name: 'Pete'}),
+(a)-[:HAS]->(:Pet {name: 'Rex', age: 3}), (a)-[:HAS]->(:Pet {name: 'Bo', age: 5}),
+(p)-[:HAS]->(f:Pet {name: 'Fido', age: 5}), (p)-[:HAS]->(:Pet {name: 'Ozzy', age: 1}),
+(f)-[:HAS]->(:Toy {name: 'Ball'}), (f)-[:HAS]->(:Toy {name: 'Bone'}), (t)-[:KNOWS]->(a), (t)-[:KNOWS]->(p),
+(p)-[:KNOWS]->(a)"""
+
+# The outer rows repeat Andy as `n` and Tim as `x`, and hold a null where no one is known.
+OUTER = "MATCH (x:Person) OPTIONAL MATCH (x)-[:KNOWS]->(n) WITH x, n"
+
+SUBQUERIES = [
+    "COLLECT { MATCH (n)-[:HAS]->(d) RETURN d.name ORDER BY d.name }",
+    "COLLECT { MATCH (n)-[:HAS]->(d) WITH d ORDER BY d.age DESC, d.name RETURN d.name }",
+    "COLLECT { MATCH (n)-[:HAS]->(d) RETURN DISTINCT d.age ORDER BY d.age }",
+    "COLLECT { MATCH (n)-[:HAS]->(d) WITH d WHERE d.age > 2 RETURN d.name + ' of ' + x.name ORDER BY d.name }",
+    "COLLECT { MATCH (n)-[:HAS]->(d) RETURN {pet: d.name,"
+    " toys: COLLECT { MATCH (d)-[:HAS]->(toy) RETURN toy.name ORDER BY toy.name }} ORDER BY d.name }",
+    "COLLECT { UNWIND [1, 2] AS i MATCH (n)-[:HAS]->(d) WHERE d.age > i RETURN d.name ORDER BY i, d.name }",
+    "COUNT { (n)-[:HAS]->() }",
+    "COUNT { MATCH (n)-[:HAS]->(d) OPTIONAL MATCH (d)-[:HAS]->(toy) RETURN toy }",
+    "EXISTS { (n)-[:HAS]->(:Pet {age: 5}) }",
+    "EXISTS { MATCH (n)-[:HAS]->(d) WHERE size(d.name) < size(x.name) }",
+]
+
+
+def correlated(subquery: str) -> str:
+    """The same subquery, kept per outer row by a LIMIT that cuts nothing."""
+    if subquery.startswith("COLLECT"):
+        return subquery[:-2] + " LIMIT 100 }"
+    body = subquery[subquery.index("{") + 1:-1].strip()
+    match = body if body.startswith("MATCH") else f"MATCH {body}"
+    returns = "" if " RETURN " in match else " RETURN 1 AS one"
+    return f"{subquery[:subquery.index('{')]}{{ {match}{returns} LIMIT 100 }}"
+
+
+@pytest.mark.parametrize("subquery", SUBQUERIES)
+def test_a_subquery_run_for_all_rows_answers_as_one_run_per_row(subquery: str) -> None:
+    with engine.connect(":memory:") as db:
+        db.execute(PETS)
+        query = f"{OUTER} RETURN x.name AS x, n.name AS n, {{}} AS value ORDER BY x, n"
+        shared = query.format(subquery)
+        _, trace = db.explain(shared)
+        assert "MATERIALIZED" in trace[-1][0]  # it did run once for all rows
+        _, trace = db.explain(query.format(correlated(subquery)))
+        assert "MATERIALIZED" not in trace[-1][0]
+        rows = db.execute(shared).fetchall()
+        assert rows == db.execute(query.format(correlated(subquery))).fetchall()
+        assert [row[:2] for row in rows] == [("Andy", None), ("Pete", "Andy"), ("Tim", "Andy"), ("Tim", "Pete")]
+
+
+@pytest.mark.parametrize("subquery", [
+    "COLLECT { MATCH (n)-[:HAS]->(d) RETURN count(*) }",  # [0] for a row with no pets, not []
+    "COLLECT { MATCH (n)-[:HAS]->(d) RETURN rand() < 2 }",
+])
+def test_subqueries_that_combine_rows_or_call_rand_stay_per_row(subquery: str) -> None:
+    with engine.connect(":memory:") as db:
+        db.execute(PETS)
+        query = f"{OUTER} RETURN x.name AS x, n.name AS n, {subquery} AS value ORDER BY x, n"
+        _, trace = db.explain(query)
+        assert "MATERIALIZED" not in trace[-1][0]
+        # Andy knows no one; Pete knows Andy, Tim knows both, who have two pets each
+        assert [row[2] for row in db.execute(query).fetchall()] == (
+            [[0], [2], [2], [2]] if "count" in subquery else [[], [True, True], [True, True], [True, True]])
