@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -80,7 +81,7 @@ class Connection:
             self._duck = _open_file(path, self.limits.memory)
         self._duck.execute(f"SET TimeZone = 'UTC'; {runtime.session_sql()};"
                            f" SET VARIABLE {WALK_VARIABLE} = {int(self.limits.max_walk_rows)}")
-        self._store = GraphStore(self._duck)
+        self._store = GraphStore(self._duck, shared_as=None if self._attached else os.path.realpath(path))
         self.procedures = ProcedureRegistry()
         fulltext_procedures.register(self.procedures)
         self._executor = Executor(self._duck, self._store)

@@ -221,6 +221,8 @@ class Executor:
                 raise StatementTimeout(timer.seconds or 0, run.span)
             if run.begun:
                 self.connection.execute("ROLLBACK" if read_only else "COMMIT")
+                if not read_only:
+                    self.store.committed()
             if read_only and writes:  # an explained write may have added a column the rollback took away
                 self.store.reload()
         except BaseException as error:

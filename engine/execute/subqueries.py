@@ -246,6 +246,7 @@ class CallRun:
             return
         self.run.fulltext.sync()
         self.run.connection.execute("COMMIT")
+        self.executor.store.committed()
         self.run.connection.execute("BEGIN TRANSACTION")
 
     def _rollback(self, state: tuple[bool, bool]) -> None:

@@ -14,7 +14,7 @@ expands breadth first and keeps only those (`walks.frontier_walk`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from engine.errors import UnsupportedFeature
@@ -23,6 +23,7 @@ from engine.semantic import types as t
 from engine.sqlgen.context import Parameters, SelectContext
 from engine.sqlgen.expressions import ExpressionCompiler, equality_sql
 from engine.sqlgen.walks import Hop, LevelSource, Walk, frontier_walk, level_walk, trail_walk
+from engine.syntax import ast
 
 REL_BOTH_DIRECTIONS = ("(SELECT *, src AS _a, dst AS _b FROM rels UNION ALL "
                        "SELECT *, dst AS _a, src AS _b FROM rels WHERE src <> dst)")
@@ -347,7 +348,7 @@ class PatternCompiler:
                         f"{depth}{step_filter}")
 
             walk = Walk("walk", columns, f"SELECT s.id, []::BIGINT[]{seed_nodes} FROM (SELECT {left} AS id) AS s",
-                        step, "w", "len(rels)", int(low))
+                        step, "w", "len(rels)", int(low), guarded=self._may_branch([relationship]))
             alias = self._item(self._walk_sql(walk, left, right_node, frontier, node_after), "w", lateral=True)
         right = self._node(right_node)
         self._condition(f"{alias}.finish = {right}")
@@ -413,6 +414,20 @@ class PatternCompiler:
                   None if high is None else int(high))
         return level_walk(hop, self.levels, own.values, start=left, target=target, closed=frontier.closed)
 
+    def _may_branch(self, relationships: Sequence[b.BoundRelationship]) -> bool:
+        """Whether a walk whose step takes `relationships` in turn can hold more than one partial path per
+        start: some node has two or more relationships one of them may take (the store's count, by type
+        and direction; an undirected hop counts both ends). Without the statement's run to ask, it may."""
+        run = self.compiler.queries.run
+        if run is None:
+            return True
+        for relationship in relationships:
+            types = _type_names(relationship.types)
+            columns = ("src", "dst") if relationship.direction == "both" else (HOP_COLUMNS[relationship.direction][1],)
+            if sum(run.store.most_relationships_per_node(types, column) for column in columns) > 1:
+                return True
+        return False
+
     def _walk_step_filter(self, relationship: b.BoundRelationship, compiler: ExpressionCompiler | None = None) -> str:
         """The hop's conditions on its relationship `r`, each as ` AND condition`, for a walk's step."""
         return "".join(f" AND {part}" for part in self._hop_conditions(relationship, "r", compiler))
@@ -474,7 +489,8 @@ class PatternCompiler:
         empty = "".join(f", []::{_list_sql_type(outer)}" for _, outer in group.group_variables)
         seed = f"SELECT s.id, []::BIGINT[]{', [s.id]' if carried else ''}, 0{empty} FROM (SELECT {left} AS id) AS s"
         step = self._group_step(group, mode, step_context, step_compiler, previous, lists, carried)
-        walk = Walk(cte, columns, seed, step, previous, "i", int(group.low))
+        walk = Walk(cte, columns, seed, step, previous, "i", int(group.low),
+                    guarded=self._may_branch(group.relationships))
         self._items.append(FromItem(self._walk_sql(walk, left, right_node, frontier, node_after), alias,
                                     lateral=True))
         # The group variables are bound before the node after the group: its WHERE may read them as lists,
@@ -639,6 +655,17 @@ class PatternCompiler:
         for i, first in enumerate(lists):
             for second in lists[i + 1:]:
                 self._condition(f"NOT list_has_any({first}, {second})")
+
+
+def _type_names(types: ast.LabelExpression | None) -> frozenset[str] | None:
+    """The relationship types a type expression admits, when it names them (`:A`, `:A|B`); None (any type,
+    an upper bound) for the rest."""
+    if isinstance(types, ast.LabelName):
+        return frozenset([types.name])
+    if isinstance(types, ast.LabelOr):
+        left, right = _type_names(types.left), _type_names(types.right)
+        return None if left is None or right is None else left | right
+    return None
 
 
 def _concat_lists(lists: list[str]) -> str:

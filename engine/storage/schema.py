@@ -81,6 +81,10 @@ DEFAULT_LOOKUP_INDEXES = (("index_343aff4e", "node"), ("index_f7700477", "relati
 
 NEXT_ID_KEYS: dict[str, str] = {"node": "next_node_id", "relationship": "next_rel_id"}
 
+_RELATIONSHIP_CHANGES: dict[str, int] = {}
+"""Per database (a file, or one store's own graph), how often this process created relationships in it or
+committed them: a store's statistics are valid while the count is the one they were made at."""
+
 
 @dataclass(frozen=True)
 class IndexInfo:
@@ -130,12 +134,20 @@ class Catalog:
 class GraphStore:
     """The tables of one graph in one DuckDB connection, and a cached copy of their catalog."""
 
-    def __init__(self, connection: duckdb.DuckDBPyConnection, *, read_only: bool = False) -> None:
+    def __init__(self, connection: duckdb.DuckDBPyConnection, *, read_only: bool = False,
+                 shared_as: str | None = None) -> None:
+        """`shared_as`: the database file, which other connections of this process may open too (their
+        writes must reach this store's statistics); None for a graph only this store reads."""
         self.connection = connection
+        self._shared_as = shared_as or f"graph-{id(self)}"
+        self._relationships_pending = False
         if not read_only:
             connection.execute(";\n".join(_BOOTSTRAP))  # one call: each is a round trip otherwise
             self._create_default_indexes()
         self.catalog = self._load_catalog()
+        self._fan_out: dict[tuple[frozenset[str] | None, str], int] = {}
+        self._fan_out_at: int | None = None
+        """`most_relationships_per_node`'s answers, and the `_RELATIONSHIP_CHANGES` count they were made at."""
 
     def _create_default_indexes(self) -> None:
         """A new graph gets Neo4j's two token lookup indexes, once (dropping them later is allowed)."""
@@ -169,6 +181,44 @@ class GraphStore:
     def reload(self) -> None:
         """Re-read the catalog, e.g. after a rolled-back statement undid a new column."""
         self.catalog = self._load_catalog()
+        self._fan_out.clear()  # a rolled-back statement's relationships may have been counted
+        self._relationships_pending = False
+
+    # -- statistics ----------------------------------------------------------------------------
+
+    def relationships_changed(self) -> None:
+        """Relationships were created here, or the transaction that created them committed (and every
+        connection of the process now sees them): the statistics of every store of this database are
+        stale."""
+        _RELATIONSHIP_CHANGES[self._shared_as] = _RELATIONSHIP_CHANGES.get(self._shared_as, 0) + 1
+
+    def committed(self) -> None:
+        """The statement's transaction (or a batch of it) committed."""
+        if self._relationships_pending:
+            self.relationships_changed()
+            self._relationships_pending = False
+
+    def most_relationships_per_node(self, types: frozenset[str] | None, column: Literal["src", "dst"]) -> int:
+        """The most relationships of `types` (None: of any type) one node has as their `column`: how far a
+        walk over them can branch at a node. Remembered until this process creates a relationship in the
+        database (`relationships_changed`) or a statement of this store rolls back; a deletion can only
+        lower the true figure, so what is remembered stays an upper bound. Counted in the statement's
+        transaction when it is open, else just before it opens: a relationship another connection commits
+        in between can make it low for that one statement, which costs a walk its cap (walks.Walk.guarded),
+        never an answer. Another process cannot write a database file this one has open."""
+        at = _RELATIONSHIP_CHANGES.get(self._shared_as, 0)
+        if at != self._fan_out_at:
+            self._fan_out.clear()
+            self._fan_out_at = at
+        key = (types, column)
+        if key not in self._fan_out:
+            names = sorted(types or ())
+            where = "" if types is None else " WHERE " + (" OR ".join(["type = ?"] * len(names)) or "false")
+            (most,) = self.connection.execute(
+                f"SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM rels{where} GROUP BY {column})",
+                names).fetchone() or (0,)
+            self._fan_out[key] = int(most)
+        return self._fan_out[key]
 
     def ensure_property_column(self, entity: str, key: str, value_type: CypherType) -> str:
         """The column holding `key`, ready to store values of `value_type`: added on first use, widened to
@@ -198,6 +248,9 @@ class GraphStore:
 
     def allocate_ids(self, entity: str, count: int) -> int:
         """Reserve `count` consecutive ids; returns the first."""
+        if entity == "relationship":
+            self.relationships_changed()
+            self._relationships_pending = True
         (after,) = self.connection.execute("UPDATE graph_meta SET value = value + ? WHERE key = ? RETURNING value",
                                            [count, NEXT_ID_KEYS[entity]]).fetchone()
         return int(after) - count

@@ -268,3 +268,50 @@ def test_a_quantified_relationship_as_joins_matches_what_the_walk_matches(seed: 
         assert joined == db.execute(query.format(pattern=walked)).fetchall()
         assert joined
         assert not any("RECURSIVE" in sql for sql, _ in db.explain(query.format(pattern=plain))[1])
+
+
+def capped(db: engine.Connection, query: str) -> bool:
+    """Whether `query`'s walk checks the cap: its SQL reads the connection's max_walk_rows."""
+    return any("max_walk_rows" in sql for sql, _ in db.explain(query)[1])
+
+
+CHAIN_WALK = "MATCH (a:N {i: 1})-[:R*1..8]->(b) RETURN count(*) AS n"
+
+
+def test_a_walk_that_cannot_branch_has_no_cap_until_a_node_can_branch() -> None:
+    """ADR-0039: over a chain a walk holds one partial path per start, so it checks no cap; a second
+    relationship from one node (or into one, for an undirected hop) brings the check back."""
+    with engine.connect(":memory:", max_walk_rows=2) as db:
+        db.execute("UNWIND range(1, 10) AS i CREATE (:N {i: i})")
+        db.execute("MATCH (a:N), (b:N) WHERE b.i = a.i + 1 CREATE (a)-[:R]->(b)")
+        assert db.execute(CHAIN_WALK).fetchall() == [(8,)]
+        assert not capped(db, CHAIN_WALK)
+        assert capped(db, "MATCH (a:N {i: 1})-[:R*1..8]-(b) RETURN count(*) AS n")  # nodes 2..9: two each
+        db.execute("MATCH (a:N {i: 2}), (b:N {i: 3}) CREATE (a)-[:R]->(b), (a)-[:R]->(b)")
+        assert capped(db, CHAIN_WALK)
+        with pytest.raises(engine.WalkLimitExceeded):
+            db.execute(CHAIN_WALK)
+
+
+def test_a_walk_counts_only_the_relationship_types_it_takes() -> None:
+    with engine.connect(":memory:") as db:
+        db.execute("CREATE (a:N {i: 1})-[:R]->(:N {i: 2})-[:R]->(:N {i: 3}), (a)-[:OTHER]->(:M), (a)-[:OTHER]->(:M)")
+        assert not capped(db, CHAIN_WALK)
+        assert capped(db, "MATCH (a:N {i: 1})-[:R|OTHER*1..8]->(b) RETURN count(*) AS n")
+        assert capped(db, "MATCH (a:N {i: 1})-[*1..8]->(b) RETURN count(*) AS n")
+
+
+def test_a_rolled_back_branch_is_not_counted_and_a_committed_one_is_counted_by_every_connection(
+        tmp_path) -> None:
+    path = str(tmp_path / "graph.duckdb")
+    with engine.connect(path) as db:
+        db.execute("UNWIND range(1, 10) AS i CREATE (:N {i: i})")
+        db.execute("MATCH (a:N), (b:N) WHERE b.i = a.i + 1 CREATE (a)-[:R]->(b)")
+        assert not capped(db, CHAIN_WALK)
+        with pytest.raises(engine.CypherError):
+            db.execute("MATCH (a:N {i: 2}) CREATE (a)-[:R]->(:N) WITH a RETURN 1 / 0 AS boom")
+        assert not capped(db, CHAIN_WALK)
+        with engine.connect(path) as other:
+            assert not capped(other, CHAIN_WALK)
+            db.execute("MATCH (a:N {i: 2}) CREATE (a)-[:R]->(:N)")
+            assert capped(other, CHAIN_WALK)
