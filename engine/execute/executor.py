@@ -348,7 +348,7 @@ class Executor:
         if final:
             queries.final_clauses.add(id(clause))
         if wanted is not None:
-            queries.wanted, queries.wanted_labels = wanted.properties, wanted.labels
+            queries.wanted, queries.wanted_labels, queries.read_values = wanted.properties, wanted.labels, wanted.values
         queries._aliases = run.aliases
         queries.tombstones = run.deleted_any
         read_argument_values(lambda: run.connection, queries, clause, relation)

@@ -94,6 +94,8 @@ class QueryCompiler:
         the variables it binds (`Carried`)."""
         self.wanted_labels: frozenset[str] = frozenset()
         """Node variables whose labels are read later in the statement: carried as well."""
+        self.read_values: frozenset[str] | None = None
+        """Variables the statement reads as values (order_demand.Reads.values); None: any may be."""
 
     # -- contexts --------------------------------------------------------------------------------
 

@@ -119,11 +119,20 @@ class Reads:
     """Property keys read per variable."""
     labels: frozenset[str]
     """Node variables whose labels are read (`labels(n)`, `n:A`)."""
+    values: frozenset[str]
+    """Variables read as values: anywhere but as the one argument of `length()` or `count()` or the operand
+    of IS [NOT] NULL. A shortest path whose variable, and relationships' variable, are not among them may be
+    any of the shortest paths: nothing tells them apart (patterns.Frontier.any_path)."""
+
+
+SHAPE_BLIND = frozenset({"length", "count"})
+"""Functions and aggregates whose value is the same for any of a pair's shortest paths."""
 
 
 def property_reads(query: b.BoundSingleQuery) -> Reads:
     found: dict[str, set[str]] = {}
     labels: set[str] = set()
+    values: set[str] = set()
     stack: list[object] = [query]
     seen: set[int] = set()
     while stack:
@@ -138,8 +147,22 @@ def property_reads(query: b.BoundSingleQuery) -> Reads:
         elif (isinstance(node, b.BFunction) and node.name == "labels" and len(node.arguments) == 1
               and isinstance(node.arguments[0], b.BVariable)):
             labels.add(node.arguments[0].variable.name)
+        elif isinstance(node, b.BVariable):
+            values.add(node.variable.name)
+        if _blind_to_shape(node):
+            continue
         if isinstance(node, list | tuple):
             stack.extend(node)
         elif type(node).__module__ == b.__name__:
             stack.extend(vars(node).values())
-    return Reads({name: frozenset(keys) for name, keys in found.items()}, frozenset(labels))
+    return Reads({name: frozenset(keys) for name, keys in found.items()}, frozenset(labels), frozenset(values))
+
+
+def _blind_to_shape(node: object) -> bool:
+    """Whether `node` reads its one variable argument only through what all shortest paths share."""
+    if isinstance(node, b.BFunction | b.BAggregate) and node.name in SHAPE_BLIND:
+        if isinstance(node, b.BAggregate) and node.distinct:
+            return False
+        arguments = node.arguments if isinstance(node, b.BFunction) else (node.argument, *node.extra)
+        return len(arguments) == 1 and isinstance(arguments[0], b.BVariable)
+    return isinstance(node, b.BIsNull) and isinstance(node.operand, b.BVariable)

@@ -93,6 +93,9 @@ class Frontier:
 
     every_tie: bool
     closed: bool
+    any_path: bool = False
+    """Whether any of the paths the selector may keep will do, because nothing reads which one was kept
+    (only its length, or whether there is one): the walk then skips the tie order (walks.level_walk)."""
 
 
 class _NotGiven:
@@ -412,7 +415,8 @@ class PatternCompiler:
         source, near, far = HOP_COLUMNS[relationship.direction]
         hop = Hop(source, near, far, self._walk_step_filter(relationship, step_compiler), int(low),
                   None if high is None else int(high))
-        return level_walk(hop, self.levels, own.values, start=left, target=target, closed=frontier.closed)
+        return level_walk(hop, self.levels, own.values, start=left, target=target, closed=frontier.closed,
+                          any_path=frontier.any_path)
 
     def _may_branch(self, relationships: Sequence[b.BoundRelationship]) -> bool:
         """Whether a walk whose step takes `relationships` in turn can hold more than one partial path per
@@ -630,7 +634,19 @@ class PatternCompiler:
             return None  # the shortest closed trail is not the first one a breadth-first search finds
         else:
             closed = True
-        return Frontier(every_tie=selector.kind == "groups", closed=closed)
+        return Frontier(every_tie=selector.kind == "groups", closed=closed, any_path=self._shape_unread(path))
+
+    def _shape_unread(self, path: b.BoundPath) -> bool:
+        """Whether the statement reads neither the path nor its relationships as values (a single hop's
+        path: its inner nodes are not named)."""
+        read = self.compiler.queries.read_values
+        if read is None:
+            return False
+        link = path.relationships[0]
+        variables = [path.variable, *([outer for _, outer in link.group_variables] if isinstance(link, b.BoundGroup)
+                                      else [link.variable])]
+        return not any(variable is not None and not variable.anonymous and variable.name in read
+                       for variable in variables)
 
     def _pre_filter_reads_no_path(self, path: b.BoundPath) -> bool:
         """Whether the MATCH's WHERE, a pre-filter of the legacy functions, is known to read neither the

@@ -56,6 +56,8 @@ levels against recursion: at 100k relationships 100 pairs 84 against 104 ms, 10 
 _TIE_KEY = "w.rank::HUGEINT * 9223372036854775808 + (9223372036854775807 - r.id)"
 """A level walk's candidate path in the tie order, as one number: its parent's rank, then the relationship
 it adds, descending (ids are below 2^63); the relationship's id is read back from it."""
+_ANY_KEY = "9223372036854775807 - r.id"
+"""`_TIE_KEY` of a walk that may keep any path (rank 0), in BIGINT arithmetic."""
 _VIA = "(9223372036854775807 - ({} % 9223372036854775808))::BIGINT"
 
 
@@ -174,7 +176,7 @@ class Hop:
 
 
 def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: str, target: str,
-               closed: bool) -> str | None:
+               closed: bool, any_path: bool = False) -> str | None:
     """Breadth first from the start to the end node of every row of `source` with both, finding what
     `frontier_walk` with one path per node finds, one level per INSERT. A level's row is a node first
     reached at it by one pair's walk, with the node it was reached from (`prev`) and its place in the
@@ -185,7 +187,8 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
     the table of the paths found, (s, t, finish, rels, nodes), for the MATCH to join; the step binds
     `step_values`. Returns None where the walk is too small to repay a statement per level (having run
     two cheap statements, `LEVEL_WALK_PAIRS`) or too deep (`LEVEL_WALK_LEVELS`): a recursive walk does it
-    then."""
+    then. With `any_path` (nothing reads which path is found) a node keeps the path by the relationship of
+    lowest id into it, whatever its parent's rank: the frontier is not ranked."""
     run = source.run
     (relationships,) = run.fetchone("SELECT count(*) FROM rels", [])
     if relationships < LEVEL_WALK_RELATIONSHIPS:
@@ -203,17 +206,19 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
     run.tables.append(walk)
     # the start node is reached at level 0; only a closed walk may reach it again
     seen = "v.level > 0 AND " if closed else ""
+    key = _ANY_KEY if any_path else _TIE_KEY
     level = 1
     while hop.high is None or level <= hop.high:
         if level > LEVEL_WALK_LEVELS:
             return None
         # the frontier ranked by key: the order of its paths within each pair (the last level is never
         # ranked), without the pairs whose end node it holds
-        frontier = (f"SELECT *, row_number() OVER (ORDER BY key) AS rank FROM {walk} AS f WHERE f.level = {level - 1}"
+        ranked = "" if any_path else ", row_number() OVER (ORDER BY key) AS rank"
+        frontier = (f"SELECT *{ranked} FROM {walk} AS f WHERE f.level = {level - 1}"
                     + (f" AND f.pair NOT IN (SELECT x.pair FROM {walk} AS x JOIN {pairs} AS p ON p.pair = x.pair"
                        f" AND p.t = x.finish WHERE x.level = {level - 1})" if level > 1 else ""))
         (count,) = run.fetchone(
-            f"INSERT INTO {walk} SELECT w.pair, r.{hop.far}, arg_min(w.finish, {_TIE_KEY}), min({_TIE_KEY}), {level}"
+            f"INSERT INTO {walk} SELECT w.pair, r.{hop.far}, arg_min(w.finish, {key}), min({key}), {level}"
             f" FROM ({frontier}) AS w JOIN {hop.source} AS r ON r.{hop.near} = w.finish"
             f" WHERE NOT EXISTS (SELECT 1 FROM {walk} AS v WHERE {seen}v.pair = w.pair AND v.finish = r.{hop.far})"
             f"{hop.step_filter} GROUP BY w.pair, r.{hop.far}", step_values)

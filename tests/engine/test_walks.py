@@ -315,3 +315,35 @@ def test_a_rolled_back_branch_is_not_counted_and_a_committed_one_is_counted_by_e
             assert not capped(other, CHAIN_WALK)
             db.execute("MATCH (a:N {i: 2}) CREATE (a)-[:R]->(:N)")
             assert capped(other, CHAIN_WALK)
+
+
+def ranks_its_frontier(db: engine.Connection, query: str, params: dict) -> bool:
+    """Whether `query`'s level walk ranks each level's paths (the tie order a read path needs)."""
+    return any(sql.startswith("INSERT INTO _cypher_walk") and "row_number()" in sql
+               for sql, _ in db.explain(query, params)[1])
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("pattern", LEVEL_WALKS)
+def test_a_shortest_path_read_only_by_its_length_is_any_shortest_path(
+        seed: int, pattern: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When nothing reads which path was found (only `length(p)`, `count(p)`, `p IS NULL`), the level walk
+    keeps any one per node, unranked; the lengths and counts are those of the ranked walk."""
+    monkeypatch.setattr(walks, "LEVEL_WALK_RELATIONSHIPS", 0)
+    monkeypatch.setattr(walks, "LEVEL_WALK_PAIRS", 0)
+    rng = random.Random(seed)
+    match = f"UNWIND $pairs AS pair MATCH (a:N {{i: pair[0]}}), (b:N {{i: pair[1]}}) MATCH p = {pattern}"
+    lengths = f"{match} RETURN a.i AS a, b.i AS b, length(p) AS n, p IS NULL AS none"
+    counted = f"{match} RETURN count(p) AS found, sum(length(p)) AS hops"
+    read = f"{match} RETURN a.i AS a, b.i AS b, length(p) AS n, p IS NULL AS none, size(nodes(p)) AS size"
+    with engine.connect(":memory:") as db:
+        random_graph(db, seed, nodes=8, rels=20)
+        db.execute("MATCH ()-[r]->() SET r.w = id(r) % 2")
+        db.execute("MATCH (a:N {i: 1}), (b:N {i: 2}) CREATE (a)-[:S {w: 1}]->(b), (b)-[:S {w: 0}]->(a)")
+        pairs = {"pairs": [[rng.randint(1, 8), rng.randint(1, 8)] for _ in range(12)] + [[1, 2], [1, 2]]}
+        ranked = db.execute(read, pairs).fetchall()
+        assert db.execute(lengths, pairs).fetchall() == [row[:4] for row in ranked]
+        assert db.execute(counted, pairs).fetchall() == [(len(ranked), sum(row[2] for row in ranked))]
+        assert ranks_its_frontier(db, read, pairs)
+        assert not ranks_its_frontier(db, lengths, pairs)
+        assert not ranks_its_frontier(db, counted, pairs)
