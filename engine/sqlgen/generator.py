@@ -682,8 +682,13 @@ class ProjectionCompiler:
                 inputs.append(f"{compiler.number(aggregate.extra[0])} AS p{index}")
                 percentiles[index] = VARYING_PERCENTILE
         layer0 = f"(SELECT {', '.join(inputs)} FROM {self.relation.sql} AS {alias}{context.join_text()})"
+        # count(DISTINCT x) of a value that is its own key is SQL's; the other DISTINCT aggregates flag
+        # each value's first row (collect keeps that row's place)
+        plain_counts = {index for index, aggregate in enumerate(aggregates) if aggregate.name == "count"
+                        and aggregate.distinct and aggregate.argument is not None
+                        and _group_key(f"a{index}", aggregate.argument.type) == f"a{index}"}
         distinct = [(index, aggregate) for index, aggregate in enumerate(aggregates)
-                    if aggregate.distinct and aggregate.argument is not None]
+                    if aggregate.distinct and aggregate.argument is not None and index not in plain_counts]
         if distinct:
             keyed = "".join(f", {key} AS gk{i}" for i, key in enumerate(group_keys))
             keyed += "".join(f", {_group_key(f'a{index}', aggregate.argument.type)} AS ak{index}"
@@ -695,7 +700,8 @@ class ProjectionCompiler:
             layer0 = f"(SELECT *{flags} FROM (SELECT *{keyed} FROM {layer0}))"
         outputs = [f"arg_min(g{index}, __ord) AS g{index}" if key != f"g{index}" else f"g{index}"
                    for index, key in enumerate(group_keys)]
-        outputs += [f"{_aggregate_sql(aggregate, index, percentiles.get(index, '0.5'))} AS a{index}"
+        outputs += [f"count(DISTINCT a{index}) AS a{index}" if index in plain_counts else
+                    f"{_aggregate_sql(aggregate, index, percentiles.get(index, '0.5'))} AS a{index}"
                     for index, aggregate in enumerate(aggregates)]
         ordered = self.outer is not None or group_order_demanded(clause, self.queries.ordered)
         outputs.append("min(__ord) AS __ord" if ordered else f"{UNORDERED} AS __ord")
