@@ -188,7 +188,7 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
     `step_values`. Returns None where the walk is too small to repay a statement per level (having run
     two cheap statements, `LEVEL_WALK_PAIRS`) or too deep (`LEVEL_WALK_LEVELS`): a recursive walk does it
     then. With `any_path` (nothing reads which path is found) a node keeps the path by the relationship of
-    lowest id into it, whatever its parent's rank: the frontier is not ranked."""
+    highest id into it, whatever its parent's rank: the frontier is not ranked."""
     run = source.run
     (relationships,) = run.fetchone("SELECT count(*) FROM rels", [])
     if relationships < LEVEL_WALK_RELATIONSHIPS:
@@ -212,7 +212,7 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
         if level > LEVEL_WALK_LEVELS:
             return None
         # the frontier ranked by key: the order of its paths within each pair (the last level is never
-        # ranked), without the pairs whose end node it holds
+        # ranked; nor is any level when any path will do), without the pairs whose end node it holds
         ranked = "" if any_path else ", row_number() OVER (ORDER BY key) AS rank"
         frontier = (f"SELECT *{ranked} FROM {walk} AS f WHERE f.level = {level - 1}"
                     + (f" AND f.pair NOT IN (SELECT x.pair FROM {walk} AS x JOIN {pairs} AS p ON p.pair = x.pair"
