@@ -95,7 +95,10 @@ class Frontier:
     closed: bool
     any_path: bool = False
     """Whether any of the paths the selector may keep will do, because nothing reads which one was kept
-    (only its length, or whether there is one): the walk then skips the tie order (walks.level_walk)."""
+    (only its length, or whether there is one): the walk then skips the tie order and keeps no path, only
+    its length (walks.level_walk). Nor does the MATCH compare the path's relationships with another's: a
+    selective path is the only pattern of its MATCH (the binder rejects company), and a level walk's hop is
+    a variable-length relationship, which takes no ACYCLIC mode that would compare its nodes."""
 
 
 class _NotGiven:

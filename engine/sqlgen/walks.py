@@ -56,8 +56,6 @@ levels against recursion: at 100k relationships 100 pairs 84 against 104 ms, 10 
 _TIE_KEY = "w.rank::HUGEINT * 9223372036854775808 + (9223372036854775807 - r.id)"
 """A level walk's candidate path in the tie order, as one number: its parent's rank, then the relationship
 it adds, descending (ids are below 2^63); the relationship's id is read back from it."""
-_ANY_KEY = "9223372036854775807 - r.id"
-"""`_TIE_KEY` of a walk that may keep any path (rank 0), in BIGINT arithmetic."""
 _VIA = "(9223372036854775807 - ({} % 9223372036854775808))::BIGINT"
 
 
@@ -187,8 +185,9 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
     the table of the paths found, (s, t, finish, rels, nodes), for the MATCH to join; the step binds
     `step_values`. Returns None where the walk is too small to repay a statement per level (having run
     two cheap statements, `LEVEL_WALK_PAIRS`) or too deep (`LEVEL_WALK_LEVELS`): a recursive walk does it
-    then. With `any_path` (nothing reads which path is found) a node keeps the path by the relationship of
-    highest id into it, whatever its parent's rank: the frontier is not ranked."""
+    then. With `any_path` (nothing reads the path found but for its length) the frontier is not ranked, no
+    level keeps a parent or key and no path is read back: a path found is as long as the level its end node
+    is reached at, its lists NULLs of that length."""
     run = source.run
     (relationships,) = run.fetchone("SELECT count(*) FROM rels", [])
     if relationships < LEVEL_WALK_RELATIONSHIPS:
@@ -206,7 +205,7 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
     run.tables.append(walk)
     # the start node is reached at level 0; only a closed walk may reach it again
     seen = "v.level > 0 AND " if closed else ""
-    key = _ANY_KEY if any_path else _TIE_KEY
+    kept = "NULL::BIGINT, 0::HUGEINT" if any_path else f"arg_min(w.finish, {_TIE_KEY}), min({_TIE_KEY})"
     level = 1
     while hop.high is None or level <= hop.high:
         if level > LEVEL_WALK_LEVELS:
@@ -218,13 +217,21 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
                     + (f" AND f.pair NOT IN (SELECT x.pair FROM {walk} AS x JOIN {pairs} AS p ON p.pair = x.pair"
                        f" AND p.t = x.finish WHERE x.level = {level - 1})" if level > 1 else ""))
         (count,) = run.fetchone(
-            f"INSERT INTO {walk} SELECT w.pair, r.{hop.far}, arg_min(w.finish, {key}), min({key}), {level}"
+            f"INSERT INTO {walk} SELECT w.pair, r.{hop.far}, {kept}, {level}"
             f" FROM ({frontier}) AS w JOIN {hop.source} AS r ON r.{hop.near} = w.finish"
             f" WHERE NOT EXISTS (SELECT 1 FROM {walk} AS v WHERE {seen}v.pair = w.pair AND v.finish = r.{hop.far})"
             f"{hop.step_filter} GROUP BY w.pair, r.{hop.far}", step_values)
         if count == 0:
             break
         level += 1
+    zero_length = f" UNION ALL SELECT s, t, t, []::BIGINT[], [s] FROM {pairs} WHERE s = t" if hop.low == 0 else ""
+    if any_path:
+        run.fetchone(f"CREATE TEMP TABLE {found} AS SELECT p.s, p.t, p.t AS finish,"
+                     f" list_resize([]::BIGINT[], l.level) AS rels, list_resize([p.s], l.level + 1) AS nodes"
+                     f" FROM {walk} AS l JOIN {pairs} AS p ON p.pair = l.pair AND p.t = l.finish"
+                     f" WHERE l.level >= {max(hop.low, 1)}{zero_length}", [])
+        run.tables.append(found)
+        return found
     # each path found, read back from its end node one level at a time: one join per level, deepest first,
     # each reading only that level's rows (DuckDB pushes the paths' nodes into the scan)
     paths = (f"SELECT l.pair, l.finish AS node, l.level, []::BIGINT[] AS rels, []::BIGINT[] AS nodes FROM {walk} AS l"
@@ -235,7 +242,6 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
                  f" CASE WHEN l.pair IS NULL THEN b.nodes ELSE list_prepend(l.finish, b.nodes) END AS nodes"
                  f" FROM ({paths}) AS b LEFT JOIN (SELECT * FROM {walk} WHERE level = {back}) AS l"
                  f" ON b.level = {back} AND l.pair = b.pair AND l.finish = b.node")
-    zero_length = f" UNION ALL SELECT s, t, t, []::BIGINT[], [s] FROM {pairs} WHERE s = t" if hop.low == 0 else ""
     run.fetchone(f"CREATE TEMP TABLE {found} AS SELECT p.s, p.t, p.t AS finish, b.rels, list_prepend(p.s, b.nodes)"
                  f" AS nodes FROM ({paths}) AS b JOIN {pairs} AS p ON p.pair = b.pair{zero_length}", [])
     run.tables.append(found)

@@ -317,10 +317,21 @@ def test_a_rolled_back_branch_is_not_counted_and_a_committed_one_is_counted_by_e
             assert capped(other, CHAIN_WALK)
 
 
+def level_statements(db: engine.Connection, query: str, params: dict) -> list[str]:
+    """The statements of `query`'s level walk that add a level."""
+    return [sql for sql, _ in db.explain(query, params)[1] if sql.startswith("INSERT INTO _cypher_walk")]
+
+
 def ranks_its_frontier(db: engine.Connection, query: str, params: dict) -> bool:
     """Whether `query`'s level walk ranks each level's paths (the tie order a read path needs)."""
-    return any(sql.startswith("INSERT INTO _cypher_walk") and "row_number()" in sql
-               for sql, _ in db.explain(query, params)[1])
+    return any("row_number()" in sql for sql in level_statements(db, query, params))
+
+
+def keeps_parents(db: engine.Connection, query: str, params: dict) -> bool:
+    """Whether `query`'s level walk keeps each node's parent, to read the paths back."""
+    statements = level_statements(db, query, params)
+    assert statements, "no level walk"
+    return any("arg_min(" in sql for sql in statements)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -347,3 +358,6 @@ def test_a_shortest_path_read_only_by_its_length_is_any_shortest_path(
         assert ranks_its_frontier(db, read, pairs)
         assert not ranks_its_frontier(db, lengths, pairs)
         assert not ranks_its_frontier(db, counted, pairs)
+        assert keeps_parents(db, read, pairs)
+        assert not keeps_parents(db, lengths, pairs)
+        assert not keeps_parents(db, counted, pairs)
