@@ -42,11 +42,13 @@ class Decoder:
         if all(plan is None for plan in plans):
             return list(rows)  # DuckDB's values are already the Python ones: no walk over every row
         columns = [(index, plan) for index, plan in enumerate(plans) if plan is not None]
-        for row in rows:
-            for index, plan in columns:
-                if row[index] is not None:
-                    plan(row[index], self._collect)
-        self._fetch()
+        holding = [(index, plan) for index, plan in columns if _may_hold_entities(types[index])]
+        if holding:  # temporal values alone need no first pass: they hold no id to fetch
+            for row in rows:
+                for index, plan in holding:
+                    if row[index] is not None:
+                        plan(row[index], self._collect)
+            self._fetch()
         built = []
         for row in rows:
             values = list(row)
@@ -160,6 +162,17 @@ class Decoder:
 
 
 AS_FETCHED = (Kind.NULL, Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING)
+
+
+def _may_hold_entities(cypher_type: CypherType) -> bool:
+    """Whether a value of `cypher_type` may hold a node, relationship or path (a VARIANT may hold anything)."""
+    if is_variant(cypher_type) or cypher_type.kind in ENTITY_VISITS:
+        return True
+    if cypher_type.kind is Kind.LIST:
+        return _may_hold_entities(cypher_type.element or t.ANY)
+    if cypher_type.is_record:
+        return any(_may_hold_entities(field) for _, field in cypher_type.fields or ())
+    return False
 
 
 def _as_fetched(cypher_type: CypherType) -> bool:
