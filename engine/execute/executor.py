@@ -289,7 +289,7 @@ class Executor:
         counters, and the chain of fused clauses whose SELECT the relation is, when it is not a table yet.
         With `final`, the query is the statement's: its last clause's rows go straight to the result."""
         counters: Counter[str] = Counter()
-        relation = relation or Relation("(SELECT 1::BIGINT AS __ord)", [])
+        relation = relation or Relation("(SELECT 1::BIGINT AS __ord)", [], constant_order=True)
         fusing = read is None and run.fuse
         demanded = dict(zip(map(id, query.clauses), demands(query.clauses), strict=True)) if fusing else {}
         # what MATCH clauses carry for later ones (an optimization: statements with no MATCH skip the walk)

@@ -58,6 +58,9 @@ class Relation:
     """The ORDER BY list that gives the rows' order. Only a RETURN in `QueryCompiler.final_clauses` (the
     statement's last, or a COLLECT subquery's) sets another, its sort keys then `__ord`: numbering its rows
     would cost DuckDB a second sort that only the consumer reads."""
+    constant_order: bool = False
+    """Whether every row's `__ord` is the same constant (a statement's or a subquery's seed rows): a clause
+    over them orders its rows by its own keys alone, with no constant leading its composite (`row_order`)."""
 
     def carried_columns(self, alias: str, variables: list[Variable] | None = None) -> list[str]:
         """The carried columns of `variables` (all by default), read through `alias`."""
@@ -99,11 +102,18 @@ class QueryCompiler:
 
     # -- contexts --------------------------------------------------------------------------------
 
-    def row_order(self, outer: SelectContext | None, keys: list[str]) -> str:
-        """The `__ord` of a clause's rows: a composite of `keys`, or where no clause after a top-level clause
-        reads the order, the first key as it is (the input's `__ord`). A plain column, not a constant: DuckDB
-        does not reorder joins below a projection that computes a value (measured: 40% more time)."""
-        return composite_order(keys) if self.ordered or outer is not None else keys[0]
+    def row_order(self, outer: SelectContext | None, relation: Relation, alias: str, keys: list[str]) -> str:
+        """The `__ord` of a clause's rows over `relation` (read as `alias`): a composite of the input's
+        `__ord` and `keys`, or of `keys` alone when the input's is constant and not an outer row's (a
+        shallower key: DuckDB compares nested rows field by field), or where no clause after a top-level
+        clause reads the order, the input's `__ord` as it is. A plain column, not a constant: DuckDB does
+        not reorder joins below a projection that computes a value (measured: 40% more time)."""
+        if not (self.ordered or outer is not None):
+            return f"{alias}.__ord"
+        if relation.constant_order and keys and (outer is None or outer.detached):
+            # not over a correlated seed: DuckDB 2.0 fails to bind a LATERAL whose seed no column reads
+            return composite_order(keys)
+        return composite_order([f"{alias}.__ord", *keys])
 
 
 
@@ -208,7 +218,7 @@ class QueryCompiler:
             columns = [f"{alias}.{v.column}" for v in relation.variables] + relation.carried_columns(alias)
             columns += [f"{sql} AS {column}" for column, sql in pattern.outputs]
             carry_items, carried = self.carry(new_variables, context)
-            order = self.row_order(outer, [f"{alias}.__ord", *pattern.order_keys])
+            order = self.row_order(outer, relation, alias, pattern.order_keys)
             selects.append(f"SELECT {_list(columns + carry_items)}{order} AS __ord"
                            f" FROM {relation.sql} AS {alias}{from_items}{context.join_text()} WHERE {where}")
         return Relation(f"({' UNION ALL '.join(selects)})", relation.variables + new_variables,
@@ -283,12 +293,12 @@ class QueryCompiler:
             columns.append(f"{alias}.__x AS {clause.variable.column}")
             source = (f"(SELECT {alias}.*, unnest({list_sql}) AS __x, generate_subscripts({list_sql}, 1) AS __i"
                       f" FROM {relation.sql} AS {alias}{context.join_text()})")
-            order = self.row_order(outer, [f"{alias}.__ord", f"{alias}.__i"])
+            order = self.row_order(outer, relation, alias, [f"{alias}.__i"])
             select = f"SELECT {_list(columns)}{order} AS __ord FROM {source} AS {alias}"
         else:  # computed once per row (or once, for a parameter or literal: not correlated at all)
             unnest_alias = self.alias("u")
             columns.append(f"{unnest_alias}.x AS {clause.variable.column}")
-            order = self.row_order(outer, [f"{alias}.__ord", f"{unnest_alias}.i"])
+            order = self.row_order(outer, relation, alias, [f"{unnest_alias}.i"])
             select = (f"SELECT {_list(columns)}{order} AS __ord FROM {relation.sql} AS {alias}{context.join_text()},"
                       f" LATERAL (SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i FROM (SELECT {list_sql} AS l))"
                       f" AS {unnest_alias}")
@@ -370,7 +380,7 @@ class QueryCompiler:
     def seed(self, imports: tuple[Variable, ...], outer: SelectContext) -> Relation:
         """A one-row relation holding the outer row's imported variables (correlated on it)."""
         columns = ["1::BIGINT AS __ord"] + [f"{outer.variable_sql(v)} AS {v.column}" for v in imports]
-        return Relation(f"(SELECT {', '.join(columns)})", list(imports))
+        return Relation(f"(SELECT {', '.join(columns)})", list(imports), constant_order=True)
 
     def compile_query(self, query: b.BoundQuery, seed: Relation, outer: SelectContext | None) -> Relation:
         parts = [self.compile_single(part, seed, outer) for part in query.parts]
@@ -413,7 +423,7 @@ class QueryCompiler:
         shared.used = True
         keys = [k.column for k in node.imports]
         seed = Relation(f"(SELECT DISTINCT {_list([f'{shared.alias}.{k}' for k in keys])}1::BIGINT AS __ord"
-                        f" FROM {shared.source} AS {shared.alias})", list(node.imports))
+                        f" FROM {shared.source} AS {shared.alias})", list(node.imports), constant_order=True)
         if node.kind == "collect":
             self.final_clauses.add(id(query.parts[0].clauses[-1]))
         detached = SelectContext(self.catalog, self.parameters, detached=True)
