@@ -187,7 +187,8 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
     two cheap statements, `LEVEL_WALK_PAIRS`) or too deep (`LEVEL_WALK_LEVELS`): a recursive walk does it
     then. With `any_path` (nothing reads the path found but for its length) the frontier is not ranked, no
     level keeps a parent or key and no path is read back: a path found is as long as the level its end node
-    is reached at, its lists NULLs of that length."""
+    is reached at, its lists NULLs of that length; a walk that is not closed then searches from both ends
+    (`_lengths_from_both_ends`, ADR-0042)."""
     run = source.run
     (relationships,) = run.fetchone("SELECT count(*) FROM rels", [])
     if relationships < LEVEL_WALK_RELATIONSHIPS:
@@ -200,6 +201,8 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
     run.tables.append(pairs)
     if pair_count < LEVEL_WALK_PAIRS and relationships < LEVEL_WALK_ANY_PAIRS:
         return None
+    if any_path and not closed:
+        return _lengths_from_both_ends(hop, run, pairs, found, step_values)
     run.fetchone(f"CREATE TEMP TABLE {walk} AS SELECT pair, s AS finish, NULL::BIGINT AS prev, 0::HUGEINT AS key,"
                  f" 0 AS level FROM {pairs}", [])
     run.tables.append(walk)
@@ -244,5 +247,55 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
                  f" ON b.level = {back} AND l.pair = b.pair AND l.finish = b.node")
     run.fetchone(f"CREATE TEMP TABLE {found} AS SELECT p.s, p.t, p.t AS finish, b.rels, list_prepend(p.s, b.nodes)"
                  f" AS nodes FROM ({paths}) AS b JOIN {pairs} AS p ON p.pair = b.pair{zero_length}", [])
+    run.tables.append(found)
+    return found
+
+
+def _lengths_from_both_ends(hop: Hop, run: StatementRunner, pairs: str, found: str, step_values: list[Any]) -> str:
+    """`level_walk` of paths read only by their length, never closed: breadth first from both ends of every
+    pair at once, a level at a time on the side whose last level is smaller (the start's side takes the
+    hop as it is, the end's side reversed). A pair is done at the first level that reaches a node the other
+    side holds: both sides' levels until then reached no common node, so no shorter path exists, and every
+    meeting node then is at the other side's last level. Per pair the frontier grows to the other side's
+    half of the path, not all of it: a level holds about the square root of the nodes one side alone would
+    reach. A pair of one node has only its zero-length path (`closed` is false), if `hop.low` admits it."""
+    sides = {"start": (f"_cypher_walk{next(_LEVEL_TABLES)}", hop.near, hop.far),
+             "end": (f"_cypher_walk{next(_LEVEL_TABLES)}", hop.far, hop.near)}
+    met = f"_cypher_walk{next(_LEVEL_TABLES)}"
+    sizes = {}
+    for side, origin in (("start", "s"), ("end", "t")):
+        table = sides[side][0]
+        (sizes[side],) = run.fetchone(f"CREATE TEMP TABLE {table} AS SELECT pair, {origin} AS node, 0 AS level"
+                                      f" FROM {pairs} WHERE s <> t", [])
+        run.tables.append(table)
+    run.fetchone(f"CREATE TEMP TABLE {met} AS SELECT pair, 0::BIGINT AS length FROM {pairs} WHERE false", [])
+    run.tables.append(met)
+    levels = {"start": 0, "end": 0}
+    remaining = sizes["start"]
+    while remaining and (hop.high is None or levels["start"] + levels["end"] < hop.high):
+        if levels["start"] + levels["end"] >= LEVEL_WALK_LEVELS:
+            return None
+        side = "start" if sizes["start"] <= sizes["end"] else "end"
+        other = "end" if side == "start" else "start"
+        table, near, far = sides[side]
+        level = levels[side] + 1
+        (sizes[side],) = run.fetchone(
+            f"INSERT INTO {table} SELECT DISTINCT w.pair, r.{far}, {level} FROM {table} AS w"
+            f" JOIN {hop.source} AS r ON r.{near} = w.node WHERE w.level = {level - 1}"
+            f" AND w.pair NOT IN (SELECT pair FROM {met})"
+            f" AND NOT EXISTS (SELECT 1 FROM {table} AS v WHERE v.pair = w.pair AND v.node = r.{far})"
+            f"{hop.step_filter}", step_values)
+        if sizes[side] == 0:
+            break
+        levels[side] = level
+        (joined,) = run.fetchone(
+            f"INSERT INTO {met} SELECT n.pair, {level} + min(o.level) FROM {table} AS n"
+            f" JOIN {sides[other][0]} AS o ON o.pair = n.pair AND o.node = n.node WHERE n.level = {level}"
+            f" GROUP BY n.pair", [])
+        remaining -= joined
+    zero_length = f" UNION ALL SELECT s, t, t, []::BIGINT[], [s] FROM {pairs} WHERE s = t" if hop.low == 0 else ""
+    run.fetchone(f"CREATE TEMP TABLE {found} AS SELECT p.s, p.t, p.t AS finish,"
+                 f" list_resize([]::BIGINT[], m.length) AS rels, list_resize([p.s], m.length + 1) AS nodes"
+                 f" FROM {met} AS m JOIN {pairs} AS p ON p.pair = m.pair{zero_length}", [])
     run.tables.append(found)
     return found

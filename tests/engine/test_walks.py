@@ -361,3 +361,33 @@ def test_a_shortest_path_read_only_by_its_length_is_any_shortest_path(
         assert keeps_parents(db, read, pairs)
         assert not keeps_parents(db, lengths, pairs)
         assert not keeps_parents(db, counted, pairs)
+
+
+def walks_from_both_ends(db: engine.Connection, query: str, params: dict) -> bool:
+    """Whether `query`'s level walk searches from both ends of each pair (it seeds a side per end)."""
+    return any(sql.startswith("CREATE TEMP TABLE _cypher_walk") and "WHERE s <> t" in sql
+               for sql, _ in db.explain(query, params)[1])
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("pattern", ["shortestPath((a)-[:R*]->(b))", "shortestPath((a)<-[:R*..3]-(b))",
+                                     "shortestPath((a)-[:R*0..]-(b))",
+                                     "shortestPath((a)-[:R*1..4]->(b)) WHERE b.i > 3"])
+def test_a_length_only_shortest_path_from_both_ends_has_the_shortest_length(
+        seed: int, pattern: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On graphs large enough for paths of several hops, the length searched from both ends of each pair is
+    the length of the path the ranked walk from the start finds, for every pair, and the same pairs have one."""
+    monkeypatch.setattr(walks, "LEVEL_WALK_RELATIONSHIPS", 0)
+    monkeypatch.setattr(walks, "LEVEL_WALK_PAIRS", 0)
+    rng = random.Random(1000 + seed)  # not the graph's own pairs
+    match = f"UNWIND $pairs AS pair MATCH (a:N {{i: pair[0]}}), (b:N {{i: pair[1]}}) MATCH p = {pattern}"
+    lengths = f"{match} RETURN a.i AS a, b.i AS b, length(p) AS n"
+    read = f"{match} RETURN a.i AS a, b.i AS b, length(p) AS n, size(nodes(p)) AS size"
+    with engine.connect(":memory:") as db:
+        random_graph(db, seed, nodes=40, rels=70)
+        pairs = {"pairs": [[rng.randint(1, 40), rng.randint(1, 40)] for _ in range(60)] + [[5, 5]]}
+        ranked = db.execute(read, pairs).fetchall()
+        assert any(row[2] >= 3 for row in ranked), "no long path: the test checks little"
+        assert db.execute(lengths, pairs).fetchall() == [row[:3] for row in ranked]
+        assert walks_from_both_ends(db, lengths, pairs)
+        assert not walks_from_both_ends(db, read, pairs)
