@@ -579,10 +579,18 @@ def _group_key(sql: str, cypher_type: t.CypherType) -> str:
     if cypher_type.kind is Kind.PATH or _natively_keyed(cypher_type):
         return sql
     if cypher_type.kind is Kind.FLOAT:
-        return f"cy_key(({sql})::VARIANT)"
+        return cypher_key(f"({sql})::VARIANT")
     if cypher_type.kind in t.TEMPORAL_KINDS:
         return temporal_key(sql, cypher_type.kind)
-    return f"cy_key({to_variant(sql, cypher_type)})"
+    return cypher_key(to_variant(sql, cypher_type))
+
+
+def cypher_key(variant: str) -> str:
+    """`cy_key` of a VARIANT. One that holds a subquery (a property read off a value that may be a node) is
+    computed first, below the macro: DuckDB admits no subquery into the macro's lambdas."""
+    if "SELECT" in variant:
+        return f"(SELECT cy_key(__v) FROM (SELECT {variant} AS __v))"
+    return f"cy_key({variant})"
 
 
 def _sort_key(sql: str, cypher_type: t.CypherType) -> str:
@@ -592,7 +600,7 @@ def _sort_key(sql: str, cypher_type: t.CypherType) -> str:
         return sql
     if cypher_type.kind in t.TEMPORAL_KINDS:
         return temporal_key(sql, cypher_type.kind)
-    return f"cy_key({to_variant(sql, cypher_type)})"
+    return cypher_key(to_variant(sql, cypher_type))
 
 
 class ProjectionCompiler:
@@ -847,7 +855,7 @@ def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5")
             return f"{name}({column}){filter_clause}"
         variant = to_variant(column, argument_type)
         function = "arg_min" if name == "min" else "arg_max"
-        result = f"{function}({variant}, cy_key({variant})){filter_clause}"
+        result = f"{function}({variant}, {cypher_key(variant)}){filter_clause}"
         return convert_from_variant(result, aggregate.type)
     if name in ("stdev", "stdevp"):
         value = column if kind in (Kind.INTEGER, Kind.FLOAT) else f"cy_number({column})"
