@@ -260,10 +260,16 @@ class PatternCompiler:
         return self._bind_relationship(relationship, alias)
 
     def _free(self, node: b.BoundNode) -> bool:
-        """A node pattern that only says "some node": anonymous, new, no label, property or WHERE. Reached by a
-        hop it needs no join, as every relationship's ends exist (not so mid-statement after a DELETE)."""
-        return (node.variable.anonymous and node.labels is None and node.properties is None and node.where is None
-                and self.context.variable_sql(node.variable) is None and not self.context.tombstones)
+        """A node pattern that only says "some node": new, no label, property or WHERE, and anonymous or
+        named with nothing in the statement reading its properties or labels (which the MATCH would carry).
+        Reached by a hop it needs no join, as every relationship's ends exist (not so mid-statement after a
+        DELETE); a later read of its properties joins the node table then (`SelectContext.entity_row`)."""
+        if (node.labels is not None or node.properties is not None or node.where is not None
+                or self.context.variable_sql(node.variable) is not None or self.context.tombstones):
+            return False
+        queries = self.compiler.queries
+        name = node.variable.name
+        return node.variable.anonymous or (name not in queries.wanted and name not in queries.wanted_labels)
 
     def _hop_to_free_node(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode) -> str:
         """A hop to a free node: the node is the relationship's other end column."""
@@ -271,6 +277,8 @@ class PatternCompiler:
         alias = self._item(source, "r")
         self._condition(f"{alias}.{near} = {left}")
         self.context.bind_variable(right_node.variable, f"{alias}.{far}")
+        if not right_node.variable.anonymous:
+            self.sql.outputs.append((right_node.variable.column, f"{alias}.{far}"))
         return self._bind_relationship(relationship, alias)
 
     def _bind_relationship(self, relationship: b.BoundRelationship, alias: str) -> str:
