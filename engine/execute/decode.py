@@ -166,21 +166,9 @@ AS_FETCHED = (Kind.NULL, Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING)
 
 def _may_hold_entities(cypher_type: CypherType) -> bool:
     """Whether a value of `cypher_type` may hold a node, relationship or path (a VARIANT may hold anything)."""
-    if is_variant(cypher_type) or cypher_type.kind in ENTITY_VISITS:
-        return True
-    if cypher_type.kind is Kind.LIST:
-        return _may_hold_entities(cypher_type.element or t.ANY)
-    if cypher_type.is_record:
-        return any(_may_hold_entities(field) for _, field in cypher_type.fields or ())
-    return False
+    return any(is_variant(leaf) or leaf.kind in ENTITY_VISITS for leaf in t.leaf_types(cypher_type))
 
 
 def _as_fetched(cypher_type: CypherType) -> bool:
     """Whether values of `cypher_type` come out of DuckDB as the Python values the result holds."""
-    if is_variant(cypher_type):
-        return False
-    if cypher_type.kind is Kind.LIST:
-        return _as_fetched(cypher_type.element or t.ANY)
-    if cypher_type.is_record:
-        return all(_as_fetched(field) for _, field in cypher_type.fields or ())
-    return cypher_type.kind in AS_FETCHED
+    return all(not is_variant(leaf) and leaf.kind in AS_FETCHED for leaf in t.leaf_types(cypher_type))

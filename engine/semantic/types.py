@@ -11,7 +11,7 @@ A map whose keys are known (a literal, a parameter) is a *record* (`fields` set)
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -134,6 +134,20 @@ def sql_type(cypher_type: CypherType) -> str:
 
 def is_variant(cypher_type: CypherType) -> bool:
     return sql_type(cypher_type) == "VARIANT"
+
+
+def leaf_types(cypher_type: CypherType) -> Iterator[CypherType]:
+    """The types a value's parts have, down through lists and records to the first VARIANT or scalar:
+    what decides how its SQL form converts (a record of no known fields has none)."""
+    if is_variant(cypher_type):
+        yield cypher_type
+    elif cypher_type.kind is Kind.LIST:
+        yield from leaf_types(cypher_type.element or ANY)
+    elif cypher_type.is_record:
+        for _, field in cypher_type.fields or ():
+            yield from leaf_types(field)
+    else:
+        yield cypher_type
 
 
 def unify(first: CypherType, second: CypherType) -> CypherType:

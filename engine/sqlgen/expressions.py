@@ -95,13 +95,8 @@ def to_variant(sql: str, cypher_type: CypherType) -> str:
 
 def _variant_cast_is_exact(cypher_type: CypherType) -> bool:
     """Whether `::VARIANT` alone gives the engine's encoding (no entity or path tags inside)."""
-    if is_variant(cypher_type) or cypher_type.kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING):
-        return True
-    if cypher_type.kind is Kind.LIST:
-        return _variant_cast_is_exact(cypher_type.element or t.ANY)
-    if cypher_type.is_record:
-        return all(_variant_cast_is_exact(ft) for _, ft in cypher_type.fields or ())
-    return False
+    return all(is_variant(leaf) or leaf.kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING)
+               for leaf in t.leaf_types(cypher_type))
 
 
 def convert(sql: str, source: CypherType, target: CypherType) -> str:
