@@ -227,14 +227,10 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
         if count == 0:
             break
         level += 1
-    zero_length = f" UNION ALL SELECT s, t, t, []::BIGINT[], [s] FROM {pairs} WHERE s = t" if hop.low == 0 else ""
     if any_path:
-        run.fetchone(f"CREATE TEMP TABLE {found} AS SELECT p.s, p.t, p.t AS finish,"
-                     f" list_resize([]::BIGINT[], l.level) AS rels, list_resize([p.s], l.level + 1) AS nodes"
-                     f" FROM {walk} AS l JOIN {pairs} AS p ON p.pair = l.pair AND p.t = l.finish"
-                     f" WHERE l.level >= {max(hop.low, 1)}{zero_length}", [])
-        run.tables.append(found)
-        return found
+        return _paths_of_lengths(run, found, pairs, hop, f"SELECT l.pair, l.level AS length FROM {walk} AS l"
+                                 f" JOIN {pairs} AS p ON p.pair = l.pair AND p.t = l.finish"
+                                 f" WHERE l.level >= {max(hop.low, 1)}")
     # each path found, read back from its end node one level at a time: one join per level, deepest first,
     # each reading only that level's rows (DuckDB pushes the paths' nodes into the scan)
     paths = (f"SELECT l.pair, l.finish AS node, l.level, []::BIGINT[] AS rels, []::BIGINT[] AS nodes FROM {walk} AS l"
@@ -246,12 +242,29 @@ def level_walk(hop: Hop, source: LevelSource, step_values: list[Any], *, start: 
                  f" FROM ({paths}) AS b LEFT JOIN (SELECT * FROM {walk} WHERE level = {back}) AS l"
                  f" ON b.level = {back} AND l.pair = b.pair AND l.finish = b.node")
     run.fetchone(f"CREATE TEMP TABLE {found} AS SELECT p.s, p.t, p.t AS finish, b.rels, list_prepend(p.s, b.nodes)"
-                 f" AS nodes FROM ({paths}) AS b JOIN {pairs} AS p ON p.pair = b.pair{zero_length}", [])
+                 f" AS nodes FROM ({paths}) AS b JOIN {pairs} AS p ON p.pair = b.pair{_zero_length(pairs, hop)}", [])
     run.tables.append(found)
     return found
 
 
-def _lengths_from_both_ends(hop: Hop, run: StatementRunner, pairs: str, found: str, step_values: list[Any]) -> str:
+def _zero_length(pairs: str, hop: Hop) -> str:
+    """The zero-length path of each pair of one node, as a UNION ALL onto the paths found, where the hop
+    admits length 0."""
+    return f" UNION ALL SELECT s, t, t, []::BIGINT[], [s] FROM {pairs} WHERE s = t" if hop.low == 0 else ""
+
+
+def _paths_of_lengths(run: StatementRunner, found: str, pairs: str, hop: Hop, lengths: str) -> str:
+    """The table of paths found, from `lengths` (a SELECT of pair, length): lists of NULLs as long as the
+    paths, for a walk whose paths are read only by their length."""
+    run.fetchone(f"CREATE TEMP TABLE {found} AS SELECT p.s, p.t, p.t AS finish,"
+                 f" list_resize([]::BIGINT[], m.length) AS rels, list_resize([p.s], m.length + 1) AS nodes"
+                 f" FROM ({lengths}) AS m JOIN {pairs} AS p ON p.pair = m.pair{_zero_length(pairs, hop)}", [])
+    run.tables.append(found)
+    return found
+
+
+def _lengths_from_both_ends(hop: Hop, run: StatementRunner, pairs: str, found: str,
+                            step_values: list[Any]) -> str | None:
     """`level_walk` of paths read only by their length, never closed: breadth first from both ends of every
     pair at once, a level at a time on the side whose last level is smaller (the start's side takes the
     hop as it is, the end's side reversed). A pair is done at the first level that reaches a node the other
@@ -293,9 +306,4 @@ def _lengths_from_both_ends(hop: Hop, run: StatementRunner, pairs: str, found: s
             f" JOIN {sides[other][0]} AS o ON o.pair = n.pair AND o.node = n.node WHERE n.level = {level}"
             f" GROUP BY n.pair", [])
         remaining -= joined
-    zero_length = f" UNION ALL SELECT s, t, t, []::BIGINT[], [s] FROM {pairs} WHERE s = t" if hop.low == 0 else ""
-    run.fetchone(f"CREATE TEMP TABLE {found} AS SELECT p.s, p.t, p.t AS finish,"
-                 f" list_resize([]::BIGINT[], m.length) AS rels, list_resize([p.s], m.length + 1) AS nodes"
-                 f" FROM {met} AS m JOIN {pairs} AS p ON p.pair = m.pair{zero_length}", [])
-    run.tables.append(found)
-    return found
+    return _paths_of_lengths(run, found, pairs, hop, f"SELECT pair, length FROM {met}")
