@@ -22,6 +22,7 @@ from engine.fulltext import falkordb as falkordb_fulltext
 from engine.procedures import ProcedureRegistry, check_arguments
 from engine.semantic import bound as b
 from engine.semantic import types as t
+from engine.semantic.constants import constant_of
 from engine.semantic.functions import AGGREGATES, SIGNATURES
 from engine.semantic.scope import ColumnNamer, Scope, Variable
 from engine.semantic.type_predicates import parse_type
@@ -232,6 +233,7 @@ class Binder:
             for variable in named:
                 projected = self.new_variable(variable.name, variable.type)
                 projected.observed = variable.observed
+                projected.constant = None if is_return else variable.constant
                 items.append(b.BProjectionItem(b.BVariable(variable, type=variable.type, span=span), projected))
                 columns.append(variable.name)
                 sources.append(ast.Variable(variable.name, span=span))
@@ -253,6 +255,8 @@ class Binder:
                 expression = self.bind_expression(item.expression, scope, context)
                 variable = self.new_variable(name, expression.type)
                 variable.observed = _observed(expression)
+                # not a RETURN's: a CALL subquery's RETURN hands its variables out, and OPTIONAL CALL nulls them
+                variable.constant = None if is_return else constant_of(expression)
                 bound_items[index] = b.BProjectionItem(expression, variable)
         grouping_keys = self._grouping_keys(items + [bound_items[i] for i in sorted(bound_items)],
                                             sources + [pending[i][0].expression for i in sorted(bound_items)])

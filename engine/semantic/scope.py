@@ -25,6 +25,10 @@ class Variable:
     values: Sequence[Any] | None = None
     """The values it takes, when they are known as the query compiles: an UNWIND of a parameter or of a
     literal list. Code generation may pick a cheaper SQL form that is right for exactly these values."""
+    constant: Any = None
+    """The bound expression it equals on every row, when a WITH projected it from literals and parameters
+    alone (`WITH e, datetime($asOf) AS t`): later clauses compile that expression where they read it, so
+    DuckDB sees a constant it can fold and push into scans, not a column of the row (constants.constant_of)."""
 
     def __repr__(self) -> str:
         return f"{self.name}:{self.type!r}"

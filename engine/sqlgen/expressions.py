@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from engine.errors import CypherTypeError, UnsupportedFeature
 from engine.semantic import bound as b
 from engine.semantic import types as t
+from engine.semantic.constants import constant_of
 from engine.semantic.scope import Variable
 from engine.semantic.type_predicates import PROPERTY_SCALARS, TypeTest, TypeUnion, parse_type
 from engine.semantic.types import CypherType, Kind, is_variant, sql_type
@@ -255,6 +256,8 @@ class ExpressionCompiler:
         return self.context.parameters.bind(node.value, node.type)
 
     def _variable(self, node: b.BVariable) -> str:
+        if node.variable.constant is not None:
+            return self.compile(node.variable.constant)
         sql = self.context.variable_sql(node.variable)
         if sql is None:
             raise UnsupportedFeature(f"variable `{node.variable.name}` is not available here", node.span)
@@ -702,7 +705,9 @@ def _compare(compiler: ExpressionCompiler, op: str, left: b.BoundExpression, rig
         return f"({compiler.compile(left)} {op} {compiler.compile(right)})"
     if lk == rk and lk in t.TEMPORAL_KINDS:
         from engine.sqlgen import temporal
-        return temporal.comparison(op, compiler.compile(left), compiler.compile(right), lk)
+        constant = constant_of(left) is not None or constant_of(right) is not None
+        return temporal.comparison(op, compiler.compile(left), compiler.compile(right), lk,
+                                   against_constant=constant)
     return f"({macro('cy_cmp', compiler.variant(left), compiler.variant(right))} {op} 0)"
 
 

@@ -781,9 +781,21 @@ def equality(a: str, b_: str, kind: Kind) -> str:
     return f"({a} = {b_})"
 
 
-def comparison(op: str, a: str, b_: str, kind: Kind) -> str:
+LEADING_FIELD = {Kind.DATE: "d", Kind.LOCAL_TIME: "n", Kind.ZONED_TIME: "n", Kind.LOCAL_DATETIME: "e",
+                 Kind.ZONED_DATETIME: "e"}
+"""The most significant field of each ordered temporal STRUCT (ADR-0014)."""
+LEADING_OP = {"<": "<=", "<=": "<=", ">": ">=", ">=": ">="}
+
+
+def comparison(op: str, a: str, b_: str, kind: Kind, *, against_constant: bool = False) -> str:
+    """`a op b_`. Against a constant, an ordering comparison also compares the leading fields, which the
+    STRUCT order implies (so the result is the same, nulls included): DuckDB pushes that BIGINT test into
+    the scan of a property column and skips row groups by it, which it does not do for a STRUCT."""
     if kind is Kind.DURATION:
         return f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL ELSE NULL::BOOLEAN END"
+    if against_constant and op in LEADING_OP:
+        field = LEADING_FIELD[kind]
+        return f"(({a}).{field} {LEADING_OP[op]} ({b_}).{field} AND {a} {op} {b_})"
     return f"({a} {op} {b_})"
 
 
