@@ -71,11 +71,18 @@ def _with_keys(clause: b.BProjection, keys: tuple[Variable, ...]) -> b.BProjecti
 
 
 def _calls_volatile(node: Any) -> bool:
-    """Whether a bound tree calls a function whose value differs per call."""
-    if isinstance(node, b.BFunction) and node.name in VOLATILE_FUNCTIONS:
-        return True
-    if isinstance(node, (list, tuple)):
-        return any(_calls_volatile(item) for item in node)
-    if dataclasses.is_dataclass(node) and not isinstance(node, type | Variable):
-        return any(_calls_volatile(getattr(node, f.name)) for f in dataclasses.fields(node))
+    """Whether a bound tree calls a function whose value differs per call. Only the bound tree's own nodes
+    and sequences are walked: spans, types, names and variables hold no call (and were most of the walk)."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list | tuple):
+            stack.extend(node)
+        elif type(node).__module__ == _BOUND_MODULE:
+            if isinstance(node, b.BFunction) and node.name in VOLATILE_FUNCTIONS:
+                return True
+            stack.extend(vars(node).values())
     return False
+
+
+_BOUND_MODULE = b.__name__
