@@ -8,6 +8,7 @@ or already bound.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -410,3 +411,24 @@ class BSchemaCommand:
     statement: ast.Statement
     columns: list[str] = field(default_factory=list)
     params: dict[str, Any] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------------------------------------------
+# Walking the tree
+
+
+def walk(root: object, prune: Callable[[object], bool] | None = None) -> Iterator[object]:
+    """Every node of this module's classes under `root` (itself included), each once, reached through
+    fields, lists and tuples; with `prune`, a node it accepts is yielded but not looked into. Spans, types,
+    names and variables are not walked: they hold no bound node, and are most of a tree's values."""
+    stack: list[object] = [root]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list | tuple):
+            stack.extend(node)
+        elif type(node).__module__ == __name__ and id(node) not in seen:
+            seen.add(id(node))
+            yield node
+            if prune is None or not prune(node):
+                stack.extend(vars(node).values())

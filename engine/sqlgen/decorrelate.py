@@ -71,18 +71,5 @@ def _with_keys(clause: b.BProjection, keys: tuple[Variable, ...]) -> b.BProjecti
 
 
 def _calls_volatile(node: Any) -> bool:
-    """Whether a bound tree calls a function whose value differs per call. Only the bound tree's own nodes
-    and sequences are walked: spans, types, names and variables hold no call (and were most of the walk)."""
-    stack = [node]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, list | tuple):
-            stack.extend(node)
-        elif type(node).__module__ == _BOUND_MODULE:
-            if isinstance(node, b.BFunction) and node.name in VOLATILE_FUNCTIONS:
-                return True
-            stack.extend(vars(node).values())
-    return False
-
-
-_BOUND_MODULE = b.__name__
+    """Whether a bound tree calls a function whose value differs per call."""
+    return any(isinstance(n, b.BFunction) and n.name in VOLATILE_FUNCTIONS for n in b.walk(node))

@@ -133,13 +133,7 @@ def property_reads(query: b.BoundSingleQuery) -> Reads:
     found: dict[str, set[str]] = {}
     labels: set[str] = set()
     values: set[str] = set()
-    stack: list[object] = [query]
-    seen: set[int] = set()
-    while stack:
-        node = stack.pop()
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
+    for node in b.walk(query, prune=_blind_to_shape):
         if isinstance(node, b.BProperty) and isinstance(node.subject, b.BVariable):
             found.setdefault(node.subject.variable.name, set()).add(node.key)
         elif isinstance(node, b.BHasLabels) and isinstance(node.subject, b.BVariable):
@@ -149,12 +143,6 @@ def property_reads(query: b.BoundSingleQuery) -> Reads:
             labels.add(node.arguments[0].variable.name)
         elif isinstance(node, b.BVariable):
             values.add(node.variable.name)
-        if _blind_to_shape(node):
-            continue
-        if isinstance(node, list | tuple):
-            stack.extend(node)
-        elif type(node).__module__ == b.__name__:
-            stack.extend(vars(node).values())
     return Reads({name: frozenset(keys) for name, keys in found.items()}, frozenset(labels), frozenset(values))
 
 
