@@ -420,7 +420,8 @@ class BSchemaCommand:
 def walk(root: object, prune: Callable[[object], bool] | None = None) -> Iterator[object]:
     """Every node of this module's classes under `root` (itself included), each once, reached through
     fields, lists and tuples; with `prune`, a node it accepts is yielded but not looked into. Spans, types,
-    names and variables are not walked: they hold no bound node, and are most of a tree's values."""
+    names, variables and the values of literals and parameters are not walked: they hold no bound node,
+    and are most of a tree's values (a parameter may be a list of thousands of rows)."""
     stack: list[object] = [root]
     seen: set[int] = set()
     while stack:
@@ -430,5 +431,5 @@ def walk(root: object, prune: Callable[[object], bool] | None = None) -> Iterato
         elif type(node).__module__ == __name__ and id(node) not in seen:
             seen.add(id(node))
             yield node
-            if prune is None or not prune(node):
+            if not isinstance(node, BLiteral | BParameter) and (prune is None or not prune(node)):
                 stack.extend(vars(node).values())
