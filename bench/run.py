@@ -34,7 +34,7 @@ class Plan:
     compile_reps: int = 3
 
 
-FULL = Plan(agent_sizes=[1_000, 10_000, 100_000], social=(100_000, 1_000_000), reps=5, remember_sessions=5,
+FULL = Plan(agent_sizes=[1_000, 10_000, 100_000], social=(100_000, 1_000_000), reps=9, remember_sessions=5,
             read_timeout=15.0, load_budget=100.0, systems=["ours", "handsql", *PEERS])
 QUICK = Plan(agent_sizes=[1_000], social=(2_000, 20_000), reps=2, remember_sessions=2,
              read_timeout=5.0, load_budget=15.0, systems=["ours", "handsql", *PEERS], rep_budget=2.0,
