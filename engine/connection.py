@@ -12,13 +12,16 @@ import duckdb
 
 from engine.compile import bind
 from engine.errors import CypherError
+from engine.execute import statement_cache
 from engine.execute.executor import Executor
 from engine.execute.results import Result
 from engine.execute.schema_info import describe_schema
+from engine.execute.statement_cache import StatementCache
 from engine.fulltext import procedures as fulltext_procedures
 from engine.host import host
 from engine.limits import DEFAULT_MAX_WALK_ROWS, WALK_VARIABLE, Limits, checked_timeout
 from engine.procedures import ProcedureRegistry
+from engine.semantic import parameter_reads
 from engine.sqlgen import runtime, runtime_catalog
 from engine.sqlgen.context import quote_identifier
 from engine.storage.schema import GraphStore
@@ -71,7 +74,8 @@ def _open_file(path: str, memory_limit: str) -> duckdb.DuckDBPyConnection:
 class Connection:
     """An open graph database. Use `engine.connect()` to make one; close it or use it as a context manager."""
 
-    def __init__(self, path: str = ":memory:", limits: Limits | None = None) -> None:
+    def __init__(self, path: str = ":memory:", limits: Limits | None = None, *,
+                 statement_cache_size: int = statement_cache.DEFAULT_SIZE) -> None:
         self.path = path
         self.limits = limits or Limits()
         self._attached: str | None = None
@@ -85,6 +89,7 @@ class Connection:
         self.procedures = ProcedureRegistry()
         fulltext_procedures.register(self.procedures)
         self._executor = Executor(self._duck, self._store)
+        self._statements = StatementCache(statement_cache_size)
         self._changes = 0
         """Changes made to an in-memory graph since its last checkpoint (`_after`)."""
 
@@ -93,11 +98,22 @@ class Connection:
         """Run exactly one Cypher statement as one transaction. `timeout` (seconds) overrides the
         connection's for this statement: past it the statement is stopped, rolled back, and
         StatementTimeout raised."""
-        try:
-            bound = bind(_parsed(statement), params, self._store.catalog, self.procedures)
-        except CypherError as error:
-            raise error.with_source(statement) from None
-        return self._after(self._executor.run(bound, statement, read_only=read_only, timeout=self._timeout(timeout)))
+        timeout = self._timeout(timeout)
+        version = self._store.version
+        kept = self._statements.lookup(statement, params, version)
+        if kept is not None:
+            result = self._executor.run_compiled(*kept, statement, read_only=read_only, timeout=timeout)
+            if result is not None:
+                return result
+        with parameter_reads.recording() as reads:
+            try:
+                bound = bind(_parsed(statement), params, self._store.catalog, self.procedures)
+            except CypherError as error:
+                raise error.with_source(statement) from None
+            result = self._after(self._executor.run(bound, statement, read_only=read_only, timeout=timeout))
+        if self._store.version == version:
+            self._statements.remember(statement, params, reads, self._executor.compiled, version)
+        return result
 
     def execute_script(self, text: str, params: Mapping[str, Any] | None = None, *,
                        read_only: bool = False, timeout: float | None = None) -> list[Result]:
@@ -123,6 +139,11 @@ class Connection:
         with contextlib.suppress(CypherError):
             self._executor.run(bound, statement, trace=trace)
         return bound, trace
+
+    def statement_cache_info(self) -> dict[str, int]:
+        """How many statements ran from a compiled read kept for their text (`hits`), how many reads are
+        kept, and how many may be (ADR-0044)."""
+        return self._statements.info()
 
     def _after(self, result: Result) -> Result:
         """Count an in-memory graph's changes, and checkpoint it every CHECKPOINT_WRITES of them. A checkpoint
@@ -167,14 +188,16 @@ class Connection:
 
 
 def connect(path: str = ":memory:", *, timeout: float | None = None, memory_limit: str | None = None,
-            max_walk_rows: int | None = None) -> Connection:
+            max_walk_rows: int | None = None,
+            statement_cache_size: int = statement_cache.DEFAULT_SIZE) -> Connection:
     """Open the graph in `path` (created if missing), or a fresh in-memory graph for ':memory:'.
 
     `timeout`: seconds a statement may run before it is stopped and rolled back (default: no limit).
     `memory_limit`: DuckDB's memory limit, e.g. '2GB' (default: half the machine's memory, at most 4 GiB;
     for ':memory:' it is shared by the in-memory graphs of a process with the same limit).
     `max_walk_rows`: the most partial paths one step of a variable-length pattern may hold (default
-    1,000,000, or CYPHER_MAX_WALK_ROWS). See docs/adr/0022-limits-and-isolation.md."""
+    1,000,000, or CYPHER_MAX_WALK_ROWS). See docs/adr/0022-limits-and-isolation.md.
+    `statement_cache_size`: how many compiled reads to keep for statements sent again (0: none; ADR-0044)."""
     limits = Limits(timeout=timeout, memory_limit=memory_limit,
                     max_walk_rows=DEFAULT_MAX_WALK_ROWS if max_walk_rows is None else max_walk_rows)
-    return Connection(path, limits)
+    return Connection(path, limits, statement_cache_size=statement_cache_size)

@@ -28,6 +28,7 @@ from engine.execute.constraints import check_constraints
 from engine.execute.decode import Decoder
 from engine.execute.results import Result, empty_counters
 from engine.execute.schema_commands import run_schema_command
+from engine.execute.statement_cache import CompiledRead, compiled_read
 from engine.execute.subqueries import ReadClause, run_call_subquery
 from engine.execute.writes import Writer
 from engine.fulltext.maintain import StatementChanges
@@ -171,6 +172,8 @@ class Executor:
         self.store = store
         self._trace: list[tuple[str, list[Any]]] | None = None
         self._timeout: float | None = None
+        self.compiled: CompiledRead | None = None
+        """What the last `run` compiled, when it was a read whose SQL was one SELECT (statement_cache.py)."""
 
     def run(self, statement: b.BoundQuery | b.BSchemaCommand, text: str, *, read_only: bool = False,
             trace: list[tuple[str, list[Any]]] | None = None, timeout: float | None = None) -> Result:
@@ -179,6 +182,7 @@ class Executor:
         a statement still running after that many seconds is interrupted and rolled back."""
         self._trace = trace
         self._timeout = timeout
+        self.compiled = None
         if isinstance(statement, b.BSchemaCommand):
             if read_only and statement.statement.__class__.__name__.startswith(("Create", "Drop")):
                 raise ReadOnlyViolation("schema commands write: use a writing call")
@@ -190,8 +194,28 @@ class Executor:
         try:
             return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only, writes=writes)
         except UnfusedRetry:
+            self.compiled = None
             return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only, fuse=False,
                                         writes=writes)
+
+    def run_compiled(self, compiled: CompiledRead, values: list[Any], text: str, *, read_only: bool = False,
+                     timeout: float | None = None) -> Result | None:
+        """Run a read compiled before (statement_cache.py) with `values` bound; None when its SELECT raised
+        an error that the clauses run one at a time must locate (the caller compiles it afresh)."""
+        self._trace = None
+        self._timeout = timeout
+        self.compiled = None
+
+        def body(run: StatementRun) -> Result:
+            run.span, run.in_chain = compiled.span, compiled.fused
+            raw = run._run_sql(compiled.sql, values, last=True).fetchall()
+            rows = Decoder(self.connection, self.store.catalog).decode_rows(raw, list(compiled.types))
+            return Result(list(compiled.columns), rows, empty_counters(), compiled.ordered)
+
+        try:
+            return self._in_transaction(body, text, read_only, writes=False)
+        except UnfusedRetry:
+            return None
 
     def _in_transaction(self, body: Any, text: str, read_only: bool = False, *, fuse: bool = True,
                         writes: bool = True) -> Result:
@@ -248,6 +272,7 @@ class Executor:
 
     def _run_query(self, run: StatementRun, query: b.BoundQuery) -> Result:
         counters: Counter[str] = Counter()
+        pending: Chain | None = None
         if len(query.parts) > 1:
             relations = []
             for part in query.parts:
@@ -266,9 +291,15 @@ class Executor:
             rows: list[tuple[Any, ...]] = []
         else:
             columns = ", ".join(v.column for v in output)
-            raw = run._run_sql(f"SELECT {columns} FROM {relation.sql} ORDER BY {relation.order}", values,
-                               last=True).fetchall()
-            rows = Decoder(self.connection, self.store.catalog).decode_rows(raw, [v.type for v in output])
+            sql = f"SELECT {columns} FROM {relation.sql} ORDER BY {relation.order}"
+            # a read that ran no SQL before this SELECT, and a fused one: compiled anew, the same SQL (ADR-0044)
+            one_select = pending is not None and not run.begun and run.fuse and not query.updating
+            raw = run._run_sql(sql, values, last=True).fetchall()
+            types = [v.type for v in output]
+            rows = Decoder(self.connection, self.store.catalog).decode_rows(raw, types)
+            if one_select:
+                self.compiled = compiled_read(sql, values, pending.parameters.slots, types, query.columns,
+                                              query.ordered, pending.span, pending.clauses > 1)
         result_counters = empty_counters()
         result_counters.update(counters)
         return Result(list(query.columns), rows, result_counters, query.ordered)

@@ -21,6 +21,7 @@ from engine.errors import (
 from engine.fulltext import falkordb as falkordb_fulltext
 from engine.procedures import ProcedureRegistry, check_arguments
 from engine.semantic import bound as b
+from engine.semantic import parameter_reads
 from engine.semantic import types as t
 from engine.semantic.constants import constant_of
 from engine.semantic.functions import AGGREGATES, SIGNATURES
@@ -207,8 +208,8 @@ class Binder:
             element = source
         variable = self.new_variable(clause.variable.name, element)
         variable.observed = _observed(expression)
-        if isinstance(expression, b.BParameter | b.BLiteral) and isinstance(expression.value, list | tuple):
-            variable.values = expression.value
+        if isinstance(expression, b.BParameter | b.BLiteral) and expression.type.kind is Kind.LIST:
+            variable.unwound = expression
         new_scope = scope.copy()
         new_scope.add(variable)
         return b.BUnwind(expression, variable, span=clause.span), new_scope
@@ -629,6 +630,7 @@ class Binder:
                                 f"{reason}.", first.span, detail="InvalidImportingWith")
 
     def bind_call_procedure(self, clause: ast.CallProcedure, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        parameter_reads.calls_procedure()
         procedure = self.procedures.lookup(clause.name)
         if procedure is None:
             raise ProcedureError(f"there is no procedure called `{clause.name}`", clause.span,
@@ -989,7 +991,9 @@ class Binder:
             raise ParameterMissing(f"expected a value for parameter ${node.name}", node.span,
                                    detail="MissingParameter")
         value = self.params[node.name]
-        return b.BParameter(node.name, value, type=t.type_of_value(value), span=node.span)
+        cypher_type = t.type_of_value(value)
+        parameter_reads.bound(node.name, cypher_type)
+        return b.BParameter(node.name, value, type=cypher_type, span=node.span)
 
     def _bind_variable(self, node: ast.Variable, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
         variable = scope.lookup(node.name)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.procedures import Procedure
+from engine.semantic import parameter_reads
 from engine.semantic.scope import Variable
 from engine.semantic.types import CypherType
 from engine.syntax import ast
@@ -36,7 +37,14 @@ class BLiteral(BoundExpression):
 @dataclass(eq=False)
 class BParameter(BoundExpression):
     name: str
-    value: Any
+    given: Any
+    """The value as given. Read `value` to decide anything by it: that read is noted (parameter_reads.py),
+    and a compiled statement is reused only for the same value. The SQL that binds it reads `given`."""
+
+    @property
+    def value(self) -> Any:
+        parameter_reads.inspected(self.name)
+        return self.given
 
 
 @dataclass(eq=False)

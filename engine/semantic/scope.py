@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,9 +22,10 @@ class Variable:
     observed: bool = False
     """True when the type was read off stored data (a property column), not implied by the query text:
     such a type speeds up SQL but does not license compile-time type errors."""
-    values: Sequence[Any] | None = None
-    """The values it takes, when they are known as the query compiles: an UNWIND of a parameter or of a
-    literal list. Code generation may pick a cheaper SQL form that is right for exactly these values."""
+    unwound: Any = None
+    """The literal or parameter (a bound expression) whose list an UNWIND takes it from: its values are
+    known as the query compiles, and code generation may pick a cheaper SQL form that is right for exactly
+    these values (reading a parameter's `value` notes that it did)."""
     constant: Any = None
     """The bound expression it equals on every row, when a WITH projected it from literals and parameters
     alone (`WITH e, datetime($asOf) AS t`): later clauses compile that expression where they read it, so

@@ -253,7 +253,7 @@ class ExpressionCompiler:
         return self.context.parameters.bind(node.value, node.type)
 
     def _parameter(self, node: b.BParameter) -> str:
-        return self.context.parameters.bind(node.value, node.type)
+        return self.context.parameters.bind_parameter(node.name, node.given, node.type)
 
     def _variable(self, node: b.BVariable) -> str:
         if node.variable.constant is not None:
@@ -509,7 +509,7 @@ class ExpressionCompiler:
         except UnsupportedFeature as error:
             if error.detail != NEEDS_SUBQUERY or self.context.lambda_depth:
                 raise
-            del self.context.parameters.values[bound:]  # the lambda attempt's values are not in the SQL
+            self.context.parameters.truncate(bound)  # the lambda attempt's values are not in the SQL
         source, _ = self.list_value(node.source)
         target = node.type.element or t.ANY
 
@@ -541,7 +541,7 @@ class ExpressionCompiler:
         except UnsupportedFeature as error:
             if error.detail != NEEDS_SUBQUERY or self.context.lambda_depth:
                 raise
-            del self.context.parameters.values[bound:]  # the lambda attempt's values are not in the SQL
+            self.context.parameters.truncate(bound)  # the lambda attempt's values are not in the SQL
             codes = self._elements(node.variable, source,
                                    lambda compiler: (_truth_code(compiler.boolean(node.where)), "true"), "INTEGER")
         if node.kind == "any":
@@ -562,7 +562,7 @@ class ExpressionCompiler:
         except UnsupportedFeature as error:
             if error.detail != NEEDS_SUBQUERY or self.context.lambda_depth:
                 raise
-            del self.context.parameters.values[bound:]  # the lambda attempt's values are not in the SQL
+            self.context.parameters.truncate(bound)  # the lambda attempt's values are not in the SQL
         return self._reduce_steps(node)
 
     def _reduce_steps(self, node: b.BReduce) -> str:

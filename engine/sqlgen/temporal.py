@@ -13,6 +13,7 @@ then the time zone: converted (same instant) when the base had one, else attache
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -139,11 +140,22 @@ def _known_values(argument: b.BoundExpression) -> Sequence[Any] | None:
     if isinstance(argument, b.BLiteral | b.BParameter):
         return (argument.value,)
     if (isinstance(argument, b.BProperty) and isinstance(argument.subject, b.BVariable)
-            and argument.subject.variable.values is not None):
-        items = argument.subject.variable.values
+            and argument.subject.variable.unwound is not None):
+        items = argument.subject.variable.unwound.value
         if all(isinstance(item, Mapping) for item in items):
             return [item.get(argument.key) for item in items]
     return None
+
+
+def _known_string(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> str | None:
+    """`target(argument)` of a literal or parameter string, converted as the query compiles: bound in its
+    stored form, for a parameter as a value derived from its own (a compiled statement run again with
+    another string converts that one)."""
+    derive = functools.partial(rt.known_string_value, target=target)
+    if isinstance(argument, b.BParameter):
+        return c.context.parameters.derived(argument.name, argument.given, derive, rt.payload_type(target))
+    known = derive(argument.value) if isinstance(argument, b.BLiteral) else None
+    return None if known is None else c.context.parameters.struct(known, rt.payload_type(target))
 
 
 def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> str:
@@ -152,10 +164,9 @@ def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> 
     if kind is Kind.NULL:
         return SQL_NULL[target]
     if kind is Kind.STRING:
-        known = rt.known_string_value(argument.value, target) \
-            if isinstance(argument, b.BLiteral | b.BParameter) else None
+        known = _known_string(c, argument, target)
         if known is not None:
-            return c.context.parameters.struct(known, rt.payload_type(target))
+            return known
         text = _compile(c, argument)
         values = _known_values(argument)
         fast = None if values is None else rt.known_strings_parse(values, text, target)

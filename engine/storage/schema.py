@@ -148,6 +148,9 @@ class GraphStore:
         self._fan_out: dict[tuple[frozenset[str] | None, str], int] = {}
         self._fan_out_at: int | None = None
         """`most_relationships_per_node`'s answers, and the `_RELATIONSHIP_CHANGES` count they were made at."""
+        self._transactions = 0
+        """Statements that committed or rolled back here: all a compile reads of the store (the catalog, its
+        statistics) is as it was while the count and `_RELATIONSHIP_CHANGES` are."""
 
     def _create_default_indexes(self) -> None:
         """A new graph gets Neo4j's two token lookup indexes, once (dropping them later is allowed)."""
@@ -178,8 +181,14 @@ class GraphStore:
                                                          row[5], row[6])
         return catalog
 
+    @property
+    def version(self) -> tuple[int, int]:
+        """Equal while what a compile reads of the store is the same (the statement cache's key)."""
+        return self._transactions, _RELATIONSHIP_CHANGES.get(self._shared_as, 0)
+
     def reload(self) -> None:
         """Re-read the catalog, e.g. after a rolled-back statement undid a new column."""
+        self._transactions += 1
         self.catalog = self._load_catalog()
         self._fan_out.clear()  # a rolled-back statement's relationships may have been counted
         self._relationships_pending = False
@@ -194,6 +203,7 @@ class GraphStore:
 
     def committed(self) -> None:
         """The statement's transaction (or a batch of it) committed."""
+        self._transactions += 1
         if self._relationships_pending:
             self.relationships_changed()
             self._relationships_pending = False
