@@ -149,21 +149,20 @@ class Parameters:
 
     def bind(self, value: Any, cypher_type: CypherType) -> str:
         """SQL for `value` in the representation of `cypher_type`."""
-        read = binding(value, cypher_type)
-        if isinstance(read, str):
-            return read
-        sql, bound = read
-        self.values.append(bound)
-        return sql.replace(PLACEHOLDER, f"${len(self.values)}")
+        return self._read(binding(value, cypher_type))
 
     def bind_parameter(self, name: str, value: Any, cypher_type: CypherType) -> str:
         """`bind` for parameter `name`'s value, noting the slot it fills."""
         read = binding(value, cypher_type)
+        if not isinstance(read, str):
+            self.slots.append(ParameterSlot(len(self.values), name, cypher_type, read[0]))
+        return self._read(read)
+
+    def _read(self, read: tuple[str, Any] | str) -> str:
         if isinstance(read, str):
             return read
         sql, bound = read
         self.values.append(bound)
-        self.slots.append(ParameterSlot(len(self.values) - 1, name, cypher_type, sql))
         return sql.replace(PLACEHOLDER, f"${len(self.values)}")
 
     def derived(self, name: str, value: Any, derive: Callable[[Any], Any], type_sql: str) -> str | None:
