@@ -86,7 +86,9 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
            f" {plan['reps']} timed runs per system, systems in rotating order, each system's worker the only one"
            f" running while it is timed (the others paused); a system gets fewer runs when"
            f" its first took long (at most {plan['rep_budget']:.0f} s of timed runs per workload). Reads time out"
-           f" after {plan['read_timeout']:.0f} s; a load stops after {plan['load_budget']:.0f} s.",
+           f" after {plan['read_timeout']:.0f} s; a load stops after {plan['load_budget']:.0f} s. Ours compiles"
+           " a read on its checked run and runs the kept SQL on the timed ones (ADR-0044), as it does for any"
+           " statement sent again; compile time is measured on its own (Compile time, below).",
            "- cells: median ms (min–max) n=runs. Ratios are ours' median over the other's: 3.0× means ours"
            " takes three times as long, 1/2.0 that it takes half as long.", ""]
     out += _headline(data)
