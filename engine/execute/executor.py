@@ -95,7 +95,8 @@ full-text indexes have yet to see."""
             self.begun = True
         return self._connection
 
-    def _run_sql(self, sql: str, parameters: Sequence[Any], *, last: bool = False) -> duckdb.DuckDBPyConnection:
+    def _run_sql(self, sql: str | duckdb.Statement, parameters: Sequence[Any], *,
+                 last: bool = False) -> duckdb.DuckDBPyConnection:
         """Run one SQL statement of this Cypher statement; `last`: nothing runs after it, so a deferred
         transaction need not open for it."""
         if self.timer is not None and self.timer.expired:  # it fired between two SQL statements
@@ -208,7 +209,7 @@ class Executor:
 
         def body(run: StatementRun) -> Result:
             run.span, run.in_chain = compiled.span, compiled.fused
-            raw = run._run_sql(compiled.sql, values, last=True).fetchall()
+            raw = run._run_sql(compiled.statement(self.connection), values, last=True).fetchall()
             rows = Decoder(self.connection, self.store.catalog).decode_rows(raw, list(compiled.types))
             return Result(list(compiled.columns), rows, empty_counters(), compiled.ordered)
 
