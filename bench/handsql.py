@@ -5,7 +5,8 @@ column is looked up in the catalog table `graph_property_keys`, so `{n_key}` in 
 column holding the node property `key` and `{r_since}` the relationship property `since`. Datetimes are the
 engine's STRUCT (`e` epoch seconds, `n` nanoseconds, `o` offset, `z` zone; ADR-0014). Rows arrive as JSON,
 the same way the engine receives parameters. The SQL uses what a person writing it would know of the data:
-SUPERSEDES chains have no cycles, so the recursive walks need no trail bookkeeping.
+SUPERSEDES chains have no cycles, so the recursive walks need no trail bookkeeping; a datetime is null when
+its `e` is, which DuckDB tests reading that one field rather than the whole STRUCT.
 """
 
 from __future__ import annotations
@@ -247,7 +248,7 @@ READ_SQL: dict[str, str] = {
 x AS (SELECT x.id, x.labels[1] AS kind, x.{{n_text}} AS memory, x.{{n_rationale}} AS because, s.{{n_id}} AS session,
         x.{{n_seq}} AS seq
   FROM e JOIN rels a ON a.dst = e.id AND a.type = 'ABOUT'
-  JOIN nodes x ON x.id = a.src AND {ITEM.format(x="x")} AND x.{{n_supersededAt}} IS NULL
+  JOIN nodes x ON x.id = a.src AND {ITEM.format(x="x")} AND x.{{n_supersededAt}}.e IS NULL
   JOIN rels f ON f.src = x.id AND f.type = 'FROM'
   JOIN nodes m ON m.id = f.dst AND list_contains(m.labels, 'Message')
   JOIN rels i ON i.src = m.id AND i.type = 'IN_SESSION'
@@ -259,12 +260,12 @@ ORDER BY seq, memory""",
     "nearby": f"""WITH {ENTITY},
 o AS (SELECT DISTINCT o.id, o.{{n_name}} AS name FROM e
   JOIN rels a ON a.dst = e.id AND a.type = 'ABOUT'
-  JOIN nodes x ON x.id = a.src AND x.{{n_supersededAt}} IS NULL
+  JOIN nodes x ON x.id = a.src AND x.{{n_supersededAt}}.e IS NULL
   JOIN rels b ON b.src = x.id AND b.type = 'ABOUT' AND b.id <> a.id
   JOIN nodes o ON o.id = b.dst AND list_contains(o.labels, 'Entity') AND o.id <> e.id)
 SELECT DISTINCT o.name AS via, f.{{n_text}} AS fact FROM o
   JOIN rels c ON c.dst = o.id AND c.type = 'ABOUT'
-  JOIN nodes f ON f.id = c.src AND list_contains(f.labels, 'Fact') AND f.{{n_supersededAt}} IS NULL
+  JOIN nodes f ON f.id = c.src AND list_contains(f.labels, 'Fact') AND f.{{n_supersededAt}}.e IS NULL
 WHERE NOT EXISTS (SELECT 1 FROM rels d, e WHERE d.src = f.id AND d.dst = e.id AND d.type = 'ABOUT')
 ORDER BY via, fact""",
     "as_of": f"""WITH {ENTITY}
@@ -272,11 +273,11 @@ SELECT x.labels[1] AS kind, x.{{n_text}} AS memory, to_timestamp(x.{{n_at}}.e) A
   JOIN rels a ON a.dst = e.id AND a.type = 'ABOUT'
   JOIN nodes x ON x.id = a.src AND {ITEM.format(x="x")}
 WHERE x.{{n_at}}.e <= epoch(CAST(replace($asOf, 'Z', '') AS TIMESTAMP))
-  AND (x.{{n_supersededAt}} IS NULL OR x.{{n_supersededAt}}.e > epoch(CAST(replace($asOf, 'Z', '') AS TIMESTAMP)))
+  AND (x.{{n_supersededAt}}.e IS NULL OR x.{{n_supersededAt}}.e > epoch(CAST(replace($asOf, 'Z', '') AS TIMESTAMP)))
 ORDER BY x.{{n_seq}}, memory""",
     "recall_tool": f"""WITH RECURSIVE {ENTITY},
 items AS (SELECT x.id, x.labels[1] AS label, x.{{n_text}} AS text, x.{{n_rationale}} AS rationale,
-        x.{{n_seq}} AS seq, x.{{n_supersededAt}} IS NULL AS current
+        x.{{n_seq}} AS seq, x.{{n_supersededAt}}.e IS NULL AS current
   FROM e JOIN rels a ON a.dst = e.id AND a.type = 'ABOUT' JOIN nodes x ON x.id = a.src),
 sess AS (SELECT it.id, s.{{n_id}} AS session FROM items it
   JOIN rels f ON f.src = it.id AND f.type = 'FROM'
@@ -287,11 +288,11 @@ sess AS (SELECT it.id, s.{{n_id}} AS session FROM items it
 {REPLACED},
 near AS (SELECT DISTINCT o.{{n_name}} AS entity, f.{{n_text}} AS fact FROM e
   JOIN rels a ON a.dst = e.id AND a.type = 'ABOUT'
-  JOIN nodes x ON x.id = a.src AND x.{{n_supersededAt}} IS NULL
+  JOIN nodes x ON x.id = a.src AND x.{{n_supersededAt}}.e IS NULL
   JOIN rels b ON b.src = x.id AND b.type = 'ABOUT' AND b.id <> a.id
   JOIN nodes o ON o.id = b.dst AND list_contains(o.labels, 'Entity') AND o.id <> e.id
   JOIN rels c ON c.dst = o.id AND c.type = 'ABOUT'
-  JOIN nodes f ON f.id = c.src AND list_contains(f.labels, 'Fact') AND f.{{n_supersededAt}} IS NULL
+  JOIN nodes f ON f.id = c.src AND list_contains(f.labels, 'Fact') AND f.{{n_supersededAt}}.e IS NULL
   WHERE NOT EXISTS (SELECT 1 FROM rels d WHERE d.src = f.id AND d.dst = e.id AND d.type = 'ABOUT'))
 SELECT e.name, e.kind,
   coalesce((SELECT list({{{{'fact': it.text, 'session': s.session}}}} ORDER BY it.seq, it.text) FROM items it
@@ -306,14 +307,14 @@ SELECT e.name, e.kind,
 FROM e""",
     "slots": """SELECT DISTINCT {n_slot} AS slot FROM nodes
 WHERE (list_contains(labels, 'Fact') OR list_contains(labels, 'Decision')) AND {n_slot} <> ''
-  AND {n_supersededAt} IS NULL ORDER BY slot""",
+  AND {n_supersededAt}.e IS NULL ORDER BY slot""",
     "chains_1_5": f"""WITH RECURSIVE starts AS (SELECT x.id FROM (SELECT unnest(CAST(CAST($items AS JSON)
     AS STRUCT("seq" BIGINT, "text" VARCHAR)[])) AS it) AS u
   JOIN nodes x ON list_contains(x.labels, 'Fact') AND x.{{n_seq}} = u.it.seq AND x.{{n_text}} = u.it.text),
 {CHAINS.format(starts="starts")}
 SELECT count(*), sum(o.{{n_seq}}) FROM ch JOIN nodes o ON o.id = ch.node WHERE ch.depth > 0""",
     "top_entities": """SELECT e.{n_name} AS entity, count(*) AS facts FROM rels a
-  JOIN nodes f ON f.id = a.src AND list_contains(f.labels, 'Fact') AND f.{n_supersededAt} IS NULL
+  JOIN nodes f ON f.id = a.src AND list_contains(f.labels, 'Fact') AND f.{n_supersededAt}.e IS NULL
   JOIN nodes e ON e.id = a.dst AND list_contains(e.labels, 'Entity')
 WHERE a.type = 'ABOUT' GROUP BY ALL ORDER BY facts DESC, entity LIMIT 10""",
     "two_hop": """WITH a AS (SELECT n.id FROM (SELECT unnest(CAST($ids AS BIGINT[])) AS pid) AS u

@@ -35,6 +35,7 @@ from engine.sqlgen.runtime_temporal import (
     fail,
     let,
 )
+from engine.temporal import PAYLOAD_FIELDS
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
 
@@ -284,6 +285,21 @@ def map_entries(c: ExpressionCompiler, argument: b.BoundExpression,
 
 
 def from_map(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> str:
+    return _complete(_from_map(c, argument, target), target)
+
+
+def _complete(sql: str, target: str) -> str:
+    """`sql` refused when a null component left a value with a null payload field: such a value is none
+    (no payload field of a temporal value is ever null, which null tests rely on, ADR-0047)."""
+    message = sql_string(f"A null component cannot build a {target.lower()} value")
+
+    def checked(v: str) -> str:
+        holes = " OR ".join(f"struct_extract({v}, '{name}') IS NULL" for name in PAYLOAD_FIELDS[target])
+        return f"CASE WHEN ({v}) IS NOT NULL AND ({holes}) THEN {fail(message)} ELSE {v} END"
+    return let([sql], checked)
+
+
+def _from_map(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> str:
     if target == "DURATION":
         return map_entries(c, argument, lambda fields, null: _null_guard(null, _duration_from_map(c, fields, argument)))
 
@@ -624,7 +640,7 @@ def truncate(target: str) -> Builder:
         if len(f.arguments) > 2 and f.arguments[2].type.kind is not Kind.NULL:
             def with_fields(fields: dict[str, b.BoundExpression], null: str | None) -> str:
                 return _null_guard(null, _truncate(c, value, unit, target, fields))
-            return map_entries(c, f.arguments[2], with_fields)
+            return _complete(map_entries(c, f.arguments[2], with_fields), target)
         return _truncate(c, value, unit, target, {})
     return build
 

@@ -88,6 +88,32 @@ def test_invalid_values_raise_rather_than_answer(db, statement):
         list(db.execute(statement))
 
 
+@pytest.mark.parametrize("statement", [
+    "RETURN date({year: null})",
+    "RETURN date({year: 2020, month: $none}) IS NULL",
+    "RETURN localtime({hour: 1, minute: null})",
+    "RETURN time({hour: 1, timezone: null})",
+    "RETURN localdatetime({year: 2020, hour: null})",
+    "RETURN datetime({epochSeconds: null})",
+    "RETURN duration({days: 1, seconds: $none})",
+    "RETURN date.truncate('year', date('2020-05-05'), {day: null})",
+])
+def test_a_null_component_in_a_map_is_an_error_not_a_broken_value(db, statement):
+    with pytest.raises(CypherError, match="A null component cannot build"):
+        list(db.execute(statement, {"none": None}))
+
+
+@pytest.mark.parametrize("value", [
+    Date(2020, 1, 2), LocalTime(0, 0), Time(0, 0, 0, 0, 0), LocalDateTime(1970, 1, 1), DateTime(1970, 1, 1),
+    Duration(), Duration(days=-3)])
+def test_null_tests_of_stored_temporal_values_of_each_type(db, value):
+    """A typed temporal column is tested for null by its first payload field (ADR-0047)."""
+    db.execute("UNWIND [0, 1] AS i CREATE (:T {i: i, v: CASE i WHEN 0 THEN $v END})", {"v": value})
+    rows = db.execute("MATCH (t:T) RETURN t.i, t.v IS NULL, t.v IS NOT NULL ORDER BY t.i").fetchall()
+    assert rows == [(0, False, True), (1, True, False)]
+    assert one(db, "MATCH (t:T) WHERE t.v IS NULL RETURN t.i") == 1
+
+
 def test_named_zones_daylight_saving_and_local_mean_time(db):
     spring = "datetime('2017-03-26T01:30[Europe/Stockholm]') + duration('PT1H')"
     assert str(one(db, f"RETURN {spring}")) == "2017-03-26T03:30+02:00[Europe/Stockholm]"
