@@ -37,6 +37,7 @@ from engine.semantic import bound as b
 from engine.semantic.types import Kind
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
+from engine.sqlgen.multiplicity import reads_after
 from engine.sqlgen.order_demand import Reads, demands, property_reads
 from engine.sqlgen.procedure_arguments import (
     calls_with_varying_arguments,
@@ -324,6 +325,7 @@ class Executor:
         relation = relation or Relation("(SELECT 1::BIGINT AS __ord)", [], constant_order=True)
         fusing = read is None and run.fuse
         demanded = dict(zip(map(id, query.clauses), demands(query.clauses), strict=True)) if fusing else {}
+        uncounted = reads_after(query.clauses) if fusing else {}
         # what MATCH clauses carry for later ones (an optimization: statements with no MATCH skip the walk)
         wanted = property_reads(query) if fusing and any(isinstance(c, b.BMatch) for c in query.clauses) else None
         pending: Chain | None = None
@@ -339,7 +341,7 @@ class Executor:
                     pending.add(clause.span)
                 relation = self.compile_read(run, clause, relation, pending.parameters,
                                              ordered=demanded[id(clause)], wanted=wanted,
-                                             final=final and not clauses)
+                                             final=final and not clauses, uncounted=uncounted)
                 continue
             relation, pending = run.settle(relation, pending), None
             if isinstance(clause, b.BCreate) and clauses and isinstance(clauses[0], b.BCreate):
@@ -370,13 +372,16 @@ class Executor:
 
     def compile_read(self, run: StatementRun, clause: b.BoundClause, relation: Relation,
                      parameters: Parameters, *, ordered: bool = True,
-                     wanted: Reads | None = None, final: bool = False) -> Relation:
+                     wanted: Reads | None = None, final: bool = False,
+                     uncounted: dict[int, frozenset[int]] | None = None) -> Relation:
         """A read clause's SELECT over `relation`, its values added to `parameters` (after bringing
         full-text indexes up to date with the writes before it, when it queries one). Unless `ordered`, no
         clause after it reads the order of its rows; `wanted` is what later clauses read off variables,
-        which a MATCH carries along (order_demand.py); `final`, that it is the statement's last clause."""
+        which a MATCH carries along (order_demand.py); `final`, that it is the statement's last clause;
+        `uncounted`, the MATCH clauses that may read distinct input rows (multiplicity.py)."""
         queries = QueryCompiler(self.store.catalog, parameters)
         queries.ordered = ordered
+        queries.uncounted = uncounted or {}
         if final:
             queries.final_clauses.add(id(clause))
         if wanted is not None:

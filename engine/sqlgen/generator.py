@@ -22,6 +22,7 @@ from engine.semantic.types import Kind, is_variant, sql_type
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
 from engine.sqlgen.decorrelate import SharedRows, keyed_query
 from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, equality_sql, to_variant
+from engine.sqlgen.multiplicity import reads_after
 from engine.sqlgen.order_demand import PLAIN_GROUP_KINDS, group_order_demanded, input_demanded
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
 from engine.sqlgen.procedure_arguments import compiled_rows
@@ -99,6 +100,9 @@ class QueryCompiler:
         """Node variables whose labels are read later in the statement: carried as well."""
         self.read_values: frozenset[str] | None = None
         """Variables the statement reads as values (order_demand.Reads.values); None: any may be."""
+        self.uncounted: dict[int, frozenset[int]] = {}
+        """Per MATCH (by id) whose rows nothing after it counts, the variables (by id) read from it on: it
+        may match over the distinct input rows of those (multiplicity.py, `distinct_input`)."""
 
     # -- contexts --------------------------------------------------------------------------------
 
@@ -166,7 +170,31 @@ class QueryCompiler:
             raise UnsupportedFeature(f"{type(clause).__name__[1:]} inside a read-only subquery", clause.span)
         return handler(self, clause, relation, outer)
 
+    def distinct_input(self, relation: Relation, read: frozenset[int], *, ordered: bool) -> Relation:
+        """The distinct rows of `relation`'s variables in `read`, each with its first row's order (if
+        `ordered`: anything after reads the order), when that
+        can be fewer rows: some node or value variable is dropped (repeated rows come from several of those
+        leading to one kept row; a dropped relationship alone repeats a row only between parallel ones),
+        and every kept variable groups exactly in SQL. Otherwise `relation` itself."""
+        kept = [v for v in relation.variables if id(v) in read]
+        dropped = [v for v in relation.variables if id(v) not in read]
+        if not kept or not any(v.type.kind is not Kind.RELATIONSHIP and v.type.kind is not Kind.PATH
+                               for v in dropped):
+            return relation
+        if not all(v.type.kind in PLAIN_GROUP_KINDS and not is_variant(v.type) for v in kept):
+            return relation
+        alias = self.alias()
+        keys = [f"{alias}.{v.column}" for v in kept]
+        carried = relation.carried_for(kept)
+        items = keys + [f"any_value({alias}.{c.name}) AS {c.name}" for c in carried]
+        order = f"min({alias}.__ord)" if ordered else UNORDERED
+        return Relation(f"(SELECT {_list(items)}{order} AS __ord FROM {relation.sql} AS {alias}"
+                        f" GROUP BY {', '.join(keys)})", kept, carried)
+
     def match(self, clause: b.BMatch, relation: Relation, outer: SelectContext | None) -> Relation:
+        if id(clause) in self.uncounted:
+            relation = self.distinct_input(relation, self.uncounted[id(clause)],
+                                           ordered=self.ordered or outer is not None)
         legacy = [path for path in clause.paths if path.selector is not None and path.selector.function is not None]
         if legacy and len(clause.paths) > 1:
             # `MATCH (a {..}), (b {..}), p = shortestPath((a)-[*]-(b))`: the node patterns (the only other ones
@@ -382,13 +410,18 @@ class QueryCompiler:
         columns = ["1::BIGINT AS __ord"] + [f"{outer.variable_sql(v)} AS {v.column}" for v in imports]
         return Relation(f"(SELECT {', '.join(columns)})", list(imports), constant_order=True)
 
-    def compile_query(self, query: b.BoundQuery, seed: Relation, outer: SelectContext | None) -> Relation:
-        parts = [self.compile_single(part, seed, outer) for part in query.parts]
+    def compile_query(self, query: b.BoundQuery, seed: Relation, outer: SelectContext | None, *,
+                      counted: bool = True) -> Relation:
+        """`counted`: whether the rows' number is read (not for EXISTS, which only asks whether there is one)."""
+        parts = [self.compile_single(part, seed, outer, counted=counted) for part in query.parts]
         if len(parts) == 1:
             return parts[0]
         return Relation(f"({union_select(query, parts)})", list(query.parts[0].output))
 
-    def compile_single(self, query: b.BoundSingleQuery, seed: Relation, outer: SelectContext | None) -> Relation:
+    def compile_single(self, query: b.BoundSingleQuery, seed: Relation, outer: SelectContext | None, *,
+                       counted: bool = True) -> Relation:
+        if outer is not None:  # a subquery: the top level's clauses come with theirs (executor.compile_read)
+            self.uncounted.update(reads_after(query.clauses, counted=counted))
         relation = seed
         for clause in query.clauses:
             relation = self.read_clause(clause, relation, outer)
@@ -400,7 +433,8 @@ class QueryCompiler:
             return decorrelated
         if node.kind == "collect" and len(node.query.parts) == 1:
             self.final_clauses.add(id(node.query.parts[0].clauses[-1]))
-        relation = self.compile_query(node.query, self.seed(node.imports, outer), outer)
+        relation = self.compile_query(node.query, self.seed(node.imports, outer), outer,
+                                      counted=node.kind != "exists")
         if node.kind == "exists":
             return f"EXISTS (SELECT 1 FROM {relation.sql})"
         if node.kind == "count":
@@ -428,7 +462,7 @@ class QueryCompiler:
             self.final_clauses.add(id(query.parts[0].clauses[-1]))
         detached = SelectContext(self.catalog, self.parameters, detached=True)
         detached.counter = self._aliases
-        relation = self.compile_query(query, seed, detached)
+        relation = self.compile_query(query, seed, detached, counted=node.kind != "exists")
         group = ", ".join(keys)
         alias = self.alias("c")
         if node.kind == "exists":

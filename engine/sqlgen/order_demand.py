@@ -58,7 +58,7 @@ def _projection_input_demanded(clause: b.BProjection, output_demanded: bool) -> 
         return output_demanded  # DISTINCT keeps each first row: which one is only seen through the order
     if group_order_demanded(clause, output_demanded):
         return True
-    return any(aggregate.name in ORDER_SENSITIVE_AGGREGATES for aggregate in _aggregates(clause)) or any(
+    return any(aggregate.name in ORDER_SENSITIVE_AGGREGATES for aggregate in aggregates(clause)) or any(
         item.expression.type.kind not in PLAIN_GROUP_KINDS for item in grouping_items(clause))
 
 
@@ -90,7 +90,7 @@ def _order_covers(clause: b.BProjection, items: list[b.BProjectionItem]) -> bool
     return all(id(item.variable) in sorted_by and item.expression.type.kind in PLAIN_GROUP_KINDS for item in items)
 
 
-def _aggregates(clause: b.BProjection) -> list[b.BAggregate]:
+def aggregates(clause: b.BProjection) -> list[b.BAggregate]:
     found: list[b.BAggregate] = []
     for item in clause.items:
         found.extend(_aggregates_in(item.expression))

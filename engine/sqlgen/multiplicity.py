@@ -1,0 +1,68 @@
+"""Which MATCH clauses may first drop repeated input rows: where nothing after them counts the rows.
+
+`MATCH (e)<-[:ABOUT]-(x)-[:ABOUT]->(o) MATCH (o)<-[:ABOUT]-(f) RETURN DISTINCT o.name, f.text` matches the
+second pattern once per (x, o) row, yet only (e, o) is read after the first MATCH and the DISTINCT keeps one
+row of each result: matching it once per distinct (e, o) gives the same answer over fewer rows. `reads_after`
+walks a query's clauses backwards with two facts per point: whether anything after it counts the rows (a
+bag result, count(*), sum, collect, SKIP and LIMIT do; DISTINCT, min, max and DISTINCT aggregates do not),
+and which variables the clauses from there on read. A MATCH whose rows nothing counts may take its input as
+the distinct rows of the variables still read (`QueryCompiler.distinct_input`).
+
+The rules are a table over clause kinds, as in order_demand.py; anything not listed counts its input rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.semantic import bound as b
+from engine.sqlgen.decorrelate import VOLATILE_FUNCTIONS
+from engine.sqlgen.order_demand import aggregates
+
+REPEAT_BLIND_AGGREGATES = frozenset({"min", "max"})
+"""Aggregates whose value does not change when an input row is repeated (DISTINCT ones never change)."""
+
+
+def reads_after(clauses: Sequence[b.BoundClause], *, counted: bool = True) -> dict[int, frozenset[int]]:
+    """Per MATCH clause (by id) whose rows no later clause counts, the variables (by id) it and the clauses
+    after it read; `counted`: whether the query's own rows are (an EXISTS subquery's are not). A query that
+    calls rand() or randomUUID() lists none: each repeated row draws anew."""
+    if any(isinstance(node, b.BFunction) and node.name in VOLATILE_FUNCTIONS for node in b.walk(list(clauses))):
+        return {}
+    result: dict[int, frozenset[int]] = {}
+    read: set[int] = set()
+    for clause in reversed(clauses):
+        read |= variables_read(clause)
+        if isinstance(clause, b.BMatch) and not counted:
+            result[id(clause)] = frozenset(read)
+        counted = input_counted(clause, counted)
+    return result
+
+
+def input_counted(clause: b.BoundClause, output_counted: bool) -> bool:
+    """Whether `clause`'s result depends on how many times each input row occurs, given whether its own
+    output rows are counted."""
+    if isinstance(clause, b.BMatch | b.BUnwind):
+        return output_counted  # each input row gives its own rows: repeats repeat them
+    if isinstance(clause, b.BProjection):
+        if clause.aggregating:
+            return not all(aggregate.distinct or aggregate.name in REPEAT_BLIND_AGGREGATES
+                           for aggregate in aggregates(clause))
+        if clause.distinct:
+            return False
+        if clause.skip is not None or clause.limit is not None:
+            return True  # how many rows SKIP / LIMIT pass depends on the repeats
+        return output_counted
+    return True
+
+
+def variables_read(node: object) -> set[int]:
+    """The variables (by id) a clause reads: as values, in its patterns, and as a subquery's imports."""
+    found: set[int] = set()
+    for item in b.walk(node):
+        if isinstance(item, b.BVariable | b.BoundNode | b.BoundRelationship | b.BoundPath):
+            if item.variable is not None:  # an unnamed path has none
+                found.add(id(item.variable))
+        elif isinstance(item, b.BSubquery | b.BCallSubquery):
+            found.update(id(variable) for variable in item.imports)
+    return found
