@@ -73,9 +73,11 @@ class HandSql:
                   f" WHERE list_contains(labels, 'Message') AND {{n_text}} IS NOT NULL{scope})")
         self.run(f"INSERT INTO ft_fields SELECT {HAND_INDEX}, id, 'text', len(toks), len(toks) FROM {tokens}"
                  f" WHERE len(toks) > 0")
-        self.run(f"INSERT INTO ft_postings SELECT {HAND_INDEX}, id, 'text', term, count(*), list(pos ORDER BY pos)"
-                 f" FROM (SELECT id, unnest(toks) AS term, (generate_subscripts(toks, 1) - 1)::INTEGER AS pos"
-                 f" FROM {tokens}) GROUP BY id, term")
+        order = " ORDER BY term" if first is None else ""
+        self.run(f"INSERT INTO ft_postings (idx, id, field, term, tf, positions, norm) SELECT {HAND_INDEX}, id,"
+                 f" 'text', term, count(*), list(pos ORDER BY pos), any_value(len(toks))"
+                 f" FROM (SELECT id, toks, unnest(toks) AS term, (generate_subscripts(toks, 1) - 1)::INTEGER AS pos"
+                 f" FROM {tokens}) GROUP BY id, term{order}")
         self.messages_indexed = True
 
     def sql(self, text: str) -> str:
@@ -351,9 +353,8 @@ weights AS (SELECT t.term, ln(1::DOUBLE + (any_value(s.n) - count(p.id) + 0.5::D
   FROM terms t CROSS JOIN stats s
   LEFT JOIN ft_postings p ON p.idx = {HAND_INDEX} AND p.field = 'text' AND p.term = t.term GROUP BY t.term),
 scores AS (SELECT p.id, sum((w.weight - w.weight / (1::FLOAT + p.tf::FLOAT * (1::FLOAT / (1.2::FLOAT
-    * ((1::FLOAT - 0.75::FLOAT) + 0.75::FLOAT * l.norm::FLOAT / w.avgdl)))))::DOUBLE)::FLOAT AS score
-  FROM weights w JOIN ft_postings p ON p.idx = {HAND_INDEX} AND p.field = 'text' AND p.term = w.term
-  JOIN ft_fields l ON l.idx = {HAND_INDEX} AND l.id = p.id AND l.field = 'text' GROUP BY p.id)
+    * ((1::FLOAT - 0.75::FLOAT) + 0.75::FLOAT * p.norm::FLOAT / w.avgdl)))))::DOUBLE)::FLOAT AS score
+  FROM weights w JOIN ft_postings p ON p.idx = {HAND_INDEX} AND p.field = 'text' AND p.term = w.term GROUP BY p.id)
 SELECT m.{{n_seq}} AS seq, s.score::DOUBLE AS score FROM scores s JOIN nodes m ON m.id = s.id
 ORDER BY s.score DESC, seq LIMIT 10"""
 

@@ -3,8 +3,8 @@ element ids and re-inserts them, tokenized in SQL, from the elements as they are
 
 Tables (engine/storage/schema.py): `ft_fields(idx, id, field, length, norm)`, one row per indexed element
 and property holding text (`length` = its number of tokens, `norm` = that length as Lucene's one-byte norm
-keeps it), and `ft_postings(idx, id, field, term, tf,
-positions)`. `idx` is the index's schema id; `field` is the property key.
+keeps it), and `ft_postings(idx, id, field, term, tf, positions, norm)`, the field's norm repeated on each
+of its postings. `idx` is the index's schema id; `field` is the property key.
 
 A statement's writers report the ids they update or delete (`StatementChanges.touch`); elements it
 creates are the ids from the statement's first id on. Before a read clause that queries a full-text index
@@ -94,10 +94,15 @@ def refresh(run: StatementRun, index: IndexInfo, scope: Scope | None) -> None:
         run.execute(f"UPDATE {tokens.sql} SET toks = ft_value_tokens(texts) WHERE toks IS NULL")
     run.execute(f"INSERT INTO ft_fields SELECT $1, id, field, len(toks), ft_norm_length(len(toks)) FROM {tokens.sql}",
                 [index.id])
+    # a whole index is written in term order: a term's postings then sit in few row groups, which DuckDB
+    # skips by their min and max (ADR-0049); later refreshes append
+    order = " ORDER BY term" if scope is None else ""
     run.execute(
-        f"INSERT INTO ft_postings SELECT $1, id, field, term, count(*)::INTEGER, list(pos ORDER BY pos)"
-        f" FROM (SELECT id, field, unnest(toks) AS term, (generate_subscripts(toks, 1) - 1)::INTEGER AS pos"
-        f" FROM {tokens.sql}) GROUP BY id, field, term", [index.id])
+        f"INSERT INTO ft_postings (idx, id, field, term, tf, positions, norm) SELECT $1, id, field, term,"
+        f" count(*)::INTEGER, list(pos ORDER BY pos), any_value(norm)"
+        f" FROM (SELECT id, field, ft_norm_length(len(toks)) AS norm, unnest(toks) AS term,"
+        f" (generate_subscripts(toks, 1) - 1)::INTEGER AS pos FROM {tokens.sql}) GROUP BY id, field, term{order}",
+        [index.id])
 
 
 @dataclass(frozen=True)

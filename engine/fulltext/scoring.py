@@ -125,15 +125,14 @@ class ScoreCompiler:
 
     def _term(self, query: TermQuery) -> str:
         """The term's postings, read once: their count is its docFreq (a second scan of the postings for it
-        cost as much as the first, ~4 ms a term at 750k postings)."""
+        cost as much as the first, ~4 ms a term at 750k postings), and each holds its field's norm."""
         field = self.parameters.text(query.field)
         term = self.parameters.text(query.term)
-        postings = (f"(SELECT id, field, tf, count(*) OVER () AS doc_freq FROM ft_postings"
+        postings = (f"(SELECT id, tf, norm, count(*) OVER () AS doc_freq FROM ft_postings"
                     f" WHERE idx = {self.index} AND field = {field} AND term = {term})")
         weight = f"{self._boost(query.boost)} * (ft_idf(k.n, p.doc_freq))"
-        return (f"(SELECT p.id, ft_tf_score({weight}, p.tf, ft_norm_inverse(l.norm, k.avgdl)) AS score"
-                f" FROM {postings} AS p JOIN ft_fields AS l ON l.idx = {self.index} AND l.id = p.id"
-                f" AND l.field = p.field CROSS JOIN {self._field_constants(field)} AS k)")
+        return (f"(SELECT p.id, ft_tf_score({weight}, p.tf, ft_norm_inverse(p.norm, k.avgdl)) AS score"
+                f" FROM {postings} AS p CROSS JOIN {self._field_constants(field)} AS k)")
 
     def _phrase(self, query: PhraseQuery) -> str:
         field = self.parameters.text(query.field)
@@ -144,16 +143,14 @@ class ScoreCompiler:
             joins.append(f" JOIN ft_postings AS p{offset} ON p{offset}.idx = {self.index} AND p{offset}.field = {field}"
                          f" AND p{offset}.term = {term} AND p{offset}.id = p0.id")
             checks.append(f"list_contains(p{offset}.positions, (p0.pos + {offset})::INTEGER)")
-        matches = (f"(SELECT p0.id, count(*) AS freq FROM (SELECT id, unnest(positions) AS pos FROM ft_postings"
-                   f" WHERE idx = {self.index} AND field = {field} AND term = {terms[0]}) AS p0{''.join(joins)}"
-                   f" WHERE {' AND '.join(checks)} GROUP BY p0.id)")
+        matches = (f"(SELECT p0.id, any_value(p0.norm) AS norm, count(*) AS freq FROM (SELECT id, norm,"
+                   f" unnest(positions) AS pos FROM ft_postings WHERE idx = {self.index} AND field = {field}"
+                   f" AND term = {terms[0]}) AS p0{''.join(joins)} WHERE {' AND '.join(checks)} GROUP BY p0.id)")
         # A phrase's idf is the sum of its terms' float idfs, in a double, rounded to a float.
         idf = " + ".join(f"ft_idf(k.n, {self._doc_freq(field, term)})::DOUBLE" for term in terms)
         constants = self._constants(field, f"({idf})::FLOAT", query.boost)
-        return (f"(SELECT m.id, ft_tf_score(k.weight, m.freq, ft_norm_inverse(l.norm, k.avgdl)) AS score"
-                f" FROM {matches} AS m"
-                f" JOIN ft_fields AS l ON l.idx = {self.index} AND l.id = m.id AND l.field = {field}"
-                f" CROSS JOIN {constants} AS k)")
+        return (f"(SELECT m.id, ft_tf_score(k.weight, m.freq, ft_norm_inverse(m.norm, k.avgdl)) AS score"
+                f" FROM {matches} AS m CROSS JOIN {constants} AS k)")
 
     def _pattern(self, query: PatternQuery) -> str:
         field = self.parameters.text(query.field)

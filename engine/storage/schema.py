@@ -74,6 +74,11 @@ _BOOTSTRAP = (
     " length INTEGER NOT NULL, norm INTEGER NOT NULL)",
     "CREATE TABLE IF NOT EXISTS ft_postings (idx BIGINT NOT NULL, id BIGINT NOT NULL, field VARCHAR NOT NULL,"
     " term VARCHAR NOT NULL, tf INTEGER NOT NULL, positions INTEGER[] NOT NULL)",
+    # a posting carries its field's norm, so a term scores without joining ft_fields (ADR-0049); files made
+    # before have it filled in from ft_fields once
+    "ALTER TABLE ft_postings ADD COLUMN IF NOT EXISTS norm INTEGER",
+    "UPDATE ft_postings SET norm = f.norm FROM ft_fields AS f WHERE ft_postings.norm IS NULL"
+    " AND f.idx = ft_postings.idx AND f.id = ft_postings.id AND f.field = ft_postings.field",
 )
 
 DEFAULT_LOOKUP_INDEXES = (("index_343aff4e", "node"), ("index_f7700477", "relationship"))

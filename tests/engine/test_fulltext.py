@@ -8,6 +8,7 @@ import random
 import re
 import struct
 
+import duckdb
 import pytest
 
 import engine
@@ -352,6 +353,23 @@ def test_index_survives_reopening_a_file(tmp_path) -> None:
         db.execute("CREATE (:Doc {title: 'more words'})")
         assert len(db.execute("CALL db.index.fulltext.queryNodes('docs', 'words') YIELD node "
                               "RETURN node").fetchall()) == 2
+
+
+def test_a_file_from_before_postings_held_norms_scores_the_same(tmp_path) -> None:
+    """Postings carry their field's norm (ADR-0049); a file written before has them filled in when it opens,
+    and scores as it did."""
+    path = str(tmp_path / "graph.duckdb")
+    docs = [{"i": i, "title": " ".join(WORDS[j % 9] for j in range(i + 1))} for i in range(12)]
+    with engine.connect(path) as db:
+        db.execute("UNWIND $docs AS d CREATE (:Doc {i: d.i, title: d.title})", {"docs": docs})
+        db.execute("CREATE FULLTEXT INDEX docs FOR (n:Doc) ON EACH [n.title]")
+        before = query_nodes(db, "docs", f"{WORDS[1]} {WORDS[4]}")
+    with duckdb.connect(path) as raw:  # the table as it was made before
+        raw.execute("ALTER TABLE ft_postings DROP COLUMN norm")
+    with engine.connect(path) as db:
+        assert query_nodes(db, "docs", f"{WORDS[1]} {WORDS[4]}") == before
+        assert query_nodes(db, "docs", f'"{WORDS[1]} {WORDS[2]}"')
+    assert len(before) == 11
 
 
 # -- Cypher 25 SEARCH -----------------------------------------------------------------------------------------
