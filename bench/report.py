@@ -92,6 +92,7 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
            "- cells: median ms (min–max) n=runs. Ratios are ours' median over the other's: 3.0× means ours"
            " takes three times as long, 1/2.0 that it takes half as long.", ""]
     out += _headline(data)
+    out += _fastest(data)
     for missing in data["missing"]:
         out.append(f"- {_label(missing)}: not available: not installed (`pip install -e '.[bench]'`)")
     if chart:
@@ -164,9 +165,7 @@ def _geomean(values: list[float]) -> float | None:
 def _headline(data: dict[str, Any]) -> list[str]:
     """Per dataset at the largest scale of each kind: the geometric mean over workloads of ours' median
     over the other's, counting only workloads both answered correctly in time."""
-    datasets = _datasets(data)
-    agent = [d for d in datasets if d.startswith("agent")]
-    largest = ([agent[-1]] if agent else []) + [d for d in datasets if d.startswith("social")]
+    largest = _largest(data)
     others = [s for s in data["systems"] if s != "ours"]
     if not largest or "ours" not in data["systems"] or not others:
         return []
@@ -189,6 +188,51 @@ def _headline(data: dict[str, Any]) -> list[str]:
     return out
 
 
+def _largest(data: dict[str, Any]) -> list[str]:
+    """The largest agent-memory dataset run, and the social graph."""
+    datasets = _datasets(data)
+    agent = [d for d in datasets if d.startswith("agent")]
+    return ([agent[-1]] if agent else []) + [d for d in datasets if d.startswith("social")]
+
+
+def _fastest(data: dict[str, Any]) -> list[str]:
+    """Per read at the largest scales: the fastest peer, ours and the hand-written SQL, and how many reads
+    each of the two beats every peer on. The hand SQL's count is what a compiler to SQL over these tables
+    could reach at best."""
+    peers = [s for s in data["systems"] if s not in ("ours", "handsql")]
+    if "ours" not in data["systems"] or not peers:
+        return []
+    out = ["", "## Fastest at the largest scale", "",
+           "Each read's fastest peer (of those that answered correctly in time), against ours and the"
+           " hand-written SQL over the same tables.", "",
+           "| dataset | workload | fastest peer | ours | hand SQL |", "|---|---|---|---|---|"]
+    wins = {"ours": 0, "handsql": 0}
+    reads = 0
+    for dataset in _largest(data):
+        medians = {(r["workload"], r["system"]): r["median"] for r in data["records"]
+                   if r["dataset"] == dataset and r["status"] == "ok" and r["median"]}
+        for w in dict.fromkeys(r["workload"] for r in data["records"] if r["dataset"] == dataset):
+            if w not in READS_BY_NAME or (w, "ours") not in medians:
+                continue
+            reads += 1
+            timed = [(medians[(w, p)], p) for p in peers if (w, p) in medians]
+            best = min(timed) if timed else None
+            cells = []
+            for s in ("ours", "handsql"):
+                if (w, s) not in medians:
+                    cells.append("–")
+                    continue
+                median = medians[(w, s)]
+                faster = best is None or median < best[0]
+                wins[s] += faster
+                cells.append(f"{_ms(median)} " + ("fastest" if faster else f"({_ratio(median, best[0])})"))
+            peer = f"{_label(best[1])} {_ms(best[0])}" if best else "none answered"
+            out.append(f"| {dataset} | `{w}` | {peer} | {cells[0]} | {cells[1]} |")
+    out += ["", f"Ours is faster than every peer on {wins['ours']} of these {reads} reads; the hand-written SQL"
+            f" on {wins['handsql']}."]
+    return out
+
+
 def chart(data: dict[str, Any], path: Path) -> bool:
     """Grouped bars of the medians, log scale, one panel per dataset (the largest agent-memory one and the
     social graph)."""
@@ -198,9 +242,7 @@ def chart(data: dict[str, Any], path: Path) -> bool:
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    datasets = _datasets(data)
-    agent = [d for d in datasets if d.startswith("agent")]
-    panels = ([agent[-1]] if agent else []) + [d for d in datasets if d.startswith("social")]
+    panels = _largest(data)
     if not panels:
         return False
     systems = data["systems"]
