@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from engine.errors import ProcedureError
 from engine.procedures import Procedure, ProcedureBuild, ProcedureField
+from engine.semantic import bound as b
 from engine.semantic.bound import BoundExpression
 from engine.semantic.types import Kind
 from engine.sqlgen.runtime import error_sql
@@ -78,23 +79,33 @@ def _knn(build: ProcedureBuild, index: IndexInfo, k_arg: BoundExpression, query_
                            "'a cosine index cannot be queried with a vector of zeros'")
     checks = [f"WHEN q.v IS NULL THEN {null_query}", f"WHEN len(q.v) <> {dimension} THEN {bad_dimension}",
               f"WHEN q.k IS NULL OR q.k < 1 THEN {bad_k}"]
+    # an all-zero vector has no direction: its cosine distance is NaN, dropped below
     if config.similarity == "cosine":
         checks.append(f"WHEN list_dot_product(q.v, q.v) = 0 THEN {zero_query}")
         distance = "list_cosine_distance(v.e, c.v)"
         score = "1 - distance / 2" if similarity else "distance"
-        usable = "len(v.e) = c.dim"  # an all-zero vector has no direction: its distance is NaN, dropped below
     else:
         distance = "list_distance(v.e, c.v)"
         score = "1 / (1 + distance * distance)" if similarity else "distance"
-        usable = "len(v.e) = c.dim"
+    usable = "len(v.e) = c.dim"
     label = compiler.context.parameters.text(index.labels[0])
     checked = (f"(SELECT CASE {' '.join(checks)} ELSE q.v END AS v, q.k AS k, {dimension} AS dim"
                f" FROM (SELECT {query} AS v, {k} AS k) AS q)")
+    # a vector is a list of the index's dimension without nulls: tested on the candidates alone where the
+    # dimension is fixed (a condition between the two sides made DuckDB join them on it, and compute each
+    # distance twice)
+    fixed = config.dimensions is not None
+    shape = f"len({stored}) = {dimension} AND list_count({stored}) = {dimension}" if fixed else "true"
     candidates = (f"(SELECT n.id AS id, {stored} AS e FROM nodes AS n WHERE list_contains(n.labels, {label})"
-                  f" AND n.{column} IS NOT NULL)")
+                  f" AND n.{column} IS NOT NULL AND {shape})")
+    usable = "true" if fixed else f"list_count(v.e) = len(v.e) AND {usable}"
     scored = (f"SELECT v.id AS node, {distance} AS distance, c.k AS k FROM {checked} AS c, {candidates} AS v"
-              f" WHERE list_count(v.e) = len(v.e) AND {usable}")
+              f" WHERE {usable}")
     ranked = f"SELECT * FROM ({scored}) WHERE NOT isnan(distance)"
+    if isinstance(k_arg, b.BLiteral | b.BParameter):
+        # one k for every row: the k nearest, not a rank of all; at least one, so that the checks of a k
+        # below 1 run (and raise) as they do in the rank
+        ranked += f" ORDER BY distance, node LIMIT greatest(coalesce({k}, 1), 1)"
     return (f"(SELECT node, {score} AS score, __i FROM (SELECT node, distance, k, row_number() OVER"
             f" (ORDER BY distance, node) AS __i FROM ({ranked})) WHERE __i <= k)")
 

@@ -86,6 +86,20 @@ def test_each_calling_row_gets_its_own_neighbours(vectors) -> None:
     assert rows == [(0, 0, 0.0), (5, 5, 0.0), (9, 9, 0.0)]
 
 
+def test_a_k_read_from_the_row_ranks_each_rows_own_number(vectors) -> None:
+    """A k that is one literal or parameter for the whole call takes the k nearest; one read from the row
+    ranks the candidates for each row: both answer alike."""
+    query = (vectors[2] + 0.01).tolist()
+    with _graph(vectors, "cosine") as db:
+        per_row = db.execute("UNWIND [1, 3, 0 + 5] AS k CALL db.idx.vector.queryNodes('Chunk', 'embedding', k,"
+                             " vecf32($q)) YIELD node RETURN k, collect(node.i) AS ids", {"q": query}).fetchall()
+        for k, ids in per_row:
+            ((fixed,),) = db.execute("CALL db.idx.vector.queryNodes('Chunk', 'embedding', $k, vecf32($q)) YIELD node"
+                                    " RETURN collect(node.i)", {"k": k, "q": query}).fetchall()
+            assert ids == fixed and len(ids) == k
+    assert per_row[0][1] == [2]
+
+
 def test_the_catalogue_similarity_form(vectors) -> None:
     """`1 - min(score)` of the FalkorDB cosine index is the cosine similarity of the nearest chunk."""
     query = vectors[3] + 0.01
