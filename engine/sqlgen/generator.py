@@ -172,10 +172,10 @@ class QueryCompiler:
 
     def distinct_input(self, relation: Relation, read: frozenset[int], *, ordered: bool) -> Relation:
         """The distinct rows of `relation`'s variables in `read`, each with its first row's order (if
-        `ordered`: anything after reads the order), when that
-        can be fewer rows: some node or value variable is dropped (repeated rows come from several of those
-        leading to one kept row; a dropped relationship alone repeats a row only between parallel ones),
-        and every kept variable groups exactly in SQL. Otherwise `relation` itself."""
+        `ordered`: anything after reads the order), where that can be fewer rows: some node or value
+        variable is dropped (repeated rows come from several of those leading to one kept row; a dropped
+        relationship alone repeats a row only between parallel ones), and every kept variable groups
+        exactly in SQL. Otherwise `relation` itself."""
         kept = [v for v in relation.variables if id(v) in read]
         dropped = [v for v in relation.variables if id(v) not in read]
         if not kept or not any(v.type.kind is not Kind.RELATIONSHIP and v.type.kind is not Kind.PATH

@@ -87,18 +87,18 @@ def _knn(build: ProcedureBuild, index: IndexInfo, k_arg: BoundExpression, query_
     else:
         distance = "list_distance(v.e, c.v)"
         score = "1 / (1 + distance * distance)" if similarity else "distance"
-    usable = "len(v.e) = c.dim"
     label = compiler.context.parameters.text(index.labels[0])
     checked = (f"(SELECT CASE {' '.join(checks)} ELSE q.v END AS v, q.k AS k, {dimension} AS dim"
                f" FROM (SELECT {query} AS v, {k} AS k) AS q)")
     # a vector is a list of the index's dimension without nulls: tested on the candidates alone where the
     # dimension is fixed (a condition between the two sides made DuckDB join them on it, and compute each
     # distance twice)
-    fixed = config.dimensions is not None
-    shape = f"len({stored}) = {dimension} AND list_count({stored}) = {dimension}" if fixed else "true"
+    if config.dimensions is not None:
+        shape, usable = f"len({stored}) = {dimension} AND list_count({stored}) = {dimension}", "true"
+    else:
+        shape, usable = "true", "list_count(v.e) = len(v.e) AND len(v.e) = c.dim"
     candidates = (f"(SELECT n.id AS id, {stored} AS e FROM nodes AS n WHERE list_contains(n.labels, {label})"
                   f" AND n.{column} IS NOT NULL AND {shape})")
-    usable = "true" if fixed else f"list_count(v.e) = len(v.e) AND {usable}"
     scored = (f"SELECT v.id AS node, {distance} AS distance, c.k AS k FROM {checked} AS c, {candidates} AS v"
               f" WHERE {usable}")
     ranked = f"SELECT * FROM ({scored}) WHERE NOT isnan(distance)"
