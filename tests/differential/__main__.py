@@ -16,6 +16,7 @@ from tests.differential.compare import compare
 from tests.differential.oracles import Engines, Outcome, available, open_oracle
 from tests.differential.queries import Case
 from tests.differential.run import CASES_PER_GRAPH, WRITE_SHARE, cases_for, run_pairs, write_failures
+from tests.differential.triage import load_rules
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -25,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--oracles", default=",".join(available()),
                         help="comma-separated oracles (default: every one installed: %(default)s)")
     parser.add_argument("--first-graph", type=int, default=0, help="start at this graph of the seed (0)")
+    parser.add_argument("--workers", type=int, default=1, help="processes, each with its own engines (1)")
     parser.add_argument("--cases-per-graph", type=int, default=CASES_PER_GRAPH)
     parser.add_argument("--write-share", type=float, default=WRITE_SHARE, help="share of writes (0.3)")
     parser.add_argument("--failures", type=Path, default=Path("artifacts/differential/failures.jsonl"),
@@ -38,20 +40,16 @@ def main(argv: list[str] | None = None) -> int:
     missing = sorted(set(names) - set(available()))
     if missing:
         parser.error(f"oracle not installed: {', '.join(missing)} (pip install -e '.[bench]')")
-    engines = Engines(oracles=[open_oracle(name) for name in names])
     if arguments.replay:
+        engines = Engines(oracles=[open_oracle(name) for name in names])
         try:
             replay(engines, arguments.replay, arguments.query, arguments.cases_per_graph, arguments.write_share)
         finally:
             engines.close()
         return 0
-    try:
-        tally = run_pairs(engines, arguments.pairs, arguments.seed, first_graph=arguments.first_graph,
-                          cases_per_graph=arguments.cases_per_graph, write_share=arguments.write_share)
-    finally:
-        engines.close()
-    from tests.differential.triage import load_rules
-
+    tally = run_pairs(names, arguments.pairs, arguments.seed, workers=arguments.workers,
+                      first_graph=arguments.first_graph, cases_per_graph=arguments.cases_per_graph,
+                      write_share=arguments.write_share)
     summary = {"seed": arguments.seed, "oracles": names, **tally.summary(load_rules())}
     print(json.dumps(summary, indent=2))
     write_failures(tally, arguments.failures)

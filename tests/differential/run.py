@@ -7,6 +7,7 @@ generator, so any case can be made again from its id (`s:g:q`) alone: `--only s:
 from __future__ import annotations
 
 import json
+import multiprocessing
 import random
 import sys
 import time
@@ -17,7 +18,7 @@ from typing import Any
 
 from tests.differential.compare import Disagreement, compare
 from tests.differential.graphs import Graph, generate_graph
-from tests.differential.oracles import Engines, Outcome
+from tests.differential.oracles import Engines, Outcome, open_oracle
 from tests.differential.queries import Case, QueryGenerator
 from tests.differential.triage import Rule, explain, load_rules
 from tests.differential.writes import WriteGenerator
@@ -83,25 +84,60 @@ def cases_for(seed: str, graph_index: int, count: int, write_share: float = WRIT
     return graph, [writes.write() if rng.random() < write_share else reads.read() for _ in range(count)]
 
 
-def run_pairs(engines: Engines, pairs: int, seed: str, *, rules: list[Rule] | None = None,
-              cases_per_graph: int = CASES_PER_GRAPH, first_graph: int = 0, progress: bool = True,
-              write_share: float = WRITE_SHARE) -> Tally:
+def run_graphs(engines: Engines, seed: str, graphs: list[int], *, rules: list[Rule] | None = None,
+               cases_per_graph: int = CASES_PER_GRAPH, write_share: float = WRITE_SHARE,
+               progress: bool = True) -> Tally:
+    """Every case of the given graphs of `seed`, on ours and the oracles."""
     rules = load_rules() if rules is None else rules
     tally = Tally()
     started = time.monotonic()
-    graph_index = first_graph
-    while tally.pairs < pairs:
-        graph, cases = cases_for(seed, graph_index, min(cases_per_graph, pairs - tally.pairs), write_share)
+    for done, graph_index in enumerate(graphs, 1):
+        graph, cases = cases_for(seed, graph_index, cases_per_graph, write_share)
         engines.ours.load(graph)
         for oracle in engines.oracles:
             oracle.load(graph)
         for query_index, case in enumerate(cases):
             run_case(engines, rules, tally, f"{seed}:{graph_index}:{query_index}", graph, case)
-        graph_index += 1
-        if progress and graph_index % 10 == 0:
+        if progress and done % 10 == 0:
             _progress(tally, time.monotonic() - started)
     tally.seconds = time.monotonic() - started
     return tally
+
+
+def run_pairs(oracles: list[str], pairs: int, seed: str, *, workers: int = 1, first_graph: int = 0,
+              cases_per_graph: int = CASES_PER_GRAPH, write_share: float = WRITE_SHARE) -> Tally:
+    """`pairs` cases (rounded up to whole graphs), the graphs shared out over `workers` processes, each with
+    its own engines."""
+    graphs = list(range(first_graph, first_graph + -(-pairs // cases_per_graph)))
+    shards = [(oracles, seed, graphs[index::workers], cases_per_graph, write_share) for index in range(workers)]
+    started = time.monotonic()
+    if workers == 1:
+        tally = _run_shard(shards[0])
+    else:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            tally = merge(pool.map(_run_shard, shards))
+    tally.seconds = time.monotonic() - started
+    return tally
+
+
+def _run_shard(shard: tuple[list[str], str, list[int], int, float]) -> Tally:
+    oracles, seed, graphs, cases_per_graph, write_share = shard
+    engines = Engines(oracles=[open_oracle(name) for name in oracles])
+    try:
+        return run_graphs(engines, seed, graphs, cases_per_graph=cases_per_graph, write_share=write_share)
+    finally:
+        engines.close()
+
+
+def merge(tallies: list[Tally]) -> Tally:
+    merged = Tally()
+    for tally in tallies:
+        for name in ("pairs", "reads", "writes", "internal_errors", "ours_errors", "confirmed"):
+            setattr(merged, name, getattr(merged, name) + getattr(tally, name))
+        for name in ("checked", "agreed", "rules", "unexplained"):
+            getattr(merged, name).update(getattr(tally, name))
+        merged.failures += tally.failures
+    return merged
 
 
 def run_case(engines: Engines, rules: list[Rule], tally: Tally, case_id: str, graph: Graph, case: Case) -> None:

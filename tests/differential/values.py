@@ -148,6 +148,8 @@ def from_arcadedb(value: Any, uid_of: UidOf) -> Canonical:
         return ("list", tuple(map(convert, value)))
     if isinstance(value, dict) or simple in ("HashMap", "LinkedHashMap", "Map"):
         return canonical_map(dict(value), convert)
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):  # inside maps, JPype converts
+        return ("date", value.isoformat())
     if "Vertex" in simple:
         labels = [str(label) for label in arcade_labels(value)]
         return node_form(labels, arcade_properties(value), convert)
