@@ -44,6 +44,7 @@ from engine.values import (
     Path,
     Relationship,
     Time,
+    java_double_text,
 )
 
 __all__ = [
@@ -76,6 +77,7 @@ __all__ = [
     "UnsupportedFeature",
     "WalkLimitExceeded",
     "connect",
+    "java_double_text",
     "warm_up",
 ]
 

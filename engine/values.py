@@ -2,11 +2,15 @@
 
 Scalars come back as plain Python values (None, bool, int, float, str, list, dict). Graph elements and
 temporal values get small frozen classes of their own so callers can tell them apart from maps and strings.
+`java_double_text` writes a float as Cypher's toString() does, for whoever shows values as text.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 
@@ -194,3 +198,64 @@ class Duration:
 
 
 TEMPORAL_TYPES = (Date, LocalTime, Time, LocalDateTime, DateTime, Duration)
+
+
+PLAIN_EXPONENTS = range(-3, 7)
+"""Decimal exponents Java writes in plain notation: 1e-3 <= |x| < 1e7 (`0.001`, `1234567.0`); others get `1.0E7`."""
+
+TWO_DIGIT_LIMIT = 1e-321
+"""Below this the decimals that round to one double (an interval 2^-1074 wide) can hold two decimals of at most
+two digits, and when the shortest has one digit Java takes the nearest of at most two: Double.MIN_VALUE is
+`4.9E-324` where the shortest is 5e-324. Above it, Java's digits are the shortest round-trip ones (Python's repr,
+DuckDB's cast)."""
+
+
+def java_double_text(x: float) -> str:
+    """`x` as Java's Double.toString (JDK 19+) writes it, which is what Neo4j's toString() and string concatenation
+    give: `1.0E20`, `1.0E-5`, `1.23456789E8`, `0.001`, `1234567.0`, `-0.0`, `NaN`, `Infinity`. The SQL runtime
+    (`cy_float_to_string`) computes the same text; a test holds the two together."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "Infinity" if x > 0 else "-Infinity"
+    sign = "-" if math.copysign(1.0, x) < 0 else ""
+    if x == 0:
+        return sign + "0.0"
+    return sign + _java_notation(*_java_digits(abs(x)))
+
+
+def _java_notation(digits: str, exponent: int) -> str:
+    """Significant `digits` times 10^`exponent` (`'15', 20` is 1.5e20) in Java's notation, at least one digit after
+    the point."""
+    if exponent not in PLAIN_EXPONENTS:
+        return f"{digits[0]}.{digits[1:] or '0'}E{exponent}"
+    if exponent < 0:
+        return "0." + "0" * (-exponent - 1) + digits
+    return f"{digits[:exponent + 1].ljust(exponent + 1, '0')}.{digits[exponent + 1:] or '0'}"
+
+
+def _shortest_digits(x: float) -> tuple[str, int]:
+    """The shortest decimal that reads back as `x` > 0, nearest to it among those (repr's), as digits and exponent."""
+    _, digits, exponent = Decimal(repr(x)).normalize().as_tuple()
+    text = "".join(map(str, digits))
+    return text, int(exponent) + len(text) - 1
+
+
+def _java_digits(x: float) -> tuple[str, int]:
+    """Java's digits for `x` > 0: the shortest, but of one digit only when no two-digit decimal is nearer `x`
+    (`TWO_DIGIT_LIMIT`); that nearer one is then `x` rounded to two digits, exactly."""
+    digits, exponent = _shortest_digits(x)
+    if len(digits) > 1 or x >= TWO_DIGIT_LIMIT:
+        return digits, exponent
+    exact = Fraction(x)
+    decade = exponent if exact >= Fraction(10) ** exponent else exponent - 1
+    nearest = str(round(exact / Fraction(10) ** (decade - 1)))
+    return nearest.rstrip("0"), decade + len(nearest) - 2
+
+
+def java_subnormal_texts() -> dict[float, str]:
+    """The positive doubles whose Java digits are not their shortest ones, with their text: eight subnormals
+    below `TWO_DIGIT_LIMIT`, 4.9E-324 first. The SQL runtime looks these up rather than compute them."""
+    smallest = math.ulp(0.0)
+    doubles = (n * smallest for n in range(1, math.ceil(TWO_DIGIT_LIMIT / smallest)))
+    return {x: java_double_text(x) for x in doubles if _java_digits(x) != _shortest_digits(x)}

@@ -223,6 +223,8 @@ def _to_string(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
     if argument.type.kind is Kind.STRING:
         return c.compile(argument)
+    if argument.type.kind is Kind.FLOAT:
+        return f"cy_float_to_string({c.compile(argument)})"
     if argument.type.kind in TEMPORAL_KINDS:
         return temporal.to_string(c, argument)
     # toStringOrNull(): null for the kinds toString() refuses (lists, maps, nodes, relationships, paths).

@@ -20,6 +20,8 @@ import re
 
 import duckdb
 
+from engine.values import PLAIN_EXPONENTS, java_subnormal_texts
+
 TAG = "\x01"
 
 # Kind codes returned by cy_kind(v); `KIND_NAMES` gives the Cypher type name for messages.
@@ -315,8 +317,8 @@ def _arithmetic_macros() -> list[tuple[str, str]]:
          " WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN list_concat(a::VARIANT[], b::VARIANT[])::VARIANT"
          " WHEN cy_kind(a) = 5 THEN list_append(a::VARIANT[], b)::VARIANT"
          " WHEN cy_kind(b) = 5 THEN list_prepend(a, b::VARIANT[])::VARIANT"
-         " WHEN cy_kind(a) = 4 AND cy_kind(b) IN (2, 3, 4, 1) THEN (a::VARCHAR || cy_to_string(b))::VARIANT"
-         " WHEN cy_kind(b) = 4 AND cy_kind(a) IN (2, 3, 1) THEN (cy_to_string(a) || b::VARCHAR)::VARIANT"
+         " WHEN cy_kind(a) = 4 AND cy_kind(b) IN (2, 3, 4, 1) THEN (a::VARCHAR || cy_scalar_text(b))::VARIANT"
+         " WHEN cy_kind(b) = 4 AND cy_kind(a) IN (2, 3, 1) THEN (cy_scalar_text(a) || b::VARCHAR)::VARIANT"
          f" ELSE {type_error('+')} END"),
         ("cy_sub(a, b)",
          f"CASE WHEN {null} THEN NULL WHEN {both_int} THEN (a::BIGINT - b::BIGINT)::VARIANT"
@@ -346,14 +348,49 @@ def _arithmetic_macros() -> list[tuple[str, str]]:
          "CASE cy_kind(a) WHEN 0 THEN NULL WHEN 2 THEN (-(a::BIGINT))::VARIANT WHEN 3 THEN (-(a::DOUBLE))::VARIANT"
          " ELSE " + error_sql("TypeError", "InvalidArgumentType",
                               "'cannot negate ' || cy_type_name(a)") + " END"),
-        ("cy_float_to_string(x)",
-         "CASE WHEN isnan(x) THEN 'NaN' WHEN x = 'Infinity'::DOUBLE THEN 'Infinity'"
-         " WHEN x = '-Infinity'::DOUBLE THEN '-Infinity' ELSE x::VARCHAR END"),
+        *_float_text_macros(),
+        # The text of a boolean, integer, float or string; cy_add calls it where no other kind can reach it.
+        ("cy_scalar_text(v)",
+         "CASE cy_kind(v) WHEN 4 THEN v::VARCHAR WHEN 2 THEN v::BIGINT::VARCHAR"
+         " WHEN 3 THEN cy_float_to_string(v::DOUBLE) ELSE v::BOOLEAN::VARCHAR END"),
         ("cy_to_string(v)",
-         "CASE cy_kind(v) WHEN 0 THEN NULL WHEN 4 THEN v::VARCHAR WHEN 2 THEN v::BIGINT::VARCHAR"
-         " WHEN 3 THEN cy_float_to_string(v::DOUBLE) WHEN 1 THEN v::BOOLEAN::VARCHAR ELSE "
+         "CASE WHEN cy_kind(v) BETWEEN 1 AND 4 THEN cy_scalar_text(v) WHEN cy_kind(v) = 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentValue", "'cannot convert ' || cy_type_name(v) || ' to a string'")
          + " END"),
+    ]
+
+
+def _float_text_exceptions() -> dict[str, str]:
+    """DuckDB's text of a double -> Java's, where Java's is not the shortest digits rewritten: NaN (of either sign), the
+    infinities, and the few subnormals whose one-digit shortest form Java replaces by a nearer two-digit one."""
+    texts = {"nan": "NaN", "-nan": "NaN", "inf": "Infinity", "-inf": "-Infinity"}
+    for x, text in java_subnormal_texts().items():
+        texts |= {repr(x): text, repr(-x): "-" + text}
+    return texts
+
+
+def _float_text_macros() -> list[tuple[str, str]]:
+    """`cy_float_to_string(x)`: Java's Double.toString, the text `engine.values.java_double_text` gives.
+
+    DuckDB's DOUBLE -> VARCHAR cast writes the shortest round-trip digits as Python's repr does: plain from
+    1e-4 to 1e16 (`123456789.0`, `0.0001234`), else `1.5e+20`, `1e-05`. Java's plain range is 1e-3 to 1e7
+    (`PLAIN_EXPONENTS`): there, and for zero, the cast is Java's text already; elsewhere the E form is
+    rewritten (`1.5E20`, `1.0E-5`) and plain text is moved into it (`1.23456789E8`, `1.234E-4`), but for what
+    `_float_text_exceptions` lists. `cy_float_text(a, s)` takes |x| and the cast: each macro argument is
+    copied where it is named and DuckDB binds every copy, so the body stays small (`cy_add` holds two)."""
+    exceptions = "MAP {" + ", ".join(f"{_sql_string(key)}: {_sql_string(text)}"
+                                     for key, text in _float_text_exceptions().items()) + "}"
+    low, high = f"1e{PLAIN_EXPONENTS.start}", f"1e{PLAIN_EXPONENTS.stop}"
+    return [
+        ("cy_float_sci(m, p)", "regexp_replace(m, '[.]$', '.0') || 'E' || CAST(p AS VARCHAR)"),
+        ("cy_float_text(a, s)",
+         f"CASE WHEN (a >= {low} AND a < {high}) OR a = 0 THEN s ELSE coalesce({exceptions}[s], CASE"
+         " WHEN contains(s, 'e') THEN regexp_replace(regexp_replace(s, '^(-?[0-9])e', '\\1.0e'), 'e[+]?(-?)0*', 'E\\1')"
+         f" WHEN a >= {high} THEN cy_float_sci("
+         "rtrim(regexp_replace(s, '^(-?[0-9])([0-9]*)[.]', '\\1.\\2'), '0'), length(regexp_extract(s, '[0-9]+')) - 1)"
+         " ELSE cy_float_sci(regexp_replace(s, '0[.]0*([1-9])', '\\1.'), -1 - length(regexp_extract(s, '[.](0*)', 1)))"
+         " END) END"),
+        ("cy_float_to_string(x)", "cy_float_text(abs(x), CAST(x AS VARCHAR))"),
     ]
 
 
