@@ -7,8 +7,9 @@ round-trip form with `.0` when integral, lists `[1, "a"]`, maps `{key: value}` w
 
 Where the spec says nothing this module uses Cypher's own forms, as the engine's `toString` gives them:
 the other temporal values as quoted strings (`"2026-03-02"`, `"09:00:00"`, `"09:00:00+01:00"`,
-`"2026-03-02T09:00:00"`, `"P1Y2M3DT4H"`), times always with seconds like datetimes; floats too large or
-small for plain notation as `1.0E16` / `1.0E-7`; `NaN`, `Infinity`, `-Infinity`. In strings `"` and `\\`
+`"2026-03-02T09:00:00"`, `"P1Y2M3DT4H"`), times always with seconds like datetimes; floats in Java's
+notation (`engine.java_double_text`): the shortest round-trip digits, plain from 1e-3 up to 1e7 (`0.001`,
+`1234567.0`) and `1.0E7` / `1.5E-4` outside that range; `NaN`, `Infinity`, `-Infinity`. In strings `"` and `\\`
 are escaped with a backslash, as are line breaks, tabs and other control characters (`\\n`, `\\u0001`),
 so a value never spans lines; other characters are written as they are.
 
@@ -19,7 +20,6 @@ references, `(n3)-[r7:KNOWS]->(n4)`, so that it is still gram.
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
 from collections.abc import Callable
 from typing import Any
@@ -63,17 +63,8 @@ def format_string(text: str) -> str:
 
 
 def format_float(number: float) -> str:
-    if math.isnan(number):
-        return "NaN"
-    if math.isinf(number):
-        return "Infinity" if number > 0 else "-Infinity"
-    text = repr(number)
-    if "e" in text:
-        mantissa, exponent = text.split("e")
-        if "." not in mantissa:
-            mantissa += ".0"
-        return f"{mantissa}E{int(exponent)}"
-    return text if "." in text else text + ".0"
+    """The engine's own text for a float, the one its toString() gives (Java's Double.toString)."""
+    return engine.java_double_text(number)
 
 
 def format_key(key: str) -> str:

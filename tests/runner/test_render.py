@@ -145,7 +145,9 @@ def test_relationship_direction_follows_the_walk():
 @pytest.mark.parametrize(("value", "text"), [
     (None, "null"), (True, "true"), (False, "false"), (-3, "-3"),
     (2.0, "2.0"), (3.65, "3.65"), (1.9, "1.9"), (0.1 + 0.2, "0.30000000000000004"), (1e16, "1.0E16"),
-    (2.5e-7, "2.5E-7"), (float("nan"), "NaN"), (float("inf"), "Infinity"), (float("-inf"), "-Infinity"),
+    (2.5e-7, "2.5E-7"), (1e7, "1.0E7"), (123456789.0, "1.23456789E8"), (1234567.0, "1234567.0"), (0.001, "0.001"),
+    (0.00012, "1.2E-4"), (-0.0, "-0.0"), (5e-324, "4.9E-324"),
+    (float("nan"), "NaN"), (float("inf"), "Infinity"), (float("-inf"), "-Infinity"),
     ("Fact", '"Fact"'), ('say "hi"\n', '"say \\"hi\\"\\n"'), ("§ “x”", '"§ “x”"'),
     ([1, "a", None], '[1, "a", null]'), ([], "[]"), ({}, "{}"),
     ({"session": "s1", "fact": "…"}, '{fact: "…", session: "s1"}'),
