@@ -522,6 +522,41 @@ def _date_plus(g: Expressions, depth: int) -> Expr:
     return combine(f"({date.text} {op} duration('{duration}'))", "date", date, features=("temporal:arithmetic",))
 
 
+def _path_uids(g: Expressions, depth: int) -> Expr | None:
+    """`[x IN nodes(p) | x.uid]` or the relationships' uids: a path's elements in walking order."""
+    path = g.variable_of("path")
+    if path is None:
+        return None
+    function = g.rng.choice(("nodes", "relationships"))
+    element = g.fresh("e")
+    return Expr(f"[{element} IN {function}({path.text}) | {element}.uid]", "list",
+                frozenset({f"fn:{function}", "list:comprehension"}))
+
+
+def _collect_subquery(g: Expressions, depth: int) -> Expr | None:
+    """size(COLLECT { MATCH pattern RETURN 1 }): the subquery's rows counted through a list."""
+    nodes = g.scope.of("node")
+    if not nodes or not g.allow_subqueries:
+        return None
+    pattern = small_pattern(g.rng, g.rng.choice(nodes))
+    return Expr(f"size(COLLECT {{ MATCH {pattern} RETURN 1 }})", "int", frozenset({"subquery:collect"}))
+
+
+def _positive_math(name: str) -> Callable[..., Expr]:
+    """exp(), log(), log10() of a positive number (of others they give NaN or infinity, tested apart)."""
+    def build(g: Expressions, depth: int) -> Expr:
+        argument = g.of("num", depth)
+        return combine(f"{name}(abs({argument.text}) + 1)", "float", argument, features=(f"fn:{name}",))
+    return build
+
+
+def _to_boolean(g: Expressions, depth: int) -> Expr:
+    text = Expr(g.rng.choice(("'true'", "'false'", "'TRUE'", "' true '", "'yes'", "''")), "str")
+    if g.rng.random() < 0.4:
+        text = g.of("str", depth)
+    return combine(f"toBoolean({text.text})", "bool", text, features=("fn:toBoolean",))
+
+
 def _entity_of(kind: str) -> Callable[..., Expr | None]:
     def build(g: Expressions, depth: int) -> Expr | None:
         return g.variable_of(kind)
@@ -546,13 +581,14 @@ PRODUCTIONS: dict[str, list[Production]] = {
             (1, _call("int", "abs", "int")), (1, _call("int", "sign", "num")), (1, _negate),
             (2, _size), (1, _path_length), (1, _rels_size), (1, _to_integer), (1, _reduce), (1, _filtered_size),
             (1, _case("int")), (0.5, _simple_case("int")), (1, _coalesce("int")), (1, _element_at("int")),
-            (1, _pattern_count), (0.5, _date_part)],
+            (1, _pattern_count), (0.5, _date_part), (0.5, _collect_subquery)],
     "float": [(3, _float_literal), (3, _leaf_from("float")), (1, _property("float")),
               (2, _binary("float", "+", "float", "float")), (1, _binary("float", "*", "float", "float")),
               (1, _binary("float", "-", "float", "float")), (1, _divide("float", "/")), (1, _divide("float", "%")),
               (2, _mixed_arithmetic("+")), (1, _mixed_arithmetic("*")), (1, _mixed_arithmetic("/")),
               (1, _float_of_int), (1, _math("sqrt")), (1, _math("round")), (1, _math("floor")), (1, _math("ceil")),
-              (1, _call("float", "abs", "float")), (1, _power), (1, _case("float")), (1, _coalesce("float"))],
+              (1, _call("float", "abs", "float")), (1, _power), (1, _case("float")), (1, _coalesce("float")),
+              (0.5, _positive_math("exp")), (0.5, _positive_math("log")), (0.5, _positive_math("log10"))],
     "str": [(3, _string_literal), (3, _leaf_from("str")), (1, _property("str")), (3, _concat), (2, _to_string),
             (1, _substring), (1, _prefix("left")), (1, _prefix("right")), (1, _replace),
             (1, _string_function("toUpper")), (1, _string_function("toLower")), (1, _string_function("trim")),
@@ -561,10 +597,10 @@ PRODUCTIONS: dict[str, list[Production]] = {
     "bool": [(2, _bool_literal), (2, _leaf_from("bool")), (1, _property("bool")), (6, _comparison),
              (2, _logical("AND")), (2, _logical("OR")), (1, _logical("XOR")), (1.5, _not), (2, _is_null),
              (1.5, _string_predicate), (1.5, _in_list), (1.5, _has_label), (1, _has_type), (1.5, _pattern_predicate),
-             (1, _quantifier), (0.5, _regex), (0.5, _case("bool"))],
+             (1, _quantifier), (0.5, _regex), (0.5, _case("bool")), (0.5, _to_boolean)],
     "list": [(3, _list_literal), (2, _leaf_from("list")), (1, _property("list")), (2, _range), (1, _list_concat),
              (1, _tail), (1, _list_slice), (1.5, _list_map), (1, _list_reverse), (0.5, _case("list")),
-             (0.5, _coalesce("list"))],
+             (0.5, _coalesce("list")), (1, _path_uids)],
     "strlist": [(2, _string_list_literal), (1, _leaf_from("strlist")), (1, _split)],
     "map": [(2, _map_literal), (1, _leaf_from("map")), (1, _properties), (1, _map_projection)],
     "date": [(2, _date_literal), (2, _leaf_from("date")), (1, _property("date")), (1, _date_plus)],

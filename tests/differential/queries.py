@@ -167,8 +167,10 @@ class QueryGenerator:
         for _ in range(self.rng.choice((1, 1, 2))):
             alias = f"c{len(projection.items)}"
             function = self.rng.choice(("count(*)", "count", "count-distinct", "sum", "sum", "avg", "min", "max",
-                                        "collect", "collect", "collect-distinct", "stDev", "size-collect"))
-            argument_kind = {"sum": "num", "avg": "num", "stDev": "num"}.get(function, "any")
+                                        "collect", "collect", "collect-distinct", "stDev", "stDevP", "size-collect",
+                                        "percentileDisc", "percentileCont"))
+            argument_kind = {"sum": "num", "avg": "num", "stDev": "num", "stDevP": "num", "percentileDisc": "num",
+                             "percentileCont": "num"}.get(function, "any")
             argument = generator.of(argument_kind if argument_kind != "any" else
                                     self.rng.choice(("int", "str", "float", "any", "bool")), 1)
             text, kind, multiset = {
@@ -182,6 +184,11 @@ class QueryGenerator:
                 "collect": (f"collect({argument.text})", "list", True),
                 "collect-distinct": (f"collect(DISTINCT {argument.text})", "list", True),
                 "stDev": (f"stDev({argument.text})", "float", False),
+                "stDevP": (f"stDevP({argument.text})", "float", False),
+                "percentileDisc": (f"percentileDisc({argument.text}, {self.rng.choice((0.0, 0.5, 0.9, 1.0))})",
+                                   argument.kind, False),
+                "percentileCont": (f"percentileCont({argument.text}, {self.rng.choice((0.0, 0.25, 0.5, 1.0))})",
+                                   "float", False),
                 "size-collect": (f"size(collect({argument.text}))", "int", False),
             }[function]
             projection.items.append((text, alias, kind, True, multiset))
