@@ -9,6 +9,7 @@ match what that row created, which is Neo4j's row-by-row outcome (ADR-0006).
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -623,6 +624,7 @@ class Writer:
                 raise UnsupportedFeature("SET += / = with a map whose keys are only known at run time", item.span)
         else:
             entries = self._property_entries(value)
+        entries, relation = self._entries_read_first(entries, relation)
         for entity in _target_entities(item):
             table = "nodes" if entity == "node" else "rels"
             keys = {key for key, _ in entries}
@@ -649,6 +651,23 @@ class Writer:
                     self.run.fulltext.wrote(entity, keys=[key])
                     counters["properties_set"] += count
         return counters
+
+    def _entries_read_first(self, entries: list[tuple[str, b.BoundExpression]], relation: Relation
+                            ) -> tuple[list[tuple[str, b.BoundExpression]], Relation]:
+        """A map is one value: `SET n += {a: n.b, b: n.a}` reads both entries before writing either key. Entries
+        that read what the map writes are computed over all rows first, into a table the keys are written from."""
+        written = {key for key, _ in entries}
+        if not any(_reads_graph(entry, written) for _, entry in entries):
+            return entries, relation
+        _, compiler, alias, parameters = self.compiler(relation)
+        holders = [Variable(f"entry {key}", entry.type, f"__entry{next(_ENTRY_COLUMNS)}") for key, entry in entries]
+        values = ", ".join(f"{compiler.compile(entry)} AS {holder.column}"
+                           for holder, (_, entry) in zip(holders, entries, strict=True))
+        table = self.run.materialize(f"(SELECT {alias}.*, {values} FROM {relation.sql} AS {alias}"
+                                     f"{compiler.context.join_text()})", [*relation.variables, *holders],
+                                     parameters.values)
+        return [(key, b.BVariable(holder, type=entry.type, span=entry.span))
+                for holder, (key, entry) in zip(holders, entries, strict=True)], table
 
     def _set_property_for(self, entity: str, item: b.BoundSetItem, relation: Relation, *,
                           skip_null: bool = False) -> Counter[str]:
@@ -816,6 +835,10 @@ def _may_hold_element(value_type: CypherType) -> bool:
     if value_type.is_record:
         return any(_may_hold_element(field) for _, field in value_type.fields or ())
     return value_type.kind in (Kind.NODE, Kind.RELATIONSHIP, Kind.PATH, Kind.ANY, Kind.MAP)
+
+
+_ENTRY_COLUMNS = itertools.count()
+"""Names of the columns a SET's map entries are computed into (`_entries_read_first`)."""
 
 
 def _reads_graph(expression: Any, written: set[str] | None = None) -> bool:

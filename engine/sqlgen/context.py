@@ -16,6 +16,7 @@ from typing import Any
 
 from engine import temporal
 from engine import values as cypher_values
+from engine.errors import UnsupportedFeature
 from engine.semantic.scope import Variable
 from engine.semantic.types import ANY, CypherType, Kind, sql_type, type_of_value
 from engine.sqlgen.decorrelate import SharedRows
@@ -45,7 +46,9 @@ def encode_json(value: Any, cypher_type: CypherType | None = None) -> Any:
         element = cypher_type.element if cypher_type is not None and cypher_type.kind is Kind.LIST else None
         return [encode_json(v, element) for v in value]
     if isinstance(value, float) and not math.isfinite(value):
-        raise ValueError("NaN and infinite floats cannot be passed inside lists or maps")
+        # lists and maps travel as JSON, which has no NaN or infinity (a scalar parameter may be either)
+        raise UnsupportedFeature(f"a parameter holding {value} inside a list or map (NaN and infinite floats are"
+                                 " passed as scalar parameters only)", detail="NonFiniteFloatInCollection")
     return value
 
 

@@ -469,24 +469,27 @@ class ExpressionCompiler:
 
     def _entity_properties(self, node: b.BEntityProperties) -> str:
         subject = node.subject
-        entity = "node" if subject.type.kind is Kind.NODE else "relationship" if \
-            subject.type.kind is Kind.RELATIONSHIP else None
-        if entity is None:
+        if subject.type.kind not in (Kind.NODE, Kind.RELATIONSHIP):
             if subject.type.kind is Kind.MAP or subject.type.is_record:
                 return self.variant(subject)
             raise UnsupportedFeature("properties() of a value whose type is not known", node.span)
-        id_sql = self.compile(subject)
-        columns = self.context.catalog.columns[entity]
-        if not columns:
-            return f"CASE WHEN ({id_sql}) IS NULL THEN NULL ELSE CAST('{{}}' AS JSON)::VARIANT END"
-        types = self.context.catalog.types[entity]
-        entries = ", ".join(
-            f"{{'key': {sql_string(key)}, 'value': "
-            f"{to_variant(self.entity_column(entity, id_sql, column), types.get(key, t.ANY))}}}"
-            for key, column in sorted(columns.items()))
-        present = f"list_filter([{entries}], lambda e: e.value IS NOT NULL)"
-        return (f"CASE WHEN ({id_sql}) IS NULL THEN NULL ELSE "
-                f"CAST(CAST(map_from_entries({present}) AS JSON) AS VARIANT) END")
+        return f"CASE WHEN ({self.compile(subject)}) IS NULL THEN NULL ELSE {map_of_entries(self.entries(subject))} END"
+
+    def entries(self, subject: b.BoundExpression) -> str:
+        """The entries of a node's or relationship's properties (its non-null property columns), or of a map,
+        as a list of `{key, value}` STRUCTs with VARIANT values."""
+        kind = subject.type.kind
+        if kind in (Kind.NODE, Kind.RELATIONSHIP):
+            entity = "node" if kind is Kind.NODE else "relationship"
+            id_sql = self.compile(subject)
+            types = self.context.catalog.types[entity]
+            entries = ", ".join(
+                f"{{'key': {sql_string(key)}, 'value': "
+                f"{to_variant(self.entity_column(entity, id_sql, column), types.get(key, t.ANY))}}}"
+                for key, column in sorted(self.context.catalog.columns[entity].items()))
+            return f"list_filter([{entries}], lambda e: e.value IS NOT NULL)" if entries else NO_ENTRIES
+        return let([self.variant(subject)], lambda value: (
+            f"list_transform(variant_keys({value}), lambda k: {{'key': k, 'value': cy_map_get({value}, k)}})"))
 
     def _lambda(self, variable: Variable) -> tuple[str, ExpressionCompiler]:
         name = variable.column
@@ -652,6 +655,14 @@ def _type_test_sql(value: str, union: TypeUnion, depth: int) -> str:
                 f"list_transform(k{depth}, lambda c: c IN (2, 3))))))[1])")
     matches = " OR ".join(f"({branch})" for branch in branches) or "false"
     return f"CASE WHEN {value} IS NULL OR {kind} = 0 THEN {nullable} ELSE ({matches}) END"
+
+
+NO_ENTRIES = "[]::STRUCT(key VARCHAR, value VARIANT)[]"
+
+
+def map_of_entries(entries: str) -> str:
+    """A VARIANT map of a list of `{key, value}` entries; an entry whose value is null stays, with null."""
+    return f"CAST(CAST(map_from_entries({entries}) AS JSON) AS VARIANT)"
 
 
 NEEDS_SUBQUERY = "NeedsSubquery"

@@ -9,7 +9,7 @@ from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
 from engine.semantic.types import TEMPORAL_KINDS, Kind, is_variant
 from engine.sqlgen import temporal
-from engine.sqlgen.expressions import ExpressionCompiler, convert, let, macro, to_variant
+from engine.sqlgen.expressions import ExpressionCompiler, convert, let, macro, map_of_entries
 from engine.sqlgen.runtime import error_sql
 from engine.vector import functions as vector_functions
 
@@ -341,10 +341,18 @@ def _timestamp(c: ExpressionCompiler, f: b.BFunction) -> str:
 
 
 def _map_merge(c: ExpressionCompiler, f: b.BFunction) -> str:
-    """`n {.*, k: v}`: the entity's properties with the literal entries laid over them."""
+    """`n {.*, k: v}`: the entity's (or map's) entries with the literal ones laid over them. A literal entry
+    whose value is null stays, as the key with null (a JSON merge patch would remove it)."""
     base, extra = f.arguments
-    return (f"CAST(json_merge_patch(CAST({c.variant(base)} AS JSON),"
-            f" CAST({to_variant(c.compile(extra), extra.type)} AS JSON)) AS VARIANT)")
+    laid = dict(extra.entries) if isinstance(extra, b.BMap) else {}
+    keys = [c.context.parameters.text(key) for key in laid]
+    kept = c.entries(base) if not keys else let([c.entries(base)], lambda entries: (
+        f"list_filter({entries}, lambda e: NOT list_contains([{', '.join(keys)}], e.key))"))
+    if not laid:
+        return map_of_entries(kept)
+    over = ", ".join(f"{{'key': {key}, 'value': {c.variant(value)}}}" for key, value in zip(keys, laid.values(),
+                                                                                      strict=True))
+    return map_of_entries(f"list_concat({kept}, [{over}])")
 
 
 FUNCTIONS: dict[str, Builder] = {
