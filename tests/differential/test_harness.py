@@ -80,6 +80,7 @@ def test_rules_needing_another_oracle_apply_only_when_it_agreed():
     ("(a)-[r:R]->(b)", "(b)<-[r:R]-(a)"),
     ("(a:A)<-[:S*1..2]-(b)--(c)", "(c)--(b)-[:S*1..2]->(a:A)"),
     ("(a)-->(b)<--(c)", "(c)-->(b)<--(a)"),
+    ("(a)--(b)", "(b)--(a)"),
 ])
 def test_reverse_pattern(pattern, reversed_):
     assert reverse_pattern(pattern) == reversed_
