@@ -25,9 +25,13 @@ def element_of_first(args: Sequence[CypherType]) -> CypherType:
     return (first.element or t.ANY) if first.kind is Kind.LIST else t.ANY
 
 
-def same_as_first(args: Sequence[CypherType]) -> CypherType:
-    first = args[0] if args else t.ANY
-    return first if first.kind in (Kind.LIST, Kind.NULL) else t.ANY
+def like_first(*kinds: Kind) -> ReturnRule:
+    """The first argument's type when it is one of `kinds` (or null), else ANY: for functions whose SQL keeps
+    the representation of those kinds and gives a VARIANT for a value only known at run time."""
+    def rule(args: Sequence[CypherType]) -> CypherType:
+        first = args[0] if args else t.ANY
+        return first if first.kind in (*kinds, Kind.NULL) else t.ANY
+    return rule
 
 
 def numeric_like_first(args: Sequence[CypherType]) -> CypherType:
@@ -76,7 +80,7 @@ def _signatures() -> dict[str, FunctionSignature]:
         ("btrim", 1, 2, fixed(t.STRING)), ("normalize", 1, 2, fixed(t.STRING)),
         ("replace", 3, 3, fixed(t.STRING)), ("substring", 2, 3, fixed(t.STRING)),
         ("left", 2, 2, fixed(t.STRING)), ("right", 2, 2, fixed(t.STRING)),
-        ("split", 2, 2, fixed(t.list_of(t.STRING))), ("reverse", 1, 1, same_as_first),
+        ("split", 2, 2, fixed(t.list_of(t.STRING))), ("reverse", 1, 1, like_first(Kind.STRING, Kind.LIST)),
         ("tostring", 1, 1, fixed(t.STRING)), ("tostringornull", 1, 1, fixed(t.STRING)),
         # numbers
         ("tointeger", 1, 1, fixed(t.INTEGER)), ("tointegerornull", 1, 1, fixed(t.INTEGER)),
@@ -88,7 +92,7 @@ def _signatures() -> dict[str, FunctionSignature]:
         ("log10", 1, 1, fixed(t.FLOAT)), ("rand", 0, 0, fixed(t.FLOAT)),
         # lists and maps
         ("size", 1, 1, fixed(t.INTEGER)), ("length", 1, 1, fixed(t.INTEGER)),
-        ("head", 1, 1, element_of_first), ("last", 1, 1, element_of_first), ("tail", 1, 1, same_as_first),
+        ("head", 1, 1, element_of_first), ("last", 1, 1, element_of_first), ("tail", 1, 1, like_first(Kind.LIST)),
         ("range", 2, 3, fixed(t.list_of(t.INTEGER))), ("keys", 1, 1, fixed(t.list_of(t.STRING))),
         ("coalesce", 1, None, unify_arguments), ("isempty", 1, 1, fixed(t.BOOLEAN)),
         ("nullif", 2, 2, lambda args: args[0]),

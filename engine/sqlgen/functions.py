@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
+from engine.semantic import types as t
 from engine.semantic.types import TEMPORAL_KINDS, Kind, is_variant
 from engine.sqlgen import temporal
 from engine.sqlgen.expressions import ExpressionCompiler, convert, let, macro, map_of_entries
@@ -320,7 +321,7 @@ def _is_empty(c: ExpressionCompiler, f: b.BFunction) -> str:
 
 def _null_if(c: ExpressionCompiler, f: b.BFunction) -> str:
     first, second = f.arguments
-    equal = c.compile(b.BOperator("=", (first, second), type=f.type, span=f.span))
+    equal = c.compile(b.BOperator("=", (first, second), type=t.BOOLEAN, span=f.span))
     return f"CASE WHEN {equal} THEN NULL ELSE {c.compile_as(first, f.type)} END"
 
 
