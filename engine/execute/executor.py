@@ -8,6 +8,7 @@ order and decoded. Any error rolls the whole statement back (ADR-0002).
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -520,6 +521,12 @@ DETAIL_ERRORS: dict[str, type[CypherError]] = {"WalkLimitExceeded": errors.WalkL
 """Details raised from SQL whose error has a class of its own."""
 
 
+RAISED_FROM_SQL = re.compile(r"(?:[A-Za-z ]*Error: )?CYPHER\|([^\n]*)")
+"""An `error('CYPHER|...')` the SQL raised: its text opens the message's first line. Anywhere else `CYPHER|` is
+SQL quoted by an error about the statement itself (a binder error shows the line it failed on), which is no
+Cypher error whatever the quoted branch says."""
+
+
 def _out_of_memory(error: duckdb.Error) -> bool:
     return isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory" in str(error)
 
@@ -527,12 +534,11 @@ def _out_of_memory(error: duckdb.Error) -> bool:
 def translate(error: duckdb.Error, span: Span | None) -> CypherError:
     """A DuckDB error raised while running generated SQL, as the engine error it stands for."""
     message = str(error)
-    if "CYPHER|" in message:
-        _, _, rest = message.partition("CYPHER|")
-        kind, detail, text = [*rest.split("|", 2), "", ""][:3]
-        text = text.splitlines()[0] if text else kind
+    raised = RAISED_FROM_SQL.match(message)
+    if raised:
+        kind, detail, text = [*raised.group(1).split("|", 2), "", ""][:3]
         error_class = DETAIL_ERRORS.get(detail) or ERROR_KINDS.get(kind, CypherError)
-        return error_class(text, span, detail=detail or None)
+        return error_class(text or kind, span, detail=detail or None)
     if _out_of_memory(error):
         return errors.MemoryLimitExceeded(
             f"the statement needed more memory than the connection's memory limit and was rolled back "

@@ -4,9 +4,12 @@ wrong or failed on with an internal error."""
 
 from __future__ import annotations
 
+import duckdb
 import pytest
 
 import engine
+from engine import errors
+from engine.execute.executor import translate
 
 
 def _rows(query: str, *setup: str, params: dict | None = None) -> list[tuple]:
@@ -42,3 +45,29 @@ def test_reverse_of_a_string_is_a_string_to_what_uses_it(query: str, expected: l
 def test_reverse_of_a_string_property_sorts() -> None:
     assert _rows("MATCH (n:S) RETURN reverse(n.s) AS c ORDER BY c", "CREATE (:S {s: 'ab'}), (:S {s: 'ba'})") == [
         ("ab",), ("ba",)]
+
+
+# -- an error branch in SQL is never a Cypher error unless it fires -------------------------------------------
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("UNWIND ['abc'] AS s RETURN reverse(left(s, 2)) AS c ORDER BY c", [("ba",)]),
+    ("UNWIND ['abc'] AS s WITH s WHERE reverse(left(s, 2)) = 'ba' RETURN s", [("abc",)]),
+    ("UNWIND [7] AS x RETURN reverse(toString(x / 2)) AS c ORDER BY c", [("3",)]),
+    ("UNWIND [7] AS x RETURN reverse(toString(x % 2)) + 'x' AS c", [("1x",)]),
+])
+def test_functions_around_an_error_branch(query: str, expected: list[tuple]) -> None:
+    assert _rows(query) == expected
+
+
+def test_sql_text_quoted_in_a_duckdb_error_is_not_taken_for_a_raised_error() -> None:
+    """A binder error quotes the line it failed on, and that line may hold an error('CYPHER|...') branch."""
+    quoted = duckdb.BinderException(
+        "Binder Error: No function matches the given name and argument types 'variant_typeof(VARCHAR)'.\n\n"
+        "LINE 1: ...) < 0 THEN error('CYPHER|ArgumentError|NegativeIntegerArgument|' || 'the length given...")
+    error = translate(quoted, None)
+    assert (error.kind, error.detail) == ("Error", "Internal")
+    raised = translate(duckdb.InvalidInputException(
+        "Invalid Input Error: CYPHER|ArithmeticError|DivisionByZero|/ by zero"), None)
+    assert (type(raised), raised.detail, raised.message) == (errors.CypherArithmeticError, "DivisionByZero",
+                                                             "/ by zero")
