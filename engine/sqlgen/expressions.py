@@ -784,7 +784,7 @@ def _arithmetic(op: str) -> Callable[[ExpressionCompiler, b.BOperator], str]:
         if op == "+" and lk is Kind.STRING and rk is Kind.STRING:
             return f"({compiler.compile(left)} || {compiler.compile(right)})"
         if op == "+" and lk is Kind.LIST and rk is Kind.LIST and node.type.kind is Kind.LIST:
-            return f"list_concat({compiler.compile_as(left, node.type)}, {compiler.compile_as(right, node.type)})"
+            return _list_concat(compiler, node)
         from engine.sqlgen import temporal
         temporal_sql = temporal.arithmetic(compiler, op, left, right, node.type)
         if temporal_sql is not None:
@@ -849,6 +849,13 @@ def _regex(compiler: ExpressionCompiler, node: b.BOperator) -> str:
     return f"regexp_full_match({compiler.string(left)}, {compiler.string(right)})"
 
 
+def _list_concat(compiler: ExpressionCompiler, node: b.BOperator) -> str:
+    """`a + b` or `a || b` of two lists: null if either is (DuckDB's list_concat takes a null list as empty)."""
+    left, right = node.operands
+    return let([compiler.compile_as(left, node.type), compiler.compile_as(right, node.type)], lambda a, b_: (
+        f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL ELSE list_concat({a}, {b_}) END"))
+
+
 def _concat(compiler: ExpressionCompiler, node: b.BOperator) -> str:
     """`a || b`: strings or lists joined (GQL's concatenation); null if either side is null."""
     left, right = node.operands
@@ -857,9 +864,7 @@ def _concat(compiler: ExpressionCompiler, node: b.BOperator) -> str:
     if left.type.kind is Kind.STRING and right.type.kind is Kind.STRING:
         return f"({compiler.compile(left)} || {compiler.compile(right)})"
     if node.type.kind is Kind.LIST:
-        return (f"CASE WHEN ({compiler.compile(left)}) IS NULL OR ({compiler.compile(right)}) IS NULL THEN NULL"
-                f" ELSE list_concat({compiler.compile_as(left, node.type)}, {compiler.compile_as(right, node.type)})"
-                " END")
+        return _list_concat(compiler, node)
     def joined(a: str, b_: str) -> str:
         failure = error_sql("TypeError", "InvalidArgumentType",
                             f"'|| expects two strings or two lists, got ' || cy_type_name({a}) || ' and '"

@@ -71,3 +71,17 @@ def test_sql_text_quoted_in_a_duckdb_error_is_not_taken_for_a_raised_error() -> 
         "Invalid Input Error: CYPHER|ArithmeticError|DivisionByZero|/ by zero"), None)
     assert (type(raised), raised.detail, raised.message) == (errors.CypherArithmeticError, "DivisionByZero",
                                                              "/ by zero")
+
+
+# -- null + list is null ----------------------------------------------------------------------------------
+
+
+def test_null_list_plus_a_list_is_null() -> None:
+    setup = "CREATE (:B {l: [1]}), (:B)"
+    assert _rows("MATCH (n:B) RETURN n.l + [9] AS x ORDER BY x", setup) == [([1, 9],), (None,)]
+    assert _rows("MATCH (n:B) RETURN [9] + n.l AS x ORDER BY x", setup) == [([9, 1],), (None,)]
+    assert _rows("MATCH (n:B) RETURN n.l || [9] AS x ORDER BY x", setup) == [([1, 9],), (None,)]
+    assert _rows("MATCH (n:B) UNWIND n.l + [9] AS x RETURN x", setup) == [(1,), (9,)]
+    assert _rows("MATCH (n:B) RETURN n.l + 2 AS x, 2 + n.l AS y ORDER BY x", setup) == [([1, 2], [2, 1]), (None, None)]
+    assert _rows("RETURN [1] + 2, 2 + [1], null + [1], [1] + null, [1] || null, null || [1]") == [
+        ([1, 2], [2, 1], None, None, None, None)]
