@@ -777,7 +777,7 @@ def _arithmetic(op: str) -> Callable[[ExpressionCompiler, b.BOperator], str]:
             if op == "/":
                 return f"cy_float_div({a}, {b_})"
             if op == "%":
-                return f"fmod({a}, {b_})"
+                return f"(({a}) % ({b_}))"  # Java's remainder, the dividend's sign (DuckDB's fmod floors)
             return f"(({a}) {op} ({b_}))"
         if op == "^" and lk in NUMERIC and rk in NUMERIC:
             return f"pow({compiler.number(left)}, {compiler.number(right)})"

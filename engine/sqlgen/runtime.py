@@ -340,7 +340,7 @@ def _arithmetic_macros() -> list[tuple[str, str]]:
          " CASE WHEN b::BIGINT = 0 THEN "
          + error_sql("ArithmeticError", "DivisionByZero", "'/ by zero'")
          + " ELSE (a::BIGINT % b::BIGINT)::VARIANT END"
-         f" WHEN {both_num} THEN fmod(a::DOUBLE, b::DOUBLE)::VARIANT ELSE {type_error('%')} END"),
+         f" WHEN {both_num} THEN (a::DOUBLE % b::DOUBLE)::VARIANT ELSE {type_error('%')} END"),
         ("cy_pow(a, b)",
          f"CASE WHEN {null} THEN NULL WHEN {both_num} THEN pow(a::DOUBLE, b::DOUBLE)::VARIANT"
          f" ELSE {type_error('^')} END"),

@@ -4,6 +4,8 @@ wrong or failed on with an internal error."""
 
 from __future__ import annotations
 
+import math
+
 import duckdb
 import pytest
 
@@ -85,3 +87,24 @@ def test_null_list_plus_a_list_is_null() -> None:
     assert _rows("MATCH (n:B) RETURN n.l + 2 AS x, 2 + n.l AS y ORDER BY x", setup) == [([1, 2], [2, 1]), (None, None)]
     assert _rows("RETURN [1] + 2, 2 + [1], null + [1], [1] + null, [1] || null, null || [1]") == [
         ([1, 2], [2, 1], None, None, None, None)]
+
+
+# -- % is Java's remainder --------------------------------------------------------------------------------
+
+REMAINDERS = [("-7.5", "2", -1.5), ("-7", "2.0", -1.0), ("7.5", "-2", 1.5), ("-7", "2", -1), ("7", "-2", 1),
+              ("7.5", "2", 1.5), ("1", "0.0", math.nan), ("0.0", "0", math.nan)]
+
+
+@pytest.mark.parametrize(("dividend", "divisor", "expected"), REMAINDERS)
+def test_remainder_takes_the_sign_of_the_dividend(dividend: str, divisor: str, expected: float) -> None:
+    literal = _rows(f"RETURN {dividend} % {divisor} AS r")
+    dynamic = _rows(f"UNWIND [[{dividend}, {divisor}, 'x']] AS p RETURN p[0] % p[1] AS r")
+    for ((value,),) in (literal, dynamic):
+        assert type(value) is type(expected)
+        assert value == expected or (math.isnan(expected) and math.isnan(value))
+
+
+def test_integer_remainder_by_zero_is_an_error() -> None:
+    for query in ("RETURN 0 % 0", "UNWIND [[0, 0, 'x']] AS p RETURN p[0] % p[1]", "UNWIND [5] AS x RETURN x % 0"):
+        error = _error(query)
+        assert (type(error), error.detail) == (errors.CypherArithmeticError, "DivisionByZero")
