@@ -24,7 +24,7 @@ from engine.semantic import bound as b
 from engine.semantic import parameter_reads
 from engine.semantic import types as t
 from engine.semantic.constants import constant_of
-from engine.semantic.functions import AGGREGATES, SIGNATURES
+from engine.semantic.functions import AGGREGATES, ARGUMENT_KINDS, SIGNATURES
 from engine.semantic.scope import ColumnNamer, Scope, Variable
 from engine.semantic.type_predicates import parse_type
 from engine.semantic.types import CypherType, Kind
@@ -265,6 +265,7 @@ class Binder:
             if index not in bound_items:
                 expression = self._bind_aggregating(item.expression, scope, grouping_keys, context)
                 variable = self.new_variable(name, expression.type)
+                variable.observed = _observed(expression)
                 bound_items[index] = b.BProjectionItem(expression, variable)
         for index, (item, _) in enumerate(pending):
             items.append(bound_items[index])
@@ -1114,6 +1115,9 @@ class Binder:
                                     detail="InvalidNumberOfArguments")
         inner = ExpressionContext(aggregates=True, in_aggregate=True)
         arguments = [self.bind_expression(argument, scope, inner) for argument in node.arguments]
+        for argument, allowed in zip(arguments, ARGUMENT_KINDS.get(name, ()), strict=False):
+            if allowed is not None:
+                _check_kinds(argument, allowed, f"{node.name}()")
         if name in ("percentilecont", "percentiledisc") and isinstance(arguments[1], b.BLiteral | b.BParameter):
             percentile = arguments[1].value
             if isinstance(percentile, int | float) and not isinstance(percentile, bool) and not 0 <= percentile <= 1:
@@ -1442,8 +1446,16 @@ def _calls(expression: b.BoundExpression, function: str) -> bool:
     return any(_calls(child, function) for child in _children(expression))
 
 
+UNTYPED_AGGREGATES = frozenset({"min", "max"})
+"""Aggregates whose result Neo4j types as ANY (`min(input :: ANY) :: ANY`): the type the engine infers for them
+only chooses their SQL, like a type read off stored data."""
+
+
 def _observed(expression: b.BoundExpression) -> bool:
-    """Whether the expression's static type depends on stored data (see `Variable.observed`)."""
+    """Whether the expression's static type depends on stored data (see `Variable.observed`), or is one the
+    query text leaves open (`UNTYPED_AGGREGATES`): either way it speeds up SQL but raises no compile-time error."""
+    if isinstance(expression, b.BAggregate) and expression.name in UNTYPED_AGGREGATES:
+        return True
     if isinstance(expression, b.BProperty):
         return expression.subject.type.kind in (Kind.NODE, Kind.RELATIONSHIP) or _observed(expression.subject)
     if isinstance(expression, b.BVariable):

@@ -135,21 +135,28 @@ ARGUMENT_KINDS: dict[str, tuple[frozenset[Kind] | None, ...]] = {
     "isempty": (frozenset({Kind.STRING, Kind.LIST, Kind.MAP}),),
     "id": (frozenset({Kind.NODE, Kind.RELATIONSHIP}),), "elementid": (frozenset({Kind.NODE, Kind.RELATIONSHIP}),),
     "abs": (NUMBER_KINDS,), "sign": (NUMBER_KINDS,), "ceil": (NUMBER_KINDS,), "floor": (NUMBER_KINDS,),
+    # aggregates
+    "sum": (NUMBER_KINDS | {Kind.DURATION},), "avg": (NUMBER_KINDS | {Kind.DURATION},),
+    "stdev": (NUMBER_KINDS,), "stdevp": (NUMBER_KINDS,),
+    "percentilecont": (NUMBER_KINDS, NUMBER_KINDS), "percentiledisc": (NUMBER_KINDS, NUMBER_KINDS),
 }
 
 
 SIGNATURES: dict[str, FunctionSignature] = _signatures()
 
-# Aggregating functions: name -> (arity, result rule from the argument type).
+# Aggregating functions: name -> (arity, result rule from the argument type); the kinds each argument
+# accepts are in ARGUMENT_KINDS.
 AGGREGATES: dict[str, tuple[int, ReturnRule]] = {
     "count": (1, fixed(t.INTEGER)),
     "collect": (1, lambda args: t.list_of(args[0] if args[0].kind is not Kind.NULL else t.ANY)),
-    "sum": (1, numeric_like_first),
+    # Over no rows (or only nulls) the sum is the integer 0 whatever the argument (Neo4j starts from it), so
+    # only a sum of integers has one type.
+    "sum": (1, lambda args: t.INTEGER if args[0].kind is Kind.INTEGER else t.ANY),
     "avg": (1, lambda args: t.DURATION if args[0].kind is Kind.DURATION else t.FLOAT),
     "min": (1, lambda args: args[0]),
     "max": (1, lambda args: args[0]),
     "stdev": (1, fixed(t.FLOAT)),
     "stdevp": (1, fixed(t.FLOAT)),
     "percentilecont": (2, fixed(t.FLOAT)),
-    "percentiledisc": (2, lambda args: args[0]),
+    "percentiledisc": (2, numeric_like_first),
 }

@@ -21,7 +21,7 @@ from engine.semantic.scope import Variable
 from engine.semantic.types import Kind, is_variant, sql_type
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
 from engine.sqlgen.decorrelate import SharedRows, keyed_query
-from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, equality_sql, to_variant
+from engine.sqlgen.expressions import ExpressionCompiler, equality_sql, to_variant
 from engine.sqlgen.multiplicity import reads_after
 from engine.sqlgen.order_demand import PLAIN_GROUP_KINDS, group_order_demanded, input_demanded
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
@@ -874,29 +874,19 @@ def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5")
     if kind is Kind.DURATION and name in ("sum", "avg"):
         return duration_aggregate(name, column, filter_clause)
     if name == "sum":
-        if kind is Kind.INTEGER:
-            return f"coalesce(sum({column}){filter_clause}, 0)::BIGINT"
-        if kind is Kind.FLOAT:
-            return f"coalesce(sum({column}){filter_clause}, 0.0)"
-        return (f"CASE WHEN count(*) FILTER (WHERE cy_kind({column}) = 3{distinct}) > 0"
-                f" THEN coalesce(sum(cy_number({column})){filter_clause}, 0.0)::VARIANT"
-                f" ELSE coalesce(sum(cy_integer({column})){filter_clause}, 0)::BIGINT::VARIANT END")
+        return _sum(aggregate, column, argument_type, distinct, filter_clause)
     if name == "avg":
-        value = column if kind in (Kind.INTEGER, Kind.FLOAT) else f"cy_number({column})"
-        return f"avg({value}){filter_clause}"
+        return f"avg({_numbers(aggregate, column, argument_type)}){filter_clause}"
     if name in ("min", "max"):
-        if kind in (Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN):
-            return f"{name}({column}){filter_clause}"
-        variant = to_variant(column, argument_type)
-        function = "arg_min" if name == "min" else "arg_max"
-        result = f"{function}({variant}, {cypher_key(variant)}){filter_clause}"
-        return convert_from_variant(result, aggregate.type)
+        # Cypher's order across types (ORDER BY's): the value with the least or greatest sort key
+        key = _sort_key(column, argument_type)
+        return f"{name}({column}){filter_clause}" if key == column else \
+            f"arg_{name}({column}, {key}){filter_clause}"
     if name in ("stdev", "stdevp"):
-        value = column if kind in (Kind.INTEGER, Kind.FLOAT) else f"cy_number({column})"
         function = "stddev_samp" if name == "stdev" else "stddev_pop"
-        return f"coalesce({function}({value}){filter_clause}, 0.0)"
+        return f"coalesce({function}({_numbers(aggregate, column, argument_type)}){filter_clause}, 0.0)"
     if name in ("percentilecont", "percentiledisc"):
-        value = column if kind in (Kind.INTEGER, Kind.FLOAT) else f"cy_number({column})"
+        value = _numbers(aggregate, column, argument_type)
         function = "quantile_cont" if name == "percentilecont" else "quantile_disc"
         if percentile == VARYING_PERCENTILE:
             out_of_range = error_sql("ArgumentError", "NumberOutOfRange",
@@ -905,8 +895,52 @@ def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5")
                                 f"'{aggregate.name}() with a percentile that differs between rows'")
             return (f"CAST(CASE WHEN max(p{index}) > 1 OR min(p{index}) < 0 THEN {out_of_range}"
                     f" ELSE {varying} END AS {sql_type(aggregate.type)})")
+        if name == "percentiledisc" and is_variant(aggregate.type):
+            # the value picked, an integer or a float as it was: ordered by value, integers kept beside
+            variant = to_variant(column, argument_type)
+            integer = f"CASE WHEN cy_kind({variant}) = 2 THEN TRY_CAST({variant} AS BIGINT) END"
+            picked = f"quantile_disc(struct_pack(d := {value}, i := {integer}), {percentile}){filter_clause}"
+            return f"coalesce(({picked}).i::VARIANT, ({picked}).d::VARIANT)"
         return f"{function}({value}, {percentile}){filter_clause}"
     raise UnsupportedFeature(f"aggregate {name}()", aggregate.span)
+
+
+AGGREGATE_NAMES = {"stdev": "stDev", "stdevp": "stDevP", "percentilecont": "percentileCont",
+                   "percentiledisc": "percentileDisc"}
+"""How Cypher spells the aggregates whose canonical name is not their lower-case spelling, for messages."""
+
+
+def _numbers(aggregate: b.BAggregate, column: str, argument_type: t.CypherType) -> str:
+    """The aggregate's input as SQL numbers: a column of numbers as it is; any other value, whose type the
+    query text leaves open, checked row by row: a value that is no number is a TypeError naming the function
+    (sum() and avg() of durations known as such when the statement compiles are `duration_aggregate`'s)."""
+    if argument_type.kind in (Kind.INTEGER, Kind.FLOAT):
+        return column
+    value = to_variant(column, argument_type)
+    name = AGGREGATE_NAMES.get(aggregate.name, aggregate.name)
+    durations = aggregate.name in ("sum", "avg")
+    failure = error_sql("TypeError", "InvalidArgumentType", f"'{name}() expects numbers"
+                        f"{' or durations' if durations else ''}, got ' || cy_type_name({value})")
+    unsupported = error_sql("UnsupportedFeature", "Unsupported",
+                            f"'{name}() of durations among values whose type is only known at run time'")
+    return (f"CASE WHEN cy_kind({value}) IN (2, 3) THEN TRY_CAST({value} AS DOUBLE)"
+            f" WHEN cy_kind({value}) = 0 THEN NULL"
+            f"{f' WHEN cy_kind({value}) = 15 THEN {unsupported}' if durations else ''} ELSE {failure} END")
+
+
+def _sum(aggregate: b.BAggregate, column: str, argument_type: t.CypherType, distinct: str,
+         filter_clause: str) -> str:
+    """sum(): integers add up to an integer, and to a float once a float is among them; no values at all sum to
+    the integer 0, whatever the argument's type (Neo4j's sum starts from it)."""
+    if argument_type.kind is Kind.INTEGER:
+        return f"coalesce(sum({column}){filter_clause}, 0)::BIGINT"
+    if argument_type.kind is Kind.FLOAT:
+        return f"coalesce((sum({column}){filter_clause})::VARIANT, 0::BIGINT::VARIANT)"
+    value = to_variant(column, argument_type)
+    floats = f"count(*) FILTER (WHERE cy_kind({value}) = 3{distinct})"
+    integers = f"CASE WHEN cy_kind({value}) = 2 THEN TRY_CAST({value} AS BIGINT) END"
+    return (f"CASE WHEN {floats} > 0 THEN (sum({_numbers(aggregate, column, argument_type)}){filter_clause})::VARIANT"
+            f" ELSE coalesce(sum({integers}){filter_clause}, 0)::BIGINT::VARIANT END")
 
 
 StepHandler = Callable[[QueryCompiler, b.BoundClause, Relation, SelectContext | None], Relation]
