@@ -38,8 +38,8 @@ def as_list(value: str) -> str:
     return f"TRY_CAST({value} AS VARIANT[])"
 
 
-def _string_function(sql_function: str) -> Builder:
-    return lambda c, f: f"{sql_function}({c.string(f.arguments[0])})"
+def _string_function(sql_macro: str) -> Builder:
+    return lambda c, f: macro(sql_macro, c.string(f.arguments[0]))
 
 
 def _size(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -357,10 +357,10 @@ def _map_merge(c: ExpressionCompiler, f: b.BFunction) -> str:
 
 
 FUNCTIONS: dict[str, Builder] = {
-    "tolower": _string_function("lower"),
-    "toupper": _string_function("upper"),
-    "lower": _string_function("lower"),
-    "upper": _string_function("upper"),
+    "tolower": _string_function("cy_lower"),
+    "toupper": _string_function("cy_upper"),
+    "lower": _string_function("cy_lower"),
+    "upper": _string_function("cy_upper"),
     "trim": _trim("trim"),
     "ltrim": _trim("ltrim"),
     "rtrim": _trim("rtrim"),

@@ -17,6 +17,7 @@ into engine errors.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import duckdb
 
@@ -412,6 +413,52 @@ WHITESPACE_CODES = (9, 10, 11, 12, 13, 28, 29, 30, 31, 32, 0x1680, *range(0x2000
                     0x2028, 0x2029, 0x205F, 0x3000)
 
 
+SPECIAL_CASING_RANGES = ((0x00C0, 0x0600), (0x1E00, 0x2000), (0xFB00, 0xFB18))
+"""The code points Unicode's SpecialCasing.txt maps to several characters unconditionally (U+00DF ß to U+FB17
+ﬗ): a test checks that no code point outside these ranges has such a mapping."""
+CASED = r"\p{Lu}\p{Ll}\p{Lt}"
+CASE_IGNORABLE = r"\p{Mn}\p{Me}\p{Cf}\p{Lm}\p{Sk}'.:" + "".join(
+    rf"\x{{{code:04X}}}" for code in (0x00B7, 0x0387, 0x05F4, 0x2018, 0x2019, 0x2024, 0xFE52, 0xFF07, 0xFF0E))
+"""RE2 classes for Unicode's Final_Sigma condition: letters with case, and the characters case ignores (marks,
+format characters, modifiers, and the apostrophes, periods and colons inside words)."""
+
+
+def full_case_mappings(convert: Callable[[str], str]) -> dict[str, str]:
+    """The characters `convert` (str.upper or str.lower) maps to more than one: Python's full case mapping,
+    whose unconditional entries are Java's (ß -> SS, ﬁ -> FI, İ -> i̇)."""
+    mapped = ((character, convert(character)) for low, high in SPECIAL_CASING_RANGES
+              for character in map(chr, range(low, high)))
+    return {character: result for character, result in mapped if len(result) > 1}
+
+
+def _full_case(function: str, mappings: dict[str, str], *, also: str = "",
+               then: Callable[[str], str] = lambda sql: sql) -> str:
+    """DuckDB's `function` (upper or lower, which map one code point to one) after the multi-character
+    `mappings` and `then`, for a string holding a character of theirs (or of `also`); others, ASCII first (a
+    string whose bytes are its characters, tested at a fraction of a regular expression's cost), go straight."""
+    replaced = "s"
+    for character, result in mappings.items():
+        replaced = f"replace({replaced}, {_sql_string(character)}, {_sql_string(result)})"
+    special = _sql_string("[" + "".join(mappings) + also + "]")
+    return (f"CASE WHEN strlen(s) = length(s) THEN {function}(s) WHEN regexp_matches(s, {special})"
+            f" THEN {function}({then(replaced)}) ELSE {function}(s) END")
+
+
+def _case_macros() -> list[tuple[str, str]]:
+    """toUpper() and toLower() as Java's String.toUpperCase / toLowerCase (Locale.ROOT) do them: full case
+    mapping, and a capital sigma that ends a word lower-cased to the final form ς (Unicode's Final_Sigma: a
+    cased letter before it and none after, skipping the characters case ignores). One replacement finds them
+    all: a match that takes the character after a sigma takes one neither cased nor ignorable, which starts
+    no later match, and in ΣΣ the first sigma is the cased letter before the second."""
+    cased, ignorable = f"[{CASED}]", f"[{CASE_IGNORABLE}]*"
+    final_sigma = f"({cased}{ignorable})Σ({ignorable})([^{CASED}{CASE_IGNORABLE}]|$)"
+    return [
+        ("cy_upper(s)", _full_case("upper", full_case_mappings(str.upper))),
+        ("cy_lower(s)", _full_case("lower", full_case_mappings(str.lower), also="Σ", then=lambda sql: (
+            f"regexp_replace({sql}, {_sql_string(final_sigma)}, '\\1ς\\2\\3', 'g')"))),
+    ]
+
+
 def _function_macros() -> list[tuple[str, str]]:
     """round() with Java's semantics, whitespace for the trim functions.
 
@@ -459,7 +506,7 @@ def _function_macros() -> list[tuple[str, str]]:
     ]
 
 
-MACROS += [(signature, _lazy_casts(body)) for signature, body in _function_macros()]
+MACROS += [(signature, _lazy_casts(body)) for signature, body in _function_macros() + _case_macros()]
 
 
 def all_macros() -> list[tuple[str, str]]:

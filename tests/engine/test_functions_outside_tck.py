@@ -5,6 +5,7 @@ wrong or failed on with an internal error."""
 from __future__ import annotations
 
 import math
+import sys
 
 import duckdb
 import pytest
@@ -213,3 +214,28 @@ def test_an_aggregate_of_values_of_the_wrong_type_fails_at_run_time(query: str, 
 def test_aggregates_of_stored_lists_over_no_rows() -> None:
     assert _rows("MATCH (n:L) WHERE n.s = 'z' RETURN stDev(n.l), avg(n.l), sum(n.l), percentileDisc(n.l, 0.5)",
                  "CREATE (:L {l: [1, 2], s: 'a'})") == [(0.0, None, 0, None)]
+
+
+# -- toUpper() and toLower() map as Java does -------------------------------------------------------------
+
+
+def test_to_upper_and_to_lower_use_full_case_mapping() -> None:
+    assert _rows("RETURN toUpper('straße'), toUpper('ﬁne'), upper('ŉ'), toLower('İ'), lower('ABC'), toUpper(null)"
+                 ) == [("STRASSE", "FINE", "ʼN", "i̇", "abc", None)]
+    assert _rows("UNWIND ['straße', ['ﬀ', 1][0]] AS s RETURN toUpper(s)") == [("STRASSE",), ("FF",)]
+
+
+@pytest.mark.parametrize(("text", "lower"), [
+    ("ΟΔΟΣ", "οδος"), ("ΣΑΣ ΣΑΣ", "σας σας"), ("Σ", "σ"), ("ΑΣΣ", "ασς"), ("ΑΣ.Β", "ασ.β"), ("ΑΣ'", "ας'"),
+    ("ΑΣ1", "ας1"), ("ΑΣ́Β", "ασ́β"), ("ΑΣ́", "ας́"),
+])
+def test_to_lower_writes_a_final_sigma_at_a_word_end(text: str, lower: str) -> None:
+    assert _rows("RETURN toLower($s)", params={"s": text}) == [(lower,)]
+    assert lower == text.lower()  # Python's Final_Sigma, which Java's String.toLowerCase also applies
+
+
+def test_every_multi_character_case_mapping() -> None:
+    characters = [chr(code) for code in range(sys.maxunicode + 1) if not 0xD800 <= code <= 0xDFFF]
+    special = [c for c in characters if len(c.upper()) > 1 or len(c.lower()) > 1]
+    rows = _rows("UNWIND $c AS c RETURN toUpper(c), toLower(c)", params={"c": special})
+    assert rows == [(c.upper(), c.lower()) for c in special]
