@@ -282,14 +282,14 @@ class Executor:
                 relation, part_counters = self._run_single(run, part)
                 counters += part_counters
                 relations.append(relation)
-            relation = Relation(f"({union_select(query, relations)})", list(query.parts[0].output))
+            relation = Relation(f"({union_select(query, relations)})", list(query.output))
             values: list[Any] = []
         else:
             relation, counters, pending = self._run_clauses(run, query.parts[0], final=True)
             values = pending.parameters.values if pending is not None else []
             if pending is not None:
                 run.enter(pending)
-        output = query.parts[0].output
+        output = query.output
         if not query.columns or not output:
             rows: list[tuple[Any, ...]] = []
         else:

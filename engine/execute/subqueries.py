@@ -107,7 +107,7 @@ class CallRun:
         if len(query.parts) == 1:
             return relations[0], counters
         union = union_select(query, relations, partition=self.key.column)
-        return self.run.materialize(f"({union})", [self.key, *query.parts[0].output]), counters
+        return self.run.materialize(f"({union})", [self.key, *query.output]), counters
 
     def _reader(self, outer: Relation, pinned: list[Variable]) -> ReadClause:
         """How a read clause runs inside the subquery: once per outer row, as a LATERAL join of the outer

@@ -118,7 +118,7 @@ class Binder:
         last_clause = query.parts[-1].clauses[-1] if query.parts[-1].clauses else None
         ordered = isinstance(last_clause, ast.Return) and bool(last_clause.projection.order_by) and len(parts) == 1
         updating = self.updating or (top_level and self._transactional_writes)
-        return b.BoundQuery(parts, list(query.union_all), columns, updating, ordered)
+        return b.BoundQuery(parts, list(query.union_all), columns, updating, ordered, _union_output(parts))
 
     def bind_single_query(self, query: ast.SingleQuery, scope: Scope, *, top_level: bool,
                           subquery: str | None) -> b.BoundSingleQuery:
@@ -532,7 +532,7 @@ class Binder:
             self._references[-1].update(referenced)
         imports = tuple(v for v in scope if id(v) in referenced)
         new_scope = scope.copy()
-        returns = query.parts[0].output
+        returns = query.output
         for variable in returns:
             if variable.name in scope:
                 # Neo4j: "Variable `x` already declared in outer scope" (42N07), as the TCK's VariableAlreadyBound.
@@ -1232,7 +1232,7 @@ class Binder:
             if star or len(bound_query.columns) != 1:
                 raise CypherSyntaxError("A Collect Expression must end with a single return column.", node.span,
                                         detail="InvalidNumberOfColumns")
-            result = t.list_of(bound_query.parts[0].output[0].type)
+            result = t.list_of(bound_query.output[0].type)
         else:
             result = t.BOOLEAN if kind == "exists" else t.INTEGER
         return b.BSubquery(kind, bound_query, imports, type=result, span=node.span)
@@ -1449,6 +1449,21 @@ def _calls(expression: b.BoundExpression, function: str) -> bool:
 UNTYPED_AGGREGATES = frozenset({"min", "max"})
 """Aggregates whose result Neo4j types as ANY (`min(input :: ANY) :: ANY`): the type the engine infers for them
 only chooses their SQL, like a type read off stored data."""
+
+
+def _union_output(parts: list[b.BoundSingleQuery]) -> list[Variable]:
+    """The result columns of a query: a single part's own, or the first part's names and columns typed to hold
+    every part's values (types.unify: different kinds meet in ANY, so each value keeps its own type)."""
+    first = parts[0].output
+    if len(parts) == 1:
+        return list(first)
+    output = []
+    for index, variable in enumerate(first):
+        unified = t.unify_all([part.output[index].type for part in parts])
+        observed = any(part.output[index].observed for part in parts)
+        output.append(variable if unified == variable.type and observed == variable.observed else
+                      Variable(variable.name, unified, variable.column, observed=observed))
+    return output
 
 
 def _observed(expression: b.BoundExpression) -> bool:

@@ -409,6 +409,9 @@ class BoundQuery:
     columns: list[str]
     updating: bool
     ordered: bool
+    output: list[Variable] = field(default_factory=list)
+    """The query's result columns: the first part's variables, typed to hold every part's values (a UNION's
+    column holds each part's values with their own types: `RETURN 1 AS c UNION RETURN 'a' AS c`)."""
 
 
 @dataclass(eq=False)

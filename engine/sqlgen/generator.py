@@ -21,7 +21,7 @@ from engine.semantic.scope import Variable
 from engine.semantic.types import Kind, is_variant, sql_type
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
 from engine.sqlgen.decorrelate import SharedRows, keyed_query
-from engine.sqlgen.expressions import ExpressionCompiler, equality_sql, to_variant
+from engine.sqlgen.expressions import ExpressionCompiler, convert, equality_sql, to_variant
 from engine.sqlgen.multiplicity import reads_after
 from engine.sqlgen.order_demand import PLAIN_GROUP_KINDS, group_order_demanded, input_demanded
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
@@ -416,7 +416,7 @@ class QueryCompiler:
         parts = [self.compile_single(part, seed, outer, counted=counted) for part in query.parts]
         if len(parts) == 1:
             return parts[0]
-        return Relation(f"({union_select(query, parts)})", list(query.parts[0].output))
+        return Relation(f"({union_select(query, parts)})", list(query.output))
 
     def compile_single(self, query: b.BoundSingleQuery, seed: Relation, outer: SelectContext | None, *,
                        counted: bool = True) -> Relation:
@@ -439,7 +439,7 @@ class QueryCompiler:
             return f"EXISTS (SELECT 1 FROM {relation.sql})"
         if node.kind == "count":
             return f"(SELECT count(*) FROM {relation.sql})"
-        column = node.query.parts[0].output[0].column
+        column = node.query.output[0].column
         element = node.type.element or t.ANY
         return (f"coalesce((SELECT list({column} ORDER BY {relation.order}) FROM {relation.sql}),"
                 f" []::{sql_type(element)}[])")
@@ -471,7 +471,7 @@ class QueryCompiler:
         elif node.kind == "count":
             rows, value = f"SELECT {group}, count(*) AS __n", f"coalesce({alias}.__n, 0)"
         else:
-            column = node.query.parts[0].output[0].column
+            column = node.query.output[0].column
             element = node.type.element or t.ANY
             rows = f"SELECT {group}, list({column} ORDER BY {relation.order}) AS __v"
             value = f"coalesce({alias}.__v, []::{sql_type(element)}[])"
@@ -485,11 +485,12 @@ def union_select(query: b.BoundQuery, relations: list[Relation], partition: str 
     """The parts of a UNION, in order, renamed to the first part's columns (deduplicated unless ALL).
     With `partition` (a column every part carries: the outer row of a CALL subquery run for all outer
     rows at once), each partition is its own UNION: rows are ordered and deduplicated within it."""
-    output = query.parts[0].output
+    output = query.output
     carried = [partition] if partition else []
     selects = []
     for index, (part, relation) in enumerate(zip(query.parts, relations, strict=True)):
-        columns = "".join(f"{v.column} AS {target.column}, "
+        # each part's values in the representation of the query's column type (a VARIANT where kinds differ)
+        columns = "".join(f"{convert(v.column, v.type, target.type)} AS {target.column}, "
                           for v, target in zip(part.output, output, strict=True))
         # each part's order as dense integers: the parts' composite keys differ in type
         selects.append(f"SELECT {_list(carried)}{columns}{index} AS __part,"

@@ -1,0 +1,62 @@
+"""A UNION's column holds each part's values with their own types (found by the differential runs): the
+first part's type used to be forced on the others."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine import Date, Node, Relationship
+
+
+@pytest.fixture
+def db():
+    with engine.connect(":memory:") as connection:
+        connection.execute("CREATE (:A {x: 1})-[:R]->(:B {x: 'b'})")
+        yield connection
+
+
+@pytest.mark.parametrize(("query", "rows"), [
+    ("RETURN 1 AS c UNION RETURN 'a' AS c", [(1,), ("a",)]),
+    ("RETURN 1.5 AS c UNION ALL RETURN 1 AS c", [(1.5,), (1,)]),
+    ("RETURN true AS c UNION ALL RETURN 1 AS c", [(True,), (1,)]),
+    ("MATCH (n:Nope) RETURN n AS c UNION ALL RETURN 1 AS c", [(1,)]),
+    ("RETURN [1] AS c UNION ALL RETURN 1 AS c", [([1],), (1,)]),
+    ("RETURN {a: 1} AS c UNION ALL RETURN 'x' AS c", [({"a": 1},), ("x",)]),
+    ("RETURN null AS c UNION ALL RETURN 1 AS c", [(None,), (1,)]),
+    ("RETURN [1, 'a'] AS c UNION ALL RETURN date('2024-01-01') AS c", [([1, "a"],), (Date(2024, 1, 1),)]),
+])
+def test_each_value_keeps_its_type(db, query, rows):
+    assert db.execute(query).fetchall() == rows
+
+
+def test_graph_elements_and_scalars_mix(db):
+    rows = db.execute("MATCH (n:A) RETURN n AS c UNION ALL MATCH ()-[r]->() RETURN r AS c"
+                      " UNION ALL RETURN 'x' AS c").fetchall()
+    assert [type(value) for (value,) in rows] == [Node, Relationship, str]
+
+
+@pytest.mark.parametrize(("query", "rows"), [
+    ("RETURN 1 AS c UNION RETURN 1.0 AS c", [(1,)]),  # equal in Cypher: the first part's value stays
+    ("RETURN 1.0 AS c UNION RETURN 1 AS c", [(1.0,)]),
+    ("RETURN [1] AS c UNION RETURN [1.0] AS c", [([1],)]),
+    ("RETURN 'a' AS c UNION RETURN 'a' AS c UNION RETURN 1 AS c", [("a",), (1,)]),
+])
+def test_union_removes_duplicates_by_cypher_equality(db, query, rows):
+    assert db.execute(query).fetchall() == rows
+
+
+def test_a_call_subquery_union_orders_its_mixed_column(db):
+    rows = db.execute("CALL { RETURN 1 AS c UNION RETURN 'a' AS c } RETURN c ORDER BY c").fetchall()
+    assert rows == [("a",), (1,)]  # strings before numbers (Cypher's order of values)
+
+
+def test_a_call_subquery_run_per_row_keeps_types(db):
+    rows = db.execute("MATCH (n) CALL { WITH n RETURN n.x AS c UNION RETURN 2.5 AS c }"
+                      " RETURN n.x AS x, c ORDER BY x, c").fetchall()
+    assert rows == [("b", "b"), ("b", 2.5), (1, 1), (1, 2.5)]
+
+
+def test_collect_and_count_subqueries_over_a_mixed_union(db):
+    assert db.execute("RETURN COLLECT { RETURN 1 AS c UNION RETURN 'a' AS c } AS l").fetchall() == [([1, "a"],)]
+    assert db.execute("RETURN COUNT { RETURN 1 AS c UNION RETURN 'a' AS c } AS n").fetchall() == [(2,)]
