@@ -31,20 +31,26 @@ def bind(statement: ast.Statement, params: Mapping[str, Any] | None = None,
     after the change (ANY once types mix), so no read is typed more narrowly than its column."""
     if catalog is None:
         return Binder(params, procedures=procedures).bind_statement(statement)
-    first = Binder(params, catalog.column_type, procedures)
-    result = first.bind_statement(statement)
-    changed = _changed_column_types(first.writes, catalog)
-    if not changed:
-        return result
+    binder = Binder(params, catalog.column_type, procedures)
+    result = binder.bind_statement(statement)
+    changed: dict[tuple[str, str | None], CypherType] = {}
+    # A widened read can widen what the statement writes elsewhere (`SET n.x = n.a * n.x, n.a = 'b'`): bind
+    # again until the widened columns are the same twice. Each round only widens, towards ANY, so it ends.
+    while True:
+        widened = {**changed, **_changed_column_types(binder.writes, catalog)}
+        if widened == changed:
+            return result
+        changed = widened
 
-    def property_types(entity: str, key: str) -> CypherType | None:
-        if (entity, key) in changed:
-            return changed[(entity, key)]
-        if (entity, None) in changed:
-            return t.ANY
-        return catalog.column_type(entity, key)
+        def property_types(entity: str, key: str, changed: dict = widened) -> CypherType | None:
+            if (entity, key) in changed:
+                return changed[(entity, key)]
+            if (entity, None) in changed:
+                return t.ANY
+            return catalog.column_type(entity, key)
 
-    return Binder(params, property_types, procedures).bind_statement(statement)
+        binder = Binder(params, property_types, procedures)
+        result = binder.bind_statement(statement)
 
 
 def _changed_column_types(writes: list[tuple[tuple[str, ...], str | None, CypherType]],

@@ -1042,7 +1042,7 @@ class Binder:
             for operand in (left, right):
                 _check_kinds(operand, {Kind.BOOLEAN}, node.op)
         elif node.op in ARITHMETIC_OPERAND_KINDS and not (
-                node.op == "+" and Kind.LIST in (left.type.kind, right.type.kind)):
+                node.op == "+" and any(_may_be_list(operand) for operand in (left, right))):
             for operand in (left, right):
                 _check_kinds(operand, ARITHMETIC_OPERAND_KINDS[node.op], node.op)
         elif node.op == "IN":
@@ -1476,6 +1476,12 @@ def _observed(expression: b.BoundExpression) -> bool:
     if isinstance(expression, b.BVariable):
         return expression.variable.observed
     return any(_observed(child) for child in _children(expression))
+
+
+def _may_be_list(expression: b.BoundExpression) -> bool:
+    """Whether the value may be a list as far as the query text says: then `+` appends or prepends the other
+    operand, whatever its type (`x + false` is `[..., false]` when x is a list)."""
+    return expression.type.kind in (Kind.LIST, Kind.ANY, Kind.NULL) or _observed(expression)
 
 
 def _check_kinds(expression: b.BoundExpression, allowed: frozenset[Kind] | set[Kind], what: str) -> None:

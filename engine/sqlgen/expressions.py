@@ -153,8 +153,7 @@ class ExpressionCompiler:
             return "NULL::BOOLEAN"
         if kind in (Kind.ANY,) or is_variant(expression.type):
             return macro("cy_bool", self.variant(expression))
-        raise CypherTypeError(f"type mismatch: expected Boolean but was {expression.type!r}", expression.span,
-                              detail="InvalidArgumentType")
+        return self.mismatch(expression, "Boolean", "BOOLEAN")
 
     def string(self, expression: b.BoundExpression) -> str:
         if expression.type.kind is Kind.STRING:
@@ -163,8 +162,7 @@ class ExpressionCompiler:
             return "NULL::VARCHAR"
         if is_variant(expression.type):
             return macro("cy_string", self.compile(expression))
-        raise CypherTypeError(f"type mismatch: expected String but was {expression.type!r}", expression.span,
-                              detail="InvalidArgumentType")
+        return self.mismatch(expression, "String", "VARCHAR")
 
     def integer(self, expression: b.BoundExpression) -> str:
         if expression.type.kind is Kind.INTEGER:
@@ -173,8 +171,7 @@ class ExpressionCompiler:
             return "NULL::BIGINT"
         if is_variant(expression.type):
             return macro("cy_integer", self.compile(expression))
-        raise CypherTypeError(f"type mismatch: expected Integer but was {expression.type!r}", expression.span,
-                              detail="InvalidArgumentType")
+        return self.mismatch(expression, "Integer", "BIGINT")
 
     def number(self, expression: b.BoundExpression) -> str:
         if expression.type.kind in NUMERIC:
@@ -183,8 +180,7 @@ class ExpressionCompiler:
             return "NULL::DOUBLE"
         if is_variant(expression.type):
             return macro("cy_number", self.compile(expression))
-        raise CypherTypeError(f"type mismatch: expected a number but was {expression.type!r}", expression.span,
-                              detail="InvalidArgumentType")
+        return self.mismatch(expression, "a number", "DOUBLE")
 
     def entity_id(self, expression: b.BoundExpression, entity: str) -> str:
         kind = Kind.NODE if entity == "node" else Kind.RELATIONSHIP
@@ -195,8 +191,7 @@ class ExpressionCompiler:
         if is_variant(expression.type):
             name = "cy_node_id" if entity == "node" else "cy_rel_id"
             return macro(name, self.compile(expression))
-        raise CypherTypeError(f"type mismatch: expected {kind.value.title()} but was {expression.type!r}",
-                              expression.span, detail="InvalidArgumentType")
+        return self.mismatch(expression, kind.value.title(), "BIGINT")
 
     def list_value(self, expression: b.BoundExpression) -> tuple[str, CypherType]:
         """SQL of a native list and its element type (a VARIANT list when unknown)."""
@@ -206,8 +201,16 @@ class ExpressionCompiler:
             return "NULL::VARIANT[]", t.ANY
         if is_variant(expression.type):
             return macro("cy_list", self.compile(expression)), t.ANY
-        raise CypherTypeError(f"type mismatch: expected List but was {expression.type!r}", expression.span,
-                              detail="InvalidArgumentType")
+        return self.mismatch(expression, "List", "VARIANT[]"), t.ANY
+
+    def mismatch(self, expression: b.BoundExpression, expected: str, target_sql: str) -> str:
+        """A value of a type that is not `expected`, where `expected` is needed: null stays null, anything else
+        is a type error once a row brings it. The binder refuses at compile time the types the query text
+        fixes; a type that reaches here came from stored data or from what the statement itself writes, and
+        whether a statement compiles never depends on those."""
+        message = sql_string(f"type mismatch: expected {expected} but was {expression.type!r}")
+        return (f"CASE WHEN ({self.compile(expression)}) IS NULL THEN NULL::{target_sql}"
+                f" ELSE {error_sql('TypeError', 'InvalidArgumentType', message)} END")
 
     # -- entity access ------------------------------------------------------------------------------
 
@@ -555,12 +558,14 @@ class ExpressionCompiler:
             self.context.parameters.truncate(bound)  # the lambda attempt's values are not in the SQL
             codes = self._elements(node.variable, source,
                                    lambda compiler: (_truth_code(compiler.boolean(node.where)), "true"), "INTEGER")
+        # a quantifier over a null list is null (an empty list's is decided: any/single false, all/none true)
+        null_list = f"CASE WHEN ({source}) IS NULL THEN NULL ELSE "
         if node.kind == "any":
-            return f"[false, NULL, true][coalesce(list_max({codes}), 0) + 1]"
+            return f"{null_list}[false, NULL, true][coalesce(list_max({codes}), 0) + 1] END"
         if node.kind == "all":
-            return f"[false, NULL, true][coalesce(list_min({codes}), 2) + 1]"
+            return f"{null_list}[false, NULL, true][coalesce(list_min({codes}), 2) + 1] END"
         if node.kind == "none":
-            return f"(NOT [false, NULL, true][coalesce(list_max({codes}), 0) + 1])"
+            return f"{null_list}NOT [false, NULL, true][coalesce(list_max({codes}), 0) + 1] END"
         trues = f"len(list_filter({codes}, lambda c: c = 2))"
         nulls = f"len(list_filter({codes}, lambda c: c = 1))"
         return (f"CASE WHEN ({source}) IS NULL THEN NULL WHEN {trues} > 1 THEN false WHEN {nulls} > 0 THEN NULL"

@@ -152,9 +152,11 @@ def _split(c: ExpressionCompiler, f: b.BFunction) -> str:
         items, _ = c.list_value(delimiters)
         pattern = f"array_to_string(list_transform({items}, lambda cy_d: regexp_escape(cy_d::VARCHAR)), '|')"
         return f"string_split_regex({c.string(text)}, {pattern})"
-    # DuckDB splits around a null delimiter as around none; Cypher's split(s, null) is null.
+    # DuckDB splits around a null delimiter as around none; Cypher's split(s, null) is null. A string split by
+    # itself is two empty strings, '' by '' too (Neo4j's StringValue.split), where DuckDB gives [] for ''.
     return let([c.string(text), c.string(delimiters)], lambda value, delimiter: (
-        f"CASE WHEN {delimiter} IS NULL THEN NULL ELSE string_split({value}, {delimiter}) END"))
+        f"CASE WHEN {delimiter} IS NULL THEN NULL WHEN {value} = {delimiter} THEN ['', '']"
+        f" ELSE string_split({value}, {delimiter}) END"))
 
 
 def _reverse(c: ExpressionCompiler, f: b.BFunction) -> str:

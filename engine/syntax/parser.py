@@ -830,7 +830,7 @@ class Parser:
                     elements.append(self.parse_quantified_path())
                 else:
                     elements.append(self.parse_node_pattern())
-            elif (kind is TT.MINUS or kind is TT.LT) and elements:
+            elif (kind is TT.MINUS or (kind is TT.LT and self._arrow_head())) and elements:
                 if isinstance(elements[-1], ast.RelationshipPattern):
                     break
                 elements.append(self.parse_relationship_pattern())
@@ -842,6 +842,12 @@ class Parser:
         if not elements:
             self.fail(f"expected a pattern starting with '(', found {self.current.describe()}")
         return ast.PathPattern(tuple(elements), span=self.span_from(start))
+
+    def _arrow_head(self) -> bool:
+        """Whether the `<` here opens a relationship (`<-`, written together), not a comparison after a
+        pattern predicate (`(n)<-[:R]-() < false`)."""
+        following = self.peek()
+        return following.type is TT.MINUS and following.span.start == self.current.span.end
 
     def parse_node_pattern(self) -> ast.NodePattern:
         opened = self.expect(TT.LPAREN, "to open a node pattern")

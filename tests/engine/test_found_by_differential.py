@@ -1,0 +1,72 @@
+"""Wrong answers and errors the differential runs (tests/differential) found outside the TCK, each with the
+Neo4j rule that decides it."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+
+
+@pytest.fixture
+def db():
+    with engine.connect(":memory:") as connection:
+        connection.execute("CREATE (:X {b: 'a'}), (:Y {b: ['x']}), (:N {e: [1]}), (:N), (a:P)-[:R]->(:P)")
+        yield connection
+
+
+# -- whether a statement compiles never depends on the data stored, nor on what it writes itself ------------
+
+def test_a_type_read_off_stored_data_is_no_compile_time_error(db):
+    assert db.execute("MATCH (n:X) WHERE false RETURN n.b + false AS x").fetchall() == []
+    # with rows, `+` does what the values' types say: a list appends, a string concatenates
+    assert db.execute("MATCH (n:Y) RETURN n.b + false AS x").fetchall() == [(["x", False],)]
+    assert db.execute("MATCH (n:X) RETURN n.b + false AS x").fetchall() == [("afalse",)]
+
+
+def test_a_type_the_statement_writes_is_checked_on_the_rows_that_reach_it(db):
+    counted = db.execute("MATCH (n:Nope) SET n.b = (false AND true), n.a = trim(n.b) RETURN count(*) AS c")
+    assert counted.fetchall() == [(0,)]
+    with pytest.raises(engine.CypherTypeError):
+        db.execute("CREATE (n:Z) SET n.b = true, n.a = trim(n.b) RETURN n.a")
+
+
+def test_a_list_that_may_be_a_list_takes_any_operand(db):
+    assert db.execute("UNWIND [[1]] AS u RETURN u + false AS x").fetchall() == [([1, False],)]
+    assert db.execute("UNWIND [] AS u RETURN u + false AS x").fetchall() == []
+
+
+def test_types_the_query_text_fixes_are_still_compile_time_errors(db):
+    with pytest.raises(engine.CypherSyntaxError, match=r"\+ expected"):
+        db.execute("RETURN 'x' + true AS y")
+
+
+def test_a_write_that_widens_one_column_through_another_compiles():
+    with engine.connect(":memory:") as db:
+        db.execute("CREATE (:B {a: 2, uid: 3})")
+        db.execute("MATCH (n:B) SET n.uid = n.a * n.uid, n.a = replace('Ab', ' ', 'b')")
+        assert db.execute("MATCH (n:B) RETURN n.uid, n.a").fetchall() == [(6, "Ab")]
+
+
+# -- values ------------------------------------------------------------------------------------------------
+
+def test_a_quantifier_over_a_null_list_is_null(db):
+    rows = db.execute("RETURN none(x IN null WHERE x < 2) AS a, any(x IN null WHERE true) AS b,"
+                      " all(x IN null WHERE true) AS c, single(x IN null WHERE true) AS d,"
+                      " any(x IN [] WHERE true) AS e, all(x IN [] WHERE false) AS f").fetchall()
+    assert rows == [(None, None, None, None, False, True)]
+    assert db.execute("MATCH (n:N) WHERE none(x IN n.e WHERE x < 0) RETURN n.e AS e").fetchall() == [([1],)]
+
+
+@pytest.mark.parametrize(("text", "separator", "parts"), [
+    ("", "", ["", ""]), ("abc", "abc", ["", ""]), ("", "x", [""]), ("abc", "", ["a", "b", "c"]),
+    ("a,b,", ",", ["a", "b", ""]),
+])
+def test_split_as_neo4j_splits(db, text, separator, parts):
+    assert db.execute("RETURN split($t, $s) AS p", {"t": text, "s": separator}).fetchall() == [(parts,)]
+
+
+def test_a_pattern_predicate_compared_with_less_than(db):
+    assert db.execute("MATCH (n:P) WHERE (n)<-[:R]-() < false RETURN count(n) AS c").fetchall() == [(0,)]
+    assert db.execute("MATCH (n:P) WHERE (n)<-[:R]-() > false RETURN count(n) AS c").fetchall() == [(1,)]
+    assert db.execute("MATCH (n:P)<--(m) RETURN count(*) AS c").fetchall() == [(1,)]
