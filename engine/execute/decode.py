@@ -27,6 +27,14 @@ NODE_TAG, REL_TAG, PATH_TAG = (tag_key(kind) for kind in ("NODE", "RELATIONSHIP"
 TEMPORAL_TAGS = {tag_key(kind): kind for kind in temporal.PAYLOAD_FIELDS}
 
 
+def result_columns(variables: Sequence[Any]) -> str:
+    """The select list of a statement's result. A VARIANT column travels inside a one-element list: DuckDB's
+    Python client converts a sorted VARIANT vector whose rows came from different sources (the parts of a
+    UNION) to the first row's type where it can, so 1 after 'x' arrived as '1'; inside a list every value
+    keeps its own type. `Decoder.decode_results` takes them out again."""
+    return ", ".join(f"[{v.column}] AS {v.column}" if is_variant(v.type) else v.column for v in variables)
+
+
 class Decoder:
     def __init__(self, connection: duckdb.DuckDBPyConnection, catalog: Catalog) -> None:
         self.connection = connection
@@ -36,6 +44,14 @@ class Decoder:
         self.nodes: dict[int, Node] = {}
         self.rels: dict[int, Relationship] = {}
         self.plans: dict[CypherType, Plan | None] = {}
+
+    def decode_results(self, rows: Sequence[tuple[Any, ...]], types: list[CypherType]) -> list[tuple[Any, ...]]:
+        """`decode_rows` of rows selected with `result_columns`: VARIANT values taken out of their lists."""
+        wrapped = [index for index, cypher_type in enumerate(types) if is_variant(cypher_type)]
+        if wrapped:
+            rows = [tuple(value[0] if index in wrapped and value is not None else value
+                          for index, value in enumerate(row)) for row in rows]
+        return self.decode_rows(rows, types)
 
     def decode_rows(self, rows: Sequence[tuple[Any, ...]], types: list[CypherType]) -> list[tuple[Any, ...]]:
         plans = [self._plan(cypher_type) for cypher_type in types]

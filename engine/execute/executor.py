@@ -26,7 +26,7 @@ from engine.errors import (
     UnsupportedFeature,
 )
 from engine.execute.constraints import check_constraints
-from engine.execute.decode import Decoder
+from engine.execute.decode import Decoder, result_columns
 from engine.execute.results import Result, empty_counters
 from engine.execute.schema_commands import run_schema_command
 from engine.execute.statement_cache import CompiledRead, compiled_read
@@ -212,7 +212,7 @@ class Executor:
         def body(run: StatementRun) -> Result:
             run.span, run.in_chain = compiled.span, compiled.fused
             raw = run._run_sql(compiled.statement(self.connection), values, last=True).fetchall()
-            rows = Decoder(self.connection, self.store.catalog).decode_rows(raw, list(compiled.types))
+            rows = Decoder(self.connection, self.store.catalog).decode_results(raw, list(compiled.types))
             return Result(list(compiled.columns), rows, empty_counters(), compiled.ordered)
 
         try:
@@ -293,13 +293,12 @@ class Executor:
         if not query.columns or not output:
             rows: list[tuple[Any, ...]] = []
         else:
-            columns = ", ".join(v.column for v in output)
-            sql = f"SELECT {columns} FROM {relation.sql} ORDER BY {relation.order}"
+            sql = f"SELECT {result_columns(output)} FROM {relation.sql} ORDER BY {relation.order}"
             # a read that ran no SQL before this SELECT, and a fused one: compiled anew, the same SQL (ADR-0044)
             one_select = pending is not None and not run.begun and run.fuse and not query.updating
             raw = run._run_sql(sql, values, last=True).fetchall()
             types = [v.type for v in output]
-            rows = Decoder(self.connection, self.store.catalog).decode_rows(raw, types)
+            rows = Decoder(self.connection, self.store.catalog).decode_results(raw, types)
             if one_select:
                 self.compiled = compiled_read(sql, values, pending.parameters.slots, types, query.columns,
                                               query.ordered, pending.span, pending.clauses > 1)

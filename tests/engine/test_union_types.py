@@ -60,3 +60,13 @@ def test_a_call_subquery_run_per_row_keeps_types(db):
 def test_collect_and_count_subqueries_over_a_mixed_union(db):
     assert db.execute("RETURN COLLECT { RETURN 1 AS c UNION RETURN 'a' AS c } AS l").fetchall() == [([1, "a"],)]
     assert db.execute("RETURN COUNT { RETURN 1 AS c UNION RETURN 'a' AS c } AS n").fetchall() == [(2,)]
+
+
+def test_values_keep_their_types_when_a_part_ran_apart():
+    """A part with a variable-length pattern runs into a table of its own before the UNION; DuckDB's Python
+    client then converted the sorted VARIANT column to its first row's type (1 arrived as '1')."""
+    with engine.connect(":memory:") as db:
+        db.execute("CREATE (:A {s: 'x'}), (:A {s: 'y'}), (:B)")
+        rows = db.execute("MATCH (a:A)<-[*0..1]-(a) RETURN a.s AS c UNION ALL MATCH (b:B) RETURN 1 AS c"
+                          " UNION ALL RETURN 1.5 AS c UNION ALL RETURN true AS c").fetchall()
+        assert rows == [("x",), ("y",), (1,), (1.5,), (True,)]
