@@ -7,10 +7,11 @@ order and decoded. Any error rolls the whole statement back (ADR-0002).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -169,10 +170,31 @@ class UnfusedRetry(Exception):
     """A fused SELECT raised an error: the statement is re-run clause by clause, which names the clause."""
 
 
+class OptimizerRetry(Exception):
+    """DuckDB failed inside one of its optimizer rules (`OPTIMIZER_FAULTS`): the statement runs again with it off."""
+
+    def __init__(self, rule: str) -> None:
+        super().__init__(rule)
+        self.rule = rule
+
+
+OPTIMIZER_FAULTS: dict[str, str] = {"Binding rewrite lost projected child binding": "deliminator"}
+"""Internal errors DuckDB raises from an optimizer rule on plans the engine makes, by a fragment of their
+message, and the rule (`duckdb_optimizers()`): a LATERAL join around a variable-length walk inside an
+OPTIONAL MATCH of a CALL subquery made the delim-join eliminator lose a column (DuckDB 2.0.1)."""
+
+
+def _optimizer_fault(error: BaseException) -> str | None:
+    if not isinstance(error, duckdb.InternalException):
+        return None
+    return next((rule for fragment, rule in OPTIMIZER_FAULTS.items() if fragment in str(error)), None)
+
+
 class Executor:
     def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore) -> None:
         self.connection = connection
         self.store = store
+        self._optimizers_off: tuple[str, ...] = ()
         self._trace: list[tuple[str, list[Any]]] | None = None
         self._timeout: float | None = None
         self.compiled: CompiledRead | None = None
@@ -193,6 +215,14 @@ class Executor:
         if read_only and statement.updating:
             raise ReadOnlyViolation("this statement writes to the graph (it has an updating clause); "
                                     "use a writing call for it", detail="WriteInReadOnlyCall")
+        try:
+            return self._run_statement(statement, text, read_only)
+        except OptimizerRetry as retry:
+            self.compiled = None  # a read kept for reuse would run with the rule on again
+            with self._optimizer_off(retry.rule):
+                return self._run_statement(statement, text, read_only)
+
+    def _run_statement(self, statement: b.BoundQuery, text: str, read_only: bool) -> Result:
         writes = statement.updating
         try:
             return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only, writes=writes)
@@ -200,6 +230,17 @@ class Executor:
             self.compiled = None
             return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only, fuse=False,
                                         writes=writes)
+
+    @contextlib.contextmanager
+    def _optimizer_off(self, rule: str) -> Iterator[None]:
+        """DuckDB's optimizer rule `rule` off for one statement (the rules the engine turns off for good: none)."""
+        self._optimizers_off = (*self._optimizers_off, rule)
+        self.connection.execute(f"SET disabled_optimizers = '{','.join(self._optimizers_off)}'")
+        try:
+            yield
+        finally:
+            self._optimizers_off = self._optimizers_off[:-1]
+            self.connection.execute(f"SET disabled_optimizers = '{','.join(self._optimizers_off)}'")
 
     def run_compiled(self, compiled: CompiledRead, values: list[Any], text: str, *, read_only: bool = False,
                      timeout: float | None = None) -> Result | None:
@@ -217,7 +258,7 @@ class Executor:
 
         try:
             return self._in_transaction(body, text, read_only, writes=False)
-        except UnfusedRetry:
+        except (UnfusedRetry, OptimizerRetry):
             return None
 
     def _in_transaction(self, body: Any, text: str, read_only: bool = False, *, fuse: bool = True,
@@ -261,6 +302,9 @@ class Executor:
                 interrupted = (StatementTimeout(timer.seconds or 0, run.span) if timer.expired
                                else StatementInterrupted(span=run.span))
                 raise interrupted.with_source(text) from None
+            rule = _optimizer_fault(error)
+            if rule is not None and rule not in self._optimizers_off:
+                raise OptimizerRetry(rule) from error
             if run.in_chain and isinstance(error, duckdb.Error) and not _out_of_memory(error):
                 raise UnfusedRetry from error
             if isinstance(error, duckdb.Error):

@@ -70,3 +70,14 @@ def test_a_pattern_predicate_compared_with_less_than(db):
     assert db.execute("MATCH (n:P) WHERE (n)<-[:R]-() < false RETURN count(n) AS c").fetchall() == [(0,)]
     assert db.execute("MATCH (n:P) WHERE (n)<-[:R]-() > false RETURN count(n) AS c").fetchall() == [(1,)]
     assert db.execute("MATCH (n:P)<--(m) RETURN count(*) AS c").fetchall() == [(1,)]
+
+
+def test_a_walk_in_an_optional_match_of_a_call_subquery_runs():
+    """DuckDB 2.0.1's delim-join eliminator loses a column on this plan (an internal error): the statement
+    runs again with that optimizer rule off, and the rule is on again afterwards."""
+    with engine.connect(":memory:") as db:
+        db.execute("CREATE (a)-[:T]->(b)-[:T]->(c)-[:T]->(a)")
+        query = "MATCH (n) CALL { WITH n OPTIONAL MATCH (n)-->()--()<-[*2]-() RETURN 1 AS k } RETURN count(*) AS c"
+        assert db.execute(query).fetchall() == [(3,)]
+        assert db.execute(query).fetchall() == [(3,)]
+        assert db._duck.execute("SELECT current_setting('disabled_optimizers')").fetchone() == ("",)
