@@ -170,7 +170,12 @@ def _reverse(c: ExpressionCompiler, f: b.BFunction) -> str:
                    "reverse() expects a string or a list")
 
 def _replace(c: ExpressionCompiler, f: b.BFunction) -> str:
-    return "replace(" + ", ".join(c.string(argument) for argument in f.arguments) + ")"
+    """replace(s, search, replacement) as Java's String.replace: an empty search matches before every character
+    and at the end ('ab' -> '-a-b-', '' -> '-'), where DuckDB's replace leaves the string as it is."""
+    return let([c.string(argument) for argument in f.arguments], lambda text, search, replacement: (
+        f"CASE WHEN {search} = '' THEN CASE WHEN {text} = '' THEN {replacement} ELSE {replacement}"
+        f" || array_to_string(string_split({text}, ''), {replacement}) || {replacement} END"
+        f" ELSE replace({text}, {search}, {replacement}) END"))
 
 
 def _substring(c: ExpressionCompiler, f: b.BFunction) -> str:

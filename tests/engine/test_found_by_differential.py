@@ -81,3 +81,16 @@ def test_a_walk_in_an_optional_match_of_a_call_subquery_runs():
         assert db.execute(query).fetchall() == [(3,)]
         assert db.execute(query).fetchall() == [(3,)]
         assert db._duck.execute("SELECT current_setting('disabled_optimizers')").fetchone() == ("",)
+
+
+@pytest.mark.parametrize(("text", "search", "replacement", "replaced"), [
+    ("A", "", "b", "bAb"), ("", "", "b", "b"), ("ab", "", "-", "-a-b-"), ("aXa", "X", "", "aa"), ("ab", "c", "x", "ab"),
+])
+def test_replace_as_java_replaces(db, text, search, replacement, replaced):
+    rows = db.execute("RETURN replace($t, $s, $r) AS x", {"t": text, "s": search, "r": replacement}).fetchall()
+    assert rows == [(replaced,)]
+
+
+def test_a_float_divided_by_a_zero_takes_both_signs(db):
+    rows = db.execute("RETURN 2 / -0.0 AS a, -2 / 0.0 AS b, -1 / -0.0 AS c, 1.0 / 0 AS d").fetchall()
+    assert rows == [(float("-inf"), float("-inf"), float("inf"), float("inf"))]
