@@ -50,8 +50,8 @@ def compare(case: Case, ours: Outcome, theirs: Outcome) -> Disagreement | None:
     if Counter(map(repr, ours_rows)) != Counter(map(repr, their_rows)):
         return Disagreement("rows", _row_difference(ours_rows, their_rows))
     if case.order:
-        ours_keys = [tuple(row[i] for i in case.order) for row in ours_rows]
-        their_keys = [tuple(row[i] for i in case.order) for row in their_rows]
+        ours_keys = [tuple(_order_key(row[i]) for i in case.order) for row in ours_rows]
+        their_keys = [tuple(_order_key(row[i]) for i in case.order) for row in their_rows]
         if ours_keys != their_keys:
             return Disagreement("order", f"ours {ours_keys[:6]!r}\ntheirs {their_keys[:6]!r}")
     if case.kind == "write":
@@ -63,6 +63,13 @@ def compare(case: Case, ours: Outcome, theirs: Outcome) -> Disagreement | None:
                          for name, count in theirs.counters.items() if ours_counters.get(name) != count]
             return Disagreement("counters", "\n".join(differing))
     return None
+
+
+def _order_key(value: Canonical) -> Canonical:
+    """A value as ORDER BY sees it: 1 and 1.0 are ties, so rows holding either may come in any order."""
+    if isinstance(value, tuple) and value and value[0] in ("int", "float") and isinstance(value[1], int | float):
+        return ("number", float(value[1]))
+    return value
 
 
 def _row_difference(ours: list[tuple[Canonical, ...]], theirs: list[tuple[Canonical, ...]]) -> str:

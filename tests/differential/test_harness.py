@@ -103,3 +103,10 @@ def test_generated_graphs_load_into_ours():
             assert outcome.rows == [(("int", len(graph.nodes)),)]
     finally:
         ours.close()
+
+
+def test_integers_and_floats_that_are_equal_are_ties_in_order():
+    ordered = Case("RETURN 1", order=(0,))
+    first = Outcome(rows=[(("int", 0),), (("float", 0.0),)])
+    second = Outcome(rows=[(("float", 0.0),), (("int", 0),)])
+    assert compare(ordered, first, second) is None
