@@ -14,7 +14,6 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +36,6 @@ class Outcome:
     """Ours only: the error is an internal one (a DuckDB error no rule translated): always a failure."""
     counters: dict[str, int] | None = None
     graph: Canonical | None = None
-    seconds: float = 0.0
 
 
 def graph_form(nodes: list[Canonical], triples: list[tuple[Canonical, Canonical, Canonical]]) -> Canonical:
@@ -61,12 +59,6 @@ class Engine:
     def close(self) -> None:
         pass
 
-    def timed(self, run: Callable[[], Outcome]) -> Outcome:
-        started = time.perf_counter()
-        outcome = run()
-        outcome.seconds = time.perf_counter() - started
-        return outcome
-
 
 # -- ours -------------------------------------------------------------------------------------------
 
@@ -89,7 +81,7 @@ class Ours(Engine):
 
     def read(self, text: str) -> Outcome:
         assert self.db is not None
-        return self.timed(lambda: self._run(self.db, text, self.uid_of))
+        return self._run(self.db, text, self.uid_of)
 
     def _run(self, db: engine.Connection, text: str, uid_of: dict[int, Any]) -> Outcome:
         try:
@@ -106,7 +98,7 @@ class Ours(Engine):
         db = self._open(graph)
         try:
             uid_of = {node.id: node.properties.get("uid") for (node,) in db.execute("MATCH (n) RETURN n")}
-            outcome = self.timed(lambda: self._run(db, text, uid_of))
+            outcome = self._run(db, text, uid_of)
             nodes = [from_ours(node, uid_of) for (node,) in db.execute("MATCH (n) RETURN n")]
             triples = [tuple(from_ours(value, uid_of) for value in row)
                        for row in db.execute("MATCH (a)-[r]->(b) RETURN a, r, b")]
@@ -192,12 +184,12 @@ class FalkorDB(Engine):
         return Outcome(rows=rows, counters=counters)
 
     def read(self, text: str) -> Outcome:
-        return self.timed(lambda: self._run(self.graph, text, self.uid_of))
+        return self._run(self.graph, text, self.uid_of)
 
     def write(self, graph: Graph, text: str) -> Outcome:
         handle = self._fresh("differential-write", graph)
         uid_of = self._uids(handle)
-        outcome = self.timed(lambda: self._run(handle, text, uid_of))
+        outcome = self._run(handle, text, uid_of)
         if outcome.error is not None and "crashed" in outcome.error:
             return outcome
         try:
@@ -258,7 +250,7 @@ class ArcadeDB(Engine):
                 return Outcome(rows=self._rows(self.db.query("opencypher", text), self.uid_of))
             except Exception as error:
                 return Outcome(error=f"{type(error).__name__}: {_first_line(error)}")
-        return self.timed(run)
+        return run()
 
     def write(self, graph: Graph, text: str) -> Outcome:
         uid_of = self._reload(graph)
@@ -271,7 +263,7 @@ class ArcadeDB(Engine):
                 return Outcome(rows=rows)
             except Exception as error:
                 return Outcome(error=f"{type(error).__name__}: {_first_line(error)}")
-        outcome = self.timed(run)
+        outcome = run()
         nodes = [from_arcadedb(row["n"], uid_of) for row in self.db.query("opencypher", "MATCH (n) RETURN n").to_list()]
         triples = [tuple(from_arcadedb(value, uid_of) for value in row.values())
                    for row in self.db.query("opencypher", "MATCH (a)-[r]->(b) RETURN a, r, b").to_list()]
