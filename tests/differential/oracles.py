@@ -198,7 +198,8 @@ class FalkorDB(Engine):
                        for row in handle.query("MATCH (a)-[r]->(b) RETURN a, r, b").result_set]
         except Exception as error:
             if not _lost_connection(error):
-                raise
+                # the write stored what the client cannot read back (a string cut inside a character)
+                return Outcome(error=f"reading the graph after the write: {type(error).__name__}: {_first_line(error)}")
             self._restart()
             return Outcome(error="the FalkorDB server crashed: after the write, reading the graph")
         outcome.graph = graph_form(nodes, triples)
