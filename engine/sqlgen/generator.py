@@ -333,6 +333,9 @@ class QueryCompiler:
         return Relation(f"({select})", [*relation.variables, clause.variable], relation.carried)
 
     def projection(self, clause: b.BProjection, relation: Relation, outer: SelectContext | None) -> Relation:
+        if id(clause) in self.uncounted:
+            relation = self.distinct_input(relation, self.uncounted[id(clause)],
+                                           ordered=self.ordered or outer is not None)
         return ProjectionCompiler(self, clause, relation, outer).compile()
 
     def call_subquery(self, clause: b.BCallSubquery, relation: Relation, outer: SelectContext | None) -> Relation:

@@ -6,7 +6,9 @@ row of each result: matching it once per distinct (e, o) gives the same answer o
 walks a query's clauses backwards with two facts per point: whether anything after it counts the rows (a
 bag result, count(*), sum, collect, SKIP and LIMIT do; DISTINCT, min, max and DISTINCT aggregates do not),
 and which variables the clauses from there on read. A MATCH whose rows nothing counts may take its input as
-the distinct rows of the variables still read (`QueryCompiler.distinct_input`).
+the distinct rows of the variables still read (`QueryCompiler.distinct_input`), and so may a DISTINCT (or
+min/max) projection: `MATCH (a)-[*..3]->(b) RETURN DISTINCT properties(b)` builds one map per distinct b, not
+one per path.
 
 The rules are a table over clause kinds, as in order_demand.py; anything not listed counts its input rows.
 """
@@ -33,9 +35,11 @@ def reads_after(clauses: Sequence[b.BoundClause], *, counted: bool = True) -> di
     read: set[int] = set()
     for clause in reversed(clauses):
         read |= variables_read(clause)
-        if isinstance(clause, b.BMatch) and not counted:
+        input_is_counted = input_counted(clause, counted)
+        if (isinstance(clause, b.BMatch) and not counted) or (
+                isinstance(clause, b.BProjection) and not input_is_counted):
             result[id(clause)] = frozenset(read)
-        counted = input_counted(clause, counted)
+        counted = input_is_counted
     return result
 
 

@@ -335,7 +335,8 @@ def _arithmetic_macros() -> list[tuple[str, str]]:
          f" WHEN {both_num} THEN cy_float_div(a::DOUBLE, b::DOUBLE)::VARIANT ELSE {type_error('/')} END"),
         ("cy_float_div(x, y)",
          # Java's division by a zero of either sign: 2 / -0.0 is -Infinity (DuckDB gives Infinity)
-         "CASE WHEN y = 0 THEN CASE WHEN x = 0 OR isnan(x) THEN 'NaN'::DOUBLE WHEN signbit(x) = signbit(y)"
+         "CASE WHEN x IS NULL OR y IS NULL THEN NULL::DOUBLE"
+         " WHEN y = 0 THEN CASE WHEN x = 0 OR isnan(x) THEN 'NaN'::DOUBLE WHEN signbit(x) = signbit(y)"
          " THEN 'Infinity'::DOUBLE ELSE '-Infinity'::DOUBLE END ELSE x / y END"),
         ("cy_mod(a, b)",
          f"CASE WHEN {null} THEN NULL WHEN {both_int} THEN"

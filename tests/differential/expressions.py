@@ -61,11 +61,14 @@ class Expressions:
         self.property_kinds = property_kinds
         self.allow_subqueries = allow_subqueries
         self.in_where = in_where
+        self.at_predicate = False
+        """Whether the expression being built is a predicate of the WHERE (its whole, or an operand of AND, OR,
+        XOR, NOT, or a CASE condition), where a bare pattern may stand; a comparison's operand is not one."""
         self._fresh = 0
 
     # -- entry points ------------------------------------------------------------------------------
 
-    def of(self, kind: str, depth: int = 2) -> Expr:
+    def of(self, kind: str, depth: int = 2, *, predicate: bool = False) -> Expr:
         """An expression of `kind` (`num` is int or float, `any` is whatever comes)."""
         if kind == "num":
             kind = self.rng.choice(("int", "float"))
@@ -76,13 +79,14 @@ class Expressions:
             weights = [weight if depth > 0 or index < LEAVES[kind] else 0.0
                        for index, (weight, _) in enumerate(productions)]
             (_, build), = self.rng.choices(productions, weights)
+            self.at_predicate = predicate
             made = build(self, depth - 1)
             if made is not None:
                 return made
         return PRODUCTIONS[kind][0][1](self, 0) or Expr("null", "null")  # a literal, where the kind has one
 
     def predicate(self, depth: int = 2) -> Expr:
-        return self.of("bool", depth)
+        return self.of("bool", depth, predicate=True)
 
     def fresh(self, prefix: str = "x") -> str:
         self._fresh += 1
@@ -422,7 +426,7 @@ def _pattern_predicate(g: Expressions, depth: int) -> Expr | None:
     if not nodes or not g.allow_subqueries:
         return None
     pattern = small_pattern(g.rng, g.rng.choice(nodes))
-    if g.in_where and g.rng.random() < 0.5:
+    if g.in_where and g.at_predicate and g.rng.random() < 0.5:
         return Expr(pattern, "bool", frozenset({"pattern-predicate"}))
     return Expr(f"EXISTS {{ {pattern} }}", "bool", frozenset({"subquery:exists"}))
 

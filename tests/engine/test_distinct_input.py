@@ -104,3 +104,20 @@ def test_the_input_is_grouped_only_where_no_row_is_counted(graph, query, shrinks
     """The optimized statement groups its second MATCH's input once more than its twin does, or not at all."""
     extra = _groupings(graph, query.replace("{keep}", "")) - _groupings(graph, _twin(query))
     assert extra == (1 if shrinks else 0)
+
+
+PROJECTED = [
+    # the twin's `WITH v SKIP 0` passes every row on (SKIP counts them), so its projection computes on each
+    ("MATCH (x:Person)-[:KNOWS]->(o:Person)-[:READS]->(t) {twin}RETURN DISTINCT properties(t) AS p", "t"),
+    ("MATCH (x:Person)-[:KNOWS*1..2]->(o:Person) {twin}RETURN DISTINCT o.name + '!' AS n", "o"),
+    ("MATCH (x:Person)-[:KNOWS]->(o:Person) {twin}RETURN max(o.name + 'x') AS m", "o"),
+]
+
+
+@pytest.mark.parametrize(("query", "read"), PROJECTED)
+def test_a_distinct_projection_reads_the_distinct_rows_of_what_it_reads(graph, query, read):
+    """A DISTINCT (or min/max) projection computes its values over the distinct rows of the variables it
+    reads, with the twin's answer, row order included, and one grouping more."""
+    optimized, twin = query.format(twin=""), query.format(twin=f"WITH {read} SKIP 0 ")
+    assert graph.execute(optimized).fetchall() == graph.execute(twin).fetchall()
+    assert _groupings(graph, optimized) == _groupings(graph, twin) + 1

@@ -94,3 +94,11 @@ def test_replace_as_java_replaces(db, text, search, replacement, replaced):
 def test_a_float_divided_by_a_zero_takes_both_signs(db):
     rows = db.execute("RETURN 2 / -0.0 AS a, -2 / 0.0 AS b, -1 / -0.0 AS c, 1.0 / 0 AS d").fetchall()
     assert rows == [(float("-inf"), float("-inf"), float("inf"), float("inf"))]
+
+
+def test_null_divided_by_a_zero_is_null(db):
+    rows = db.execute("WITH null AS x, 0 AS zero, 0.0 AS fzero RETURN toFloat(x) / zero AS a, toFloat(x) / fzero AS b,"
+                      " 1.5 / toInteger(x) AS c").fetchall()
+    assert rows == [(None, None, None)]
+    db.execute("CREATE (:D {a: 0}), (:D {a: 0, c: -1.5})")
+    assert db.execute("MATCH (n:D) RETURN n.c / n.a AS q ORDER BY q").fetchall() == [(float("-inf"),), (None,)]
