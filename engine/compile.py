@@ -7,6 +7,7 @@ the next one reads).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,40 +36,48 @@ def bind(statement: ast.Statement, params: Mapping[str, Any] | None = None,
     result = binder.bind_statement(statement)
     changed: dict[tuple[str, str | None], CypherType] = {}
     # A widened read can widen what the statement writes elsewhere (`SET n.x = n.a * n.x, n.a = 'b'`): bind
-    # again until the widened columns are the same twice. Each round only widens, towards ANY, so it ends.
+    # again until no write widens a column beyond the type the last round read it as. Each round only widens
+    # a column (none -> its first type -> ANY), so the rounds end.
     while True:
-        widened = {**changed, **_changed_column_types(binder.writes, catalog)}
-        if widened == changed:
+        widened = _changed_column_types(binder.writes, catalog, changed)
+        if not widened:
             return result
-        changed = widened
-
-        def property_types(entity: str, key: str, changed: dict = widened) -> CypherType | None:
-            if (entity, key) in changed:
-                return changed[(entity, key)]
-            if (entity, None) in changed:
-                return t.ANY
-            return catalog.column_type(entity, key)
-
-        binder = Binder(params, property_types, procedures)
+        changed = {**changed, **widened}
+        binder = Binder(params, functools.partial(_read_type, catalog, changed), procedures)
         result = binder.bind_statement(statement)
 
 
-def _changed_column_types(writes: list[tuple[tuple[str, ...], str | None, CypherType]],
-                          catalog: Catalog) -> dict[tuple[str, str | None], CypherType]:
+def _read_type(catalog: Catalog, changed: Mapping[tuple[str, str | None], CypherType], entity: str,
+               key: str) -> CypherType | None:
+    """A property column's type as the statement's own writes leave it (`changed`), else as stored."""
+    if (entity, key) in changed:
+        return changed[(entity, key)]
+    if (entity, None) in changed:
+        return t.ANY
+    return catalog.column_type(entity, key)
+
+
+def _changed_column_types(writes: list[tuple[tuple[str, ...], str | None, CypherType]], catalog: Catalog,
+                          changed: Mapping[tuple[str, str | None], CypherType]
+                          ) -> dict[tuple[str, str | None], CypherType]:
+    """The columns whose type the writes widen beyond what the binding read them as (`_read_type`): a key
+    written with values of a type its column does not hold, and (key None) every key of an entity kind
+    written with keys only known at run time."""
     written: dict[tuple[str, str | None], list[CypherType]] = {}
     for entities, key, value_type in writes:
         for entity in entities:
             written.setdefault((entity, key), []).append(value_type)
-    changed: dict[tuple[str, str | None], CypherType] = {}
+    widened: dict[tuple[str, str | None], CypherType] = {}
     for (entity, key), value_types in written.items():
         if key is None:
-            changed[(entity, None)] = t.ANY
+            if (entity, None) not in changed:
+                widened[(entity, None)] = t.ANY
             continue
-        current = catalog.column_type(entity, key)
+        current = _read_type(catalog, changed, entity, key)
         after = t.widened_column_type(current, value_types)
         if after != current:
-            changed[(entity, key)] = after if current is None else t.ANY
-    return changed
+            widened[(entity, key)] = after if current is None else t.ANY
+    return widened
 
 
 def compile_statement(text: str, params: Mapping[str, Any] | None = None, catalog: Catalog | None = None) -> Bound:

@@ -21,7 +21,7 @@ from engine.semantic import types as t
 from engine.semantic.scope import Variable
 from engine.semantic.types import CypherType, Kind, is_storable, is_variant, sql_type
 from engine.sqlgen.context import Parameters
-from engine.sqlgen.expressions import DELETED_TABLES, ExpressionCompiler, to_variant
+from engine.sqlgen.expressions import DELETED_TABLES, ExpressionCompiler, entity_id_of, to_variant
 from engine.sqlgen.generator import QueryCompiler, Relation, _group_key
 from engine.sqlgen.runtime import error_sql
 from engine.storage.schema import ENTITY_TABLES
@@ -167,9 +167,11 @@ class Writer:
         return ranked, self.run.row_counts[ranked.sql]
 
     def _endpoint_sql(self, node: b.BoundNode, id_sql: dict[int, str], alias: str) -> str:
+        """The id of a relationship's end node: one this CREATE makes, or a bound variable's node (a variable
+        not typed as a node is checked on each row: a value that is no node is a type error)."""
         if id(node.variable) in id_sql:
             return id_sql[id(node.variable)]
-        return f"{alias}.{node.variable.column}"
+        return entity_id_of(f"{alias}.{node.variable.column}", node.variable.type, "node")
 
     def _property_entries(self, properties: b.BoundExpression | None) -> list[tuple[str, b.BoundExpression]]:
         if properties is None:
@@ -550,7 +552,8 @@ class Writer:
         results = []
         kinds = {Kind.NODE: ["node"], Kind.RELATIONSHIP: ["relationship"]}.get(
             item.target.type.kind, ["node", "relationship"])
-        if item.target.type.kind not in (Kind.NODE, Kind.RELATIONSHIP, Kind.ANY, Kind.NULL):
+        if item.target.type.kind not in (Kind.NODE, Kind.RELATIONSHIP, Kind.ANY, Kind.NULL) and not b.observed(
+                item.target):  # a type read off data is checked on the rows that bring a value (`_typed_id`)
             raise CypherTypeError(f"type mismatch: expected a node or relationship but was {item.target.type!r}",
                                   item.span, detail="InvalidArgumentType")
         for entity in kinds:
@@ -568,6 +571,12 @@ class Writer:
                             f" AS {alias}{compiler.context.join_text()} WHERE ({target}) IS NOT NULL)",
                             parameters.values))
         return results
+
+    def _check_targets(self, item: b.BoundSetItem, rows_sql: str, values: list[Any]) -> None:
+        """Run the type check of targets (`_targets`) that nothing is written to: a value that is no node or
+        relationship is still an error on its row."""
+        if item.target.type.kind not in (Kind.NODE, Kind.RELATIONSHIP, Kind.NULL):
+            self.run.fetchone(f"SELECT count(*) FROM {rows_sql}", values)
 
     @staticmethod
     def _typed_id(compiler: ExpressionCompiler, target: b.BoundExpression, entity: str) -> str:
@@ -593,6 +602,7 @@ class Writer:
         for entity, rows_sql, values in self._targets(item, relation):
             column = self.store.catalog.column(entity, item.key)
             if column is None:
+                self._check_targets(item, rows_sql, values)
                 continue
             rows = self.run.materialize(rows_sql, [], values)
             table = "nodes" if entity == "node" else "rels"
@@ -618,10 +628,9 @@ class Writer:
                                          span=value.span))
                        for key in self.store.catalog.columns[source]]
         elif not (value.type.is_record or isinstance(value, b.BMap)):
-            if value.type.kind is Kind.NULL and replace_all:
-                entries: list[tuple[str, b.BoundExpression]] = []
-            else:
+            if not self._null_map(value, relation):
                 raise UnsupportedFeature("SET += / = with a map whose keys are only known at run time", item.span)
+            entries: list[tuple[str, b.BoundExpression]] = []  # null is the empty map: = removes all, += none
         else:
             entries = self._property_entries(value)
         entries, relation = self._entries_read_first(entries, relation)
@@ -651,6 +660,20 @@ class Writer:
                     self.run.fulltext.wrote(entity, keys=[key])
                     counters["properties_set"] += count
         return counters
+
+    def _null_map(self, value: b.BoundExpression, relation: Relation) -> bool:
+        """Whether `SET x = value` / `+= value` sets no key on any row: the value is null, or of a type read off
+        data that holds no map (then a non-null value on a row is the type error Neo4j raises at run time)."""
+        if not b.never_a_map(value):
+            return False
+        if value.type.kind is Kind.NULL:
+            return True
+        _, compiler, alias, parameters = self.compiler(relation)
+        checked = compiler.mismatch(value, "Map", "VARIANT")
+        # in the SELECT list, computed on the rows alone (DuckDB may push a WHERE into a joined table's scan)
+        self.run.fetchone(f"SELECT count({checked}) FROM {relation.sql} AS {alias}{compiler.context.join_text()}",
+                          parameters.values)
+        return True
 
     def _entries_read_first(self, entries: list[tuple[str, b.BoundExpression]], relation: Relation
                             ) -> tuple[list[tuple[str, b.BoundExpression]], Relation]:
@@ -682,6 +705,8 @@ class Writer:
         else:
             column = self.store.ensure_property_column(entity, item.key, item.value.type)
         if column is None:
+            for _, rows_sql, values in self._targets(item, relation):
+                self._check_targets(item, rows_sql, values)
             return counters
         column_type = self.store.catalog.column_type(entity, item.key)
         for target_entity, rows_sql, values in self._targets(item, relation, item.value, {entity: column_type}):
@@ -752,7 +777,12 @@ class Writer:
                 continue
             else:
                 variant = compiler.variant(expression)
-                node_sets.append((f"SELECT CASE WHEN cy_kind({variant}) = 7 THEN cy_node_id({variant}) END AS id"
+                # a value of a type only known at run time (or read off data): one that is no node,
+                # relationship, path or list of them is a type error on the row that brings it
+                undeletable = error_sql("TypeError", "InvalidArgumentType", "'DELETE expects a node, relationship"
+                                        f" or path, got ' || cy_type_name({variant})")
+                node_sets.append((f"SELECT CASE WHEN cy_kind({variant}) = 7 THEN cy_node_id({variant})"
+                                  f" WHEN cy_kind({variant}) NOT IN (0, 5, 8, 9) THEN {undeletable} END AS id"
                                   f" {source}", parameters.values))
                 rel_sets.append((f"SELECT CASE WHEN cy_kind({variant}) = 8 THEN cy_rel_id({variant}) END AS id"
                                  f" {source}", parameters.values))

@@ -23,6 +23,8 @@ from engine.procedures import ProcedureRegistry, check_arguments
 from engine.semantic import bound as b
 from engine.semantic import parameter_reads
 from engine.semantic import types as t
+from engine.semantic.bound import children as _children
+from engine.semantic.bound import observed as _observed
 from engine.semantic.constants import constant_of
 from engine.semantic.functions import AGGREGATES, ARGUMENT_KINDS, SIGNATURES
 from engine.semantic.scope import ColumnNamer, Scope, Variable
@@ -461,7 +463,7 @@ class Binder:
             return b.BoundSetItem(kind, target, None, value, (), item.span)
         if isinstance(item, ast.SetLabels):
             target = self.bind_expression(item.variable, scope)
-            if target.type.kind not in (Kind.NODE, Kind.ANY, Kind.NULL):
+            if target.type.kind not in (Kind.NODE, Kind.ANY, Kind.NULL) and not _observed(target):
                 raise CypherTypeError("labels can only be set on nodes", item.span, detail="InvalidArgumentType")
             return b.BoundSetItem("labels", target, None, None, item.labels, item.span)
         raise UnsupportedFeature(f"{type(item).__name__} in SET", item.span)
@@ -488,7 +490,7 @@ class Binder:
         for expression in clause.expressions:
             bound_expression = self.bind_expression(expression, scope)
             if bound_expression.type.kind not in (Kind.NODE, Kind.RELATIONSHIP, Kind.PATH, Kind.ANY, Kind.NULL,
-                                                  Kind.LIST):
+                                                  Kind.LIST) and not _observed(bound_expression):
                 raise CypherSyntaxError("DELETE expects a node, relationship or path", expression.span,
                                         detail="InvalidArgumentType" if isinstance(expression, ast.Literal)
                                         or bound_expression.type.kind in NUMBER_KINDS else "InvalidDelete")
@@ -876,7 +878,7 @@ class Binder:
             return anonymous
         existing = scope.lookup(node.variable.name)
         if existing is not None:
-            if existing.type.kind not in (Kind.NODE, Kind.ANY, Kind.NULL):
+            if existing.type.kind not in (Kind.NODE, Kind.ANY, Kind.NULL) and not existing.observed:
                 raise CypherSyntaxError(f"type mismatch: `{node.variable.name}` was {existing.type!r}, "
                                         "used as a node", node.variable.span, detail="VariableTypeConflict")
             if mode in ("create", "merge") and (node.labels is not None or node.properties is not None):
@@ -933,8 +935,9 @@ class Binder:
                     raise CypherSyntaxError(f"can't create relationship `{relationship.variable.name}`: the "
                                             "variable is already declared", relationship.span,
                                             detail="VariableAlreadyBound")
+                # a single relationship of a type read off data is checked on each row (`_bound_id`)
                 if existing.type.kind not in (Kind.RELATIONSHIP, Kind.ANY, Kind.NULL) and not (
-                        length is not None and existing.type.kind is Kind.LIST):
+                        existing.observed if length is None else existing.type.kind is Kind.LIST):
                     raise CypherSyntaxError(f"type mismatch: `{relationship.variable.name}` was {existing.type!r}, "
                                             "used as a relationship", relationship.variable.span,
                                             detail="VariableTypeConflict")
@@ -1014,7 +1017,7 @@ class Binder:
             entity = "node" if kind is Kind.NODE else "relationship"
             result = self.property_types(entity, node.key) or t.NULL
         elif kind in TEMPORAL_KINDS:
-            result = _temporal_component_type(subject.type, node)
+            result = _temporal_component_type(subject, node)
         elif kind in (Kind.MAP, Kind.ANY, Kind.NULL) or _observed(subject):
             result = t.ANY
         else:
@@ -1299,7 +1302,7 @@ class Binder:
             self.writes.extend((entities, key, entry.type) for key, entry in value.entries)
         elif value.type.is_record:
             self.writes.extend((entities, key, field_type) for key, field_type in value.type.fields or ())
-        elif value.type.kind is not Kind.NULL:
+        elif not b.never_a_map(value):
             self.writes.append((entities, None, t.ANY))
 
     def new_variable(self, name: str, cypher_type: CypherType, *, anonymous: bool = False) -> Variable:
@@ -1446,11 +1449,6 @@ def _calls(expression: b.BoundExpression, function: str) -> bool:
     return any(_calls(child, function) for child in _children(expression))
 
 
-UNTYPED_AGGREGATES = frozenset({"min", "max"})
-"""Aggregates whose result Neo4j types as ANY (`min(input :: ANY) :: ANY`): the type the engine infers for them
-only chooses their SQL, like a type read off stored data."""
-
-
 def _union_output(parts: list[b.BoundSingleQuery]) -> list[Variable]:
     """The result columns of a query: a single part's own, or the first part's names and columns typed to hold
     every part's values (types.unify: different kinds meet in ANY, so each value keeps its own type)."""
@@ -1464,18 +1462,6 @@ def _union_output(parts: list[b.BoundSingleQuery]) -> list[Variable]:
         output.append(variable if unified == variable.type and observed == variable.observed else
                       Variable(variable.name, unified, variable.column, observed=observed))
     return output
-
-
-def _observed(expression: b.BoundExpression) -> bool:
-    """Whether the expression's static type depends on stored data (see `Variable.observed`), or is one the
-    query text leaves open (`UNTYPED_AGGREGATES`): either way it speeds up SQL but raises no compile-time error."""
-    if isinstance(expression, b.BAggregate) and expression.name in UNTYPED_AGGREGATES:
-        return True
-    if isinstance(expression, b.BProperty):
-        return expression.subject.type.kind in (Kind.NODE, Kind.RELATIONSHIP) or _observed(expression.subject)
-    if isinstance(expression, b.BVariable):
-        return expression.variable.observed
-    return any(_observed(child) for child in _children(expression))
 
 
 def _may_be_list(expression: b.BoundExpression) -> bool:
@@ -1547,31 +1533,20 @@ def _temporal_operator_type(op: str, left: CypherType, right: CypherType) -> Cyp
     return t.ANY
 
 
-def _temporal_component_type(subject: CypherType, node: ast.PropertyLookup) -> CypherType:
-    """`d.year`, `dt.timezone`, `dur.seconds`: INTEGER or STRING; a component the type lacks is an error."""
+def _temporal_component_type(subject: b.BoundExpression, node: ast.PropertyLookup) -> CypherType:
+    """`d.year`, `dt.timezone`, `dur.seconds`: INTEGER or STRING; a component the type lacks is an error, at
+    compile time where the query text fixes the type, else (ANY) on the rows that bring a value."""
     from engine import temporal
-    component = temporal.component_kind(subject.kind.value, node.key)
+    component = temporal.component_kind(subject.type.kind.value, node.key)
     if component is None:
-        raise CypherSyntaxError(f"type mismatch: {subject!r} has no component `{node.key}`", node.span,
+        if _observed(subject):
+            return t.ANY
+        raise CypherSyntaxError(f"type mismatch: {subject.type!r} has no component `{node.key}`", node.span,
                                 detail="InvalidArgumentType")
     return t.STRING if component == "STRING" else t.INTEGER
 
 
 # -- tree queries ----------------------------------------------------------------------------------------
-
-def _children(expression: b.BoundExpression) -> list[b.BoundExpression]:
-    result: list[b.BoundExpression] = []
-    for value in vars(expression).values():
-        if isinstance(value, b.BoundExpression):
-            result.append(value)
-        elif isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, b.BoundExpression):
-                    result.append(item)
-                elif isinstance(item, tuple):
-                    result.extend(x for x in item if isinstance(x, b.BoundExpression))
-    return result
-
 
 def _contains_aggregate(expression: b.BoundExpression) -> bool:
     if isinstance(expression, b.BAggregate):

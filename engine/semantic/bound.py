@@ -15,7 +15,7 @@ from typing import Any
 from engine.procedures import Procedure
 from engine.semantic import parameter_reads
 from engine.semantic.scope import Variable
-from engine.semantic.types import CypherType
+from engine.semantic.types import CypherType, Kind
 from engine.syntax import ast
 from engine.syntax.span import Span
 
@@ -426,6 +426,49 @@ class BSchemaCommand:
 
 # ------------------------------------------------------------------------------------------------------
 # Walking the tree
+
+
+def children(expression: BoundExpression) -> list[BoundExpression]:
+    """The bound expressions directly under `expression` (its fields, and the items of tuples of them)."""
+    result: list[BoundExpression] = []
+    for value in vars(expression).values():
+        if isinstance(value, BoundExpression):
+            result.append(value)
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, BoundExpression):
+                    result.append(item)
+                elif isinstance(item, tuple):
+                    result.extend(x for x in item if isinstance(x, BoundExpression))
+    return result
+
+
+UNTYPED_AGGREGATES = frozenset({"min", "max"})
+"""Aggregates whose result Neo4j types as ANY (`min(input :: ANY) :: ANY`): the type the engine infers for them
+only chooses their SQL, like a type read off stored data."""
+
+
+def observed(expression: BoundExpression) -> bool:
+    """Whether the expression's static type depends on stored data (see `Variable.observed`: a property read,
+    typed by its column, which the statement's own writes may widen), or is one the query text leaves open
+    (`UNTYPED_AGGREGATES`). Such a type chooses the SQL but never makes a compile-time type error (ADR-0053):
+    where it does not fit, the value is checked on the rows that bring it."""
+    if isinstance(expression, BAggregate) and expression.name in UNTYPED_AGGREGATES:
+        return True
+    if isinstance(expression, BProperty):
+        return expression.subject.type.kind in (Kind.NODE, Kind.RELATIONSHIP) or observed(expression.subject)
+    if isinstance(expression, BVariable):
+        return expression.variable.observed
+    return any(observed(child) for child in children(expression))
+
+
+def never_a_map(expression: BoundExpression) -> bool:
+    """Whether no row's value can be a map, node or relationship: null, or a type read off data that is none
+    of those (a value of a type the text fixes is the binder's compile-time error instead). `SET x = value`
+    then sets no key; a non-null value is a type error on its row."""
+    kind = expression.type.kind
+    return kind is Kind.NULL or (observed(expression) and kind not in (Kind.MAP, Kind.ANY, Kind.NODE,
+                                                                        Kind.RELATIONSHIP))
 
 
 def walk(root: object, prune: Callable[[object], bool] | None = None) -> Iterator[object]:

@@ -125,6 +125,29 @@ def convert(sql: str, source: CypherType, target: CypherType) -> str:
     raise UnsupportedFeature(f"converting {source!r} to {target!r}")
 
 
+def mismatch_of(sql: str, cypher_type: CypherType, expected: str, target_sql: str) -> str:
+    """`sql`, a value of `cypher_type`, where a value of type `expected` is needed: null stays null, anything
+    else is a type error once a row brings it. The binder refuses at compile time the types the query text
+    fixes; a type that reaches here came from stored data or from what the statement itself writes, and
+    whether a statement compiles never depends on those (ADR-0053)."""
+    message = sql_string(f"type mismatch: expected {expected} but was {cypher_type!r}")
+    return (f"CASE WHEN ({sql}) IS NULL THEN NULL::{target_sql}"
+            f" ELSE {error_sql('TypeError', 'InvalidArgumentType', message)} END")
+
+
+def entity_id_of(sql: str, cypher_type: CypherType, entity: str) -> str:
+    """The id of the node (`entity`) or relationship `sql` holds, a value of `cypher_type`: a value only known
+    at run time, or of a type read off data, that is no such element is a type error on its row."""
+    kind = Kind.NODE if entity == "node" else Kind.RELATIONSHIP
+    if cypher_type.kind is kind:
+        return sql
+    if cypher_type.kind is Kind.NULL:
+        return "NULL::BIGINT"
+    if is_variant(cypher_type):
+        return macro("cy_node_id" if entity == "node" else "cy_rel_id", sql)
+    return mismatch_of(sql, cypher_type, kind.value.title(), "BIGINT")
+
+
 class ExpressionCompiler:
     """Compiles bound expressions inside one SELECT (`context`)."""
 
@@ -183,15 +206,7 @@ class ExpressionCompiler:
         return self.mismatch(expression, "a number", "DOUBLE")
 
     def entity_id(self, expression: b.BoundExpression, entity: str) -> str:
-        kind = Kind.NODE if entity == "node" else Kind.RELATIONSHIP
-        if expression.type.kind is kind:
-            return self.compile(expression)
-        if expression.type.kind is Kind.NULL:
-            return "NULL::BIGINT"
-        if is_variant(expression.type):
-            name = "cy_node_id" if entity == "node" else "cy_rel_id"
-            return macro(name, self.compile(expression))
-        return self.mismatch(expression, kind.value.title(), "BIGINT")
+        return entity_id_of(self.compile(expression), expression.type, entity)
 
     def list_value(self, expression: b.BoundExpression) -> tuple[str, CypherType]:
         """SQL of a native list and its element type (a VARIANT list when unknown)."""
@@ -204,13 +219,7 @@ class ExpressionCompiler:
         return self.mismatch(expression, "List", "VARIANT[]"), t.ANY
 
     def mismatch(self, expression: b.BoundExpression, expected: str, target_sql: str) -> str:
-        """A value of a type that is not `expected`, where `expected` is needed: null stays null, anything else
-        is a type error once a row brings it. The binder refuses at compile time the types the query text
-        fixes; a type that reaches here came from stored data or from what the statement itself writes, and
-        whether a statement compiles never depends on those."""
-        message = sql_string(f"type mismatch: expected {expected} but was {expression.type!r}")
-        return (f"CASE WHEN ({self.compile(expression)}) IS NULL THEN NULL::{target_sql}"
-                f" ELSE {error_sql('TypeError', 'InvalidArgumentType', message)} END")
+        return mismatch_of(self.compile(expression), expression.type, expected, target_sql)
 
     # -- entity access ------------------------------------------------------------------------------
 
@@ -281,9 +290,10 @@ class ExpressionCompiler:
             return f"struct_extract({self.compile(subject)}, {sql_string(node.key)})"
         if kind is Kind.NULL:
             return "NULL::VARIANT"
-        if kind in t.TEMPORAL_KINDS:
+        if kind in t.TEMPORAL_KINDS and node.type.kind is not Kind.ANY:
             from engine.sqlgen import temporal
             return temporal.component(self, subject, node.key)
+        # a value only known at run time, or a component its observed type lacks: checked on each row
         value = self.variant(subject)
         catalog = self.context.catalog
         node_column, rel_column = catalog.column("node", node.key), catalog.column("relationship", node.key)
@@ -317,7 +327,7 @@ class ExpressionCompiler:
         if subject.type.kind in (Kind.NODE, Kind.RELATIONSHIP, Kind.MAP) or subject.type.is_record:
             if isinstance(index, b.BLiteral | b.BParameter) and isinstance(index.value, str):
                 return self._property(b.BProperty(subject, index.value, type=t.ANY, span=node.span))
-            if index.type.kind not in (Kind.STRING, Kind.ANY, Kind.NULL):
+            if index.type.kind not in (Kind.STRING, Kind.ANY, Kind.NULL) and not b.observed(index):
                 raise CypherTypeError(f"a map can only be indexed by a string, not {index.type!r}", index.span,
                                       detail="MapElementAccessByNonString")
             if subject.type.kind is Kind.MAP or subject.type.is_record:
@@ -472,27 +482,50 @@ class ExpressionCompiler:
 
     def _entity_properties(self, node: b.BEntityProperties) -> str:
         subject = node.subject
-        if subject.type.kind not in (Kind.NODE, Kind.RELATIONSHIP):
-            if subject.type.kind is Kind.MAP or subject.type.is_record:
-                return self.variant(subject)
-            raise UnsupportedFeature("properties() of a value whose type is not known", node.span)
-        return f"CASE WHEN ({self.compile(subject)}) IS NULL THEN NULL ELSE {map_of_entries(self.entries(subject))} END"
+        if subject.type.kind in (Kind.NODE, Kind.RELATIONSHIP):
+            return (f"CASE WHEN ({self.compile(subject)}) IS NULL THEN NULL"
+                    f" ELSE {map_of_entries(self.entries(subject))} END")
+        if subject.type.kind is Kind.MAP or subject.type.is_record:
+            return self.variant(subject)
+        if subject.type.kind is not Kind.ANY:  # a type read off data (the binder refuses those the text fixes)
+            return self.mismatch(subject, "a map, node or relationship", "VARIANT")
+        return self._dynamic_properties(self.compile(subject))
+
+    def _dynamic_properties(self, value: str) -> str:
+        """properties() of a VARIANT: a map is itself, a node's or relationship's its properties; any other
+        value is a type error on the row that brings it."""
+        reads = []
+        for entity, id_macro in (("node", "cy_try_node_id"), ("relationship", "cy_try_rel_id")):
+            reads.append(error_sql("UnsupportedFeature", "Unsupported",
+                                   "'properties() of a node or relationship inside a list expression'")
+                         if self.context.lambda_depth else
+                         map_of_entries(self.entity_entries(entity, f"{id_macro}({value})")))
+
+        def choose(v: str, of_node: str, of_rel: str) -> str:
+            failure = error_sql("TypeError", "InvalidArgumentType",
+                                f"'properties() expects a map, node or relationship, got ' || cy_type_name({v})")
+            return (f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 6 THEN {v} WHEN 7 THEN {of_node}"
+                    f" WHEN 8 THEN {of_rel} ELSE {failure} END")
+        # the entities' maps are read outside `let`'s lambda, where DuckDB refuses subqueries
+        return let([value, *reads], choose)
 
     def entries(self, subject: b.BoundExpression) -> str:
         """The entries of a node's or relationship's properties (its non-null property columns), or of a map,
         as a list of `{key, value}` STRUCTs with VARIANT values."""
         kind = subject.type.kind
         if kind in (Kind.NODE, Kind.RELATIONSHIP):
-            entity = "node" if kind is Kind.NODE else "relationship"
-            id_sql = self.compile(subject)
-            types = self.context.catalog.types[entity]
-            entries = ", ".join(
-                f"{{'key': {sql_string(key)}, 'value': "
-                f"{to_variant(self.entity_column(entity, id_sql, column), types.get(key, t.ANY))}}}"
-                for key, column in sorted(self.context.catalog.columns[entity].items()))
-            return f"list_filter([{entries}], lambda e: e.value IS NOT NULL)" if entries else NO_ENTRIES
+            return self.entity_entries("node" if kind is Kind.NODE else "relationship", self.compile(subject))
         return let([self.variant(subject)], lambda value: (
             f"list_transform(variant_keys({value}), lambda k: {{'key': k, 'value': cy_map_get({value}, k)}})"))
+
+    def entity_entries(self, entity: str, id_sql: str) -> str:
+        """The non-null property columns of the node or relationship whose id is `id_sql`, as `entries` gives."""
+        types = self.context.catalog.types[entity]
+        entries = ", ".join(
+            f"{{'key': {sql_string(key)}, 'value': "
+            f"{to_variant(self.entity_column(entity, id_sql, column), types.get(key, t.ANY))}}}"
+            for key, column in sorted(self.context.catalog.columns[entity].items()))
+        return f"list_filter([{entries}], lambda e: e.value IS NOT NULL)" if entries else NO_ENTRIES
 
     def _lambda(self, variable: Variable) -> tuple[str, ExpressionCompiler]:
         name = variable.column

@@ -20,8 +20,10 @@ from dataclasses import dataclass, field
 from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
 from engine.semantic import types as t
+from engine.semantic.scope import Variable
+from engine.semantic.types import Kind
 from engine.sqlgen.context import Parameters, SelectContext
-from engine.sqlgen.expressions import ExpressionCompiler, equality_sql
+from engine.sqlgen.expressions import ExpressionCompiler, entity_id_of, equality_sql
 from engine.sqlgen.walks import Hop, LevelSource, Walk, frontier_walk, level_walk, trail_walk
 from engine.syntax import ast
 
@@ -172,9 +174,16 @@ class PatternCompiler:
 
     # -- elements ---------------------------------------------------------------------------------
 
+    def _bound_id(self, variable: Variable, entity: str) -> str | None:
+        """The id of the node or relationship an already bound variable holds (None when it is not bound). A
+        variable typed otherwise (a value only known at run time, or of a type read off data) is checked on
+        each row: a value that is no such element is a type error, as Neo4j's run time raises."""
+        sql = self.context.variable_sql(variable)
+        return None if sql is None else entity_id_of(sql, variable.type, entity)
+
     def _node(self, node: b.BoundNode, *, scanned: bool = False) -> str:
         """A node pattern; `scanned` when it starts a path (its id orders rows), not reached by a hop."""
-        existing = self.context.variable_sql(node.variable)
+        existing = self._bound_id(node.variable, "node")
         if existing is not None:
             id_sql = existing
         else:
@@ -239,7 +248,7 @@ class PatternCompiler:
                       keep_nodes: bool, frontier: Frontier | None) -> str:
         if relationship.length is not None:
             return self._walk(relationship, left, right_node, keep_nodes, frontier)
-        existing = self.context.variable_sql(relationship.variable)
+        existing = self._bound_id(relationship.variable, "relationship")
         if existing is None and self._free(right_node):
             return self._hop_to_free_node(relationship, left, right_node)
         right = self._node(right_node)
@@ -408,7 +417,7 @@ class PatternCompiler:
         if frontier is None:
             return trail_walk(walk)
         # the end node, when already bound (by an earlier clause or pattern), stops the walk when reached
-        target = self.context.variable_sql(right_node.variable)
+        target = self._bound_id(right_node.variable, "node")
         return frontier_walk(walk, every_tie=frontier.every_tie, start=left, target=target, closed=frontier.closed,
                              node_after=node_after)
 
@@ -416,7 +425,7 @@ class PatternCompiler:
                     frontier: Frontier | None) -> str | None:
         """The table of paths a level walk (walks.level_walk), run now, finds, when the hop keeps one path per
         node between two nodes of the MATCH's input rows and the walk is large enough; else None."""
-        target = self.context.variable_sql(right_node.variable)
+        target = self._bound_id(right_node.variable, "node")
         if (self.levels is None or frontier is None or frontier.every_tie or target is None
                 or not self.levels.reads(left, target)):
             return None
@@ -596,7 +605,7 @@ class PatternCompiler:
             else:
                 rel_sql = self._relationship(link, node_ids[-1], right_node, keep_nodes, frontier)
                 is_list = link.length is not None
-            node_ids.append(self.context.variable_sql(right_node.variable) or "")
+            node_ids.append(self._bound_id(right_node.variable, "node") or "")
             rel_items.append((rel_sql, is_list))
         rels = [sql if is_list else f"[{sql}]" for sql, is_list in rel_items]
         rels_sql = _concat_lists(rels) if rels else "[]::BIGINT[]"
@@ -617,7 +626,17 @@ class PatternCompiler:
         if selector is not None:
             if selector.function is not None:  # as with dbms.cypher.forbid_shortestpath_common_nodes = false
                 self._condition(f"NOT ({node_ids[0]} = {node_ids[-1]} AND len({rels_sql}) > 0)")
-            self.sql.selection = Selection(selector.kind, selector.k, node_ids[0], node_ids[-1], f"len({rels_sql})")
+            ends = [self._partition_key(node, node_id) for node, node_id in
+                    ((path.nodes[0], node_ids[0]), (path.nodes[-1], node_ids[-1]))]
+            self.sql.selection = Selection(selector.kind, selector.k, *ends, f"len({rels_sql})")
+
+    def _partition_key(self, node: b.BoundNode, id_sql: str) -> str:
+        """An end node's id as a key of the selector's partition: a bound variable not typed as a node keys by
+        its value, as DuckDB refuses the run-time check of its id (`_bound_id`, volatile) in PARTITION BY;
+        the pattern's conditions make that check."""
+        if node.variable.type.kind is not Kind.NODE:
+            return self.context.variable_sql(node.variable) or id_sql
+        return id_sql
 
     def _frontier(self, path: b.BoundPath) -> Frontier | None:
         """Breadth first expansion, when it finds exactly the paths the selector keeps: one path, or one

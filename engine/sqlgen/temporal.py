@@ -180,7 +180,7 @@ def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> 
     if target == "DURATION":
         if kind is Kind.DURATION:
             return _compile(c, argument)
-        if is_variant(argument.type):
+        if _checked_per_row(argument):
             return let([_variant(c, argument)], lambda v: (
                 f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 15 THEN {rt.payload(v, 'DURATION')}"
                 f" WHEN 4 THEN cy_t_parse_duration(TRY_CAST({v} AS VARCHAR)) ELSE "
@@ -191,7 +191,7 @@ def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> 
     if kind in INSTANTS:
         return with_parts(c, argument, lambda parts, null: (
             f"CASE WHEN {null} THEN NULL ELSE {select(parts, target)} END"))
-    if not is_variant(argument.type):
+    if not _checked_per_row(argument):
         raise _type_error(f"{target.lower()}() cannot convert {argument.type!r}", argument.span)
     return let([_variant(c, argument)], lambda v: (
         f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 4 THEN {parse(f'TRY_CAST({v} AS VARCHAR)', target)}"
@@ -201,6 +201,13 @@ def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> 
             f"CASE WHEN {p} IS NULL THEN " + error_sql(
                 "TypeError", "InvalidArgumentType", f"'cannot construct a {target.lower()} from ' || cy_type_name({v})")
             + f" ELSE {select(rt.dynamic_parts(p), target)} END")) + " END"))
+
+
+def _checked_per_row(argument: b.BoundExpression) -> bool:
+    """Whether an argument of a type the function does not take is checked on the rows that bring a value:
+    its type is only known at run time, or was read off stored data (ADR-0053); else the query text fixes
+    it, and that is a compile-time error."""
+    return is_variant(argument.type) or b.observed(argument)
 
 
 PARSERS = {"DATE": "cy_t_parse_date", "LOCAL TIME": "cy_t_parse_localtime", "ZONED TIME": "cy_t_parse_time",
@@ -688,7 +695,7 @@ def between(mode: str) -> Builder:
         if Kind.NULL in (first.type.kind, second.type.kind):
             return SQL_NULL["DURATION"]
         for argument in (first, second):
-            if argument.type.kind not in INSTANTS and not is_variant(argument.type):
+            if argument.type.kind not in INSTANTS and not _checked_per_row(argument):
                 raise _type_error(f"duration.{mode}() expects temporal values, not {argument.type!r}", argument.span)
         return with_parts(c, first, lambda a, a_null: with_parts(c, second, lambda z, z_null: (
             f"CASE WHEN {a_null} OR {z_null} THEN NULL ELSE {_between(a, z, mode)} END")))
@@ -862,6 +869,8 @@ def arithmetic(c: ExpressionCompiler, op: str, left: b.BoundExpression, right: b
         if (lk is Kind.DURATION and rv) or (lv and (rv or rk in NUMBERS)):
             return _dynamic(c, op, left, right, result)
     if lt or rt_:
+        if b.observed(left) or b.observed(right):  # a type read off data: the values decide, on each row
+            return _dynamic(c, op, left, right, result) if op in ARITHMETIC_MACROS else None
         raise _type_error(f"cannot apply {op} to {left.type!r} and {right.type!r}", left.span)
     return None
 
