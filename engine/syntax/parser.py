@@ -844,10 +844,10 @@ class Parser:
         return ast.PathPattern(tuple(elements), span=self.span_from(start))
 
     def _arrow_head(self) -> bool:
-        """Whether the `<` here opens a relationship (`<-`, written together), not a comparison after a
-        pattern predicate (`(n)<-[:R]-() < false`)."""
-        following = self.peek()
-        return following.type is TT.MINUS and following.span.start == self.current.span.end
+        """Whether the `<` here opens a relationship, `<-[` or `<--` (whitespace between the symbols allowed, as
+        in Neo4j's grammar: `(a) < -[:R]- (b)`), not a comparison after a pattern predicate
+        (`(n)<-[:R]-() < false`, `(n)-->() < -1`)."""
+        return self.peek().type is TT.MINUS and self.peek(2).type in (TT.LBRACKET, TT.MINUS)
 
     def parse_node_pattern(self) -> ast.NodePattern:
         opened = self.expect(TT.LPAREN, "to open a node pattern")

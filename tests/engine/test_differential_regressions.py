@@ -193,9 +193,12 @@ def test_split_of_stored_strings_by_themselves():
     ("MATCH (n:P) WHERE (n)<-[:R]-() < false RETURN count(*) AS c", 0),
     ("MATCH (n:P) WHERE (n)<-[:R]-()<true RETURN count(*) AS c", 1),
     ("MATCH (n:P) WHERE (n)-->() < -1 RETURN count(*) AS c", 0),
+    # a relationship's arrow head may stand apart from its dash, as Neo4j's grammar allows
+    ("MATCH (a) < -[:R]- (b) RETURN count(*) AS c", 1),
+    ("MATCH (a) < -- (b) RETURN count(*) AS c", 1),
     ("MATCH (a)<--(b)<--(c) RETURN count(*) AS c", 0),
 ])
-def test_less_than_after_a_pattern(query, count):
+def test_less_than_after_a_pattern_and_spaced_arrow_heads(query, count):
     with engine.connect(":memory:") as db:
         db.execute("CREATE (:P)-[:R]->(:P)")
         assert db.execute(query).fetchall() == [(count,)]
