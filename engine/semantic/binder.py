@@ -201,14 +201,7 @@ class Binder:
         if clause.variable.name in scope:
             raise CypherSyntaxError(f"variable `{clause.variable.name}` already declared", clause.variable.span,
                                       detail="VariableAlreadyBound")
-        source = expression.type
-        if source.kind is Kind.LIST:
-            element = source.element or t.ANY
-        elif source.kind is Kind.NULL or source.kind is Kind.ANY:
-            element = t.ANY
-        else:
-            element = source
-        variable = self.new_variable(clause.variable.name, element)
+        variable = self.new_variable(clause.variable.name, _unwound_type(expression.type))
         variable.observed = _observed(expression)
         if isinstance(expression, b.BParameter | b.BLiteral) and expression.type.kind is Kind.LIST:
             variable.unwound = expression
@@ -683,8 +676,9 @@ class Binder:
         if clause.variable.name in scope:
             raise CypherSyntaxError(f"variable `{clause.variable.name}` already declared", clause.variable.span,
                                     detail="VariableAlreadyBound")
-        element = (source.type.element or t.ANY) if source.type.kind is Kind.LIST else t.ANY
-        variable = self.new_variable(clause.variable.name, element)
+        # a value that is not a list (only a type read off data gets here) is one element, as for UNWIND
+        variable = self.new_variable(clause.variable.name, _unwound_type(source.type))
+        variable.observed = _observed(source)
         inner = scope.copy()
         inner.add(variable)
         bound_clauses = []
@@ -1462,6 +1456,14 @@ def _union_output(parts: list[b.BoundSingleQuery]) -> list[Variable]:
         output.append(variable if unified == variable.type and observed == variable.observed else
                       Variable(variable.name, unified, variable.column, observed=observed))
     return output
+
+
+def _unwound_type(source: CypherType) -> CypherType:
+    """The type of the elements UNWIND (or FOREACH) takes from a value of type `source`: a list's elements, a
+    value that is not a list itself (one element; null none)."""
+    if source.kind is Kind.LIST:
+        return source.element or t.ANY
+    return t.ANY if source.kind in (Kind.NULL, Kind.ANY) else source
 
 
 def _may_be_list(expression: b.BoundExpression) -> bool:

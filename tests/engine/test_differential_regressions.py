@@ -97,6 +97,19 @@ def test_create_from_a_stored_value_of_another_type(db):
         db.execute(f"MATCH (n:T) WHERE n.s IS NOT NULL {create}").fetchall()
 
 
+def test_foreach_over_a_stored_value_that_is_no_list(db):
+    """Neo4j's FOREACH takes a value that is not a list as a list of it (ListSupport.makeTraversable), as
+    UNWIND does; the element was typed ANY over SQL of the column's type, which failed inside DuckDB."""
+    db.execute("MATCH (n:T) WHERE false FOREACH (y IN n.i | SET n.z = y)")
+    db.execute("MATCH (n:T) FOREACH (y IN n.i | SET n.z = y + 1)")
+    assert db.execute("MATCH (n:T) RETURN n.z AS z ORDER BY z").fetchall() == [(2,), (None,)]
+
+
+def test_set_properties_from_null_sets_none(db):
+    db.execute("MATCH (n:T) SET n += null")
+    assert db.execute("MATCH (n:T) WHERE n.i = 1 RETURN n.s AS s").fetchall() == [("x",)]
+
+
 def test_a_value_only_known_at_run_time_is_checked_as_a_node():
     """Before, `MATCH (x)` took the value of a VARIANT for a node id (1 matched as a node), and CREATE failed
     inside DuckDB; a null still matches nothing."""
