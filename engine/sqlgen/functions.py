@@ -171,10 +171,10 @@ def _reverse(c: ExpressionCompiler, f: b.BFunction) -> str:
 
 def _replace(c: ExpressionCompiler, f: b.BFunction) -> str:
     """replace(s, search, replacement) as Java's String.replace: an empty search matches before every character
-    and at the end ('ab' -> '-a-b-', '' -> '-'), where DuckDB's replace leaves the string as it is."""
+    and at the end ('ab' -> '-a-b-', '' -> '-'), where DuckDB's replace leaves the string as it is. The empty
+    pattern does that in regexp_replace, whose replacement text reads a backslash as an escape: doubled."""
     return let([c.string(argument) for argument in f.arguments], lambda text, search, replacement: (
-        f"CASE WHEN {search} = '' THEN CASE WHEN {text} = '' THEN {replacement} ELSE {replacement}"
-        f" || array_to_string(string_split({text}, ''), {replacement}) || {replacement} END"
+        f"CASE WHEN {search} = '' THEN regexp_replace({text}, '', replace({replacement}, '\\', '\\\\'), 'g')"
         f" ELSE replace({text}, {search}, {replacement}) END"))
 
 

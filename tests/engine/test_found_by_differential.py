@@ -102,3 +102,9 @@ def test_null_divided_by_a_zero_is_null(db):
     assert rows == [(None, None, None)]
     db.execute("CREATE (:D {a: 0}), (:D {a: 0, c: -1.5})")
     assert db.execute("MATCH (n:D) RETURN n.c / n.a AS q ORDER BY q").fetchall() == [(float("-inf"),), (None,)]
+
+
+def test_replace_takes_a_replacement_computed_per_row(db):
+    db.execute("CREATE (:T {s: 'y'}), (:T {s: 'a\\\\1b'})")
+    rows = db.execute("MATCH (n:T) RETURN replace('x', 'x', n.s) AS r, replace('ab', '', n.s) AS e ORDER BY r").fetchall()
+    assert rows == [("a\\1b", "a\\1baa\\1bba\\1b"), ("y", "yayby")]
