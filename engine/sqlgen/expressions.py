@@ -545,6 +545,7 @@ class ExpressionCompiler:
         inner_context.bind_variable(variable, f"{alias}.x")
         compiler = ExpressionCompiler(inner_context, self.queries)
         value, condition = build(compiler)
+        self.queries.correlated_subqueries += 1
         return (f"CASE WHEN ({source}) IS NULL THEN NULL ELSE coalesce((SELECT list({value} ORDER BY {alias}.i)"
                 f" FROM (SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i FROM (SELECT {source} AS l))"
                 f" AS {alias}{inner_context.join_text()} WHERE {condition}), []::{element_sql_type}[]) END")

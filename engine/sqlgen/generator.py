@@ -86,6 +86,9 @@ class QueryCompiler:
         self.ordered = True
         """Whether a clause after the top-level clause compiled now reads the order of its rows; when not,
         the clause numbers its rows with a constant (order_demand.py)."""
+        self.correlated_subqueries = 0
+        """How many correlated subqueries the SQL compiled so far holds (a MATCH's WHERE with one filters
+        the pattern's rows from outside: `match`)."""
         self.reads_fulltext = False
         """Whether the SQL compiled reads a full-text index (its tables must first see the statement's
         writes: `StatementChanges.sync`)."""
@@ -236,19 +239,40 @@ class QueryCompiler:
                       f" ON {match_alias}.__parent = {outer_alias}.__ord")
             matched = Relation(f"({select})", relation.variables + new_variables)
             return self._filter(matched, post_filter, outer) if post_filter is not None else matched
-        selects = []
+        bound, correlated = len(self.parameters.values), self.correlated_subqueries
+        matched = self._matches(clause, relation, outer, new_variables, (alias, context, compiler), clause.where)
+        if clause.where is None or self.correlated_subqueries == correlated:
+            return matched
+        # DuckDB plans a correlated subquery of a WHERE over the unjoined product of the FROM items, the
+        # pattern's join conditions filtering above it (5 nodes: over 20 s); filtered from outside, the
+        # subquery reads the pattern's matches instead
+        self.parameters.truncate(bound)
+        alias = self.alias()
+        context = self.context_for(relation, alias, outer)
+        matched = self._matches(clause, relation, outer, new_variables,
+                                (alias, context, ExpressionCompiler(context, self)), None)
+        return self._filter(matched, clause.where, outer)
+
+    def _matches(self, clause: b.BMatch, relation: Relation, outer: SelectContext | None,
+                 new_variables: list[Variable], first: tuple[str, SelectContext, ExpressionCompiler],
+                 where: b.BoundExpression | None) -> Relation:
+        """The rows of `relation` joined to their matches of the MATCH's pattern satisfying `where`: one
+        SELECT per combination of the variable-length relationships' lengths (`chain_lengths`), the first
+        with the `first` alias, context and compiler."""
+        alias, context, compiler = first
+        selects, carried = [], []
         for number, chains in enumerate(chain_lengths(clause.paths)):
             if number:  # each length's SELECT has its own aliases and joins
                 alias = self.alias()
                 context = self.context_for(relation, alias, outer)
                 compiler = ExpressionCompiler(context, self)
-            pattern, from_items, where = self._pattern(clause.paths, relation, compiler, clause.where, chains=chains)
+            pattern, from_items, condition = self._pattern(clause.paths, relation, compiler, where, chains=chains)
             columns = [f"{alias}.{v.column}" for v in relation.variables] + relation.carried_columns(alias)
             columns += [f"{sql} AS {column}" for column, sql in pattern.outputs]
             carry_items, carried = self.carry(new_variables, context)
             order = self.row_order(outer, relation, alias, pattern.order_keys)
             selects.append(f"SELECT {_list(columns + carry_items)}{order} AS __ord"
-                           f" FROM {relation.sql} AS {alias}{from_items}{context.join_text()} WHERE {where}")
+                           f" FROM {relation.sql} AS {alias}{from_items}{context.join_text()} WHERE {condition}")
         return Relation(f"({' UNION ALL '.join(selects)})", relation.variables + new_variables,
                         relation.carried + carried)
 
@@ -436,6 +460,7 @@ class QueryCompiler:
             return decorrelated
         if node.kind == "collect" and len(node.query.parts) == 1:
             self.final_clauses.add(id(node.query.parts[0].clauses[-1]))
+        self.correlated_subqueries += 1
         relation = self.compile_query(node.query, self.seed(node.imports, outer), outer,
                                       counted=node.kind != "exists")
         if node.kind == "exists":

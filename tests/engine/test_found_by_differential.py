@@ -106,5 +106,23 @@ def test_null_divided_by_a_zero_is_null(db):
 
 def test_replace_takes_a_replacement_computed_per_row(db):
     db.execute("CREATE (:T {s: 'y'}), (:T {s: 'a\\\\1b'})")
-    rows = db.execute("MATCH (n:T) RETURN replace('x', 'x', n.s) AS r, replace('ab', '', n.s) AS e ORDER BY r").fetchall()
+    rows = db.execute("MATCH (n:T) RETURN replace('x', 'x', n.s) AS r, replace('ab', '', n.s) AS e"
+                      " ORDER BY r").fetchall()
     assert rows == [("a\\1b", "a\\1baa\\1bba\\1b"), ("y", "yayby")]
+
+
+# -- a WHERE with a correlated subquery filters the pattern's matches, not the product of its tables ---------
+
+def test_a_where_reading_an_earlier_path_through_a_subquery_finishes():
+    # DuckDB planned the subquery over the unjoined product of the second MATCH's tables: on five nodes the
+    # statement ran for minutes (differential case 2026:267:15); the timeout only guards against that hang
+    with engine.connect(":memory:", timeout=30) as db:
+        db.execute("CREATE (a:A:B {uid: 1}), (b:A:B {uid: 2, c: 2.5}), (c:C {uid: 3}), (d:A {uid: 4}),"
+                   " (e:B {uid: 5}), (b)-[:T {uid: 100}]->(b), (a)-[:R]->(c), (a)-[:T]->(d), (e)-[:S]->(b),"
+                   " (b)-[:R]->(b), (a)-[:S]->(c), (e)-[:R {uid: 106}]->(d), (a)-[:T {c: 0.5}]->(b),"
+                   " (a)-[:R]->(e), (d)-[:T]->(c)")
+        rows = db.execute(
+            "MATCH p = (x)-[r:S|T]-(y:A:B) MATCH (:B)-[:S*1..2]->(y)-[:T]->(z), (:A:B)-[:T]->({uid: 2})-[:R*..3]-(y)"
+            " WHERE CASE WHEN r.c > 0 THEN [e IN relationships(p) | e.uid] < [200] ELSE x.uid > 0 END"
+            " RETURN x.uid AS x, count(*) AS n ORDER BY x").fetchall()
+        assert rows == [(2, 1), (5, 1)]  # x = 1: its r.c is 0.5, and [null] < [200] is null
