@@ -25,6 +25,7 @@ from engine.semantic import parameter_reads
 from engine.semantic.bound import BoundQuery, BSchemaCommand
 from engine.sqlgen import runtime, runtime_catalog
 from engine.sqlgen.context import quote_identifier
+from engine.storage.open_errors import open_error
 from engine.storage.schema import GraphStore
 from engine.syntax.ast import Statement
 from engine.syntax.parser import parse, parse_script
@@ -67,7 +68,10 @@ def _open_file(path: str, memory_limit: str) -> duckdb.DuckDBPyConnection:
     (ADR-0022): no statement can read or write a file, load an extension or reach a network. The database
     file and the macros' cache file (ADR-0031) are opened before that applies; when the cache cannot be had
     the macros are made as TEMP ones, which never reach the user's file."""
-    duck = duckdb.connect(path, config={"memory_limit": memory_limit})
+    try:
+        duck = duckdb.connect(path, config={"memory_limit": memory_limit})
+    except duckdb.Error as error:
+        raise open_error(path, error) from None
     try:
         if runtime_catalog.attach(duck):
             (database,) = duck.execute("SELECT current_database()").fetchone() or ("",)

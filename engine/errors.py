@@ -157,6 +157,35 @@ class MemoryLimitExceeded(CypherError):
     kind = "MemoryError"
 
 
+class DatabaseOpenError(CypherError):
+    """A database file could not be opened; the message names the path, the reason and what to do."""
+
+    kind = "DatabaseError"
+
+    def __init__(self, path: str, reason: str, advice: str) -> None:
+        super().__init__(f"cannot open the database {path}: {reason}. {advice}")
+        self.path = path
+        self.reason = reason
+
+
+class DatabaseLocked(DatabaseOpenError):
+    """Another process holds the file for writing (DuckDB's exclusive lock); `pid` is that process."""
+
+    def __init__(self, path: str, pid: int | None) -> None:
+        holder = f"another process (PID {pid})" if pid is not None else "another process"
+        super().__init__(path, f"it is open in {holder}, which holds it for writing",
+                         "Wait for that process to exit, or stop it, and try again")
+        self.pid = pid
+
+
+class DatabaseCorrupt(DatabaseOpenError):
+    """The file is not a database, or a damaged one."""
+
+
+class DatabaseUnreadable(DatabaseOpenError):
+    """The file or its directory cannot be read or created (missing directory, permissions, a directory)."""
+
+
 class WalkLimitExceeded(UnsupportedFeature):
     """A variable-length pattern grew past the cap on partial paths per step (`max_walk_rows`)."""
 

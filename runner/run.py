@@ -159,8 +159,8 @@ def run_page(page: Page, *, database: str = ":memory:", cell: str | None = None,
         return outcome
     try:
         connection = engine.connect(database, timeout=timeout)
-    except Exception as error:  # a bad --db path, a file that is not a database
-        outcome.errors.append(PageError(page.path, 1, f"cannot open the database {database}: {error}"))
+    except engine.DatabaseOpenError as error:  # a bad --db path, a file that is not a database, a lock
+        outcome.errors.append(PageError(page.path, 1, str(error)))
         return outcome
     with connection:
         outcome.cells.extend(run_cells(page, connection, only=cell))

@@ -1,27 +1,18 @@
-"""Opening a file database, and the one clear error when another process has it open.
+"""Opening a file database for `cookbook serve`, and the one clear error when it cannot be opened.
 
-A file database is open in one process at a time. DuckDB, under the engine, takes an exclusive lock on
-the file when it opens it for writing and keeps it until the connection closes, so a second process
-that opens the same file fails at once; it never waits, and it never sees or writes a half-written
-file. The processes of the agent's story take turns: session 1 writes and exits, session 2 opens the
-file afterwards. A running `cookbook serve` holds its file for as long as it runs, so while it does,
-other programs reach that graph through its tools rather than by opening the file.
+A file database is open in one process at a time (ADR-0010): DuckDB, under the engine, takes an
+exclusive lock on the file when it opens it for writing, so a second process that opens the same file
+fails at once; it never waits, and it never sees or writes a half-written file. While `cookbook serve`
+runs on a file, other programs reach that graph through its tools rather than by opening the file.
 
-DuckDB reports the conflict as an IOException naming the process that holds the lock; `open_database`
-turns that into DatabaseInUse, whose message says what to do; any other failure to open (a file that
-is not a database, a directory that does not exist) is CannotOpenDatabase with DuckDB's reason.
+`engine.connect` reports the failures as engine errors (DatabaseLocked, DatabaseCorrupt,
+DatabaseUnreadable); `open_database` turns them into CannotOpenDatabase (DatabaseInUse for the lock),
+whose message says what to do, for the command line.
 """
 
 from __future__ import annotations
 
-import re
-
-import duckdb
-
 import engine
-
-LOCK_CONFLICT = re.compile(r"Could not set lock on file")
-HOLDER = re.compile(r"Conflicting lock is held in .*? \(PID (?P<pid>\d+)\)")
 
 
 class CannotOpenDatabase(Exception):
@@ -48,8 +39,8 @@ def open_database(path: str, *, timeout: float | None = None) -> engine.Connecti
     """`engine.connect(path)`, with a lock held by another process reported as DatabaseInUse."""
     try:
         return engine.connect(path, timeout=timeout)
-    except duckdb.Error as error:
-        if not LOCK_CONFLICT.search(str(error)):
-            raise CannotOpenDatabase(path, str(error)) from error
-        holder = HOLDER.search(str(error))
-        raise DatabaseInUse(path, int(holder["pid"]) if holder else None) from error
+    except engine.DatabaseLocked as error:
+        raise DatabaseInUse(path, error.pid) from error
+    except engine.DatabaseOpenError as error:
+        message = str(error)
+        raise CannotOpenDatabase(path, message.removeprefix(f"cannot open the database {path}: ")) from error

@@ -82,7 +82,7 @@ def test_a_second_process_gets_a_clear_error_while_the_first_holds_the_file(tmp_
         assert in_use.value.pid == holder.pid
         assert str(in_use.value).startswith(f"cannot open the database {database}: it is open in another "
                                             f"process (PID {holder.pid}), which holds it for writing")
-        with pytest.raises(Exception, match="Could not set lock on file"):  # what engine.connect raises
+        with pytest.raises(engine.DatabaseLocked, match="which holds it for writing"):  # engine.connect's own
             engine.connect(str(database))
     finally:
         holder.stdin.close()
