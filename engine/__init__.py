@@ -33,6 +33,7 @@ from engine.errors import (
     SchemaError,
     StatementInterrupted,
     StatementTimeout,
+    StorageError,
     UnsupportedFeature,
     WalkLimitExceeded,
 )
@@ -81,6 +82,7 @@ __all__ = [
     "SchemaError",
     "StatementInterrupted",
     "StatementTimeout",
+    "StorageError",
     "Time",
     "UnsupportedFeature",
     "WalkLimitExceeded",

@@ -157,6 +157,13 @@ class MemoryLimitExceeded(CypherError):
     kind = "MemoryError"
 
 
+class StorageError(CypherError):
+    """The database file could not be written (disk full, a file size limit); the statement was rolled back
+    and the engine's catalog reloaded from the file."""
+
+    kind = "DatabaseError"
+
+
 class DatabaseOpenError(CypherError):
     """A database file could not be opened; the message names the path, the reason and what to do."""
 

@@ -296,7 +296,8 @@ class Executor:
         except BaseException as error:
             timer.stop()
             if run.begun:
-                self.connection.execute("ROLLBACK")
+                with contextlib.suppress(duckdb.TransactionException):  # a failed COMMIT has ended it already
+                    self.connection.execute("ROLLBACK")
                 self.store.reload()
             if isinstance(error, duckdb.InterruptException):
                 interrupted = (StatementTimeout(timer.seconds or 0, run.span) if timer.expired
@@ -305,7 +306,8 @@ class Executor:
             rule = _optimizer_fault(error)
             if rule is not None and rule not in self._optimizers_off:
                 raise OptimizerRetry(rule) from error
-            if run.in_chain and isinstance(error, duckdb.Error) and not _out_of_memory(error):
+            if (run.in_chain and isinstance(error, duckdb.Error) and not _out_of_memory(error)
+                    and not STORAGE_FAILURE.search(str(error))):
                 raise UnfusedRetry from error
             if isinstance(error, duckdb.Error):
                 raise translate(error, run.span).with_source(text) from error
@@ -574,6 +576,10 @@ def _out_of_memory(error: duckdb.Error) -> bool:
     return isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory" in str(error)
 
 
+STORAGE_FAILURE = re.compile(r"(?P<reason>(?:Could not (?:write|flush|fsync)|No space left)[^\n]*)", re.IGNORECASE)
+"""DuckDB's text when it cannot write the file or its write-ahead log (disk full, a file size limit)."""
+
+
 def translate(error: duckdb.Error, span: Span | None) -> CypherError:
     """A DuckDB error raised while running generated SQL, as the engine error it stands for."""
     message = str(error)
@@ -586,6 +592,11 @@ def translate(error: duckdb.Error, span: Span | None) -> CypherError:
         return errors.MemoryLimitExceeded(
             f"the statement needed more memory than the connection's memory limit and was rolled back "
             f"({message.splitlines()[0]})", span, detail="MemoryPoolOutOfMemoryError")
+    storage = STORAGE_FAILURE.search(message)
+    if storage is not None:
+        return errors.StorageError(
+            f"the database file could not be written ({storage['reason'].rstrip('.')}); the statement was rolled back "
+            "and nothing it did was kept", span, detail="StorageFailure")
     if "Overflow" in message or "out of range" in message.lower():
         return errors.CypherArithmeticError("integer overflow", span, detail="IntegerOverflow")
     if "Division by zero" in message:

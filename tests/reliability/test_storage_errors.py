@@ -56,3 +56,35 @@ def test_a_file_another_process_holds_is_database_locked_with_its_pid(tmp_path):
     finally:
         holder.kill()
         holder.wait()
+
+
+FULL_DISK = """
+import os, resource, signal, sys
+import engine
+path = sys.argv[1]
+db = engine.connect(path)
+db.execute("CREATE (:A {x: 1})")
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the limit a write fails (EFBIG), as on a full disk
+resource.setrlimit(resource.RLIMIT_FSIZE, (os.path.getsize(path) + 4096, resource.RLIM_INFINITY))
+try:
+    db.execute("UNWIND range(1, 20000) AS i CREATE (:B {newkey: 'x' + toString(i) + 'yyyyyyyyyyyyyyyyyyyyyyyy'})")
+    print("no error")
+except engine.StorageError as error:
+    print("StorageError", error.message)
+resource.setrlimit(resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+print(db.execute("MATCH (n) RETURN count(*) AS c").fetchall())
+print(db.execute("MATCH (n:B) RETURN count(n.newkey) AS c").fetchall())
+print(sorted(db.schema()["node_properties"].items()))
+print(db.execute("CREATE (:C {newkey: 1}) WITH 1 AS one MATCH (c:C) RETURN c.newkey AS k").fetchall())
+"""
+
+
+def test_a_commit_that_cannot_write_the_file_is_a_storage_error_and_leaves_the_catalog_right(tmp_path):
+    done = subprocess.run([sys.executable, "-c", FULL_DISK, str(tmp_path / "full.rl")], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("StorageError the database file could not be written (")
+    assert "File too large" in lines[0] and "rolled back" in lines[0]
+    # nothing of the statement remains, its new key included, and the next statement writes and reads
+    assert lines[1:] == ["[(1,)]", "[(0,)]", "[('A', ['x'])]", "[(1,)]"]
