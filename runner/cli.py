@@ -1,7 +1,7 @@
 """`cookbook`: the command line over the runner. Arguments, progress, summary and exit codes; no logic.
 
     cookbook run [PAGE ...] [--cell NAME] [--update] [--db PATH] [--json FILE] [--html FILE]
-    cookbook serve --db PATH [--http [--host HOST] [--port PORT]]
+    cookbook serve --db PATH [--http [--host HOST] [--port PORT] [--token TOKEN] [--allowed-host NAME]]
 
 Exit codes: 0 every cell matches its recording (or `--update` recorded it), 1 a cell drifted or failed
 with an engine error, 2 a page error (before any cell ran) or a usage error.
@@ -73,6 +73,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                        help="stop a statement that runs longer than SECONDS: the tool call fails with a "
                             "timeout error, and the statement is rolled back")
+    serve.add_argument("--token", default=os.environ.get("COOKBOOK_TOKEN"), metavar="TOKEN",
+                       help="with --http: every request must carry 'Authorization: Bearer TOKEN' (default: "
+                            "the COOKBOOK_TOKEN environment variable). Required on any --host but loopback")
+    serve.add_argument("--allowed-host", action="append", default=[], metavar="NAME", dest="allowed_hosts",
+                       help="with --http on a --host that is not loopback: a host name clients use in the "
+                            "Host header (repeatable); required there, as the Origin and Host check "
+                            "against DNS rebinding accepts only these")
     return parser
 
 
@@ -176,12 +183,13 @@ def serve_command(arguments: argparse.Namespace) -> int:
     """Run the MCP server until its client goes; a database that cannot be opened (another process holds
     it, or it is not a database) is a usage error."""
     from runner.mcp.database import CannotOpenDatabase  # the MCP SDK loads only for `serve`
+    from runner.mcp.http_security import UnsafeServe
     from runner.mcp.server import serve
 
     try:
         serve(arguments.db, http=arguments.http, host=arguments.host, port=arguments.port,
-              timeout=arguments.timeout)
-    except CannotOpenDatabase as error:
+              timeout=arguments.timeout, token=arguments.token, allowed_hosts=arguments.allowed_hosts)
+    except (CannotOpenDatabase, UnsafeServe) as error:
         print(f"cookbook serve: error: {error}", file=sys.stderr)
         return USAGE
     except KeyboardInterrupt:

@@ -16,6 +16,7 @@ Streamable HTTP at `/mcp`, on 127.0.0.1 unless told otherwise.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
@@ -23,6 +24,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
 
 from runner.mcp.database import open_database
+from runner.mcp.http_security import BearerToken, check_exposure, transport_security
 from runner.mcp.tools import CypherTools, ToolFailure
 
 NAME = "cookbook"
@@ -112,15 +114,29 @@ def tool_result(call: Any) -> CallToolResult:
 
 
 def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: int = 8000,
-          timeout: float | None = None) -> None:
+          timeout: float | None = None, token: str | None = None, allowed_hosts: Sequence[str] = ()) -> None:
     """Serve the graph in `database` (a file, created if missing, or ':memory:') until the client goes.
-    With `timeout`, a statement running longer than that many seconds fails as a tool error."""
+    With `timeout`, a statement running longer than that many seconds fails as a tool error. Over HTTP
+    beyond loopback, `token` and `allowed_hosts` are required (http_security.py)."""
+    if http:
+        check_exposure(host, token, allowed_hosts)
     connection = open_database(database, timeout=timeout)
     try:
         server = build_server(CypherTools(connection))
         if http:
-            server.run("streamable-http", host=host, port=port)
+            serve_http(server, host, port, token, allowed_hosts)
         else:
             server.run("stdio")
     finally:
         connection.close()
+
+
+def serve_http(server: MCPServer, host: str, port: int, token: str | None, allowed_hosts: Sequence[str]) -> None:
+    """Streamable HTTP at /mcp with the Host/Origin check, behind the bearer token when there is one."""
+    import uvicorn
+
+    app: Any = server.streamable_http_app(transport_security=transport_security(host, port, allowed_hosts),
+                                          host=host)
+    if token:
+        app = BearerToken(app, token)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
