@@ -114,6 +114,7 @@ class Connection:
         connection's for this statement: past it the statement is stopped, rolled back, and
         StatementTimeout raised."""
         timeout = self._timeout(timeout)
+        self._store.current()
         version = self._store.version
         kept = self._statements.lookup(statement, params, version)
         if kept is not None:
@@ -140,6 +141,7 @@ class Connection:
         results = []
         for statement, span in _parsed_script(text):
             try:
+                self._store.current()
                 bound = bind(statement, params, self._store.catalog, self.procedures)
             except CypherError as error:
                 raise error.with_source(text) from None
@@ -154,6 +156,7 @@ class Connection:
                 params: Mapping[str, Any] | None = None) -> tuple[Any, list[tuple[str, list[Any]]]]:
         """The bound statement and every SQL statement it runs (up to an error, if one is raised),
         from a run that is rolled back."""
+        self._store.current()
         bound = bind(_parsed(statement), params, self._store.catalog, self.procedures)
         trace: list[tuple[str, list[Any]]] = []
         with contextlib.suppress(CypherError):
@@ -195,6 +198,7 @@ class Connection:
 
     def schema(self) -> dict[str, Any]:
         """Labels, relationship types, property keys per label and per type, indexes and constraints."""
+        self._store.current()
         return describe_schema(self._duck, self._store.catalog)
 
     def register_procedure(self, signature: str, rows: list[Mapping[str, Any]]) -> None:

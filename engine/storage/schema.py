@@ -86,6 +86,11 @@ DEFAULT_LOOKUP_INDEXES = (("index_343aff4e", "node"), ("index_f7700477", "relati
 
 NEXT_ID_KEYS: dict[str, str] = {"node": "next_node_id", "relationship": "next_rel_id"}
 
+_CATALOG_COMMITS: dict[str, int] = {}
+"""Per database, how many write transactions connections of this process committed to it: a store whose
+catalog was loaded at another count re-reads it (`current`), as another connection to the same file may
+have added a property column (issue 32, item 5)."""
+
 _RELATIONSHIP_CHANGES: dict[str, int] = {}
 """Per database (a file, or one store's own graph), how often this process created relationships in it or
 committed them: a store's statistics are valid while the count is the one they were made at."""
@@ -150,6 +155,7 @@ class GraphStore:
             connection.execute(";\n".join(_BOOTSTRAP))  # one call: each is a round trip otherwise
             self._create_default_indexes()
         self.catalog = self._load_catalog()
+        self._catalog_at = _CATALOG_COMMITS.get(self._shared_as, 0)
         self._fan_out: dict[tuple[frozenset[str] | None, str], int] = {}
         self._fan_out_at: int | None = None
         """`most_relationships_per_node`'s answers, and the `_RELATIONSHIP_CHANGES` count they were made at."""
@@ -191,9 +197,17 @@ class GraphStore:
         """Equal while what a compile reads of the store is the same (the statement cache's key)."""
         return self._transactions, _RELATIONSHIP_CHANGES.get(self._shared_as, 0)
 
+    def current(self) -> None:
+        """Re-read the catalog if another connection of this process committed to the database since it was
+        read: its new property columns would be unknown here (reads of them null, a CREATE adding them
+        again)."""
+        if _CATALOG_COMMITS.get(self._shared_as, 0) != self._catalog_at:
+            self.reload()
+
     def reload(self) -> None:
         """Re-read the catalog, e.g. after a rolled-back statement undid a new column."""
         self._transactions += 1
+        self._catalog_at = _CATALOG_COMMITS.get(self._shared_as, 0)
         self.catalog = self._load_catalog()
         self._fan_out.clear()  # a rolled-back statement's relationships may have been counted
         self._relationships_pending = False
@@ -209,6 +223,7 @@ class GraphStore:
     def committed(self) -> None:
         """The statement's transaction (or a batch of it) committed."""
         self._transactions += 1
+        self._catalog_at = _CATALOG_COMMITS[self._shared_as] = _CATALOG_COMMITS.get(self._shared_as, 0) + 1
         if self._relationships_pending:
             self.relationships_changed()
             self._relationships_pending = False

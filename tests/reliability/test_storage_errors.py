@@ -88,3 +88,19 @@ def test_a_commit_that_cannot_write_the_file_is_a_storage_error_and_leaves_the_c
     assert "File too large" in lines[0] and "rolled back" in lines[0]
     # nothing of the statement remains, its new key included, and the next statement writes and reads
     assert lines[1:] == ["[(1,)]", "[(0,)]", "[('A', ['x'])]", "[(1,)]"]
+
+
+def test_two_connections_to_one_file_in_one_process_see_each_others_keys(tmp_path):
+    path = str(tmp_path / "two.rl")
+    with engine.connect(path) as first, engine.connect(path) as second:
+        first.execute("CREATE (:N {extra: 1})")
+        assert second.execute("MATCH (n:N) RETURN n.extra AS x").fetchall() == [(1,)]
+        assert second.execute("MATCH (n) WHERE n.extra IS NULL RETURN count(*) AS c").fetchall() == [(0,)]
+        second.execute("CREATE (:M {other: 2})")  # failed: "column p0 already exists"
+        assert sorted(first.execute("MATCH (n) RETURN n.other AS o, n.extra AS e").fetchall(), key=str) == [
+            (2, None), (None, 1)]
+        assert first.schema()["node_properties"] == {"M": ["other"], "N": ["extra"]}
+        # a read compiled and kept before the other connection's write is compiled again
+        assert first.execute("MATCH (n:N) RETURN count(n.later) AS c").fetchall() == [(0,)]
+        second.execute("MATCH (n:N) SET n.later = 5")
+        assert first.execute("MATCH (n:N) RETURN count(n.later) AS c").fetchall() == [(1,)]
