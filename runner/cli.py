@@ -70,9 +70,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with --http: the address to bind (default: %(default)s)")
     serve.add_argument("--port", type=int, default=8000,
                        help="with --http: the port (default: %(default)s)")
-    serve.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
+    serve.add_argument("--timeout", type=seconds_or_none, metavar="SECONDS", default=30.0,
                        help="stop a statement that runs longer than SECONDS: the tool call fails with a "
-                            "timeout error, and the statement is rolled back")
+                            "timeout error, and the statement is rolled back (default: %(default)s; 0: no limit)")
+    serve.add_argument("--memory-limit", metavar="SIZE",
+                       help="the most memory statements may use, e.g. 2GB (default: half the machine's, at "
+                            "most 4 GiB); past it a statement fails and is rolled back")
     serve.add_argument("--token", default=os.environ.get("COOKBOOK_TOKEN"), metavar="TOKEN",
                        help="with --http: every request must carry 'Authorization: Bearer TOKEN' (default: "
                             "the COOKBOOK_TOKEN environment variable). Required on any --host but loopback")
@@ -81,6 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "Host header (repeatable); required there, as the Origin and Host check "
                             "against DNS rebinding accepts only these")
     return parser
+
+
+def seconds_or_none(text: str) -> float | None:
+    """`serve --timeout`'s value: a positive number of seconds, or 0 for no limit (None)."""
+    return None if text.strip() in ("0", "0.0") else positive_seconds(text)
 
 
 def positive_seconds(text: str) -> float:
@@ -188,7 +196,8 @@ def serve_command(arguments: argparse.Namespace) -> int:
 
     try:
         serve(arguments.db, http=arguments.http, host=arguments.host, port=arguments.port,
-              timeout=arguments.timeout, token=arguments.token, allowed_hosts=arguments.allowed_hosts)
+              timeout=arguments.timeout, memory_limit=arguments.memory_limit, token=arguments.token,
+              allowed_hosts=arguments.allowed_hosts)
     except (CannotOpenDatabase, UnsafeServe) as error:
         print(f"cookbook serve: error: {error}", file=sys.stderr)
         return USAGE

@@ -35,10 +35,10 @@ class DatabaseInUse(CannotOpenDatabase):
         self.pid = pid
 
 
-def open_database(path: str, *, timeout: float | None = None) -> engine.Connection:
+def open_database(path: str, *, timeout: float | None = None, memory_limit: str | None = None) -> engine.Connection:
     """`engine.connect(path)`, with a lock held by another process reported as DatabaseInUse."""
     try:
-        return engine.connect(path, timeout=timeout)
+        return engine.connect(path, timeout=timeout, memory_limit=memory_limit)
     except engine.DatabaseLocked as error:
         raise DatabaseInUse(path, error.pid) from error
     except engine.DatabaseOpenError as error:

@@ -25,9 +25,13 @@ from pydantic import BaseModel, Field
 
 from runner.mcp.database import open_database
 from runner.mcp.http_security import BearerToken, check_exposure, transport_security
+from runner.mcp.lifetime import watch
 from runner.mcp.tools import CypherTools, ToolFailure
 
 NAME = "cookbook"
+DEFAULT_TIMEOUT = 30.0
+"""Seconds a statement may run by default: an agent's runaway query fails as a tool error it can correct,
+instead of holding the graph (`--timeout 0` for no limit)."""
 INSTRUCTIONS = (
     "A property graph you query with Cypher. Call get_schema first to see its labels, relationship types "
     "and property keys. Use read_cypher for statements that only read (it refuses any that write) and "
@@ -114,13 +118,16 @@ def tool_result(call: Any) -> CallToolResult:
 
 
 def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: int = 8000,
-          timeout: float | None = None, token: str | None = None, allowed_hosts: Sequence[str] = ()) -> None:
-    """Serve the graph in `database` (a file, created if missing, or ':memory:') until the client goes.
-    With `timeout`, a statement running longer than that many seconds fails as a tool error. Over HTTP
-    beyond loopback, `token` and `allowed_hosts` are required (http_security.py)."""
+          timeout: float | None = DEFAULT_TIMEOUT, memory_limit: str | None = None, token: str | None = None,
+          allowed_hosts: Sequence[str] = ()) -> None:
+    """Serve the graph in `database` (a file, created if missing, or ':memory:') until the client goes, or
+    SIGINT / SIGTERM (lifetime.py). A statement running longer than `timeout` seconds (None: no limit)
+    fails as a tool error; `memory_limit` is the engine's (default: its own). Over HTTP beyond loopback,
+    `token` and `allowed_hosts` are required (http_security.py)."""
     if http:
         check_exposure(host, token, allowed_hosts)
-    connection = open_database(database, timeout=timeout)
+    watcher = watch(stdio=not http)
+    connection = watcher.connection = open_database(database, timeout=timeout, memory_limit=memory_limit)
     try:
         server = build_server(CypherTools(connection))
         if http:
