@@ -22,9 +22,10 @@ from rich.console import Console
 from rich.text import Text
 
 import engine
+from runner.errors import PageError
 from runner.page import Page, read_page
 from runner.run import ERROR, FAILED, PASSED, SKIPPED, UNRECORDED, PageOutcome, missing_cell_error, run_page
-from runner.update import update_page
+from runner.update import CannotUpdate, update_page
 
 OK, DRIFT, USAGE = 0, 1, 2
 PAGE_DIRECTORY = Path("cookbook")
@@ -174,7 +175,13 @@ def run_command(arguments: argparse.Namespace, console: Console, errors: Console
             errors.print(Text(str(error), style="red"))
         report_page(outcome, console, update=arguments.update)
         if arguments.update:
-            for edit in update_page(outcome):
+            try:
+                made = update_page(outcome)
+            except CannotUpdate as error:
+                errors.print(Text(str(error), style="red"))
+                outcome.errors.append(PageError(page.path, 1, str(error)))
+                made = []
+            for edit in made:
                 verb = "updated" if edit.cell.recorded else "added"
                 line = edit.cell.recorded.line if edit.cell.recorded else edit.cell.fence.end_line + 2
                 console.print(Text(f"{page.path}:{line}: {verb} the {edit.kind} block of cell "

@@ -9,7 +9,11 @@ when it raised none, its block is left as it is (the page, not the update, has t
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import stat
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,10 +92,42 @@ def _content_lines(content: str) -> list[str]:
     return content.split("\n")[:-1] if content.endswith("\n") else content.split("\n")
 
 
+class CannotUpdate(Exception):
+    """The page could not be written; it is as it was."""
+
+
 def update_page(outcome: PageOutcome) -> list[Edit]:
     """Write the page's updated recordings to its file. Returns the edits made (none: file untouched)."""
     edits = edits_for(outcome)
     if edits:
         text = apply_edits(outcome.page, edits)
-        Path(outcome.page.path).write_bytes(text.encode("utf-8"))
+        write_atomically(Path(outcome.page.path), text.encode("utf-8"))
     return edits
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Replace `path`'s content with `data` whole or not at all: a temporary file beside it (same mode),
+    synced, renamed over it, and the directory synced. Writing in place left a page cut mid-table when the
+    disk filled. Any failure leaves the page as it was and raises CannotUpdate with the reason."""
+    temporary: str | None = None
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+        temporary = None
+        directory = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+    except OSError as error:
+        raise CannotUpdate(f"cannot update {path}: {error.strerror or error}; the page is unchanged") from error
+    finally:
+        if temporary is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)

@@ -25,6 +25,18 @@ CLOSING = re.compile(r"^(---|\.\.\.)[ \t]*$")
 
 
 @cache
+class NoAliasLoader(yaml.SafeLoader):
+    """YAML's safe loader without aliases (`*name`): ten nested anchors each repeated ten times are ten
+    billion values (a 548-byte page took 5 GB and over a minute), and no page field needs one."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, f"aliases (*{event.anchor}) are not allowed in "
+                                              "front matter: write the value out", event.start_mark)
+        return super().compose_node(parent, index)
+
+
 def page_schema() -> dict[str, Any]:
     """The JSON Schema of a page's front matter (runner/schemas/page.schema.json)."""
     text = resources.files("runner").joinpath("schemas/page.schema.json").read_text(encoding="utf-8")
@@ -54,8 +66,8 @@ def read_front_matter(path: str | Path, lines: list[str]) -> tuple[dict[str, Any
     text = "\n".join(lines[start + 1:end])
     first_line = start + 2  # 1-based line of the first YAML line
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node = yaml.compose(text, Loader=NoAliasLoader)
+        data = yaml.load(text, Loader=NoAliasLoader)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         line = first_line + mark.line if mark else start + 1

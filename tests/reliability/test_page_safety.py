@@ -1,0 +1,80 @@
+"""A page cannot take `cookbook run` down through its front matter, and `--update` replaces a page whole or
+not at all (issue 32, items 6 and 7)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from runner.page import read_page
+
+ROOT = Path(__file__).resolve().parents[2]
+
+LAUGHS = "---\ntitle: laughs\na: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{b}: &{b} [{', '.join(['*' + a] * 10)}]\n" for a, b in zip("abcdefghi", "bcdefghij", strict=True)
+) + "---\n\n# Laughs\n"
+
+
+def test_yaml_aliases_in_front_matter_are_a_page_error_at_their_line(tmp_path):
+    page_file = tmp_path / "laughs.md"
+    page_file.write_text(LAUGHS)
+    started = time.process_time()
+    page = read_page(page_file)
+    assert time.process_time() - started < 5
+    assert [(e.line, e.message) for e in page.errors] == [
+        (4, "front matter is not valid YAML: aliases (*a) are not allowed in front matter: write the value out")]
+
+
+def test_a_page_with_aliases_fails_cookbook_run_quickly(tmp_path):
+    page_file = tmp_path / "laughs.md"
+    page_file.write_text(LAUGHS)
+    done = subprocess.run([sys.executable, "-m", "runner", "run", str(page_file)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    assert "aliases (*a) are not allowed" in done.stdout + done.stderr
+
+
+PAGE = """# Page
+
+```cypher cell=numbers
+UNWIND range(1, 3000) AS i RETURN i, 'row ' + toString(i) AS label
+```
+
+Prose after the cell.
+"""
+
+FULL_DISK_UPDATE = """
+import resource, signal, sys
+from runner.cli import main
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the limit a write fails (EFBIG), as on a full disk
+resource.setrlimit(resource.RLIMIT_FSIZE, (20000, resource.RLIM_INFINITY))
+sys.exit(main(["run", sys.argv[1], "--update", "--color", "never"]))
+"""
+
+
+def test_an_update_that_cannot_be_written_leaves_the_page_as_it_was(tmp_path):
+    page_file = tmp_path / "page.md"
+    page_file.write_text(PAGE)
+    page_file.chmod(0o640)
+    done = subprocess.run([sys.executable, "-c", FULL_DISK_UPDATE, str(page_file)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert f"cannot update {page_file}: File too large; the page is unchanged" in done.stdout + done.stderr
+    assert page_file.read_text() == PAGE  # it was cut at the limit, mid-table
+    assert [p.name for p in tmp_path.iterdir()] == ["page.md"]  # no temporary file left
+
+
+def test_an_update_keeps_the_pages_mode_and_records_the_table(tmp_path):
+    page_file = tmp_path / "page.md"
+    page_file.write_text(PAGE)
+    page_file.chmod(0o640)
+    done = subprocess.run([sys.executable, "-m", "runner", "run", str(page_file), "--update"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = page_file.read_text()
+    assert "```table" in text and "row 3000" in text
+    assert text.endswith("Prose after the cell.\n")
+    assert page_file.stat().st_mode & 0o777 == 0o640
