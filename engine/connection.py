@@ -5,13 +5,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 import duckdb
 
 from engine.compile import bind
-from engine.errors import CypherError
+from engine.errors import CypherArgumentError, CypherError, UnsupportedFeature
 from engine.execute import statement_cache
 from engine.execute.executor import Executor
 from engine.execute.results import Result
@@ -19,7 +19,16 @@ from engine.execute.schema_info import describe_schema
 from engine.execute.statement_cache import StatementCache
 from engine.fulltext import procedures as fulltext_procedures
 from engine.host import host
-from engine.limits import DEFAULT_MAX_WALK_ROWS, WALK_VARIABLE, Limits, checked_timeout
+from engine.limits import (
+    COMPILE_RECURSION,
+    DEFAULT_MAX_WALK_ROWS,
+    PARAMETER_DEPTH,
+    WALK_VARIABLE,
+    Limits,
+    checked_timeout,
+    deep_compile,
+    parameter_too_deep,
+)
 from engine.procedures import ProcedureRegistry
 from engine.semantic import parameter_reads
 from engine.semantic.bound import BoundQuery, BSchemaCommand
@@ -44,6 +53,12 @@ def _parsed_script(text: str) -> tuple[tuple[Statement, Span], ...]:
     return tuple(parse_script(text))
 
 
+T = TypeVar("T")
+
+MAX_SQL_DEPTH = 4000
+"""DuckDB's `max_expression_depth` (1,000 by default): a 400-term `+` is deeper than that in SQL, while the
+compiler takes chains of about 2,000 terms (engine.limits.COMPILE_RECURSION)."""
+
 CHECKPOINT_WRITES = 500_000
 """An in-memory graph is checkpointed once its statements have made this many changes (the sum of their
 update counters) since the last checkpoint. DuckDB compresses row groups only when it checkpoints, and it
@@ -57,6 +72,28 @@ CHECKPOINT_BEFORE_READ = 50_000
 load's last batches would stay uncompressed otherwise (up to CHECKPOINT_WRITES changes), and every later
 scan would read them so. After the benchmark's agent-memory load at 100k (200,000 changes pending, 0.12 s
 to checkpoint), `chains_1_5` took 13.8 ms instead of 17.7 (ADR-0045)."""
+
+
+def _bounded_depth(method: Callable[..., T]) -> Callable[..., T]:
+    """`method` (which takes a statement and its parameters) with parameters nested too deeply refused and
+    deep expression trees compiled under a higher recursion limit (engine.limits); a tree deeper still is
+    an UnsupportedFeature, never a RecursionError."""
+    @functools.wraps(method)
+    def bounded(self: Connection, text: str, params: Mapping[str, Any] | None = None, *args: Any,
+                **kwargs: Any) -> T:
+        name = parameter_too_deep(params)
+        if name is not None:
+            raise CypherArgumentError(f"parameter ${name} nests lists and maps deeper than {PARAMETER_DEPTH} "
+                                      "levels", detail="ParameterTooDeep").with_source(text)
+        try:
+            with deep_compile():
+                return method(self, text, params, *args, **kwargs)
+        except RecursionError:
+            raise UnsupportedFeature("an expression nested or chained too deeply to compile (more than about "
+                                     f"{COMPILE_RECURSION // 4} levels); split it, or pass the values as a list "
+                                     "parameter", Span(1, 1, 0, len(text)),
+                                     detail="ExpressionTooDeep").with_source(text) from None
+    return bounded
 
 
 def _reads_only(statement: BoundQuery | BSchemaCommand) -> bool:
@@ -98,7 +135,8 @@ class Connection:
             self._duck, self._attached = host(self.limits.memory).open()
         else:
             self._duck = _open_file(path, self.limits.memory)
-        self._duck.execute(f"SET TimeZone = 'UTC'; {runtime.session_sql()};"
+        self._duck.execute(f"SET TimeZone = 'UTC'; SET max_expression_depth = {MAX_SQL_DEPTH};"
+                           f" {runtime.session_sql()};"
                            f" SET VARIABLE {WALK_VARIABLE} = {int(self.limits.max_walk_rows)}")
         self._store = GraphStore(self._duck, shared_as=None if self._attached else os.path.realpath(path))
         self.procedures = ProcedureRegistry()
@@ -108,6 +146,7 @@ class Connection:
         self._changes = 0
         """Changes made to an in-memory graph since its last checkpoint (`_after`)."""
 
+    @_bounded_depth
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *,
                 read_only: bool = False, timeout: float | None = None) -> Result:
         """Run exactly one Cypher statement as one transaction. `timeout` (seconds) overrides the
@@ -134,6 +173,7 @@ class Connection:
             self._statements.remember(statement, params, reads, self._executor.compiled, version)
         return result
 
+    @_bounded_depth
     def execute_script(self, text: str, params: Mapping[str, Any] | None = None, *,
                        read_only: bool = False, timeout: float | None = None) -> list[Result]:
         """Run `;`-separated statements in order, each its own transaction (and with its own `timeout`);
@@ -152,6 +192,7 @@ class Connection:
             results.append(result)
         return results
 
+    @_bounded_depth
     def explain(self, statement: str,
                 params: Mapping[str, Any] | None = None) -> tuple[Any, list[tuple[str, list[Any]]]]:
         """The bound statement and every SQL statement it runs (up to an error, if one is raised),

@@ -8,10 +8,13 @@ connection, since Python code cannot run while DuckDB is inside a query.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 WALK_VARIABLE = "cypher_max_walk_rows"
 """The DuckDB session variable the walk cap is read from (`getvariable`)."""
@@ -20,6 +23,15 @@ DEFAULT_MAX_WALK_ROWS = int(os.environ.get("CYPHER_MAX_WALK_ROWS", "1000000"))
 """The default cap on partial paths one step of a variable-length expansion may hold."""
 
 GIB = 1024 ** 3
+
+PARAMETER_DEPTH = 100
+"""How deeply lists and maps may nest in a parameter's value. Deeper values are refused before anything
+compiles (a value nested 900 deep ended in a RecursionError while it was typed); no graph data nests so."""
+
+COMPILE_RECURSION = 8000
+"""Python's recursion limit while a statement compiles: the compiler walks expression trees recursively,
+and a flat chain of 1,000 `OR`s or `+`s (which a model may well write) is a tree 1,000 deep, about three
+frames a level. Deeper still is an UnsupportedFeature, not a RecursionError."""
 
 
 def default_memory_limit() -> str:
@@ -37,6 +49,33 @@ def checked_timeout(seconds: float | None) -> float | None:
     if seconds is not None and not seconds > 0:
         raise ValueError(f"timeout must be a positive number of seconds, not {seconds!r}")
     return seconds
+
+
+def parameter_too_deep(params: Mapping[str, Any] | None) -> str | None:
+    """The name of the first parameter whose value nests lists and maps deeper than PARAMETER_DEPTH, or
+    None. Iterative, so a value of any depth is measured."""
+    for name, value in (params or {}).items():
+        pending = [(value, 1)]
+        while pending:
+            item, depth = pending.pop()
+            children = item.values() if isinstance(item, Mapping) else item if isinstance(item, list | tuple) else ()
+            if children and depth > PARAMETER_DEPTH:
+                return name
+            pending.extend((child, depth + 1) for child in children)
+    return None
+
+
+@contextlib.contextmanager
+def deep_compile() -> Iterator[None]:
+    """Run with Python's recursion limit at least COMPILE_RECURSION."""
+    before = sys.getrecursionlimit()
+    if before < COMPILE_RECURSION:
+        sys.setrecursionlimit(COMPILE_RECURSION)
+    try:
+        yield
+    finally:
+        if before < COMPILE_RECURSION:
+            sys.setrecursionlimit(before)
 
 
 @dataclass(frozen=True)

@@ -592,6 +592,10 @@ def translate(error: duckdb.Error, span: Span | None) -> CypherError:
         return errors.MemoryLimitExceeded(
             f"the statement needed more memory than the connection's memory limit and was rolled back "
             f"({message.splitlines()[0]})", span, detail="MemoryPoolOutOfMemoryError")
+    if "Max expression depth" in message:
+        return errors.UnsupportedFeature("an expression nested or chained deeper than 1,000 levels, which the "
+                                         "database cannot run; split it, or pass the values as a list parameter",
+                                         span, detail="ExpressionTooDeep")
     storage = STORAGE_FAILURE.search(message)
     if storage is not None:
         return errors.StorageError(

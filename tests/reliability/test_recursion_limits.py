@@ -1,0 +1,45 @@
+"""Long flat chains compile, and what nests too deeply is an engine error, never a RecursionError
+(issue 32, item 3)."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+
+
+@pytest.fixture(scope="module")
+def db():
+    with engine.connect(":memory:") as connection:
+        yield connection
+
+
+def nested(depth: int, make) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = make(value)
+    return value
+
+
+@pytest.mark.parametrize("terms", [300, 1000])
+def test_a_long_flat_chain_compiles_and_gives_its_value(db, terms):
+    assert db.execute("RETURN " + " OR ".join(["1 = 2"] * (terms - 1) + ["1 = 1"]) + " AS c").fetchall() == [(True,)]
+    assert db.execute("RETURN " + " + ".join(["1"] * terms) + " AS c").fetchall() == [(terms,)]
+    where = " AND ".join([f"x > {i}" for i in range(terms)])
+    assert db.execute(f"UNWIND [{terms}, 1, 100000] AS x WITH x WHERE {where} RETURN collect(x) AS c").fetchall() == [
+        ([terms, 100000],)]
+
+
+@pytest.mark.parametrize("value", [nested(900, lambda v: {"a": v}), nested(5000, lambda v: [v])],
+                         ids=["maps 900 deep", "lists 5000 deep"])
+def test_a_parameter_nested_too_deeply_is_an_argument_error(db, value):
+    with pytest.raises(engine.CypherArgumentError, match=r"parameter \$p nests lists and maps deeper than 100"):
+        db.execute("RETURN $p AS c", {"p": value})
+    assert db.execute("RETURN $p AS c", {"p": nested(50, lambda v: [v])}).fetchall()[0][0] == nested(50, lambda v: [v])
+
+
+@pytest.mark.parametrize("terms", [5000])
+def test_a_chain_too_long_to_run_is_an_unsupported_feature(db, terms):
+    with pytest.raises(engine.UnsupportedFeature, match=r"too deeply|deeper than"):
+        db.execute("RETURN " + " OR ".join(["1 = 2"] * terms) + " AS c")
+    assert db.execute("RETURN 1 AS one").fetchall() == [(1,)]
