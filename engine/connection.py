@@ -22,11 +22,13 @@ from engine.host import host
 from engine.limits import (
     COMPILE_RECURSION,
     DEFAULT_MAX_WALK_ROWS,
+    LIST_VARIABLE,
     PARAMETER_DEPTH,
     WALK_VARIABLE,
     Limits,
     checked_timeout,
     deep_compile,
+    list_cap,
     parameter_too_deep,
 )
 from engine.procedures import ProcedureRegistry
@@ -137,7 +139,8 @@ class Connection:
             self._duck = _open_file(path, self.limits.memory)
         self._duck.execute(f"SET TimeZone = 'UTC'; SET max_expression_depth = {MAX_SQL_DEPTH};"
                            f" {runtime.session_sql()};"
-                           f" SET VARIABLE {WALK_VARIABLE} = {int(self.limits.max_walk_rows)}")
+                           f" SET VARIABLE {WALK_VARIABLE} = {int(self.limits.max_walk_rows)};"
+                           f" SET VARIABLE {LIST_VARIABLE} = {list_cap(self.limits.memory)}")
         self._store = GraphStore(self._duck, shared_as=None if self._attached else os.path.realpath(path))
         self.procedures = ProcedureRegistry()
         fulltext_procedures.register(self.procedures)

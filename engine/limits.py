@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -23,6 +24,15 @@ DEFAULT_MAX_WALK_ROWS = int(os.environ.get("CYPHER_MAX_WALK_ROWS", "1000000"))
 """The default cap on partial paths one step of a variable-length expansion may hold."""
 
 GIB = 1024 ** 3
+
+LIST_VARIABLE = "cypher_max_list_elements"
+"""The DuckDB session variable holding the most elements a list `range()` builds may have (`list_cap`)."""
+
+BYTES_PER_LIST_ELEMENT = 32
+"""Memory budgeted per element of a list a statement builds: DuckDB allocates list vectors outside its
+buffer manager, so `memory_limit` does not bound them (a 50-million-element `range()` peaked at 5.9 GB
+under a 500 MB limit); a list may have memory_limit / 32 elements (16 million under 500 MB), which leaves
+room for the copies list functions make."""
 
 PARAMETER_DEPTH = 100
 """How deeply lists and maps may nest in a parameter's value. Deeper values are refused before anything
@@ -63,6 +73,23 @@ def parameter_too_deep(params: Mapping[str, Any] | None) -> str | None:
                 return name
             pending.extend((child, depth + 1) for child in children)
     return None
+
+
+def list_cap(memory_limit: str) -> int:
+    """The most elements one list a statement builds may hold under `memory_limit` (a DuckDB size)."""
+    return max(1_000_000, size_bytes(memory_limit) // BYTES_PER_LIST_ELEMENT)
+
+
+UNITS = {"": 1, "B": 1, "KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3, "TB": 1000 ** 4,
+         "KIB": 1024, "MIB": 1024 ** 2, "GIB": GIB, "TIB": 1024 ** 4}
+
+
+def size_bytes(text: str) -> int:
+    """A DuckDB size ('500MB', '2GiB', '1.5 GB') in bytes; an unreadable one counts as 4 GiB."""
+    match = re.fullmatch(r"\s*([0-9.]+)\s*([A-Za-z]*)\s*", text)
+    if match is None or match[2].upper() not in UNITS:
+        return 4 * GIB
+    return int(float(match[1]) * UNITS[match[2].upper()])
 
 
 @contextlib.contextmanager

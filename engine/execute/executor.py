@@ -562,7 +562,8 @@ ERROR_KINDS: dict[str, type[CypherError]] = {
     "ConstraintValidationFailed": errors.ConstraintViolation,
 }
 
-DETAIL_ERRORS: dict[str, type[CypherError]] = {"WalkLimitExceeded": errors.WalkLimitExceeded}
+DETAIL_ERRORS: dict[str, type[CypherError]] = {"WalkLimitExceeded": errors.WalkLimitExceeded,
+                                               "MemoryPoolOutOfMemoryError": errors.MemoryLimitExceeded}
 """Details raised from SQL whose error has a class of its own."""
 
 

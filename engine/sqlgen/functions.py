@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.errors import UnsupportedFeature
+from engine.limits import LIST_VARIABLE, default_memory_limit, list_cap
 from engine.semantic import bound as b
 from engine.semantic import types as t
 from engine.semantic.types import TEMPORAL_KINDS, Kind, is_variant
@@ -136,13 +137,23 @@ def _tail(c: ExpressionCompiler, f: b.BFunction) -> str:
     return result if f.type.kind is Kind.LIST else f"({result})::VARIANT"
 
 
+LIST_CAP = f"coalesce(getvariable('{LIST_VARIABLE}'), {list_cap(default_memory_limit())})"
+"""The most elements a list range() builds may have, read from the connection's session variable."""
+
+
 def _range(c: ExpressionCompiler, f: b.BFunction) -> str:
     start, end = (c.integer(argument) for argument in f.arguments[:2])
     step = c.integer(f.arguments[2]) if len(f.arguments) > 2 else "1"
+    too_long = error_sql("MemoryError", "MemoryPoolOutOfMemoryError",
+                         f"'range() of ' || ((({end})::HUGEINT - ({start})) // ({step}) + 1) || ' elements is more"
+                         f" than the ' || {LIST_CAP} || ' a list may hold under the connection''s memory limit'")
+    # the cap is checked inside range()'s argument: DuckDB folds a constant range() before a CASE around it
+    # could choose another branch, and would build the whole list first
+    capped_end = f"CASE WHEN (({end})::HUGEINT - ({start})) // ({step}) + 1 > {LIST_CAP} THEN {too_long} ELSE {end} END"
     return (f"CASE WHEN ({step}) = 0 THEN "
             + error_sql("ArgumentError", "NumberOutOfRange", "'range() step must not be zero'")
-            + f" WHEN ({step}) > 0 THEN range({start}, ({end}) + 1, {step})"
-            f" ELSE range({start}, ({end}) - 1, {step}) END")
+            + f" WHEN ({step}) > 0 THEN range({start}, ({capped_end}) + 1, {step})"
+            f" ELSE range({start}, ({capped_end}) - 1, {step}) END")
 
 
 def _split(c: ExpressionCompiler, f: b.BFunction) -> str:

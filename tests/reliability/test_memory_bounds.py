@@ -1,0 +1,46 @@
+"""A statement cannot build a list past what the connection's memory limit allows: DuckDB allocates lists
+outside its buffer manager, so its `memory_limit` alone did not bound them (issue 32, item 1)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+RUN = """
+import json, resource, sys
+import engine
+db = engine.connect(":memory:", memory_limit="200MB")
+db.execute("CREATE (:Kept)")
+try:
+    db.execute(sys.argv[1])
+    outcome = "no error"
+except engine.MemoryLimitExceeded as error:
+    outcome = error.message
+kept = db.execute("MATCH (n) RETURN count(*) AS c").fetchall()[0][0]
+peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+print(json.dumps({"outcome": outcome, "kept": kept, "peak_mb": peak_mb}))
+"""
+
+
+@pytest.mark.parametrize("statement", [
+    "RETURN size(range(1, 50000000)) AS c",
+    "UNWIND range(1, 1000000000) AS x RETURN count(*) AS c",
+    "CREATE (:Doomed) WITH 1 AS one UNWIND [1, 5] AS n RETURN size(range(1, n * 10000000)) AS s",
+    "RETURN size(range(1000000000, 1, -1)) AS c",
+])
+def test_a_list_past_the_memory_limit_is_memory_limit_exceeded_and_changes_nothing(statement):
+    done = subprocess.run([sys.executable, "-c", RUN, statement], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert "a list may hold under the connection's memory limit" in result["outcome"]
+    assert result["kept"] == 1
+    assert result["peak_mb"] < 1500
+
+
+def test_a_list_within_the_limit_is_built():
+    done = subprocess.run([sys.executable, "-c", RUN.replace('outcome = "no error"', 'outcome = "built"'),
+                           "RETURN size(range(1, 1000000)) AS c"], capture_output=True, text=True, timeout=120)
+    assert json.loads(done.stdout)["outcome"] == "built"
