@@ -24,7 +24,6 @@ DELIMITER = re.compile(r"^---[ \t]*$")
 CLOSING = re.compile(r"^(---|\.\.\.)[ \t]*$")
 
 
-@cache
 class NoAliasLoader(yaml.SafeLoader):
     """YAML's safe loader without aliases (`*name`): ten nested anchors each repeated ten times are ten
     billion values (a 548-byte page took 5 GB and over a minute), and no page field needs one."""
@@ -37,6 +36,7 @@ class NoAliasLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
+@cache
 def page_schema() -> dict[str, Any]:
     """The JSON Schema of a page's front matter (runner/schemas/page.schema.json)."""
     text = resources.files("runner").joinpath("schemas/page.schema.json").read_text(encoding="utf-8")

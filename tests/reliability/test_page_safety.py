@@ -78,3 +78,11 @@ def test_an_update_keeps_the_pages_mode_and_records_the_table(tmp_path):
     assert "```table" in text and "row 3000" in text
     assert text.endswith("Prose after the cell.\n")
     assert page_file.stat().st_mode & 0o777 == 0o640
+
+
+def test_front_matter_without_aliases_reads_as_before(tmp_path):
+    for name in ("one.md", "two.md"):  # the loader is made afresh for each page
+        page_file = tmp_path / name
+        page_file.write_text("---\ntitle: Plain\ntags: [a, b]\n---\n\n# Plain\n")
+        page = read_page(page_file)
+        assert page.errors == [] and page.front_matter["title"] == "Plain"
