@@ -83,6 +83,6 @@ def test_an_update_keeps_the_pages_mode_and_records_the_table(tmp_path):
 def test_front_matter_without_aliases_reads_as_before(tmp_path):
     for name in ("one.md", "two.md"):  # the loader is made afresh for each page
         page_file = tmp_path / name
-        page_file.write_text("---\ntitle: Plain\ntags: [a, b]\n---\n\n# Plain\n")
+        page_file.write_text("---\ntitle: Plain\nfeatures: [a, b]\n---\n\n# Plain\n")
         page = read_page(page_file)
         assert page.errors == [] and page.front_matter["title"] == "Plain"
