@@ -36,10 +36,12 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(database: Path, port: int) -> subprocess.Popen[str]:
+def start_server(database: Path, port: int, *options: str,
+                 env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+    """`cookbook serve --http` on `port` with `options`, once it accepts connections."""
     server = subprocess.Popen([sys.executable, "-m", "runner", "serve", "--db", str(database), "--http",
-                               "--port", str(port)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True)
+                               "--port", str(port), *options], cwd=ROOT, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, env=env)
     deadline = time.monotonic() + 60
     while True:
         try:

@@ -6,22 +6,16 @@ from __future__ import annotations
 import http.client
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from tests.reliability.load import free_port, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVE = [sys.executable, "-m", "runner", "serve"]
 INITIALIZE = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}})
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def environment(**extra: str) -> dict[str, str]:
@@ -60,20 +54,9 @@ def post(port: int, headers: dict[str, str]) -> int:
 
 def test_beyond_loopback_only_requests_with_the_token_and_an_allowed_host_are_answered(tmp_path):
     port = free_port()
-    server = subprocess.Popen([*SERVE, "--db", str(tmp_path / "g.rl"), "--http", "--host", "0.0.0.0",
-                               "--port", str(port), "--allowed-host", "graph.example.test"],
-                              cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                              env=environment(COOKBOOK_TOKEN="s3cret"))
+    server = start_server(tmp_path / "g.rl", port, "--host", "0.0.0.0", "--allowed-host", "graph.example.test",
+                          env=environment(COOKBOOK_TOKEN="s3cret"))
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None, server.stderr.read() if server.stderr else ""
-                assert time.monotonic() < deadline, "the HTTP server did not start"
-                time.sleep(0.2)
         allowed = {"Host": f"graph.example.test:{port}"}
         assert post(port, allowed) == 401  # no token
         assert post(port, allowed | {"Authorization": "Bearer wrong"}) == 401
