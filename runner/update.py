@@ -10,6 +10,7 @@ when it raised none, its block is left as it is (the page, not the update, has t
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import stat
@@ -110,24 +111,40 @@ def write_atomically(path: Path, data: bytes) -> None:
     synced, renamed over it, and the directory synced. Writing in place left a page cut mid-table when the
     disk filled. Any failure leaves the page as it was and raises CannotUpdate with the reason."""
     temporary: str | None = None
+    target = Path(os.path.realpath(path))  # through a symlink to its page: a rename would replace the link
     try:
-        mode = stat.S_IMODE(path.stat().st_mode)
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        mode = stat.S_IMODE(target.stat().st_mode)
+        _check_writable(target, mode)
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
         with os.fdopen(descriptor, "wb") as file:
             file.write(data)
             file.flush()
             os.fsync(file.fileno())
         os.chmod(temporary, mode)
-        os.replace(temporary, path)
+        os.replace(temporary, target)
         temporary = None
-        directory = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
     except OSError as error:
         raise CannotUpdate(f"cannot update {path}: {error.strerror or error}; the page is unchanged") from error
     finally:
         if temporary is not None:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
+    _sync_directory(target.parent)
+
+
+def _check_writable(path: Path, mode: int) -> None:
+    """Refuse a page its owner made read-only, as writing it in place did: a rename needs only the directory
+    to be writable, and root may write anything, so neither would say no on its own."""
+    if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the rename durable. The page already has its new content here, so a file system that cannot
+    sync a directory is no reason to report the update as failed."""
+    with contextlib.suppress(OSError):
+        descriptor = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)

@@ -86,3 +86,35 @@ def test_front_matter_without_aliases_reads_as_before(tmp_path):
         page_file.write_text("---\ntitle: Plain\nfeatures: [a, b]\n---\n\n# Plain\n")
         page = read_page(page_file)
         assert page.errors == [] and page.front_matter["title"] == "Plain"
+
+
+SHORT_PAGE = "# Page\n\n```cypher cell=one\nRETURN 1 AS x\n```\n"
+
+
+def test_an_update_of_a_read_only_page_is_a_clear_error_and_leaves_it_as_it_was(tmp_path):
+    # the rename needs only the directory to be writable (and root may write anything): it replaced the page
+    page_file = tmp_path / "page.md"
+    page_file.write_text(SHORT_PAGE)
+    page_file.chmod(0o444)
+    done = subprocess.run([sys.executable, "-m", "runner", "run", str(page_file), "--update", "--color", "never"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    assert f"cannot update {page_file}: Permission denied; the page is unchanged" in done.stdout + done.stderr
+    assert page_file.read_text() == SHORT_PAGE
+    assert page_file.stat().st_mode & 0o777 == 0o444
+    assert [p.name for p in tmp_path.iterdir()] == ["page.md"]
+
+
+def test_an_update_through_a_symlink_writes_the_page_and_keeps_the_link(tmp_path):
+    # renaming the new page over the link replaced the link with a copy and left the page itself as it was
+    page_file = tmp_path / "page.md"
+    page_file.write_text(SHORT_PAGE)
+    link = tmp_path / "link.md"
+    link.symlink_to(page_file.name)
+    done = subprocess.run([sys.executable, "-m", "runner", "run", str(link), "--update"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert link.is_symlink()
+    assert "```table" in page_file.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.md", "page.md"]
