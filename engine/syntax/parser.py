@@ -53,6 +53,12 @@ BINARY_OPERATORS: dict[TokenKind, tuple[int, str]] = {
     TT.PERCENT: (MULTIPLICATIVE_POWER, "%"),
     TT.CARET: (EXPONENT_POWER, "^"),
 }
+# Chains of these operators longer than BALANCED_CHAIN are parsed as balanced trees, not left-deep ones: the
+# operators are associative (in three-valued logic too), so the value is the same, and a 10,000-term OR is a
+# tree some 14 levels deep, which every recursive walk after the parser (binder, SQL generation, DuckDB's own
+# expression depth) takes. `+` is not associative in Cypher (`'a' + 1 + 2` is 'a12') and stays left-deep.
+ASSOCIATIVE_OPERATORS = frozenset({"AND", "OR", "XOR"})
+BALANCED_CHAIN = 16
 # Comparisons chain: `a < b <= c` is `a < b AND b <= c`, the two sharing the node of `b`.
 COMPARISON_OPERATORS = {TT.EQ: "=", TT.NEQ: "<>", TT.LT: "<", TT.GT: ">", TT.LTE: "<=", TT.GTE: ">="}
 # Predicates on the operand to their left: token → (second token required, operator name). IS (NULL, TYPED)
@@ -135,6 +141,30 @@ _new_tuple = tuple.__new__
 def _join(first: Span, last: Span) -> Span:
     """The span from the start of `first` to the end of `last` (`first` starts no later than `last`)."""
     return _new_tuple(Span, (first.line, first.column, first.start, last.end))
+
+
+def _balanced(expression: ast.Expression) -> ast.Expression:
+    """`expression`, a left-deep chain of one associative operator longer than BALANCED_CHAIN, as a balanced
+    tree of the same operands in the same order; anything else as it is. Iterative: the chain may be long."""
+    if not isinstance(expression, ast.BinaryOp) or expression.op not in ASSOCIATIVE_OPERATORS:
+        return expression
+    op, operands, node = expression.op, [], expression
+    while isinstance(node, ast.BinaryOp) and node.op == op and len(operands) <= BALANCED_CHAIN:
+        operands.append(node.right)
+        node = node.left
+    if len(operands) <= BALANCED_CHAIN:
+        return expression
+    operands, node = [], expression
+    while isinstance(node, ast.BinaryOp) and node.op == op:
+        operands.append(node.right)
+        node = node.left
+    operands.append(node)
+    operands.reverse()
+    while len(operands) > 1:
+        pairs = [ast.BinaryOp(op, left, right, span=_join(left.span, right.span))
+                 for left, right in zip(operands[::2], operands[1::2], strict=False)]
+        operands = pairs + operands[len(pairs) * 2:]
+    return operands[0]
 
 
 def _conjunction(labels: ast.LabelExpression) -> bool:
@@ -1076,22 +1106,24 @@ class Parser:
             if entry is not None:
                 power, op = entry
                 if power < min_power:
-                    return left
+                    return _balanced(left)
                 self.advance()
                 right = self.parse_expression(power + 1)
                 if power <= AND_POWER:
                     self.mark_boolean_operands(left, right)
+                if not isinstance(left, ast.BinaryOp) or left.op != op:
+                    left = _balanced(left)
                 left = ast.BinaryOp(op, left, right, span=_join(left.span, right.span))
             elif kind in COMPARISON_OPERATORS:
                 if min_power > COMPARISON_POWER:
-                    return left
+                    return _balanced(left)
                 left = self.parse_comparison(left)
             elif kind in PREDICATE_TOKENS:
                 if min_power > PREDICATE_POWER:
-                    return left
+                    return _balanced(left)
                 left = self.parse_predicate_operator(left)
             else:
-                return left
+                return _balanced(left)
 
     def parse_expression_before_pipe(self) -> ast.Expression:
         saved, self._pipe_ends_expression = self._pipe_ends_expression, True
