@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import os
 from collections.abc import Callable, Mapping
@@ -11,7 +12,7 @@ from typing import Any, TypeVar
 import duckdb
 
 from engine.compile import bind
-from engine.errors import CypherArgumentError, CypherError, UnsupportedFeature
+from engine.errors import CypherError, DatabaseLocked, UnsupportedFeature
 from engine.execute import statement_cache
 from engine.execute.executor import Executor
 from engine.execute.results import Result
@@ -23,19 +24,21 @@ from engine.limits import (
     COMPILE_RECURSION,
     DEFAULT_MAX_WALK_ROWS,
     LIST_VARIABLE,
-    PARAMETER_DEPTH,
     WALK_VARIABLE,
     Limits,
     checked_timeout,
     deep_compile,
     list_cap,
-    parameter_too_deep,
+    refuse_deep_parameters,
 )
 from engine.procedures import ProcedureRegistry
 from engine.semantic import parameter_reads
 from engine.semantic.bound import BoundQuery, BSchemaCommand
+from engine.sharing import holder
+from engine.sharing.client import SharedConnection
 from engine.sqlgen import runtime, runtime_catalog
 from engine.sqlgen.context import quote_identifier
+from engine.storage import write_lock
 from engine.storage.open_errors import open_error
 from engine.storage.schema import GraphStore
 from engine.syntax.ast import Statement
@@ -83,10 +86,7 @@ def _bounded_depth(method: Callable[..., T]) -> Callable[..., T]:
     @functools.wraps(method)
     def bounded(self: Connection, text: str, params: Mapping[str, Any] | None = None, *args: Any,
                 **kwargs: Any) -> T:
-        name = parameter_too_deep(params)
-        if name is not None:
-            raise CypherArgumentError(f"parameter ${name} nests lists and maps deeper than {PARAMETER_DEPTH} "
-                                      "levels", detail="ParameterTooDeep").with_source(text)
+        refuse_deep_parameters(text, params)
         try:
             with deep_compile():
                 return method(self, text, params, *args, **kwargs)
@@ -146,6 +146,7 @@ class Connection:
         fulltext_procedures.register(self.procedures)
         self._executor = Executor(self._duck, self._store)
         self._statements = StatementCache(statement_cache_size)
+        self._releases: list[Callable[[], None]] = []
         self._changes = 0
         """Changes made to an in-memory graph since its last checkpoint (`_after`)."""
 
@@ -171,7 +172,8 @@ class Connection:
                 raise error.with_source(statement) from None
             if _reads_only(bound):
                 self._before_read()
-            result = self._after(self._executor.run(bound, statement, read_only=read_only, timeout=timeout))
+            with self._writing(bound):
+                result = self._after(self._executor.run(bound, statement, read_only=read_only, timeout=timeout))
         if self._store.version == version:
             self._statements.remember(statement, params, reads, self._executor.compiled, version)
         return result
@@ -190,7 +192,9 @@ class Connection:
                 raise error.with_source(text) from None
             if _reads_only(bound):
                 self._before_read()
-            result = self._after(self._executor.run(bound, text, read_only=read_only, timeout=self._timeout(timeout)))
+            with self._writing(bound):
+                result = self._after(self._executor.run(bound, text, read_only=read_only,
+                                                        timeout=self._timeout(timeout)))
             result.statement = text[span.start:span.end]
             results.append(result)
         return results
@@ -211,6 +215,13 @@ class Connection:
         """How many statements ran from a compiled read kept for their text (`hits`), how many reads are
         kept, and how many may be (ADR-0044)."""
         return self._statements.info()
+
+    def _writing(self, bound: BoundQuery | BSchemaCommand) -> contextlib.AbstractContextManager[None]:
+        """The file's write lock for a statement that writes (write_lock.py); nothing for a read, or for an
+        in-memory graph, which only this connection uses."""
+        if self._attached is not None or _reads_only(bound):
+            return contextlib.nullcontext()
+        return write_lock.writing(self._store.key)
 
     def _after(self, result: Result) -> Result:
         """Count an in-memory graph's changes, and checkpoint it every CHECKPOINT_WRITES of them."""
@@ -250,7 +261,13 @@ class Connection:
         whose input fields equal the arguments. `signature` is `ns.name(in :: TYPE?, ...) :: (out :: TYPE?, ...)`."""
         self.procedures.register_table(signature, rows)
 
+    def on_close(self, release: Callable[[], None]) -> None:
+        """Call `release` when this connection closes, before its database is let go."""
+        self._releases.append(release)
+
     def close(self) -> None:
+        while self._releases:
+            self._releases.pop()()
         if self._attached is not None:
             self._duck.execute("USE memory")
             self._duck.execute(f"DETACH {self._attached}")
@@ -266,7 +283,7 @@ class Connection:
 
 def connect(path: str = ":memory:", *, timeout: float | None = None, memory_limit: str | None = None,
             max_walk_rows: int | None = None,
-            statement_cache_size: int = statement_cache.DEFAULT_SIZE) -> Connection:
+            statement_cache_size: int = statement_cache.DEFAULT_SIZE) -> Connection | SharedConnection:
     """Open the graph in `path` (created if missing), or a fresh in-memory graph for ':memory:'.
 
     `timeout`: seconds a statement may run before it is stopped and rolled back (default: no limit).
@@ -274,7 +291,25 @@ def connect(path: str = ":memory:", *, timeout: float | None = None, memory_limi
     for ':memory:' it is shared by the in-memory graphs of a process with the same limit).
     `max_walk_rows`: the most partial paths one step of a variable-length pattern may hold (default
     1,000,000, or CYPHER_MAX_WALK_ROWS). See docs/adr/0022-limits-and-isolation.md.
-    `statement_cache_size`: how many compiled reads to keep for statements sent again (0: none; ADR-0044)."""
+    `statement_cache_size`: how many compiled reads to keep for statements sent again (0: none; ADR-0044).
+
+    A file another process holds is used through that process (a SharedConnection, ADR-0055); a process
+    that holds a file serves the others that open it."""
     limits = Limits(timeout=timeout, memory_limit=memory_limit,
                     max_walk_rows=DEFAULT_MAX_WALK_ROWS if max_walk_rows is None else max_walk_rows)
-    return Connection(path, limits, statement_cache_size=statement_cache_size)
+    if path == ":memory:":
+        return Connection(path, limits, statement_cache_size=statement_cache_size)
+
+    def open_here() -> Connection:
+        """The file opened in this process, which then serves it to the others (sessions have no timeout of
+        their own: each statement brings its client's)."""
+        connection = Connection(path, limits, statement_cache_size=statement_cache_size)
+        sessions = dataclasses.replace(limits, timeout=None)
+        connection.on_close(holder.hold(os.path.realpath(path), lambda: Connection(
+            path, sessions, statement_cache_size=statement_cache_size)))
+        return connection
+
+    try:
+        return open_here()
+    except DatabaseLocked:
+        return SharedConnection(path, limits, open_here)

@@ -193,6 +193,25 @@ class DatabaseUnreadable(DatabaseOpenError):
     """The file or its directory cannot be read or created (missing directory, permissions, a directory)."""
 
 
+class DatabaseBusy(CypherError):
+    """The statement could not run now: another statement held the database's write lock for longer than a
+    write may wait. Nothing of it ran; send it again."""
+
+    kind = "TransientError"
+
+
+class HolderLost(DatabaseBusy):
+    """The process serving a shared database file (ADR-0055) exited while it ran this statement, so whether
+    it was committed is unknown. Another process serves the file now; send it again if doing so twice is
+    harmless (a MERGE is), or check first."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"the process serving the database {path} exited while this statement ran, so it may "
+                         "or may not have been committed; another process serves the file now. Send the "
+                         "statement again if running it twice is harmless (MERGE is), or check first")
+        self.path = path
+
+
 class WalkLimitExceeded(UnsupportedFeature):
     """A variable-length pattern grew past the cap on partial paths per step (`max_walk_rows`)."""
 

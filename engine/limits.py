@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from engine.errors import CypherArgumentError
+
 WALK_VARIABLE = "cypher_max_walk_rows"
 """The DuckDB session variable the walk cap is read from (`getvariable`)."""
 
@@ -83,6 +85,14 @@ def parameter_too_deep(params: Mapping[str, Any] | None) -> str | None:
             level = [child for item in containers for child in (item.values() if type(item) is dict or isinstance(
                 item, Mapping) else item)]
     return None
+
+
+def refuse_deep_parameters(text: str, params: Mapping[str, Any] | None) -> None:
+    """Raise ParameterTooDeep (a CypherArgumentError) for a parameter nested past PARAMETER_DEPTH."""
+    name = parameter_too_deep(params)
+    if name is not None:
+        raise CypherArgumentError(f"parameter ${name} nests lists and maps deeper than {PARAMETER_DEPTH} "
+                                  "levels", detail="ParameterTooDeep").with_source(text)
 
 
 def list_cap(memory_limit: str) -> int:

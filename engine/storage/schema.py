@@ -197,6 +197,11 @@ class GraphStore:
         """Equal while what a compile reads of the store is the same (the statement cache's key)."""
         return self._transactions, _RELATIONSHIP_CHANGES.get(self._shared_as, 0)
 
+    @property
+    def key(self) -> str:
+        """What names this graph among the process's connections: the file's real path, or a graph of one."""
+        return self._shared_as
+
     def current(self) -> None:
         """Re-read the catalog if another connection of this process committed to the database since it was
         read: its new property columns would be unknown here (reads of them null, a CREATE adding them

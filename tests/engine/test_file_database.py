@@ -1,7 +1,7 @@
 """A file database across processes, as the agent's story uses it: session 1 writes `agent.rl` and exits,
-session 2 is a new process that recalls from it. And what a second process gets while the first still
-holds the file: a clear error at once (never a wait, never a half-written graph), after which the
-first process's data is intact.
+session 2 is a new process that recalls from it. And a second process while the first still holds the
+file: it works through the first (ADR-0055), or, when the holder is a program that does not serve the
+file, gets a clear error naming it.
 
 The sessions run in real subprocesses with nothing but `engine`; their statements are the cookbook
 page's cells, and the recall's rows are checked against that cell's recorded table.
@@ -73,23 +73,53 @@ def hold(database) -> subprocess.Popen:
     return holder
 
 
-def test_a_second_process_gets_a_clear_error_while_the_first_holds_the_file(tmp_path):
+def test_a_second_process_uses_the_file_through_the_process_that_holds_it(tmp_path):
+    """ADR-0055: the holder serves the file; a second process reads and writes through it, and when the
+    holder exits, the second one opens the file itself and has every write of both."""
     database = tmp_path / "agent.rl"
     holder = hold(database)
+    try:
+        connection = open_database(str(database))
+        assert connection.holder_pid == holder.pid
+        assert connection.execute("MATCH (s:Session) RETURN s.id AS id").fetchall() == [("session-1",)]
+        assert connection.execute("CREATE (:Session {id: 'session-2', turn: 2})").counters["nodes_created"] == 1
+        with pytest.raises(engine.CypherSyntaxError, match=r"line 1, column 8"):
+            connection.execute("MATCH (")
+    finally:
+        holder.stdin.close()
+        assert holder.wait(timeout=60) == 0
+    rows = connection.execute("MATCH (s:Session) RETURN s.id AS id, s.turn AS turn ORDER BY id").fetchall()
+    assert rows == [("session-1", None), ("session-2", 2)]
+    assert connection.holder_pid is None  # it holds the file now
+    connection.close()
+
+
+RAW_HOLD = """
+import sys, duckdb
+db = duckdb.connect(sys.argv[1])
+print("holding", flush=True)
+sys.stdin.read()
+"""
+"""A program that holds the file and does not serve it (DuckDB itself)."""
+
+
+def test_a_file_held_by_a_process_that_does_not_serve_it_is_a_clear_error(tmp_path):
+    database = tmp_path / "agent.rl"
+    engine.connect(str(database)).close()
+    holder = subprocess.Popen([sys.executable, "-c", RAW_HOLD, str(database)], cwd=ROOT, text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert holder.stdout.readline() == "holding\n"
     try:
         with pytest.raises(DatabaseInUse) as in_use:
             open_database(str(database))
         assert in_use.value.pid == holder.pid
         assert str(in_use.value).startswith(f"cannot open the database {database}: it is open in another "
                                             f"process (PID {holder.pid}), which holds it for writing")
-        with pytest.raises(engine.DatabaseLocked, match="which holds it for writing"):  # engine.connect's own
-            engine.connect(str(database))
     finally:
         holder.stdin.close()
         assert holder.wait(timeout=60) == 0
     with open_database(str(database)) as connection:
-        rows = connection.execute("MATCH (s:Session) RETURN s.id AS id").fetchall()
-    assert rows == [("session-1",)]
+        assert connection.execute("MATCH (n) RETURN count(n) AS n").fetchall() == [(0,)]
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
