@@ -25,6 +25,7 @@ from engine.limits import (
     DEFAULT_MAX_WALK_ROWS,
     LIST_VARIABLE,
     WALK_VARIABLE,
+    WRITE_WAIT,
     Limits,
     checked_timeout,
     deep_compile,
@@ -221,7 +222,7 @@ class Connection:
         in-memory graph, which only this connection uses."""
         if self._attached is not None or _reads_only(bound):
             return contextlib.nullcontext()
-        return write_lock.writing(self._store.key)
+        return write_lock.writing(self._store.key, self.limits.write_wait)
 
     def _after(self, result: Result) -> Result:
         """Count an in-memory graph's changes, and checkpoint it every CHECKPOINT_WRITES of them."""
@@ -282,7 +283,7 @@ class Connection:
 
 
 def connect(path: str = ":memory:", *, timeout: float | None = None, memory_limit: str | None = None,
-            max_walk_rows: int | None = None,
+            max_walk_rows: int | None = None, write_wait: float = WRITE_WAIT,
             statement_cache_size: int = statement_cache.DEFAULT_SIZE) -> Connection | SharedConnection:
     """Open the graph in `path` (created if missing), or a fresh in-memory graph for ':memory:'.
 
@@ -292,10 +293,12 @@ def connect(path: str = ":memory:", *, timeout: float | None = None, memory_limi
     `max_walk_rows`: the most partial paths one step of a variable-length pattern may hold (default
     1,000,000, or CYPHER_MAX_WALK_ROWS). See docs/adr/0022-limits-and-isolation.md.
     `statement_cache_size`: how many compiled reads to keep for statements sent again (0: none; ADR-0044).
+    `write_wait`: seconds a write waits while another connection writes to the same file, before it fails
+    with DatabaseBusy having done nothing (default 30).
 
     A file another process holds is used through that process (a SharedConnection, ADR-0055); a process
     that holds a file serves the others that open it."""
-    limits = Limits(timeout=timeout, memory_limit=memory_limit,
+    limits = Limits(timeout=timeout, memory_limit=memory_limit, write_wait=write_wait,
                     max_walk_rows=DEFAULT_MAX_WALK_ROWS if max_walk_rows is None else max_walk_rows)
     if path == ":memory:":
         return Connection(path, limits, statement_cache_size=statement_cache_size)

@@ -27,6 +27,9 @@ DEFAULT_MAX_WALK_ROWS = int(os.environ.get("CYPHER_MAX_WALK_ROWS", "1000000"))
 
 GIB = 1024 ** 3
 
+WRITE_WAIT = 30.0
+"""Seconds a writing statement waits for another connection's write to the same file before it fails with
+DatabaseBusy (storage/write_lock.py)."""
 LIST_VARIABLE = "cypher_max_list_elements"
 """The DuckDB session variable holding the most elements a list `range()` builds may have (`list_cap`)."""
 
@@ -128,14 +131,17 @@ def deep_compile() -> Iterator[None]:
 @dataclass(frozen=True)
 class Limits:
     """A connection's limits. `timeout` is seconds per statement (None: no limit); `memory_limit` is a
-    DuckDB size ('2GB', '512MB'); `max_walk_rows` caps the partial paths of one expansion step."""
+    DuckDB size ('2GB', '512MB'); `max_walk_rows` caps the partial paths of one expansion step;
+    `write_wait` is how long a write waits for another connection's to finish (storage/write_lock.py)."""
 
     timeout: float | None = None
     memory_limit: str | None = None
     max_walk_rows: int = DEFAULT_MAX_WALK_ROWS
+    write_wait: float = WRITE_WAIT
 
     def __post_init__(self) -> None:
         checked_timeout(self.timeout)
+        checked_timeout(self.write_wait)
         if self.max_walk_rows < 1:
             raise ValueError(f"max_walk_rows must be at least 1, not {self.max_walk_rows!r}")
 

@@ -15,15 +15,12 @@ from contextlib import contextmanager
 
 from engine.errors import DatabaseBusy
 
-WRITE_WAIT = 30.0
-"""Seconds a writing statement waits for another to finish before it fails with DatabaseBusy."""
-
 _LOCKS: dict[str, threading.Lock] = {}
 _GUARD = threading.Lock()
 
 
 @contextmanager
-def writing(key: str, wait: float = WRITE_WAIT) -> Iterator[None]:
+def writing(key: str, wait: float) -> Iterator[None]:
     """Hold the write lock of the database `key` (its real path) while the block runs."""
     with _GUARD:
         lock = _LOCKS.setdefault(key, threading.Lock())

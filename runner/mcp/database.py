@@ -1,9 +1,8 @@
 """Opening a file database for `cookbook serve`, and the one clear error when it cannot be opened.
 
-A file database is open in one process at a time (ADR-0010): DuckDB, under the engine, takes an
-exclusive lock on the file when it opens it for writing, so a second process that opens the same file
-fails at once; it never waits, and it never sees or writes a half-written file. While `cookbook serve`
-runs on a file, other programs reach that graph through its tools rather than by opening the file.
+A file another process holds is used through that process (ADR-0055): two servers on one agent memory
+both work. Only a file held by a program that does not serve it (DuckDB itself, another tool) cannot be
+opened: DuckDB takes an exclusive lock on the file for its holder.
 
 `engine.connect` reports the failures as engine errors (DatabaseLocked, DatabaseCorrupt,
 DatabaseUnreadable); `open_database` turns them into CannotOpenDatabase (DatabaseInUse for the lock),
@@ -28,10 +27,9 @@ class DatabaseInUse(CannotOpenDatabase):
 
     def __init__(self, path: str, pid: int | None) -> None:
         holder = f"another process (PID {pid})" if pid is not None else "another process"
-        super().__init__(path, f"it is open in {holder}, which holds it for writing, and a file database "
-                               "is open in one process at a time. Wait for that process to exit, or stop "
-                               "it, and try again (while `cookbook serve` runs on the file, use its tools "
-                               "instead of opening the file)")
+        super().__init__(path, f"it is open in {holder}, which holds it for writing and does not "
+                               "share it (it is not the engine). Wait for that process to exit, or stop "
+                               "it, and try again")
         self.pid = pid
 
 

@@ -16,9 +16,12 @@ Streamable HTTP at `/mcp`, on 127.0.0.1 unless told otherwise.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Sequence
 from typing import Annotated, Any
 
+import anyio
+import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, Field
@@ -26,6 +29,7 @@ from pydantic import BaseModel, Field
 from runner.mcp.database import open_database
 from runner.mcp.http_security import BearerToken, check_exposure, transport_security
 from runner.mcp.lifetime import watch
+from runner.mcp.pool import Connections
 from runner.mcp.tools import CypherTools, ToolFailure
 
 NAME = "cookbook"
@@ -77,21 +81,21 @@ def build_server(tools: CypherTools) -> MCPServer:
     """An MCP server whose tools run on `tools`' connection. It does not own or close the connection."""
     server = MCPServer(NAME, instructions=INSTRUCTIONS, log_level="WARNING")
 
-    def read_cypher(statement: Statement, parameters: Parameters = None) -> ReadResult:
+    async def read_cypher(statement: Statement, parameters: Parameters = None) -> ReadResult:
         """Run one Cypher statement that only reads, and return its rows. A statement that would write
         (CREATE, MERGE, SET, REMOVE, DELETE, FOREACH, or one inside CALL { }) is refused and changes
         nothing: send it with write_cypher."""
-        return tool_result(lambda: tools.read_cypher(statement, parameters))
+        return await in_worker(tools, lambda: tools.read_cypher(statement, parameters))
 
-    def write_cypher(statement: Statement, parameters: Parameters = None) -> WriteResult:
+    async def write_cypher(statement: Statement, parameters: Parameters = None) -> WriteResult:
         """Run one Cypher statement that writes (CREATE, MERGE, SET, REMOVE, DELETE, schema commands), as
         one transaction, and return its update counters. Rows it returns are not sent back."""
-        return tool_result(lambda: tools.write_cypher(statement, parameters))
+        return await in_worker(tools, lambda: tools.write_cypher(statement, parameters))
 
-    def get_schema() -> SchemaResult:
+    async def get_schema() -> SchemaResult:
         """The graph's labels, relationship types, property keys per label and per type, indexes and
         constraints."""
-        return tool_result(tools.get_schema)
+        return await in_worker(tools, tools.get_schema)
 
     for function in (read_cypher, write_cypher, get_schema):
         server.add_tool(function, annotations=TOOL_HINTS[function.__name__])
@@ -105,6 +109,24 @@ TOOL_HINTS: dict[str, ToolAnnotations] = {
     "get_schema": ToolAnnotations(title="Describe the graph", read_only_hint=True, open_world_hint=False),
 }
 """Tool name → the hints a host shows or acts on (a read-only tool may run without asking)."""
+
+
+async def in_worker(tools: CypherTools, call: Any) -> CallToolResult:
+    """`tool_result(call)` in a worker thread. When the request is cancelled (`notifications/cancelled`, or
+    the client goes), the call's statement is interrupted: it rolls back and its connection is free again."""
+    thread: list[int] = []
+
+    def work() -> CallToolResult:
+        thread.append(threading.get_ident())
+        return tool_result(call)
+
+    try:
+        return await anyio.to_thread.run_sync(work, abandon_on_cancel=True)
+    except anyio.get_cancelled_exc_class():
+        assert tools.connections is not None
+        if thread:
+            tools.connections.interrupt(thread[0])
+        raise
 
 
 def tool_result(call: Any) -> CallToolResult:
@@ -127,14 +149,18 @@ def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: i
     if http:
         check_exposure(host, token, allowed_hosts)
     watcher = watch(stdio=not http)
-    connection = watcher.connection = open_database(database, timeout=timeout, memory_limit=memory_limit)
+    connection = open_database(database, timeout=timeout, memory_limit=memory_limit)
+    more = None if database == ":memory:" else (
+        lambda: open_database(database, timeout=timeout, memory_limit=memory_limit))
+    connections = watcher.connection = Connections(connection, more)
     try:
-        server = build_server(CypherTools(connection))
+        server = build_server(CypherTools(connection, connections))
         if http:
             serve_http(server, host, port, token, allowed_hosts)
         else:
             server.run("stdio")
     finally:
+        connections.close()
         connection.close()
 
 

@@ -9,12 +9,12 @@ updating clause, and the transaction is rolled back whatever happens), never a l
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import engine
+from runner.mcp.pool import Connections
 from runner.mcp.values import JsonValue, row_to_json, to_json
 
 Params = Mapping[str, Any] | None
@@ -31,15 +31,20 @@ class ToolFailure(Exception):
 
 @dataclass
 class CypherTools:
-    """The tools over one open connection. Calls may come from worker threads, so they take turns.
+    """The tools over an open connection. Calls may come from worker threads: each borrows a connection
+    of `connections` (pool.py), by default `connection` alone, on which they take turns.
 
     `last_ordered` says whether the last statement's rows are ordered (it ends in ORDER BY). A tool
     result does not carry it; the trace replay reads it here to compare unordered rows as a multiset.
     """
 
     connection: engine.Connection
+    connections: Connections | None = None
     last_ordered: bool = False
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.connections is None:
+            self.connections = Connections(self.connection)
 
     def read_cypher(self, statement: str, parameters: Params = None) -> dict[str, JsonValue]:
         """`{columns, rows, counters}`: rows as objects keyed by column. Refuses any statement that writes."""
@@ -55,14 +60,16 @@ class CypherTools:
 
     def get_schema(self) -> dict[str, JsonValue]:
         """Labels, relationship types, property keys per label and per type, indexes and constraints."""
-        with self._lock:
-            schema = self.connection.schema()
+        assert self.connections is not None
+        with self.connections.borrow() as connection:
+            schema = connection.schema()
         return {str(key): to_json(value) for key, value in schema.items()}
 
     def _execute(self, statement: str, parameters: Params, *, read_only: bool) -> engine.Result:
-        with self._lock:
+        assert self.connections is not None
+        with self.connections.borrow() as connection:
             try:
-                result = self.connection.execute(statement, dict(parameters or {}), read_only=read_only)
+                result = connection.execute(statement, dict(parameters or {}), read_only=read_only)
             except engine.CypherError as error:
                 raise ToolFailure(error_text(error, statement)) from error
             except Exception as error:  # an engine bug must reach the model as an error, not end the server

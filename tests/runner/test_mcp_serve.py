@@ -181,19 +181,38 @@ def test_streamable_http_on_localhost(tmp_path):
         server.wait(timeout=30)
 
 
-HOLD = """
-import sys, engine
-connection = engine.connect(sys.argv[1])
-connection.execute("CREATE (:Session {id: 'session-1'})")
+def test_two_servers_on_one_file_both_work_and_see_each_others_writes(tmp_path):
+    """ADR-0055: agent hosts start one stdio server per window; the second on a file works through the first
+    (which holds the file), and takes it over when the first exits."""
+    database = tmp_path / "agent.rl"
+
+    async def both() -> tuple[list, list]:
+        async with Client(stdio_server(database)) as first, Client(stdio_server(database)) as second:
+            await first.call_tool("write_cypher", {"statement": "CREATE (:Session {id: 'one'})"})
+            await second.call_tool("write_cypher", {"statement": "CREATE (:Session {id: 'two', turn: 2})"})
+            seen_by_first = await first.call_tool(
+                "read_cypher", {"statement": "MATCH (s:Session) RETURN s.id AS id, s.turn AS turn ORDER BY id"})
+        async with Client(stdio_server(database)) as third:
+            after = await third.call_tool("read_cypher", {"statement": "MATCH (s:Session) RETURN count(*) AS n"})
+        return seen_by_first.structured_content["rows"], after.structured_content["rows"]
+
+    rows, after = anyio.run(both)
+    assert rows == [{"id": "one", "turn": None}, {"id": "two", "turn": 2}]
+    assert after == [{"n": 2}]
+
+
+RAW_HOLD = """
+import sys, duckdb
+connection = duckdb.connect(sys.argv[1])
 print("holding", flush=True)
 sys.stdin.read()
-connection.close()
 """
+"""A program that holds the file and does not serve it: DuckDB itself."""
 
 
-def test_serve_on_a_file_another_process_holds_is_a_clear_error(tmp_path):
+def test_serve_on_a_file_a_program_holds_without_serving_it_is_a_clear_error(tmp_path):
     database = tmp_path / "agent.rl"
-    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(database)], cwd=ROOT, text=True,
+    holder = subprocess.Popen([sys.executable, "-c", RAW_HOLD, str(database)], cwd=ROOT, text=True,
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     try:
         assert holder.stdout.readline() == "holding\n"
@@ -207,12 +226,6 @@ def test_serve_on_a_file_another_process_holds_is_a_clear_error(tmp_path):
     finally:
         holder.stdin.close()
         holder.wait(timeout=30)
-
-    async def read():
-        async with Client(stdio_server(database)) as client:
-            return await client.call_tool("read_cypher", {"statement": "MATCH (s:Session) RETURN s.id AS id"})
-
-    assert anyio.run(read).structured_content["rows"] == [{"id": "session-1"}]
 
 
 def test_serve_needs_a_database():
