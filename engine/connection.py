@@ -167,13 +167,11 @@ class Connection:
             if result is not None:
                 return result
         with parameter_reads.recording() as reads:
-            try:
-                bound = bind(_parsed(statement), params, self._store.catalog, self.procedures)
-            except CypherError as error:
-                raise error.with_source(statement) from None
+            bound = self._bind(_parsed(statement), params, statement)
             if _reads_only(bound):
                 self._before_read()
             with self._writing(bound):
+                bound = self._rebound(bound, _parsed(statement), params, statement)
                 result = self._after(self._executor.run(bound, statement, read_only=read_only, timeout=timeout))
         if self._store.version == version:
             self._statements.remember(statement, params, reads, self._executor.compiled, version)
@@ -186,14 +184,12 @@ class Connection:
         error positions are relative to `text`."""
         results = []
         for statement, span in _parsed_script(text):
-            try:
-                self._store.current()
-                bound = bind(statement, params, self._store.catalog, self.procedures)
-            except CypherError as error:
-                raise error.with_source(text) from None
+            self._store.current()
+            bound = self._bind(statement, params, text)
             if _reads_only(bound):
                 self._before_read()
             with self._writing(bound):
+                bound = self._rebound(bound, statement, params, text)
                 result = self._after(self._executor.run(bound, text, read_only=read_only,
                                                         timeout=self._timeout(timeout)))
             result.statement = text[span.start:span.end]
@@ -216,6 +212,20 @@ class Connection:
         """How many statements ran from a compiled read kept for their text (`hits`), how many reads are
         kept, and how many may be (ADR-0044)."""
         return self._statements.info()
+
+    def _bind(self, statement: Statement, params: Mapping[str, Any] | None, text: str) -> BoundQuery | BSchemaCommand:
+        try:
+            return bind(statement, params, self._store.catalog, self.procedures)
+        except CypherError as error:
+            raise error.with_source(text) from None
+
+    def _rebound(self, bound: BoundQuery | BSchemaCommand, statement: Statement, params: Mapping[str, Any] | None,
+                 text: str) -> BoundQuery | BSchemaCommand:
+        """`bound`, bound again when another connection's write changed the catalog while this one waited
+        for the write lock: compiled against the old one, it would add a property column a second time."""
+        if _reads_only(bound) or not self._store.current():
+            return bound
+        return self._bind(statement, params, text)
 
     def _writing(self, bound: BoundQuery | BSchemaCommand) -> contextlib.AbstractContextManager[None]:
         """The file's write lock for a statement that writes (write_lock.py); nothing for a read, or for an

@@ -202,12 +202,14 @@ class GraphStore:
         """What names this graph among the process's connections: the file's real path, or a graph of one."""
         return self._shared_as
 
-    def current(self) -> None:
+    def current(self) -> bool:
         """Re-read the catalog if another connection of this process committed to the database since it was
         read: its new property columns would be unknown here (reads of them null, a CREATE adding them
-        again)."""
-        if _CATALOG_COMMITS.get(self._shared_as, 0) != self._catalog_at:
-            self.reload()
+        again). Whether it did."""
+        if _CATALOG_COMMITS.get(self._shared_as, 0) == self._catalog_at:
+            return False
+        self.reload()
+        return True
 
     def reload(self) -> None:
         """Re-read the catalog, e.g. after a rolled-back statement undid a new column."""

@@ -1,6 +1,7 @@
 """The long forms, run on demand; they print their figures (docs/RELIABILITY.md records the last ones).
 
-    python -m tests.reliability.long --crash-trials 200 --fuzz-cases 100000 --exec-cases 3000 --load-seconds 30
+    python -m tests.reliability.long --crash-trials 200 --fuzz-cases 100000 --exec-cases 3000 --load-seconds 30 \
+        --shared-seconds 60
 
 A part given 0 is skipped. `--json FILE` also writes the figures as JSON.
 """
@@ -109,6 +110,13 @@ def load(seconds: float, clients: int) -> dict[str, Any]:
     return load_test(seconds=seconds, clients=clients)
 
 
+def shared(seconds: float, kill_every: float) -> dict[str, Any]:
+    from tests.reliability.shared_file import run
+
+    with tempfile.TemporaryDirectory() as directory:
+        return run(Path(directory), seconds=seconds, kill_every=kill_every)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.reliability.long", description=__doc__.splitlines()[0])
     parser.add_argument("--crash-trials", type=int, default=200)
@@ -120,6 +128,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="mutated statements executed on a small graph")
     parser.add_argument("--load-seconds", type=float, default=30)
     parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--shared-seconds", type=float, default=60,
+                        help="four processes on one file (shared_file.py), the holder killed every --kill-every s")
+    parser.add_argument("--kill-every", type=float, default=10)
     parser.add_argument("--json", metavar="FILE")
     arguments = parser.parse_args(argv)
     report: dict[str, Any] = {"python": platform.python_version(), "machine": platform.machine(),
@@ -139,6 +150,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"load test: {arguments.clients} clients for {arguments.load_seconds} s …", flush=True)
         report["load"] = load(arguments.load_seconds, arguments.clients)
         print(f"  {report['load']}", flush=True)
+    if arguments.shared_seconds:
+        print(f"one file, four processes: {arguments.shared_seconds} s, holder killed every "
+              f"{arguments.kill_every} s …", flush=True)
+        report["shared file"] = shared(arguments.shared_seconds, arguments.kill_every)
+        print(f"  {report['shared file']}", flush=True)
     print(json.dumps(report, indent=2))
     if arguments.json:
         Path(arguments.json).write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
