@@ -11,6 +11,7 @@ the file must hold every acknowledged write.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import random
@@ -168,7 +169,7 @@ class HttpWorker(Worker):
             with self._post({"jsonrpc": "2.0", "id": self.sequence, "method": "tools/call",
                              "params": arguments(ident, "http")}) as response:
                 text = response.read().decode()
-        except (urllib.error.URLError, ConnectionError):
+        except (urllib.error.URLError, ConnectionError, http.client.HTTPException):
             raise Gone from None
         body = next((line[5:] for line in text.splitlines() if line.startswith("data:")), text)
         return tool_outcome(json.loads(body)["result"])
