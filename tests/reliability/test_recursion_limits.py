@@ -66,3 +66,10 @@ def test_a_chain_too_long_to_run_is_an_unsupported_feature(db, terms):
     with pytest.raises(engine.UnsupportedFeature, match=r"too deeply|deeper than"):
         db.execute("RETURN " + " + ".join(["1"] * terms) + " AS c")
     assert db.execute("RETURN 1 AS one").fetchall() == [(1,)]
+
+
+def test_a_thousand_term_sum_is_computed(db):
+    """A flat `+` chain of 1,000 terms (a model writes such sums) binds and runs: the binder asks whether
+    each operand's type is read off data once per node, not once per node and level."""
+    assert db.execute("RETURN " + " + ".join(["1"] * 1000) + " AS c").fetchall() == [(1000,)]
+    assert db.execute("WITH 2 AS x RETURN " + " * ".join(["x"] * 60) + " AS c").fetchall() == [(2 ** 60,)]

@@ -42,10 +42,11 @@ def test_a_directory_is_database_unreadable(tmp_path):
         engine.connect(str(tmp_path))
 
 
-def test_a_file_another_process_holds_is_database_locked_with_its_pid(tmp_path):
+def test_a_file_a_program_holds_without_serving_it_is_database_locked_with_its_pid(tmp_path):
+    """The engine's own processes share a file (ADR-0055); DuckDB itself holding it does not."""
     path = tmp_path / "held.rl"
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import engine, sys, time; c = engine.connect(sys.argv[1]); print('ready', flush=True);"
+        [sys.executable, "-c", "import duckdb, sys, time; c = duckdb.connect(sys.argv[1]); print('ready', flush=True);"
          " time.sleep(60)", str(path)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
