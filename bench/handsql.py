@@ -17,8 +17,8 @@ from typing import Any
 
 import duckdb
 
-from engine.semantic.types import parse_type_name
 from engine.storage.schema import GraphStore
+from engine.types import parse_type_name
 
 AT = "struct_pack(e := epoch(CAST(replace({v}, 'Z', '') AS TIMESTAMP))::BIGINT, n := 0::BIGINT, o := 0::BIGINT," \
      " z := '')"

@@ -11,14 +11,14 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
+from engine import types as t
 from engine.procedures import ProcedureRegistry
 from engine.semantic import bound
-from engine.semantic import types as t
 from engine.semantic.binder import Binder
-from engine.semantic.types import CypherType
 from engine.storage.schema import Catalog
 from engine.syntax import ast
 from engine.syntax.parser import parse
+from engine.types import CypherType
 
 Bound = bound.BoundQuery | bound.BSchemaCommand
 

@@ -37,6 +37,7 @@ from engine.semantic import parameter_reads
 from engine.semantic.bound import BoundQuery, BSchemaCommand
 from engine.sharing import holder
 from engine.sharing.client import SharedConnection
+from engine.span import Span
 from engine.sqlgen import runtime, runtime_catalog
 from engine.sqlgen.context import quote_identifier
 from engine.storage import write_lock
@@ -44,7 +45,6 @@ from engine.storage.open_errors import open_error
 from engine.storage.schema import GraphStore
 from engine.syntax.ast import Statement
 from engine.syntax.parser import parse, parse_script
-from engine.syntax.span import Span
 
 
 @functools.lru_cache(maxsize=256)

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from engine.syntax.span import Span
+from engine.span import Span
 
 
 class CypherError(Exception):

@@ -16,9 +16,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import types as t
 from engine.errors import CypherSyntaxError
-from engine.semantic import types as t
-from engine.semantic.types import CypherType, Kind
+from engine.types import CypherType, Kind
 
 # Declared type names -> static types. NUMBER accepts integers and floats; `?` (nullable) is implied.
 SIGNATURE_TYPES: dict[str, CypherType] = {

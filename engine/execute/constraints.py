@@ -15,14 +15,14 @@ from typing import Any
 
 import duckdb
 
+from engine import types as t
 from engine.errors import ConstraintViolation
-from engine.semantic import types as t
 from engine.semantic.type_predicates import parse_type
-from engine.semantic.types import is_variant
+from engine.span import Span
 from engine.sqlgen.expressions import _type_test_sql
-from engine.sqlgen.runtime import KIND_NAMES
+from engine.storage.encoding import KIND_NAMES
 from engine.storage.schema import ENTITY_TABLES, Catalog, ConstraintInfo, to_variant
-from engine.syntax.span import Span
+from engine.types import is_variant
 
 UNIQUE_KINDS = ("unique", "node_key")
 EXISTENCE_KINDS = ("not_null", "node_key")

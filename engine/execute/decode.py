@@ -13,10 +13,10 @@ from typing import Any
 import duckdb
 
 from engine import temporal
-from engine.semantic import types as t
-from engine.semantic.types import CypherType, Kind, is_variant
-from engine.sqlgen.runtime import TAG, tag_key
+from engine import types as t
+from engine.storage.encoding import TAG, tag_key
 from engine.storage.schema import Catalog
+from engine.types import CypherType, Kind, is_variant
 from engine.values import Node, Path, Relationship
 
 Visit = Callable[[str, Any], Any]

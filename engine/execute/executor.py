@@ -36,7 +36,7 @@ from engine.execute.writes import Writer
 from engine.fulltext.maintain import StatementChanges
 from engine.limits import StatementTimer
 from engine.semantic import bound as b
-from engine.semantic.types import Kind
+from engine.span import Span
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
 from engine.sqlgen.multiplicity import reads_after
@@ -47,7 +47,7 @@ from engine.sqlgen.procedure_arguments import (
     varying_arguments,
 )
 from engine.storage.schema import GraphStore
-from engine.syntax.span import Span
+from engine.types import Kind
 
 READ_CLAUSES = (b.BMatch, b.BUnwind, b.BProjection, b.BCallProcedure)
 WRITE_HANDLERS = {

@@ -23,9 +23,9 @@ from typing import Any
 import duckdb
 
 from engine.semantic.parameter_reads import ParameterReads
-from engine.semantic.types import CypherType, type_of_value
+from engine.span import Span
 from engine.sqlgen.context import UNBOUND, ParameterSlot
-from engine.syntax.span import Span
+from engine.types import CypherType, type_of_value
 
 DEFAULT_SIZE = 256
 """Statements kept per connection, the least recently used dropped first."""

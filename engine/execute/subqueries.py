@@ -27,16 +27,16 @@ from typing import TYPE_CHECKING, Any
 
 import duckdb
 
+from engine import types as t
 from engine.errors import CypherArgumentError, CypherError
 from engine.semantic import bound as b
-from engine.semantic import types as t
 from engine.semantic.scope import Variable
-from engine.semantic.types import Kind, sql_type
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
 from engine.sqlgen.procedure_arguments import read_argument_values
 from engine.syntax import ast
+from engine.types import Kind, sql_type
 
 if TYPE_CHECKING:
     from engine.execute.executor import Executor, StatementRun

@@ -15,17 +15,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine import types as t
 from engine.errors import CypherSyntaxError, CypherTypeError, UnsupportedFeature
 from engine.semantic import bound as b
-from engine.semantic import types as t
 from engine.semantic.scope import Variable
-from engine.semantic.types import CypherType, Kind, is_storable, is_variant, sql_type
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import DELETED_TABLES, ExpressionCompiler, entity_id_of, to_variant
 from engine.sqlgen.generator import QueryCompiler, Relation, _group_key
 from engine.sqlgen.runtime import error_sql
 from engine.storage.schema import ENTITY_TABLES
 from engine.syntax import ast
+from engine.types import CypherType, Kind, is_storable, is_variant, sql_type
 
 if TYPE_CHECKING:
     from engine.execute.executor import StatementRun

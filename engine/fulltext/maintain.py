@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.execute.constraints import StatementWrites, Write
-from engine.semantic.types import CypherType, Kind
 from engine.storage.schema import ENTITY_TABLES, NEXT_ID_KEYS, IndexInfo
+from engine.types import CypherType, Kind
 
 if TYPE_CHECKING:
     from engine.execute.executor import StatementRun

@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from engine import types as t
 from engine.errors import CypherArgumentError, ProcedureError, UnsupportedFeature
 from engine.fulltext import falkordb
 from engine.fulltext.query import parse_query
 from engine.fulltext.scoring import ScoreCompiler, analyze
 from engine.procedures import Procedure, ProcedureField, ProcedureRegistry
 from engine.semantic import bound as b
-from engine.semantic import types as t
 from engine.storage.schema import IndexInfo
 
 if TYPE_CHECKING:

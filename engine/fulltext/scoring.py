@@ -19,9 +19,9 @@ import threading
 
 import duckdb
 
+from engine import types as t
 from engine.fulltext import analyzer
 from engine.fulltext.query import BooleanQuery, MatchAll, PatternQuery, PhraseQuery, Query, TermQuery
-from engine.semantic import types as t
 from engine.sqlgen.context import Parameters
 
 K1 = 1.2

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine import types as t
 from engine.errors import (
     CypherArgumentError,
     CypherSyntaxError,
@@ -22,16 +23,15 @@ from engine.fulltext import falkordb as falkordb_fulltext
 from engine.procedures import ProcedureRegistry, check_arguments
 from engine.semantic import bound as b
 from engine.semantic import parameter_reads
-from engine.semantic import types as t
 from engine.semantic.bound import children as _children
 from engine.semantic.bound import observed as _observed
 from engine.semantic.constants import constant_of
 from engine.semantic.functions import AGGREGATES, ARGUMENT_KINDS, SIGNATURES
 from engine.semantic.scope import ColumnNamer, Scope, Variable
 from engine.semantic.type_predicates import parse_type
-from engine.semantic.types import CypherType, Kind
+from engine.span import Span
 from engine.syntax import ast
-from engine.syntax.span import Span
+from engine.types import CypherType, Kind
 from engine.vector.search import vector_search_call
 
 TEMPORAL_KINDS = frozenset({Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME,

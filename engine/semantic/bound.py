@@ -15,9 +15,9 @@ from typing import Any
 from engine.procedures import Procedure
 from engine.semantic import parameter_reads
 from engine.semantic.scope import Variable
-from engine.semantic.types import CypherType, Kind
+from engine.span import Span
 from engine.syntax import ast
-from engine.syntax.span import Span
+from engine.types import CypherType, Kind
 
 # ------------------------------------------------------------------------------------------------------
 # Expressions

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from engine import types as t
 from engine.semantic import bound as b
-from engine.semantic import types as t
-from engine.semantic.types import Kind
+from engine.types import Kind
 
 CONSTANT_FUNCTIONS = frozenset({"date", "datetime", "localdatetime", "localtime", "time", "duration",
                                 "tolower", "toupper", "tostring", "tointeger", "tofloat", "toboolean"})

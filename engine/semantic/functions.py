@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.semantic import types as t
-from engine.semantic.types import CypherType, Kind
+from engine import types as t
+from engine.types import CypherType, Kind
 from engine.vector import functions as vector_functions
 
 ReturnRule = Callable[[Sequence[CypherType]], CypherType]

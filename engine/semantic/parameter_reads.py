@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from engine.semantic.types import CypherType
+from engine.types import CypherType
 
 
 @dataclass

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.semantic.types import CypherType
+from engine.types import CypherType
 
 
 @dataclass(eq=False)

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.errors import CypherSyntaxError
-from engine.syntax.span import Span
+from engine.span import Span
 
-# Canonical names: the scalar kinds (as in `runtime.KIND_CODES`) and the special types.
+# Canonical names: the scalar kinds (as in `storage.encoding.KIND_CODES`) and the special types.
 SYNONYMS: dict[str, str] = {
     "BOOL": "BOOLEAN", "BOOLEAN": "BOOLEAN",
     "VARCHAR": "STRING", "STRING": "STRING",

@@ -18,10 +18,10 @@ from engine import temporal
 from engine import values as cypher_values
 from engine.errors import UnsupportedFeature
 from engine.semantic.scope import Variable
-from engine.semantic.types import ANY, CypherType, Kind, sql_type, type_of_value
 from engine.sqlgen.decorrelate import SharedRows
-from engine.sqlgen.runtime import tag_key
+from engine.storage.encoding import tag_key
 from engine.storage.schema import ENTITY_TABLES, Catalog
+from engine.types import ANY, CypherType, Kind, sql_type, type_of_value
 
 
 def sql_string(text: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
-from engine.semantic.types import Kind, is_variant
+from engine.types import Kind, is_variant
 
 KEY_KINDS = frozenset({Kind.NODE, Kind.RELATIONSHIP, Kind.INTEGER, Kind.STRING, Kind.BOOLEAN})
 """Import types whose SQL values group and compare exactly as Cypher's equality of them does."""

@@ -12,17 +12,18 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from engine import types as t
 from engine.errors import CypherTypeError, UnsupportedFeature
 from engine.semantic import bound as b
-from engine.semantic import types as t
 from engine.semantic.constants import constant_of
 from engine.semantic.scope import Variable
 from engine.semantic.type_predicates import PROPERTY_SCALARS, TypeTest, TypeUnion, parse_type
-from engine.semantic.types import CypherType, Kind, is_variant, sql_type
 from engine.sqlgen.context import SelectContext, quote_identifier, sql_string
-from engine.sqlgen.runtime import KIND_CODES, error_sql
+from engine.sqlgen.runtime import error_sql
+from engine.storage.encoding import KIND_CODES
 from engine.syntax import ast
 from engine.temporal import PAYLOAD_FIELDS
+from engine.types import CypherType, Kind, is_variant, sql_type
 
 if TYPE_CHECKING:
     from engine.sqlgen.generator import QueryCompiler

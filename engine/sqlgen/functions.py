@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine import types as t
 from engine.errors import UnsupportedFeature
 from engine.limits import LIST_VARIABLE, default_memory_limit, list_cap
 from engine.semantic import bound as b
-from engine.semantic import types as t
-from engine.semantic.types import TEMPORAL_KINDS, Kind, is_variant
 from engine.sqlgen import temporal
 from engine.sqlgen.expressions import ExpressionCompiler, convert, let, macro, map_of_entries
 from engine.sqlgen.runtime import error_sql
+from engine.types import TEMPORAL_KINDS, Kind, is_variant
 from engine.vector import functions as vector_functions
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
@@ -21,7 +21,7 @@ Builder = Callable[[ExpressionCompiler, b.BFunction], str]
 def by_kind(c: ExpressionCompiler, argument: b.BoundExpression, branches: dict[int, Callable[[str], str]],
             message: str, *, or_null: bool = False) -> str:
     """A function of a value whose type is only known at run time: one SQL branch per kind code (see
-    `runtime.KIND_CODES`), null for null, and InvalidArgumentValue for every other kind (null instead
+    `storage.encoding.KIND_CODES`), null for null, and InvalidArgumentValue for every other kind (null instead
     with `or_null`, for the `...OrNull` conversions)."""
     def build(value: str) -> str:
         whens = "".join(f" WHEN {code} THEN {branch(value)}" for code, branch in branches.items())

@@ -13,12 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import types as t
 from engine.errors import UnsupportedFeature
 from engine.procedures import Procedure, ProcedureBuild
 from engine.semantic import bound as b
-from engine.semantic import types as t
 from engine.semantic.scope import Variable
-from engine.semantic.types import Kind, is_variant, sql_type
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
 from engine.sqlgen.decorrelate import SharedRows, keyed_query
 from engine.sqlgen.expressions import ExpressionCompiler, convert, equality_sql, to_variant
@@ -31,6 +30,7 @@ from engine.sqlgen.temporal import duration_aggregate
 from engine.sqlgen.temporal import key as temporal_key
 from engine.sqlgen.walks import LevelSource
 from engine.storage.schema import Catalog
+from engine.types import Kind, is_variant, sql_type
 
 
 @dataclass(frozen=True)

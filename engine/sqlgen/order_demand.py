@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.semantic import bound as b
-from engine.semantic.types import Kind
+from engine.types import Kind
 
 ORDER_SENSITIVE_AGGREGATES = frozenset({"collect"})
 """Aggregates whose value depends on the order of their input rows."""

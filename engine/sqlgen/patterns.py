@@ -17,15 +17,15 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from engine import types as t
 from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
-from engine.semantic import types as t
 from engine.semantic.scope import Variable
-from engine.semantic.types import Kind
 from engine.sqlgen.context import Parameters, SelectContext
 from engine.sqlgen.expressions import ExpressionCompiler, entity_id_of, equality_sql
 from engine.sqlgen.walks import Hop, LevelSource, Walk, frontier_walk, level_walk, trail_walk
 from engine.syntax import ast
+from engine.types import Kind
 
 REL_BOTH_DIRECTIONS = ("(SELECT *, src AS _a, dst AS _b FROM rels UNION ALL "
                        "SELECT *, dst AS _a, src AS _b FROM rels WHERE src <> dst)")

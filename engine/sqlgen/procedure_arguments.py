@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine import types as t
 from engine.errors import CypherTypeError, UnsupportedFeature
 from engine.semantic import bound as b
-from engine.semantic import types as t
-from engine.semantic.types import Kind, sql_type
 from engine.sqlgen.context import Parameters, quote_identifier
+from engine.types import Kind, sql_type
 
 if TYPE_CHECKING:
     from collections.abc import Callable

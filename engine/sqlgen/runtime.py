@@ -21,24 +21,8 @@ from collections.abc import Callable
 
 import duckdb
 
+from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, tag_key
 from engine.values import PLAIN_EXPONENTS, java_subnormal_texts
-
-TAG = "\x01"
-
-# Kind codes returned by cy_kind(v); `KIND_NAMES` gives the Cypher type name for messages.
-KIND_CODES: dict[str, int] = {
-    "NULL": 0, "BOOLEAN": 1, "INTEGER": 2, "FLOAT": 3, "STRING": 4, "LIST": 5, "MAP": 6,
-    "NODE": 7, "RELATIONSHIP": 8, "PATH": 9, "DATE": 10, "LOCAL TIME": 11, "ZONED TIME": 12,
-    "LOCAL DATETIME": 13, "ZONED DATETIME": 14, "DURATION": 15, "POINT": 16,
-}
-KIND_NAMES: dict[int, str] = {code: name for name, code in KIND_CODES.items()}
-
-# Reserved object keys that mark values VARIANT has no type for.
-TAGS: dict[str, str] = {
-    "NODE": "node", "RELATIONSHIP": "rel", "PATH": "path", "DATE": "date", "LOCAL TIME": "localtime",
-    "ZONED TIME": "time", "LOCAL DATETIME": "localdatetime", "ZONED DATETIME": "datetime",
-    "DURATION": "duration", "POINT": "point",
-}
 
 # Ascending ORDER BY rank of each kind (Cypher's orderability: maps first, numbers last, null after).
 ORDER_RANKS: dict[int, int] = {
@@ -49,10 +33,6 @@ ORDER_RANKS: dict[int, int] = {
 MAX_DEPTH = 4
 # Sort and grouping keys go one level deeper: DISTINCT over nested maps of lists is common in practice.
 KEY_DEPTH = 5
-
-
-def tag_key(kind: str) -> str:
-    return TAG + TAGS[kind]
 
 
 def _sql_string(text: str) -> str:

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import temporal
-from engine.sqlgen.runtime import error_sql, tag_key
+from engine.sqlgen.runtime import error_sql
+from engine.storage.encoding import tag_key
 from engine.values import Date, DateTime
 
 NANOS = 1_000_000_000

@@ -18,10 +18,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine import types as t
 from engine.errors import CypherArgumentError, CypherTypeError, UnsupportedFeature
 from engine.semantic import bound as b
-from engine.semantic import types as t
-from engine.semantic.types import Kind, is_variant
 from engine.sqlgen import runtime_temporal as rt
 from engine.sqlgen.context import sql_string
 from engine.sqlgen.expressions import EXPRESSION_SQL, ExpressionCompiler
@@ -36,6 +35,7 @@ from engine.sqlgen.runtime_temporal import (
     let,
 )
 from engine.temporal import PAYLOAD_FIELDS
+from engine.types import Kind, is_variant
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
 

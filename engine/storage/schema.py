@@ -16,7 +16,8 @@ from typing import Literal
 
 import duckdb
 
-from engine.semantic.types import (
+from engine.storage.encoding import tag_key
+from engine.types import (
     ANY,
     TEMPORAL_KINDS,
     CypherType,
@@ -26,7 +27,6 @@ from engine.semantic.types import (
     type_name,
     widened_column_type,
 )
-from engine.sqlgen.runtime import tag_key
 
 Entity = Literal["node", "relationship"]
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, fields
 from typing import Literal as TypingLiteral
 from typing import TypeAlias
 
-from engine.syntax.span import Span
+from engine.span import Span
 
 # ----------------------------------------------------------------------------------------------------
 # Bases. Each is abstract; `span` is declared once here, keyword-only, so subclasses list only their children.

@@ -24,8 +24,8 @@ from dataclasses import replace
 from typing import NoReturn, TypeVar
 
 from engine.errors import CypherSyntaxError
+from engine.span import Span
 from engine.syntax import ast
-from engine.syntax.span import Span
 from engine.syntax.tokenizer import tokenize
 from engine.syntax.tokens import KEYWORDS, VARIABLE_KEYWORDS, WORD_TYPES, Token, TokenKind, TokenType
 

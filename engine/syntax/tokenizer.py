@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from engine.errors import CypherSyntaxError
-from engine.syntax.span import Span
+from engine.span import Span
 from engine.syntax.tokens import KEYWORDS, SYMBOLS, Token, TokenType
 
 IDENTIFIER, QUOTED_IDENTIFIER = TokenType.IDENTIFIER, TokenType.QUOTED_IDENTIFIER

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from engine.syntax.span import Span
+from engine.span import Span
 
 
 class TokenKind:

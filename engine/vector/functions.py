@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine import types as t
 from engine.semantic import bound as b
-from engine.semantic import types as t
-from engine.semantic.types import Kind
 from engine.sqlgen.expressions import ExpressionCompiler, let
 from engine.sqlgen.runtime import error_sql
+from engine.types import Kind
 
 
 def float_list(c: ExpressionCompiler, expression: b.BoundExpression, what: str) -> str:

@@ -18,9 +18,9 @@ from engine.errors import ProcedureError
 from engine.procedures import Procedure, ProcedureBuild, ProcedureField
 from engine.semantic import bound as b
 from engine.semantic.bound import BoundExpression
-from engine.semantic.types import Kind
 from engine.sqlgen.runtime import error_sql
 from engine.storage.schema import IndexInfo
+from engine.types import Kind
 from engine.vector.constants import bound_constant
 from engine.vector.functions import float_list
 from engine.vector.indexes import VectorConfig

@@ -5,8 +5,8 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.semantic import types as t
-from engine.semantic.types import type_of_items, type_of_value, unify_all
+from engine import types as t
+from engine.types import type_of_items, type_of_value, unify_all
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**64), max_value=2**64),
                     st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=3))

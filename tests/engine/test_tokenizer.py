@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import CypherSyntaxError
-from engine.syntax.span import Span
+from engine.span import Span
 from engine.syntax.tokenizer import tokenize
 from engine.syntax.tokens import KEYWORDS, SYMBOLS, TokenType
 

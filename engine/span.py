@@ -25,5 +25,3 @@ class Span(NamedTuple):
         first = self if self.start <= other.start else other
         return Span(first.line, first.column, first.start, max(self.end, other.end))
 
-
-UNKNOWN = Span(1, 1, 0, 0)

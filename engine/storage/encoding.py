@@ -1,0 +1,31 @@
+"""How values VARIANT has no type for are stored and travel in SQL (ADR-0004): an object with one reserved key.
+
+Nodes, relationships, paths and temporal values are VARIANT objects whose single key is TAG followed by the
+kind's tag (`\x01node`, `\x01date`, ...); a user map can never hold such a key, since the compiler refuses
+map keys that start with U+0001. `KIND_CODES` number the kinds as the runtime's `cy_kind` returns them.
+Storage (typed columns read as VARIANT), SQL generation and decoding all read this one table.
+"""
+
+from __future__ import annotations
+
+TAG = "\x01"
+
+# Kind codes returned by cy_kind(v); `KIND_NAMES` gives the Cypher type name for messages.
+KIND_CODES: dict[str, int] = {
+    "NULL": 0, "BOOLEAN": 1, "INTEGER": 2, "FLOAT": 3, "STRING": 4, "LIST": 5, "MAP": 6,
+    "NODE": 7, "RELATIONSHIP": 8, "PATH": 9, "DATE": 10, "LOCAL TIME": 11, "ZONED TIME": 12,
+    "LOCAL DATETIME": 13, "ZONED DATETIME": 14, "DURATION": 15, "POINT": 16,
+}
+KIND_NAMES: dict[int, str] = {code: name for name, code in KIND_CODES.items()}
+
+# Reserved object keys that mark values VARIANT has no type for.
+TAGS: dict[str, str] = {
+    "NODE": "node", "RELATIONSHIP": "rel", "PATH": "path", "DATE": "date", "LOCAL TIME": "localtime",
+    "ZONED TIME": "time", "LOCAL DATETIME": "localdatetime", "ZONED DATETIME": "datetime",
+    "DURATION": "duration", "POINT": "point",
+}
+
+
+def tag_key(kind: str) -> str:
+    """The reserved object key marking a value of `kind` ('NODE', 'DATE', ...)."""
+    return TAG + TAGS[kind]
