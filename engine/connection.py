@@ -13,12 +13,11 @@ import duckdb
 
 from engine.compile import bind
 from engine.errors import CypherError, DatabaseLocked, UnsupportedFeature
-from engine.execute import statement_cache
+from engine.execute import macros, runtime_catalog, statement_cache
 from engine.execute.executor import Executor
 from engine.execute.results import Result
 from engine.execute.schema_info import describe_schema
 from engine.execute.statement_cache import StatementCache
-from engine.fulltext import procedures as fulltext_procedures
 from engine.host import host
 from engine.limits import (
     COMPILE_RECURSION,
@@ -32,13 +31,14 @@ from engine.limits import (
     list_cap,
     refuse_deep_parameters,
 )
+from engine.plugins import compiler as _plugins  # noqa: F401 - registers the feature packages
 from engine.procedures import ProcedureRegistry
 from engine.semantic import parameter_reads
 from engine.semantic.bound import BoundQuery, BSchemaCommand
 from engine.sharing import holder
 from engine.sharing.client import SharedConnection
 from engine.span import Span
-from engine.sqlgen import runtime, runtime_catalog
+from engine.sqlgen import runtime
 from engine.sqlgen.context import quote_identifier
 from engine.storage import write_lock
 from engine.storage.open_errors import open_error
@@ -118,7 +118,7 @@ def _open_file(path: str, memory_limit: str) -> duckdb.DuckDBPyConnection:
             search_path = f"{quote_identifier(database)}.main,{runtime_catalog.SCHEMA}".replace("'", "''")
             duck.execute(f"SET search_path = '{search_path}'")
         else:
-            runtime.install(duck)
+            macros.install(duck)
         duck.execute("SET enable_external_access = false")
     except BaseException:
         duck.close()
@@ -144,7 +144,6 @@ class Connection:
                            f" SET VARIABLE {LIST_VARIABLE} = {list_cap(self.limits.memory)}")
         self._store = GraphStore(self._duck, shared_as=None if self._attached else os.path.realpath(path))
         self.procedures = ProcedureRegistry()
-        fulltext_procedures.register(self.procedures)
         self._executor = Executor(self._duck, self._store)
         self._statements = StatementCache(statement_cache_size)
         self._releases: list[Callable[[], None]] = []

@@ -12,8 +12,8 @@ import threading
 
 import duckdb
 
+from engine.execute import macros, runtime_catalog
 from engine.limits import default_memory_limit
-from engine.sqlgen import runtime, runtime_catalog
 
 
 class MemoryHost:
@@ -27,7 +27,7 @@ class MemoryHost:
         if runtime_catalog.attach(self.base):
             self.macros = runtime_catalog.SCHEMA
         else:
-            runtime.install(self.base, temporary=False)
+            macros.install(self.base, temporary=False)
             self.macros = "memory.main"
         self.base.execute("SET enable_external_access = false")
         self.lock = threading.Lock()
@@ -63,7 +63,7 @@ def warm_up(memory_limit: str | None = None) -> threading.Thread:
         with contextlib.suppress(Exception):
             host(memory_limit or default_memory_limit())
 
-    runtime.all_macros()  # imports the macro modules here: the thread then does DuckDB work only
+    macros.all_macros()  # imports the macro modules here: the thread then does DuckDB work only
     thread = threading.Thread(target=make, name="engine-host-warm-up")
     thread.start()
     return thread

@@ -12,7 +12,7 @@ for all input rows, as a lateral join.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -118,21 +118,16 @@ class ProcedureRegistry:
         self.register(Procedure(name, inputs, outputs, tuple(dict(row) for row in rows)))
 
     def lookup(self, name: str) -> Procedure | None:
-        return self.procedures.get(name) or built_in_procedures().get(name)
+        return self.procedures.get(name) or BUILT_IN.get(name)
 
 
-_BUILT_IN: dict[str, Procedure] = {}
+BUILT_IN: dict[str, Procedure] = {}
+"""The procedures every connection has (vector search, graph algorithms, full-text queries), registered by the
+feature packages through the composition root (engine/features.py)."""
 
 
-def built_in_procedures() -> dict[str, Procedure]:
-    """The procedures every connection has (vector search, graph algorithms); imported on first use, as their
-    modules import this one."""
-    if not _BUILT_IN:
-        from engine.algorithms.procedures import PROCEDURES as ALGORITHMS
-        from engine.vector.procedures import PROCEDURES as VECTOR
-
-        _BUILT_IN.update({procedure.name: procedure for procedure in (*VECTOR, *ALGORITHMS)})
-    return _BUILT_IN
+def register_built_in(procedures: Iterable[Procedure]) -> None:
+    BUILT_IN.update({procedure.name: procedure for procedure in procedures})
 
 
 def check_arguments(procedure: Procedure, argument_types: Sequence[CypherType], span: Any) -> None:

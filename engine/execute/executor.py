@@ -26,6 +26,7 @@ from engine.errors import (
     StatementTimeout,
     UnsupportedFeature,
 )
+from engine.execute.changes import StatementChanges
 from engine.execute.constraints import check_constraints
 from engine.execute.decode import Decoder, result_columns
 from engine.execute.results import Result, empty_counters
@@ -33,7 +34,6 @@ from engine.execute.schema_commands import run_schema_command
 from engine.execute.statement_cache import CompiledRead, compiled_read
 from engine.execute.subqueries import ReadClause, run_call_subquery
 from engine.execute.writes import Writer
-from engine.fulltext.maintain import StatementChanges
 from engine.limits import StatementTimer
 from engine.semantic import bound as b
 from engine.span import Span
@@ -83,7 +83,7 @@ full-text indexes have yet to see."""
         self.deleted_any = False
         self.span: Span | None = None
         self.trace: list[tuple[str, list[Any]]] | None = None
-        self.fulltext = StatementChanges(self, writes=writes)
+        self.changes = StatementChanges(self, writes=writes)
         self.fuse = True
         """Whether consecutive read clauses run as one SELECT (ADR-0029); off for the re-run that locates
         an error raised inside such a SELECT."""
@@ -279,7 +279,7 @@ class Executor:
         try:
             with timer:
                 result = body(run)
-                run.fulltext.sync(final=True)
+                run.changes.sync(final=True)
                 if run.deleted_nodes:
                     self._check_no_dangling(run)
                 if self.store.catalog.constraints and _wrote(getattr(result, "counters", {})):
@@ -396,14 +396,14 @@ class Executor:
                                                         or calls_with_varying_arguments(clause.query)):
                 relation, call_counters = run_call_subquery(self, run, clause, relation)
                 counters += call_counters
-                run.fulltext.mark_written()
+                run.changes.mark_written()
                 continue
             if isinstance(clause, (*READ_CLAUSES, b.BCallSubquery)):
                 relation = (read or self.read_clause)(run, clause, relation)
                 continue
             if isinstance(clause, b.BForeach):
                 counters += self._run_foreach(run, writer, clause, relation)
-                run.fulltext.mark_written()
+                run.changes.mark_written()
                 continue
             handler = WRITE_HANDLERS.get(type(clause))
             if handler is None:
@@ -411,7 +411,7 @@ class Executor:
             written = handler(writer, clause, relation)
             relation = written.relation
             counters += written.counters
-            run.fulltext.mark_written()
+            run.changes.mark_written()
             if self.store.catalog.constraints and _wrote(written.counters):
                 self._check_constraints(run)
         return relation, counters, pending
@@ -438,7 +438,7 @@ class Executor:
         queries.run = run
         compiled = queries.read_clause(clause, relation)
         if queries.reads_fulltext:
-            run.fulltext.sync()
+            run.changes.sync()
         return compiled
 
     def read_clause(self, run: StatementRun, clause: b.BoundClause, relation: Relation) -> Relation:
@@ -484,7 +484,7 @@ class Executor:
     def _check_constraints(self, run: StatementRun, *, existence: bool = False) -> None:
         """Uniqueness after a clause that wrote; with `existence`, every constraint, before the commit."""
         check_constraints(run.connection, self.store.catalog, run.span, existence=existence,
-                          writes=run.fulltext.writes)
+                          writes=run.changes.writes)
 
     def _check_no_dangling(self, run: StatementRun) -> None:
         row = run.connection.execute(

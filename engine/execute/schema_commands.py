@@ -28,20 +28,18 @@ from engine.execute.constraints import (
     find_violation,
     schema_text,
 )
+from engine.execute.index_kinds import INDEX_KINDS
 from engine.execute.results import Result, empty_counters
-from engine.fulltext import maintain as fulltext
 from engine.semantic import bound as b
 from engine.semantic.type_predicates import PROPERTY_SCALARS, parse_type
 from engine.storage.schema import ConstraintInfo, IndexInfo
 from engine.syntax import ast
-from engine.vector import indexes as vector_indexes
 
 if TYPE_CHECKING:
     from engine.execute.executor import StatementRun
 
-INDEX_PROVIDERS = {"range": "range-1.0", "text": "text-2.0", "point": "point-1.0", "lookup": "token-lookup-1.0",
-                   "fulltext": "fulltext-1.0"}
-INDEX_PROVIDERS["vector"] = vector_indexes.PROVIDER
+INDEX_PROVIDERS = {"range": "range-1.0", "text": "text-2.0", "point": "point-1.0", "lookup": "token-lookup-1.0"}
+"""The providers of the plain index kinds; those of the feature packages' kinds are in INDEX_KINDS."""
 LOOKUP_NAMES = {"node": "index_343aff4e", "relationship": "index_f7700477"}
 """The names Neo4j gives the node label and relationship type lookup indexes (those of a new database)."""
 POINT_CONFIG = {
@@ -70,6 +68,12 @@ INDEX_FILTERS = {"all": None, "range": "range", "text": "text", "point": "point"
 """SHOW <word> INDEXES → the index type listed (None: all)."""
 
 
+def provider(kind: str) -> str | None:
+    """The index provider of an index kind, plain or registered; None for a kind there is none of."""
+    registered = INDEX_KINDS.get(kind)
+    return registered.provider if registered is not None else INDEX_PROVIDERS.get(kind)
+
+
 def _constraint_filters() -> dict[str, tuple[str | None, str | None]]:
     """SHOW <words> CONSTRAINTS (words joined by `_`, as the parser gives them) → (kind, entity) listed."""
     filters: dict[str, tuple[str | None, str | None]] = {"all": (None, None)}
@@ -93,13 +97,13 @@ def _constraint_filters() -> dict[str, tuple[str | None, str | None]]:
 CONSTRAINT_FILTERS = _constraint_filters()
 
 
-def _counted(**changes: int) -> Result:
+def counted(**changes: int) -> Result:
     counters = empty_counters()
     counters.update(changes)
     return Result([], [], counters)
 
 
-def _name(command: b.BSchemaCommand, name: str | ast.Parameter | None) -> str | None:
+def schema_name(command: b.BSchemaCommand, name: str | ast.Parameter | None) -> str | None:
     """A schema object's name as written, or the value of the `$parameter` written for it."""
     if not isinstance(name, ast.Parameter):
         return name
@@ -113,7 +117,7 @@ def _name(command: b.BSchemaCommand, name: str | ast.Parameter | None) -> str | 
     return value
 
 
-def _generated_name(prefix: str, *parts: object) -> str:
+def generated_name(prefix: str, *parts: object) -> str:
     digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:8]
     return f"{prefix}_{digest}"
 
@@ -163,7 +167,7 @@ def _index_schema(kind: str, entity: str, labels: tuple[str, ...], properties: t
 def _index_description(index: IndexInfo) -> str:
     schema = _index_schema(index.kind, index.entity, index.labels, index.properties)
     return (f"Index( id={index.id}, name='{index.name}', type='{index.kind.upper()}', schema={schema}, "
-            f"indexProvider='{INDEX_PROVIDERS[index.kind]}' )")
+            f"indexProvider='{provider(index.kind)}' )")
 
 
 # -- constraints ------------------------------------------------------------------------------------------
@@ -201,12 +205,12 @@ def create_constraint(run: StatementRun, command: b.BSchemaCommand) -> Result:
         raise SchemaError(f"the property list {', '.join(statement.properties)} repeats a property",
                           statement.span, detail="RepeatedPropertyInCompositeSchema")
     schema = (statement.entity, statement.label, statement.properties)
-    name = _name(command, statement.name) or _generated_name("constraint", statement.kind, *schema)
+    name = schema_name(command, statement.name) or generated_name("constraint", statement.kind, *schema)
     same_schema = [c for c in catalog.constraints.values() if (c.entity, c.label, c.properties) == schema]
     same_type = next((c for c in same_schema if c.kind == statement.kind and c.property_type == property_type), None)
     exists = same_type is not None or name in catalog.constraints
     if exists and statement.if_not_exists:
-        return _counted()
+        return counted()
     conflict = next((c for c in same_schema if c.kind == statement.kind and c.property_type != property_type), None)
     if conflict is not None:  # one property, two types: "Property type constraints ... with different types"
         raise SchemaError(f"Conflicting constraint already exists: {constraint_description(conflict)}",
@@ -249,14 +253,14 @@ def create_constraint(run: StatementRun, command: b.BSchemaCommand) -> Result:
         run.store.add_index(IndexInfo(name, "range", statement.entity, (statement.label,), statement.properties,
                                       owned_by=name, id=index_id))
     run.store.add_constraint(constraint)
-    return _counted(constraints_added=1)
+    return counted(constraints_added=1)
 
 
 def drop_constraint(run: StatementRun, command: b.BSchemaCommand) -> Result:
     statement = command.statement
     assert isinstance(statement, ast.DropConstraint)
     catalog = run.store.catalog
-    name = _name(command, statement.name)
+    name = schema_name(command, statement.name)
     if name is None:  # the old `DROP CONSTRAINT ON (n:L) ASSERT ...` names its constraint by schema and type
         name = next((c.name for c in catalog.constraints.values() if (c.kind, c.entity, c.label, c.properties) == (
             statement.kind, statement.entity, statement.label, statement.properties)), None)
@@ -266,25 +270,26 @@ def drop_constraint(run: StatementRun, command: b.BSchemaCommand) -> Result:
                               detail="ConstraintDropFailed")
     if name not in catalog.constraints:
         if statement.if_exists:
-            return _counted()
+            return counted()
         raise SchemaError(f"Unable to drop constraint `{name}`: No such constraint {name}.", statement.span,
                           detail="ConstraintDropFailed")
     owned = _backing_index(run, name)
     if owned is not None:
         run.store.drop_index(owned.name)
     run.store.drop_constraint(name)
-    return _counted(constraints_removed=1)
+    return counted(constraints_removed=1)
 
 
 # -- indexes ----------------------------------------------------------------------------------------------
 
 def create_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
-    if getattr(command.statement, "kind", None) == "vector":  # OPTIONS and catalog entry: engine/vector/indexes.py
-        return vector_indexes.create_vector_index(run, command)
     statement = command.statement
     assert isinstance(statement, ast.CreateIndex)
+    kind = INDEX_KINDS.get(statement.kind)
+    if kind is not None and kind.create is not None:  # its own OPTIONS and catalog entry (vector/indexes.py)
+        return kind.create(run, command)
     catalog = run.store.catalog
-    if statement.kind not in INDEX_PROVIDERS:
+    if provider(statement.kind) is None:
         raise UnsupportedFeature(f"{statement.kind} indexes", statement.span)
     options = None
     if statement.kind == "fulltext":
@@ -295,17 +300,17 @@ def create_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
     _check_index_shape(statement)
     labels = statement.labels if statement.kind != "lookup" else ()
     schema = (statement.kind, statement.entity, labels, statement.properties)
-    default = LOOKUP_NAMES[statement.entity] if statement.kind == "lookup" else _generated_name("index", *schema)
-    name = _name(command, statement.name) or default
+    default = LOOKUP_NAMES[statement.entity] if statement.kind == "lookup" else generated_name("index", *schema)
+    name = schema_name(command, statement.name) or default
     if not index_may_be_created(catalog, statement, name, schema):
-        return _counted()
+        return counted()
     index = IndexInfo(name, statement.kind, statement.entity, labels, statement.properties, options,
                       id=run.store.allocate_schema_id())
     run.store.add_index(index)
-    if index.kind == "fulltext":
-        fulltext.refresh(run, index, None)
-        run.fulltext.begin()
-    return _counted(indexes_added=1)
+    if kind is not None and kind.refresh is not None:  # filled now, kept current by the change log
+        kind.refresh(run, index, None)
+        run.changes.begin()
+    return counted(indexes_added=1)
 
 
 def _check_index_shape(statement: ast.CreateIndex) -> None:
@@ -342,7 +347,7 @@ def drop_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
     statement = command.statement
     assert isinstance(statement, ast.DropIndex)
     catalog = run.store.catalog
-    name = _name(command, statement.name)
+    name = schema_name(command, statement.name)
     if name is None:  # the old `DROP INDEX ON :L(p)`
         name = next((i.name for i in catalog.indexes.values() if i.kind == "range" and i.owned_by is None
                      and i.labels == (statement.label,) and i.properties == statement.properties), None)
@@ -352,16 +357,17 @@ def drop_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
     index = catalog.indexes.get(name)
     if index is None:
         if statement.if_exists:
-            return _counted()
+            return counted()
         raise SchemaError(f"Unable to drop index called `{name}`. There is no such index.", statement.span,
                           detail="IndexDropFailed")
     if index.owned_by is not None:
         raise SchemaError(f"Index belongs to constraint '{index.owned_by}'. Unable to drop '{name}'.",
                           statement.span, detail="IndexDropFailed")
     run.store.drop_index(name)
-    if index.kind == "fulltext":
-        fulltext.drop(run, index)
-    return _counted(indexes_removed=1)
+    kind = INDEX_KINDS.get(index.kind)
+    if kind is not None and kind.drop is not None:
+        kind.drop(run, index)
+    return counted(indexes_removed=1)
 
 
 def fulltext_options(command: b.BSchemaCommand, options: ast.Expression | None) -> str:
@@ -441,8 +447,9 @@ def _index_statement(index: IndexInfo, constraints: dict[str, ConstraintInfo]) -
         config = ", ".join(f"`{key}`: {_cypher_literal(value)}" for key, value in _fulltext_config(index).items())
         return (f"CREATE FULLTEXT INDEX {_quoted(index.name)} FOR {target} ON EACH [{keys}]"
                 f" OPTIONS {{indexConfig: {{{config}}}, indexProvider: 'fulltext-1.0'}}")
-    if index.kind == "vector":
-        return vector_indexes.create_statement(index)
+    kind = INDEX_KINDS.get(index.kind)
+    if kind is not None and kind.create_statement is not None:
+        return kind.create_statement(index)
     variable = "n" if index.entity == "node" else "r"
     label = _quoted(index.labels[0])
     target = f"({variable}:{label})" if index.entity == "node" else f"()-[{variable}:{label}]-()"
@@ -478,16 +485,17 @@ def index_rows(run: StatementRun, kind: str | None) -> list[dict[str, Any]]:
         lookup = index.kind == "lookup"
         config: dict[str, Any] = dict(POINT_CONFIG) if index.kind == "point" else (
             _fulltext_config(index) if index.kind == "fulltext" else {})
-        if index.kind == "vector":
-            config = vector_indexes.index_config(index)
+        kind = INDEX_KINDS.get(index.kind)
+        if kind is not None and kind.config is not None:
+            config = kind.config(index)
         rows.append({
             "id": index.id, "name": index.name, "state": "ONLINE", "populationPercent": 100.0,
             "type": index.kind.upper(), "entityType": index.entity.upper(),
             "labelsOrTypes": None if lookup else list(index.labels),
             "properties": None if lookup else list(index.properties),
-            "indexProvider": INDEX_PROVIDERS[index.kind], "owningConstraint": index.owned_by,
+            "indexProvider": provider(index.kind), "owningConstraint": index.owned_by,
             "lastRead": None, "readCount": None, "trackedSince": None,
-            "options": {"indexConfig": config, "indexProvider": INDEX_PROVIDERS[index.kind]},
+            "options": {"indexConfig": config, "indexProvider": provider(index.kind)},
             "failureMessage": "", "createStatement": _index_statement(index, catalog.constraints),
         })
     return rows

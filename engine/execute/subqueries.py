@@ -126,7 +126,7 @@ class CallRun:
             read_argument_values(lambda: run.connection, queries, clause, Relation(relation.sql, variables))
             produced = queries.read_clause(clause, part)
             if queries.reads_fulltext:
-                run.fulltext.sync()
+                run.changes.sync()
             sub = queries.alias("s")
             missing = [v for v in pinned if all(v is not w for w in produced.variables)]
             columns = [f"{row}.__ord AS {key.column}", *(f"{row}.{v.column}" for v in missing),
@@ -244,7 +244,7 @@ class CallRun:
         `explain` (a traced run that is rolled back) nothing is committed."""
         if self.run.trace is not None:
             return
-        self.run.fulltext.sync()
+        self.run.changes.sync()
         self.run.connection.execute("COMMIT")
         self.executor.store.committed()
         self.run.connection.execute("BEGIN TRANSACTION")
@@ -256,7 +256,7 @@ class CallRun:
         self.run.connection.execute("BEGIN TRANSACTION")
         self.executor.store.reload()
         self.run.deleted_nodes, self.run.deleted_any = state
-        self.run.fulltext.begin()
+        self.run.changes.begin()
 
     def _as_cypher_error(self, error: Exception) -> CypherError:
         if isinstance(error, CypherError):

@@ -139,11 +139,11 @@ class Writer:
             entries = self._property_entries(element.properties)
             keys = [key for key, value in entries if value.type.kind is not Kind.NULL]
             if isinstance(element, b.BoundNode):
-                self.run.fulltext.wrote("node", labels=label_names(element.labels, element.span), keys=keys,
+                self.run.changes.wrote("node", labels=label_names(element.labels, element.span), keys=keys,
                                         created=True)
             else:
                 assert isinstance(element.types, ast.LabelName)
-                self.run.fulltext.wrote("relationship", labels=[element.types.name], keys=keys, created=True)
+                self.run.changes.wrote("relationship", labels=[element.types.name], keys=keys, created=True)
 
     def _stored_rows(self, relation: Relation) -> Relation:
         """`relation` as a table, which a clause reading its rows several times needs (copied only if it is
@@ -492,8 +492,8 @@ class Writer:
         assignments = ", ".join(f"{column} = {stored_value(f's.v{i}', column_type, column_type)}"
                                 for i, (column, column_type) in enumerate(zip(columns, column_types, strict=True)))
         self.run.execute(f"UPDATE {table} SET {assignments} FROM {rows.sql} AS s WHERE {table}.id = s.id")
-        self.run.fulltext.touch(entity, rows.sql, keys=[item.key for item in items])
-        self.run.fulltext.wrote(entity, keys=[item.key for item in items])
+        self.run.changes.touch(entity, rows.sql, keys=[item.key for item in items])
+        self.run.changes.wrote(entity, keys=[item.key for item in items])
         return Counter({"properties_set": count})
 
     def _per_target(self, rows_sql: str, names: list[str], parameters: Sequence[Any] = ()) -> Relation:
@@ -609,8 +609,8 @@ class Writer:
             (count,) = self.run.fetchone(
                 f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL AND id IN (SELECT id FROM {rows.sql})")
             self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {rows.sql})")
-            self.run.fulltext.touch(entity, rows.sql, keys=[item.key])
-            self.run.fulltext.wrote(entity, keys=[item.key])
+            self.run.changes.touch(entity, rows.sql, keys=[item.key])
+            self.run.changes.wrote(entity, keys=[item.key])
             counters["properties_set"] += count
         return counters
 
@@ -656,8 +656,8 @@ class Writer:
                         f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL"
                         f" AND id IN (SELECT id FROM {ids_table.sql})")
                     self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {ids_table.sql})")
-                    self.run.fulltext.touch(entity, ids_table.sql, keys=[key])
-                    self.run.fulltext.wrote(entity, keys=[key])
+                    self.run.changes.touch(entity, ids_table.sql, keys=[key])
+                    self.run.changes.wrote(entity, keys=[key])
                     counters["properties_set"] += count
         return counters
 
@@ -720,8 +720,8 @@ class Writer:
             # `s.v` is already in the column's representation (converted by `_targets`).
             checked = stored_value("s.v", column_type or t.ANY, column_type or t.ANY)
             self.run.execute(f"UPDATE {table} SET {column} = {checked} FROM {rows.sql} AS s WHERE {table}.id = s.id")
-            self.run.fulltext.touch(entity, rows.sql, keys=[item.key])
-            self.run.fulltext.wrote(entity, keys=[item.key])
+            self.run.changes.touch(entity, rows.sql, keys=[item.key])
+            self.run.changes.wrote(entity, keys=[item.key])
             counters["properties_set"] += count
         return counters
 
@@ -750,9 +750,9 @@ class Writer:
                           f"list_filter(labels, lambda l: NOT list_contains({labels}, l))")
             self.run.execute(f"UPDATE nodes SET labels = {new_labels} WHERE id IN (SELECT id FROM {rows.sql})",
                              parameters.values)
-            self.run.fulltext.touch("node", rows.sql, labels=item.labels)
+            self.run.changes.touch("node", rows.sql, labels=item.labels)
             if add:
-                self.run.fulltext.wrote("node", labels=item.labels)
+                self.run.changes.wrote("node", labels=item.labels)
             counters["labels_added" if add else "labels_removed"] += count
         return counters
 
@@ -799,12 +799,12 @@ class Writer:
         if rels is not None:
             (count,) = self.run.fetchone(f"SELECT count(*) FROM rels WHERE id IN (SELECT id FROM {rels.sql})")
             self.run.execute(f"DELETE FROM rels WHERE id IN (SELECT id FROM {rels.sql})")
-            self.run.fulltext.touch("relationship", rels.sql)
+            self.run.changes.touch("relationship", rels.sql)
             counters["relationships_deleted"] += count
         if nodes is not None:
             (count,) = self.run.fetchone(f"SELECT count(*) FROM nodes WHERE id IN (SELECT id FROM {nodes.sql})")
             self.run.execute(f"DELETE FROM nodes WHERE id IN (SELECT id FROM {nodes.sql})")
-            self.run.fulltext.touch("node", nodes.sql)
+            self.run.changes.touch("node", nodes.sql)
             counters["nodes_deleted"] += count
             self.run.deleted_nodes = True
         return WriteResult(table, counters)

@@ -6,33 +6,21 @@ and property holding text (`length` = its number of tokens, `norm` = that length
 keeps it), and `ft_postings(idx, id, field, term, tf, positions, norm)`, the field's norm repeated on each
 of its postings. `idx` is the index's schema id; `field` is the property key.
 
-A statement's writers report the ids they update or delete (`StatementChanges.touch`); elements it
-creates are the ids from the statement's first id on. Before a read clause that queries a full-text index
-after a write, before a batch commit, and before the statement commits, `sync` refreshes exactly those ids
-in every full-text index of their entity kind. Other reads never see the index tables, so they need no
-sync: a statement that writes and reads ordinarily refreshes once, at its end.
+The executor's change log (engine/execute/changes.py) says which elements a statement wrote; `refresh`
+re-indexes exactly those, when the log syncs. The composition root (engine/plugins) registers `refresh`
+and `drop` as the "fulltext" index kind (engine/execute/index_kinds.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.execute.constraints import StatementWrites, Write
-from engine.storage.schema import ENTITY_TABLES, NEXT_ID_KEYS, IndexInfo
+from engine.execute.changes import Scope, touched_ids
+from engine.storage.schema import ENTITY_TABLES, IndexInfo
 from engine.types import CypherType, Kind
 
 if TYPE_CHECKING:
     from engine.execute.executor import StatementRun
-
-TOUCHED = "_cypher_ft_touched"
-
-
-def fulltext_indexes(run: StatementRun, entity: str | None = None) -> list[IndexInfo]:
-    return [index for index in run.store.catalog.indexes.values()
-            if index.kind == "fulltext" and (entity is None or index.entity == entity)]
-
 
 def _texts_sql(column: str, column_type: CypherType | None) -> str | None:
     """The strings a property column holds for a full-text index, as a VARCHAR[] (NULL: nothing to index):
@@ -65,7 +53,7 @@ def refresh(run: StatementRun, index: IndexInfo, scope: Scope | None) -> None:
     catalog = run.store.catalog
     if scope is None or scope.touched:  # new ids have no postings to delete
         values: list[Any] = [index.id]
-        where = "" if scope is None else f" AND id IN {_touched_ids(index.entity, values)}"
+        where = "" if scope is None else f" AND id IN {touched_ids(index.entity, values)}"
         for table in ("ft_postings", "ft_fields"):
             run.execute(f"DELETE FROM {table} WHERE idx = $1{where}", values)
     parameters: list[Any] = []
@@ -105,106 +93,6 @@ def refresh(run: StatementRun, index: IndexInfo, scope: Scope | None) -> None:
         [index.id])
 
 
-@dataclass(frozen=True)
-class Scope:
-    """The elements of one entity kind a refresh re-indexes: those created since `first_id` (new ids only
-    grow, and none of them has postings yet) and, where `touched`, the ids the statement's writers reported."""
-
-    first_id: int
-    touched: bool
-
-    def where(self, entity: str, parameters: list[Any]) -> str:
-        """The condition on `e` (the first part alone lets DuckDB skip every row group of older ids)."""
-        parameters.append(self.first_id)
-        created = f"e.id >= ${len(parameters)}"
-        if not self.touched:
-            return f" AND {created}"
-        return f" AND ({created} OR e.id IN {_touched_ids(entity, parameters)})"
-
-
-def _touched_ids(entity: str, parameters: list[Any]) -> str:
-    """The subquery of the touched ids of `entity`, its name bound as the next of `parameters`."""
-    parameters.append(entity)
-    return f"(SELECT id FROM {TOUCHED} WHERE entity = ${len(parameters)})"
-
-
 def drop(run: StatementRun, index: IndexInfo) -> None:
     for table in ("ft_postings", "ft_fields"):
         run.execute(f"DELETE FROM {table} WHERE idx = $1", [index.id])
-
-
-class StatementChanges:
-    """The elements one statement has written since full-text indexes were last brought up to date, and
-    what it has written for constraint checks (`writes`)."""
-
-    def __init__(self, run: StatementRun, *, writes: bool = True) -> None:
-        self.run = run
-        self.active = writes
-        """False for a statement with no updating clause: it cannot change what an index holds, so it runs
-        none of the bookkeeping (four SQL statements a statement once any full-text index exists)."""
-        self.first_ids: dict[str, int] | None = None
-        self.dirty = False
-        self.touched: set[str] = set()
-        """The entity kinds with ids in the touched table since the last sync."""
-        self.writes = StatementWrites()
-        self.begin()
-
-    def wrote(self, entity: str, *, labels: Iterable[str] | None = None, keys: Iterable[str] | None = None,
-              created: bool = False) -> None:
-        """Writers call this for every set of elements they create or update (not for deletes, which cannot
-        break a constraint); see `constraints.Write`."""
-        self.writes.add(Write(entity, None if labels is None else frozenset(labels),
-                              None if keys is None else frozenset(keys), created))
-
-    def begin(self) -> None:
-        """Remember where new ids start (again after a batch commit or rollback)."""
-        self.dirty = False
-        self.touched = set()
-        if not self.active or not fulltext_indexes(self.run):
-            self.first_ids = None
-            return
-        rows = dict(self.run.connection.execute("SELECT key, value FROM graph_meta WHERE key IN (?, ?)",
-                                                list(NEXT_ID_KEYS.values())).fetchall())
-        self.first_ids = {entity: int(rows[key]) for entity, key in NEXT_ID_KEYS.items()}
-
-    def touch(self, entity: str, ids: str, *, keys: Iterable[str] | None = None,
-              labels: Iterable[str] | None = None) -> None:
-        """Writers call this with the ids (a table or subquery with an `id` column) of elements they update or
-        delete. `keys`: the properties written, `labels`: the labels changed; when none of the entity's
-        full-text indexes reads them, nothing is recorded. The table of touched ids is made on the first
-        touch and emptied by `sync`, so it is empty whenever a transaction begins."""
-        if self.first_ids is None:
-            return
-        indexes = fulltext_indexes(self.run, entity)
-        if keys is not None:
-            wanted = set(keys)
-            indexes = [index for index in indexes if wanted & set(index.properties)]
-        if labels is not None:
-            wanted = set(labels)
-            indexes = [index for index in indexes if wanted & set(index.labels)]
-        if not indexes:
-            return
-        if not self.touched:
-            self.run.execute(f"CREATE TEMP TABLE IF NOT EXISTS {TOUCHED} (entity VARCHAR, id BIGINT)")
-            if TOUCHED not in self.run.tables:
-                self.run.tables.append(TOUCHED)
-        self.dirty = True
-        self.touched.add(entity)
-        self.run.execute(f"INSERT INTO {TOUCHED} SELECT ?, id FROM {ids}", [entity])
-
-    def mark_written(self) -> None:
-        """A write clause ran: it may have created elements."""
-        if self.first_ids is not None:
-            self.dirty = True
-
-    def sync(self, *, final: bool = False) -> None:
-        """Bring every full-text index up to date with the writes so far, then start counting afresh
-        (unless `final`: the statement is about to commit)."""
-        if self.first_ids is None or not self.dirty:
-            return
-        for index in fulltext_indexes(self.run):
-            refresh(self.run, index, Scope(self.first_ids[index.entity], index.entity in self.touched))
-        if self.touched:
-            self.run.execute(f"DELETE FROM {TOUCHED}")
-        if not final:
-            self.begin()

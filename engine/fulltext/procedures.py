@@ -16,7 +16,7 @@ from engine.errors import CypherArgumentError, ProcedureError, UnsupportedFeatur
 from engine.fulltext import falkordb
 from engine.fulltext.query import parse_query
 from engine.fulltext.scoring import ScoreCompiler, analyze
-from engine.procedures import Procedure, ProcedureField, ProcedureRegistry
+from engine.procedures import Procedure, ProcedureField
 from engine.semantic import bound as b
 from engine.storage.schema import IndexInfo
 
@@ -105,19 +105,19 @@ def _query_rows(entity: str, procedure: str, output: str, find: IndexFinder = _n
     return compile_rows
 
 
-def register(registry: ProcedureRegistry) -> None:
-    """Make the full-text procedures callable on one connection."""
-    for name, entity, output, type_name in (
-            ("db.index.fulltext.queryNodes", "node", "node", "NODE"),
-            ("db.index.fulltext.queryRelationships", "relationship", "relationship", "RELATIONSHIP")):
-        outputs = (ProcedureField(output, type_name), ProcedureField("score", "FLOAT"))
-        registry.register(Procedure(name, _INPUTS, outputs, compile=_query_rows(entity, name, output),
-                                    required_inputs=2))
-    registry.register(Procedure(
+def procedures() -> list[Procedure]:
+    """The full-text procedures: Neo4j's two queries and FalkorDB's."""
+    made = [Procedure(name, _INPUTS, (ProcedureField(output, type_name), ProcedureField("score", "FLOAT")),
+                      compile=_query_rows(entity, name, output), required_inputs=2)
+            for name, entity, output, type_name in (
+                ("db.index.fulltext.queryNodes", "node", "node", "NODE"),
+                ("db.index.fulltext.queryRelationships", "relationship", "relationship", "RELATIONSHIP"))]
+    made.append(Procedure(
         falkordb.QUERY_NODES, (ProcedureField("label", "STRING"), ProcedureField("query", "STRING")),
         (ProcedureField("node", "NODE"), ProcedureField("score", "FLOAT")),
         compile=_query_rows("node", falkordb.QUERY_NODES, "node", _labelled_index, falkordb.lucene_query),
         required_inputs=2))
+    return made
 
 
 def _labelled_index(queries: QueryCompiler, label: Any, entity: str, procedure: str, span: Any) -> IndexInfo:

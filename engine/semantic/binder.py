@@ -19,10 +19,9 @@ from engine.errors import (
     ProcedureError,
     UnsupportedFeature,
 )
-from engine.fulltext import falkordb as falkordb_fulltext
 from engine.procedures import ProcedureRegistry, check_arguments
 from engine.semantic import bound as b
-from engine.semantic import parameter_reads
+from engine.semantic import extensions, parameter_reads
 from engine.semantic.bound import children as _children
 from engine.semantic.bound import observed as _observed
 from engine.semantic.constants import constant_of
@@ -32,7 +31,6 @@ from engine.semantic.type_predicates import parse_type
 from engine.span import Span
 from engine.syntax import ast
 from engine.types import CypherType, Kind
-from engine.vector.search import vector_search_call
 
 TEMPORAL_KINDS = frozenset({Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME,
                             Kind.ZONED_DATETIME, Kind.DURATION})
@@ -92,10 +90,10 @@ class Binder:
 
     def bind_statement(self, statement: ast.Statement) -> b.BoundQuery | b.BSchemaCommand:
         if isinstance(statement, ast.Query):
-            index = falkordb_fulltext.create_node_index(statement, self.params)
-            if index is None:
+            stands_for = extensions.rewritten(statement, self.params)
+            if stands_for is None:
                 return self.bind_query(statement, Scope(), top_level=True)
-            statement = index
+            statement = stands_for
         return b.BSchemaCommand(statement, params=dict(self.params))
 
     def bind_query(self, query: ast.Query, scope: Scope, *, top_level: bool = False,
@@ -1772,8 +1770,8 @@ def _expand_searches(clauses: tuple[ast.Clause, ...]) -> list[ast.Clause]:
             raise UnsupportedFeature("a WHERE inside the SEARCH source (filters go in the MATCH's WHERE)",
                                      search.where.span)
         entity = _search_entity(clause.pattern, search.variable.name, span)
-        if search.kind == "vector":  # db.index.vector.queryNodes (engine/vector/search.py)
-            expanded += [vector_search_call(search, entity), replace(clause, search=None)]
+        if search.kind in extensions.SEARCH_CALLS:  # vector: db.index.vector.queryNodes (engine/vector/search.py)
+            expanded += [extensions.SEARCH_CALLS[search.kind](search, entity), replace(clause, search=None)]
             continue
         procedure, output = SEARCH_PROCEDURES[entity]
         options = ast.MapLiteral((("limit", search.limit),), span=search.limit.span)

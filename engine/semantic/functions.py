@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from engine import types as t
 from engine.types import CypherType, Kind
-from engine.vector import functions as vector_functions
 
 ReturnRule = Callable[[Sequence[CypherType]], CypherType]
 
@@ -105,7 +104,6 @@ def _signatures() -> dict[str, FunctionSignature]:
         # temporal (ADR-0014)
         ("timestamp", 0, 0, fixed(t.INTEGER)),
         *_temporal_signatures(),
-        *((name, low, high, fixed(result)) for name, low, high, result in vector_functions.SIGNATURES),
     ]
     return {name: FunctionSignature(name, low, high, rule, ARGUMENT_KINDS.get(name, ()))
             for name, low, high, rule in entries}
@@ -143,6 +141,13 @@ ARGUMENT_KINDS: dict[str, tuple[frozenset[Kind] | None, ...]] = {
 
 
 SIGNATURES: dict[str, FunctionSignature] = _signatures()
+
+
+def register_functions(entries: Sequence[tuple[str, int, int | None, CypherType]]) -> None:
+    """Functions a feature package adds (the vector functions): (lower-case name, least and most arguments,
+    result type); registered by the composition root (engine/plugins)."""
+    for name, low, high, result in entries:
+        SIGNATURES[name] = FunctionSignature(name, low, high, fixed(result), ARGUMENT_KINDS.get(name, ()))
 
 # Aggregating functions: name -> (arity, result rule from the argument type); the kinds each argument
 # accepts are in ARGUMENT_KINDS.

@@ -23,8 +23,8 @@ from typing import Any
 from engine.errors import CypherError
 
 HEADER = struct.Struct("!Q")
-VALUE_MODULES = ("engine.values", "engine.errors", "engine.execute.results", "engine.syntax.", "engine.semantic.",
-                 "engine.temporal.")
+VALUE_MODULES = ("engine.values", "engine.errors", "engine.span", "engine.types", "engine.execute.results",
+                 "engine.syntax.", "engine.semantic.", "engine.temporal.")
 """Modules whose classes a message may hold (a module name ending in '.' stands for the package)."""
 PLAIN: dict[tuple[str, str], Any] = {
     **{("builtins", kind.__name__): kind for kind in (set, frozenset, bytearray, complex, slice, range)},

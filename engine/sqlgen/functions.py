@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
@@ -13,7 +13,6 @@ from engine.sqlgen import temporal
 from engine.sqlgen.expressions import ExpressionCompiler, convert, let, macro, map_of_entries
 from engine.sqlgen.runtime import error_sql
 from engine.types import TEMPORAL_KINDS, Kind, is_variant
-from engine.vector import functions as vector_functions
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
 
@@ -430,6 +429,10 @@ FUNCTIONS: dict[str, Builder] = {
     "timestamp": _timestamp,
     "map_merge": _map_merge,
     **temporal.FUNCTIONS,  # date(), datetime.truncate(), duration.between(), ... (ADR-0014)
-    **vector_functions.FUNCTIONS,  # vecf32(), vec.cosineDistance(), vector.similarity.cosine() (ADR-0025)
 }
 
+
+def register_functions(builders: Mapping[str, Builder]) -> None:
+    """SQL for the functions a feature package adds (vecf32(), vec.cosineDistance(), ..., ADR-0025), by
+    lower-case name; registered by the composition root (engine/plugins)."""
+    FUNCTIONS.update(builders)

@@ -8,7 +8,7 @@ compiler refuses map keys that start with U+0001.
 
 Macros cannot recurse, so operations that descend into lists and maps (equality, comparison, sort and
 grouping keys) are written per nesting level, each level calling the one below, and the deepest level
-raises an error instead of answering wrongly. `install(connection)` creates them all as TEMP macros.
+raises an error instead of answering wrongly. engine/execute/macros.py creates them in a connection.
 
 Errors raised from SQL go through `error('CYPHER|Kind|Detail|message')`; the executor turns them back
 into engine errors.
@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-
-import duckdb
 
 from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, tag_key
 from engine.values import PLAIN_EXPONENTS, java_subnormal_texts
@@ -491,52 +489,7 @@ def _function_macros() -> list[tuple[str, str]]:
 MACROS += [(signature, _lazy_casts(body)) for signature, body in _function_macros() + _case_macros()]
 
 
-def all_macros() -> list[tuple[str, str]]:
-    """Every runtime macro, `(signature, body)`, in an order that creates each after the ones it names."""
-    from engine.fulltext.analyzer import MACROS as ANALYZER_MACROS
-    from engine.fulltext.scoring import MACROS as SCORING_MACROS
-    from engine.sqlgen.runtime_temporal import MACROS as TEMPORAL_MACROS
-    return MACROS + TEMPORAL_MACROS + ANALYZER_MACROS + SCORING_MACROS
-
-
 def session_sql() -> str:
     """What the macros read from the session, to set on every DuckDB connection (or cursor) that runs
     engine SQL: variables are per connection."""
     return f"SET VARIABLE {KINDS_VARIABLE} = {_kind_map()}"
-
-
-def prepare_session(connection: duckdb.DuckDBPyConnection) -> None:
-    connection.execute(session_sql())
-
-
-def install_sql(*, temporary: bool = True) -> str:
-    """The session settings and every macro's CREATE, as one script in creation order."""
-    kind = "TEMP MACRO" if temporary else "MACRO"
-    statements = [f"CREATE OR REPLACE {kind} {signature} AS {body}" for signature, body in all_macros()]
-    return ";\n".join([session_sql(), *statements])
-
-
-def install(connection: duckdb.DuckDBPyConnection, *, temporary: bool = True) -> None:
-    """Create the runtime macros in `connection`: TEMP ones live with the connection and never reach a
-    user's database file; non-temporary ones serve every graph attached to a shared in-memory host.
-
-    All in one call when `all_macros()` lists each after the macros it names (it does): a call per macro
-    would, on the warm-up thread (ADR-0027), wait for the GIL a hundred times while the main thread imports."""
-    kind = "TEMP MACRO" if temporary else "MACRO"
-    pending = all_macros()
-    try:
-        connection.execute(install_sql(temporary=temporary))
-        return
-    except duckdb.CatalogException:
-        prepare_session(connection)
-    # DuckDB binds a macro's body when it is created, so one naming a later macro waits for the next round.
-    while pending:
-        waiting = []
-        for signature, body in pending:
-            try:
-                connection.execute(f"CREATE OR REPLACE {kind} {signature} AS {body}")
-            except duckdb.CatalogException:
-                waiting.append((signature, body))
-        if len(waiting) == len(pending):
-            connection.execute(f"CREATE OR REPLACE {kind} {waiting[0][0]} AS {waiting[0][1]}")
-        pending = waiting

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.errors import CypherSyntaxError, UnsupportedFeature
 from engine.execute.results import Result, empty_counters
+from engine.execute.schema_commands import counted, generated_name, index_may_be_created, schema_name
 from engine.semantic import bound as b
 from engine.storage.schema import IndexInfo
 from engine.syntax import ast
@@ -96,8 +97,6 @@ def _similarity(value: Any, span: Any) -> str:
 
 
 def create_vector_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
-    from engine.execute.schema_commands import _counted, _generated_name, _name, index_may_be_created
-
     statement = command.statement
     assert isinstance(statement, ast.CreateIndex)
     if statement.entity != "node":
@@ -110,9 +109,9 @@ def create_vector_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
     config = parse_options(syntax_constant(statement.options, command.params), statement.options.span)
     catalog = run.store.catalog
     schema = ("vector", "node", statement.labels, statement.properties)
-    name = _name(command, statement.name) or _generated_name("index", *schema)
+    name = schema_name(command, statement.name) or generated_name("index", *schema)
     if not index_may_be_created(catalog, statement, name, schema):
-        return _counted()
+        return counted()
     run.store.add_index(IndexInfo(name, "vector", "node", statement.labels, statement.properties,
                                   options=config.to_json(), id=run.store.allocate_schema_id()))
     counters = empty_counters()

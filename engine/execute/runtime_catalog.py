@@ -5,7 +5,7 @@ DuckDB binds a macro's body when the macro is created, so creating the hundred r
 0.2 s, every process. Attaching a file that already holds them costs about 10 ms: DuckDB loads its catalog
 without binding anything. The file lives in the user's cache directory, named by DuckDB's version and a hash
 of the macros' SQL, so a new DuckDB or a changed macro builds a new one; a cache that cannot be written or
-read leaves the caller to create the macros itself (`runtime.install`).
+read leaves the caller to create the macros itself (`macros.install`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 import duckdb
 import platformdirs
 
-from engine.sqlgen import runtime
+from engine.execute import macros
 
 CATALOG = "cypher_runtime"
 """The name the macro file is attached under; its schema goes on the search path after the graph's."""
@@ -35,7 +35,7 @@ def catalog_path() -> Path:
 
 @functools.cache
 def _digest() -> str:
-    return hashlib.sha256(runtime.install_sql(temporary=False).encode()).hexdigest()[:16]
+    return hashlib.sha256(macros.install_sql(temporary=False).encode()).hexdigest()[:16]
 
 
 def attach(connection: duckdb.DuckDBPyConnection) -> bool:
@@ -51,7 +51,7 @@ def attach(connection: duckdb.DuckDBPyConnection) -> bool:
             connection.execute(f"ATTACH '{_sql_path(path)}' AS {CATALOG} (READ_ONLY)")
         except duckdb.Error:
             continue  # missing, unreadable or not a database: build it once more, then give up
-        runtime.prepare_session(connection)
+        macros.prepare_session(connection)
         return True
     return False
 
@@ -63,7 +63,7 @@ def _build(path: Path) -> None:
     partial.unlink(missing_ok=True)
     try:
         with duckdb.connect(str(partial)) as builder:
-            runtime.install(builder, temporary=False)
+            macros.install(builder, temporary=False)
         os.replace(partial, path)
     finally:
         partial.unlink(missing_ok=True)

@@ -1,0 +1,29 @@
+"""The feature packages' procedures, functions, binding rewrites and index kinds, registered once, when the
+connection module is imported."""
+
+from __future__ import annotations
+
+from engine.algorithms import procedures as algorithm_procedures
+from engine.execute.index_kinds import IndexKind, register_index_kind
+from engine.fulltext import falkordb, maintain
+from engine.fulltext import procedures as fulltext_procedures
+from engine.plugins import macros as _macros  # noqa: F401 - the macros come with the compiler
+from engine.procedures import register_built_in
+from engine.semantic import extensions
+from engine.semantic import functions as signatures
+from engine.sqlgen import functions as sql_functions
+from engine.vector import functions as vector_functions
+from engine.vector import indexes as vector_indexes
+from engine.vector import procedures as vector_procedures
+from engine.vector.search import vector_search_call
+
+register_built_in([*fulltext_procedures.procedures(), *vector_procedures.PROCEDURES,
+                   *algorithm_procedures.PROCEDURES])
+signatures.register_functions(vector_functions.SIGNATURES)
+sql_functions.register_functions(vector_functions.FUNCTIONS)
+extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
+extensions.SEARCH_CALLS["vector"] = vector_search_call
+register_index_kind("fulltext", IndexKind("fulltext-1.0", refresh=maintain.refresh, drop=maintain.drop))
+register_index_kind("vector", IndexKind(vector_indexes.PROVIDER, create=vector_indexes.create_vector_index,
+                                        create_statement=vector_indexes.create_statement,
+                                        config=vector_indexes.index_config))

@@ -1,0 +1,8 @@
+"""The feature packages' SQL macros, added to the runtime's before any connection creates them."""
+
+from __future__ import annotations
+
+from engine.execute.macros import register_macros
+from engine.fulltext import analyzer, scoring
+
+register_macros(analyzer.MACROS + scoring.MACROS)

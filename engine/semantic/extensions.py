@@ -1,0 +1,26 @@
+"""What the feature packages add to binding, registered by the composition root (engine/plugins) so that the
+binder imports none of them.
+
+- `STATEMENT_REWRITES`: a statement that stands for another before binding (FalkorDB's
+  `CALL db.idx.fulltext.createNodeIndex(...)` is a CREATE FULLTEXT INDEX); the first that answers wins.
+- `SEARCH_CALLS`: the procedure call a `SEARCH` of an index kind stands for (a vector SEARCH), by kind;
+  full-text SEARCH is the binder's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from engine.syntax import ast
+
+StatementRewrite = Callable[[ast.Query, Mapping[str, Any]], ast.Statement | None]
+SearchCall = Callable[[ast.Search, str], ast.CallProcedure]
+
+STATEMENT_REWRITES: list[StatementRewrite] = []
+SEARCH_CALLS: dict[str, SearchCall] = {}
+
+
+def rewritten(statement: ast.Query, params: Mapping[str, Any]) -> ast.Statement | None:
+    """What `statement` stands for, or None when no rewrite applies."""
+    return next((found for rewrite in STATEMENT_REWRITES if (found := rewrite(statement, params)) is not None), None)
