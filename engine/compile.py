@@ -17,7 +17,6 @@ from engine.semantic import bound
 from engine.semantic.binder import Binder
 from engine.storage.schema import Catalog
 from engine.syntax import ast
-from engine.syntax.parser import parse
 from engine.types import CypherType
 
 Bound = bound.BoundQuery | bound.BSchemaCommand
@@ -78,8 +77,3 @@ def _changed_column_types(writes: list[tuple[tuple[str, ...], str | None, Cypher
         if after != current:
             widened[(entity, key)] = after if current is None else t.ANY
     return widened
-
-
-def compile_statement(text: str, params: Mapping[str, Any] | None = None, catalog: Catalog | None = None) -> Bound:
-    """Parse and bind one statement."""
-    return bind(parse(text), params, catalog)

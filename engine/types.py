@@ -63,10 +63,6 @@ class CypherType:
                 return value_type
         return None
 
-    @property
-    def is_entity(self) -> bool:
-        return self.kind in (Kind.NODE, Kind.RELATIONSHIP)
-
 
 ANY = CypherType(Kind.ANY)
 NULL = CypherType(Kind.NULL)

@@ -20,7 +20,7 @@ from engine.execute.index_kinds import INDEX_KINDS, maintained
 from engine.storage.schema import NEXT_ID_KEYS
 
 if TYPE_CHECKING:
-    from engine.execute.executor import StatementRun
+    from engine.execute.statement_run import StatementRun
 
 TOUCHED = "_cypher_ft_touched"
 

@@ -17,9 +17,10 @@ import duckdb
 
 from engine import types as t
 from engine.errors import ConstraintViolation
+from engine.execute.decode import Decoder
 from engine.semantic.type_predicates import parse_type
 from engine.span import Span
-from engine.sqlgen.expressions import _type_test_sql
+from engine.sqlgen.expressions import type_test_sql
 from engine.storage.encoding import KIND_NAMES
 from engine.storage.schema import ENTITY_TABLES, Catalog, ConstraintInfo, to_variant
 from engine.types import is_variant
@@ -78,7 +79,7 @@ def find_violation(connection: duckdb.DuckDBPyConnection, catalog: Catalog, cons
     if uniqueness and constraint.kind == "property_type" and columns[0] is not None:
         column_type = catalog.column_type(constraint.entity, constraint.properties[0])
         value = to_variant(columns[0], column_type or t.ANY)
-        allowed = _type_test_sql(value, parse_type(constraint.property_type or "ANY"), 0)
+        allowed = type_test_sql(value, parse_type(constraint.property_type or "ANY"), 0)
         row = connection.execute(
             f"SELECT min(id) {_scope(constraint)} AND {columns[0]} IS NOT NULL AND NOT ({allowed})",
             [constraint.label]).fetchone()
@@ -112,8 +113,6 @@ def _type_of(connection: duckdb.DuckDBPyConnection, constraint: ConstraintInfo, 
 def _values(connection: duckdb.DuckDBPyConnection, catalog: Catalog, constraint: ConstraintInfo,
             element: int) -> tuple[Any, ...]:
     """The constrained properties of one element, as Cypher values (for the message)."""
-    from engine.execute.decode import Decoder
-
     columns = [catalog.column(constraint.entity, key) or "NULL" for key in constraint.properties]
     types = [catalog.column_type(constraint.entity, key) or t.ANY for key in constraint.properties]
     table = ENTITY_TABLES[constraint.entity]

@@ -8,16 +8,12 @@ order and decoded. Any error rolls the whole statement back (ADR-0002).
 from __future__ import annotations
 
 import contextlib
-import itertools
-import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
 
 import duckdb
 
-from engine import errors
 from engine.errors import (
     ConstraintViolation,
     CypherError,
@@ -26,17 +22,17 @@ from engine.errors import (
     StatementTimeout,
     UnsupportedFeature,
 )
-from engine.execute.changes import StatementChanges
 from engine.execute.constraints import check_constraints
 from engine.execute.decode import Decoder, result_columns
+from engine.execute.duckdb_errors import STORAGE_FAILURE, out_of_memory, translate
 from engine.execute.results import Result, empty_counters
 from engine.execute.schema_commands import run_schema_command
 from engine.execute.statement_cache import CompiledRead, compiled_read
+from engine.execute.statement_run import Chain, StatementRun
 from engine.execute.subqueries import ReadClause, run_call_subquery
 from engine.execute.writes import Writer
 from engine.limits import StatementTimer
 from engine.semantic import bound as b
-from engine.span import Span
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
 from engine.sqlgen.multiplicity import reads_after
@@ -56,115 +52,6 @@ WRITE_HANDLERS = {
     b.BSet: Writer.set_clause,
     b.BDelete: Writer.delete,
 }
-
-_TABLE_NAMES = itertools.count()
-
-
-class StatementRun:
-    """One statement's execution state: temp tables made so far, whether anything was deleted, and what
-full-text indexes have yet to see."""
-
-    def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore,
-                 timer: StatementTimer | None = None, *, writes: bool = True, deferred: bool = False) -> None:
-        self._connection = connection
-        self.begun = not deferred
-        """Whether the statement's transaction is open. A read defers it (`Executor._in_transaction`): one
-        that turns out to be a single SELECT runs it on its own, which is as atomic, and saves the
-        BEGIN and the COMMIT (a millisecond of a 10 ms lookup)."""
-        self.store = store
-        self.timer = timer
-        self.tables: list[str] = []
-        self.row_counts: dict[str, int] = {}
-        """How many rows each table of `tables` holds (DuckDB's CREATE TABLE AS returns it)."""
-        self.dense: set[str] = set()
-        """The tables of `tables` whose `__ord` numbers their rows 1..n (what `settle` makes)."""
-        self.aliases = [0]
-        self.deleted_nodes = False
-        self.deleted_any = False
-        self.span: Span | None = None
-        self.trace: list[tuple[str, list[Any]]] | None = None
-        self.changes = StatementChanges(self, writes=writes)
-        self.fuse = True
-        """Whether consecutive read clauses run as one SELECT (ADR-0029); off for the re-run that locates
-        an error raised inside such a SELECT."""
-        self.in_chain = False
-        """Whether the SQL running now is several fused read clauses (`span` covers them all)."""
-
-    @property
-    def connection(self) -> duckdb.DuckDBPyConnection:
-        """The DuckDB connection, inside the statement's transaction (opened now if it was deferred)."""
-        if not self.begun:
-            self._connection.execute("BEGIN TRANSACTION")
-            self.begun = True
-        return self._connection
-
-    def _run_sql(self, sql: str | duckdb.Statement, parameters: Sequence[Any], *,
-                 last: bool = False) -> duckdb.DuckDBPyConnection:
-        """Run one SQL statement of this Cypher statement; `last`: nothing runs after it, so a deferred
-        transaction need not open for it."""
-        if self.timer is not None and self.timer.expired:  # it fired between two SQL statements
-            raise StatementTimeout(self.timer.seconds or 0, self.span)
-        if self.trace is not None:
-            self.trace.append((sql, list(parameters)))
-        connection = self._connection if last and not self.begun else self.connection
-        return connection.execute(sql, list(parameters))
-
-    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
-        self._run_sql(sql, parameters)
-
-    def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> tuple[Any, ...]:
-        row = self._run_sql(sql, parameters).fetchone()
-        assert row is not None
-        return row
-
-    def materialize(self, select: str, variables: list[Any], parameters: Sequence[Any] = (), *,
-                    dense: bool = False) -> Relation:
-        """A temp table of `select`'s rows; `dense`: its `__ord` is 1..n (see `dense`)."""
-        name = f"_cypher_t{next(_TABLE_NAMES)}"
-        body = select[1:-1] if select.startswith("(") and select.endswith(")") else f"SELECT * FROM {select}"
-        (self.row_counts[name],) = self.fetchone(f"CREATE TEMP TABLE {name} AS {body}", parameters)
-        self.tables.append(name)
-        if dense:
-            self.dense.add(name)
-        return Relation(name, list(variables))
-
-    def settle(self, relation: Relation, pending: Chain | None) -> Relation:
-        """A binding table for `relation`: the fused SELECT of the read clauses since the last one
-        materialized (None when `relation` is a table already), with `__ord` renumbered densely from 1, as
-        writers and per-row subqueries number rows with it."""
-        if pending is None:
-            return relation
-        span = self.span
-        self.enter(pending)
-        table = self.materialize(f"(SELECT * REPLACE (row_number() OVER (ORDER BY {relation.order}) AS __ord)"
-                                 f" FROM {relation.sql})", relation.variables, pending.parameters.values, dense=True)
-        self.span, self.in_chain = span, False
-        return table
-
-    def enter(self, chain: Chain) -> None:
-        """Errors from here on are the chain's: its clauses' span."""
-        self.span, self.in_chain = chain.span, chain.clauses > 1
-
-    def drop_tables(self) -> None:
-        if self.tables:  # one call: a round trip per table costs more than the DROPs themselves
-            self.connection.execute("; ".join(f"DROP TABLE IF EXISTS {name}" for name in self.tables))
-        self.tables.clear()
-        self.row_counts.clear()
-        self.dense.clear()
-
-
-@dataclass
-class Chain:
-    """Read clauses fused into one SELECT that has not run yet: its parameter values and its clauses' span."""
-
-    parameters: Parameters
-    span: Span
-    clauses: int = 1
-
-    def add(self, span: Span) -> None:
-        self.span = self.span.cover(span)
-        self.clauses += 1
-
 
 class UnfusedRetry(Exception):
     """A fused SELECT raised an error: the statement is re-run clause by clause, which names the clause."""
@@ -275,6 +162,7 @@ class Executor:
         run = StatementRun(self.connection, self.store, timer, writes=writes, deferred=deferred)
         run.trace = self._trace
         run.fuse = fuse
+        run.run_query = self._run_query
         read_only = read_only or run.trace is not None
         try:
             with timer:
@@ -306,7 +194,7 @@ class Executor:
             rule = _optimizer_fault(error)
             if rule is not None and rule not in self._optimizers_off:
                 raise OptimizerRetry(rule) from error
-            if (run.in_chain and isinstance(error, duckdb.Error) and not _out_of_memory(error)
+            if (run.in_chain and isinstance(error, duckdb.Error) and not out_of_memory(error)
                     and not STORAGE_FAILURE.search(str(error))):
                 raise UnfusedRetry from error
             if isinstance(error, duckdb.Error):
@@ -432,7 +320,7 @@ class Executor:
             queries.final_clauses.add(id(clause))
         if wanted is not None:
             queries.wanted, queries.wanted_labels, queries.read_values = wanted.properties, wanted.labels, wanted.values
-        queries._aliases = run.aliases
+        queries.aliases = run.aliases
         queries.tombstones = run.deleted_any
         read_argument_values(lambda: run.connection, queries, clause, relation)
         queries.run = run
@@ -452,7 +340,7 @@ class Executor:
         the rows after FOREACH are the rows before it."""
         parameters = Parameters()
         queries = QueryCompiler(self.store.catalog, parameters)
-        queries._aliases = run.aliases
+        queries.aliases = run.aliases
         unwound = queries.read_clause(b.BUnwind(clause.source, clause.variable, span=clause.span), relation)
         inner = run.settle(unwound, Chain(parameters, clause.span))
         counters: Counter[str] = Counter()
@@ -551,63 +439,3 @@ def _wrote(counters: Any) -> bool:
                                              "labels_added"))
 
 
-ERROR_KINDS: dict[str, type[CypherError]] = {
-    "TypeError": errors.CypherTypeError,
-    "ArgumentError": errors.CypherArgumentError,
-    "ArithmeticError": errors.CypherArithmeticError,
-    "SemanticError": errors.CypherSemanticError,
-    "SyntaxError": errors.CypherSyntaxError,
-    "UnsupportedFeature": errors.UnsupportedFeature,
-    "EntityNotFound": errors.EntityNotFound,
-    "ConstraintValidationFailed": errors.ConstraintViolation,
-}
-
-DETAIL_ERRORS: dict[str, type[CypherError]] = {"WalkLimitExceeded": errors.WalkLimitExceeded,
-                                               "MemoryPoolOutOfMemoryError": errors.MemoryLimitExceeded}
-"""Details raised from SQL whose error has a class of its own."""
-
-
-RAISED_FROM_SQL = re.compile(r"(?:[A-Za-z ]*Error: )?CYPHER\|([^\n]*)")
-"""An `error('CYPHER|...')` the SQL raised: its text opens the message's first line. Anywhere else `CYPHER|` is
-SQL quoted by an error about the statement itself (a binder error shows the line it failed on), which is no
-Cypher error whatever the quoted branch says."""
-
-
-def _out_of_memory(error: duckdb.Error) -> bool:
-    return isinstance(error, duckdb.OutOfMemoryException) or "Out of Memory" in str(error)
-
-
-STORAGE_FAILURE = re.compile(r"(?P<reason>(?:Could not (?:write|flush|fsync)|No space left)[^\n]*)", re.IGNORECASE)
-"""DuckDB's text when it cannot write the file or its write-ahead log (disk full, a file size limit)."""
-
-
-def translate(error: duckdb.Error, span: Span | None) -> CypherError:
-    """A DuckDB error raised while running generated SQL, as the engine error it stands for."""
-    message = str(error)
-    raised = RAISED_FROM_SQL.match(message)
-    if raised:
-        kind, detail, text = [*raised.group(1).split("|", 2), "", ""][:3]
-        error_class = DETAIL_ERRORS.get(detail) or ERROR_KINDS.get(kind, CypherError)
-        return error_class(text or kind, span, detail=detail or None)
-    if _out_of_memory(error):
-        return errors.MemoryLimitExceeded(
-            f"the statement needed more memory than the connection's memory limit and was rolled back "
-            f"({message.splitlines()[0]})", span, detail="MemoryPoolOutOfMemoryError")
-    if "Max expression depth" in message:
-        return errors.UnsupportedFeature("an expression nested or chained deeper than 1,000 levels, which the "
-                                         "database cannot run; split it, or pass the values as a list parameter",
-                                         span, detail="ExpressionTooDeep")
-    storage = STORAGE_FAILURE.search(message)
-    if storage is not None:
-        return errors.StorageError(
-            f"the database file could not be written ({storage['reason'].rstrip('.')}); the statement was rolled back "
-            "and nothing it did was kept", span, detail="StorageFailure")
-    if "Overflow" in message or "out of range" in message.lower():
-        return errors.CypherArithmeticError("integer overflow", span, detail="IntegerOverflow")
-    if "Division by zero" in message:
-        return errors.CypherArithmeticError("/ by zero", span, detail="DivisionByZero")
-    if "Unknown TimeZone" in message:  # a zone name ICU does not know (temporal values, ADR-0014)
-        zone = message.split("Unknown TimeZone", 1)[1].splitlines()[0].strip(" '!")
-        return errors.CypherArgumentError(f"Invalid value for TimeZone: {zone}", span, detail="InvalidArgumentValue")
-    return CypherError(f"internal error while running the statement: {message.splitlines()[0]}", span,
-                       detail="Internal")

@@ -17,8 +17,8 @@ from engine.storage.schema import IndexInfo
 
 if TYPE_CHECKING:
     from engine.execute.changes import Scope
-    from engine.execute.executor import StatementRun
     from engine.execute.results import Result
+    from engine.execute.statement_run import StatementRun
 
 
 @dataclass(frozen=True)

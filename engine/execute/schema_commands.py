@@ -20,6 +20,7 @@ import json
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from engine.compile import bind
 from engine.errors import CypherArgumentError, CypherSyntaxError, ParameterMissing, SchemaError, UnsupportedFeature
 from engine.execute.constraints import (
     TYPE_NAMES,
@@ -36,7 +37,7 @@ from engine.storage.schema import ConstraintInfo, IndexInfo
 from engine.syntax import ast
 
 if TYPE_CHECKING:
-    from engine.execute.executor import StatementRun
+    from engine.execute.statement_run import StatementRun
 
 INDEX_PROVIDERS = {"range": "range-1.0", "text": "text-2.0", "point": "point-1.0", "lookup": "token-lookup-1.0"}
 """The providers of the plain index kinds; those of the feature packages' kinds are in INDEX_KINDS."""
@@ -447,9 +448,9 @@ def _index_statement(index: IndexInfo, constraints: dict[str, ConstraintInfo]) -
         config = ", ".join(f"`{key}`: {_cypher_literal(value)}" for key, value in _fulltext_config(index).items())
         return (f"CREATE FULLTEXT INDEX {_quoted(index.name)} FOR {target} ON EACH [{keys}]"
                 f" OPTIONS {{indexConfig: {{{config}}}, indexProvider: 'fulltext-1.0'}}")
-    kind = INDEX_KINDS.get(index.kind)
-    if kind is not None and kind.create_statement is not None:
-        return kind.create_statement(index)
+    registered = INDEX_KINDS.get(index.kind)
+    if registered is not None and registered.create_statement is not None:
+        return registered.create_statement(index)
     variable = "n" if index.entity == "node" else "r"
     label = _quoted(index.labels[0])
     target = f"({variable}:{label})" if index.entity == "node" else f"()-[{variable}:{label}]-()"
@@ -485,9 +486,9 @@ def index_rows(run: StatementRun, kind: str | None) -> list[dict[str, Any]]:
         lookup = index.kind == "lookup"
         config: dict[str, Any] = dict(POINT_CONFIG) if index.kind == "point" else (
             _fulltext_config(index) if index.kind == "fulltext" else {})
-        kind = INDEX_KINDS.get(index.kind)
-        if kind is not None and kind.config is not None:
-            config = kind.config(index)
+        registered = INDEX_KINDS.get(index.kind)
+        if registered is not None and registered.config is not None:
+            config = registered.config(index)
         rows.append({
             "id": index.id, "name": index.name, "state": "ONLINE", "populationPercent": 100.0,
             "type": index.kind.upper(), "entityType": index.entity.upper(),
@@ -567,9 +568,6 @@ def _listing(run: StatementRun, command: b.BSchemaCommand, statement: ast.ShowIn
 
 def _run_listing_query(run: StatementRun, command: b.BSchemaCommand, statement: ast.ShowIndexes |
                        ast.ShowConstraints, rows: list[dict[str, Any]], fields: list[tuple[str, str]]) -> Result:
-    from engine.compile import bind
-    from engine.execute.executor import Executor
-
     span = statement.span
     parameter = "__show_rows"
     row = ast.Variable("__show_row", span=span)
@@ -588,7 +586,8 @@ def _run_listing_query(run: StatementRun, command: b.BSchemaCommand, statement: 
     query = ast.Query((ast.SingleQuery(tuple(clauses), span=span),), (), span=span)
     bound = bind(query, {**command.params, parameter: rows}, run.store.catalog)
     assert isinstance(bound, b.BoundQuery)
-    result = Executor(run.connection, run.store)._run_query(run, bound)
+    assert run.run_query is not None
+    result = run.run_query(run, bound)
     if statement.returns is None:
         result.ordered = True  # SHOW lists by name, and WHERE keeps that order
     return result

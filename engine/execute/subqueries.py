@@ -29,6 +29,8 @@ import duckdb
 
 from engine import types as t
 from engine.errors import CypherArgumentError, CypherError
+from engine.execute.duckdb_errors import translate
+from engine.execute.statement_run import StatementRun
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters
@@ -39,7 +41,7 @@ from engine.syntax import ast
 from engine.types import Kind, sql_type
 
 if TYPE_CHECKING:
-    from engine.execute.executor import Executor, StatementRun
+    from engine.execute.executor import Executor
 
 ReadClause = Callable[["StatementRun", b.BoundClause, Relation], Relation]
 
@@ -118,7 +120,7 @@ class CallRun:
         def read(run: StatementRun, clause: b.BoundClause, relation: Relation) -> Relation:
             parameters = Parameters()
             queries = QueryCompiler(self.executor.store.catalog, parameters)
-            queries._aliases = run.aliases
+            queries.aliases = run.aliases
             queries.tombstones = run.deleted_any
             row = queries.alias("o")
             variables = [v for v in relation.variables if v is not key]
@@ -263,7 +265,6 @@ class CallRun:
             if error.span is None:
                 error.span = self.run.span
             return error
-        from engine.execute.executor import translate
         assert isinstance(error, duckdb.Error)
         return translate(error, self.run.span)
 

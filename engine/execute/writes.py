@@ -10,6 +10,7 @@ match what that row created, which is Neo4j's row-by-row outcome (ADR-0006).
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -21,14 +22,14 @@ from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import DELETED_TABLES, ExpressionCompiler, entity_id_of, to_variant
-from engine.sqlgen.generator import QueryCompiler, Relation, _group_key
+from engine.sqlgen.generator import QueryCompiler, Relation, group_key
 from engine.sqlgen.runtime import error_sql
 from engine.storage.schema import ENTITY_TABLES
 from engine.syntax import ast
 from engine.types import CypherType, Kind, is_storable, is_variant, sql_type
 
 if TYPE_CHECKING:
-    from engine.execute.executor import StatementRun
+    from engine.execute.statement_run import StatementRun
 
 
 @dataclass
@@ -62,7 +63,7 @@ class Writer:
     def compiler(self, relation: Relation) -> tuple[QueryCompiler, ExpressionCompiler, str, Parameters]:
         parameters = Parameters()
         queries = QueryCompiler(self.store.catalog, parameters)
-        queries._aliases = self.run.aliases
+        queries.aliases = self.run.aliases
         queries.tombstones = self.run.deleted_any
         alias = queries.alias()
         context = queries.context_for(relation, alias)
@@ -256,7 +257,7 @@ class Writer:
                        if value.type.kind is not Kind.NULL})
         columns = [catalog.columns[entity][key] for key in keys]
         queries = QueryCompiler(catalog, parameters)
-        queries._aliases = self.run.aliases
+        queries.aliases = self.run.aliases
         alias = queries.alias()
         compiler = ExpressionCompiler(queries.context_for(ranked, alias), queries)
         rank = f"{alias}.__rank"
@@ -431,7 +432,7 @@ class Writer:
             for key, value in self._property_entries(element.properties):
                 name = f"k{len(keys)}"
                 sql = compiler.compile(value)
-                keys.append(f"{_group_key(sql, value.type)} AS {name}")
+                keys.append(f"{group_key(sql, value.type)} AS {name}")
                 property_keys.append((key, f"({sql}) IS NULL"))
         columns = "".join(f", {key}" for key in keys)
         where = ""
@@ -957,7 +958,6 @@ def _renumber(sql: str, offset: int) -> str:
     """Shift `$n` placeholders by `offset` so several generated SELECTs can share one parameter list."""
     if not offset:
         return sql
-    import re
     return re.sub(r"\$(\d+)", lambda m: f"${int(m.group(1)) + offset}", sql)
 
 

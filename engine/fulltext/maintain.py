@@ -20,7 +20,7 @@ from engine.storage.schema import ENTITY_TABLES, IndexInfo
 from engine.types import CypherType, Kind
 
 if TYPE_CHECKING:
-    from engine.execute.executor import StatementRun
+    from engine.execute.statement_run import StatementRun
 
 def _texts_sql(column: str, column_type: CypherType | None) -> str | None:
     """The strings a property column holds for a full-text index, as a VARCHAR[] (NULL: nothing to index):

@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine import temporal
 from engine import types as t
 from engine.errors import (
     CypherArgumentError,
@@ -1536,7 +1537,6 @@ def _temporal_operator_type(op: str, left: CypherType, right: CypherType) -> Cyp
 def _temporal_component_type(subject: b.BoundExpression, node: ast.PropertyLookup) -> CypherType:
     """`d.year`, `dt.timezone`, `dur.seconds`: INTEGER or STRING; a component the type lacks is an error, at
     compile time where the query text fixes the type, else (ANY) on the rows that bring a value."""
-    from engine import temporal
     component = temporal.component_kind(subject.type.kind.value, node.key)
     if component is None:
         if _observed(subject):

@@ -8,8 +8,7 @@ plain `<` while the same on a VARIANT goes through `cy_cmp`.
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine import types as t
@@ -18,8 +17,10 @@ from engine.semantic import bound as b
 from engine.semantic.constants import constant_of
 from engine.semantic.scope import Variable
 from engine.semantic.type_predicates import PROPERTY_SCALARS, TypeTest, TypeUnion, parse_type
+from engine.sqlgen import runtime_temporal, temporal_arithmetic, temporal_values
 from engine.sqlgen.context import SelectContext, quote_identifier, sql_string
 from engine.sqlgen.runtime import error_sql
+from engine.sqlgen.sql import let, macro
 from engine.storage.encoding import KIND_CODES
 from engine.syntax import ast
 from engine.temporal import PAYLOAD_FIELDS
@@ -31,37 +32,6 @@ if TYPE_CHECKING:
 NUMERIC = (Kind.INTEGER, Kind.FLOAT)
 NATIVE_EQUAL_ELEMENTS = (Kind.STRING, Kind.BOOLEAN, Kind.INTEGER)
 """Kinds whose SQL `=` is Cypher's `=` on non-null values: lists of them compare natively."""
-# Kinds compared with plain SQL operators when both sides have the same one.
-NATIVE_COMPARABLE = {Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN}
-TAG_KIND_CODES = {Kind.NODE: 7, Kind.RELATIONSHIP: 8}
-
-
-_LET_NAMES = itertools.count()
-
-
-def _heavy(sql: str) -> bool:
-    """Whether SQL is costly to repeat: macros and CASEs expand textually wherever they are named."""
-    return "cy_" in sql or "CASE" in sql or "SELECT" in sql
-
-
-def let(values: Sequence[str], body: Callable[..., str]) -> str:
-    """`body(*names)` with each heavy value evaluated once. DuckDB macros substitute their arguments
-    textually, so a macro naming its argument eight times over a nested macro call grows exponentially;
-    a one-element list and a lambda bind the value to a name first."""
-    heavy = [index for index, value in enumerate(values) if _heavy(value)]
-    if not heavy:
-        return body(*values)
-    name = f"let{next(_LET_NAMES)}"
-    names = list(values)
-    for index in heavy:
-        names[index] = f"{name}.f{index}"
-    fields = ", ".join(f"f{index} := {values[index]}" for index in heavy)
-    return f"list_transform([struct_pack({fields})], lambda {name}: {body(*names)})[1]"
-
-
-def macro(name: str, *arguments: str) -> str:
-    """A runtime macro call whose heavy arguments are evaluated once (see `let`)."""
-    return let(arguments, lambda *names: f"{name}({', '.join(names)})")
 
 
 def to_variant(sql: str, cypher_type: CypherType) -> str:
@@ -78,8 +48,7 @@ def to_variant(sql: str, cypher_type: CypherType) -> str:
     if kind is Kind.PATH:
         return f"cy_path({sql})"
     if kind in t.TEMPORAL_KINDS:
-        from engine.sqlgen import temporal
-        return temporal.to_variant(sql, kind)
+        return temporal_values.to_variant(sql, kind)
     if kind is Kind.LIST:
         element = cypher_type.element or t.ANY
         if _variant_cast_is_exact(element):
@@ -292,8 +261,8 @@ class ExpressionCompiler:
         if kind is Kind.NULL:
             return "NULL::VARIANT"
         if kind in t.TEMPORAL_KINDS and node.type.kind is not Kind.ANY:
-            from engine.sqlgen import temporal
-            return temporal.component(self, subject, node.key)
+            with runtime_temporal.isolated():
+                return temporal_values.component(self.compile(subject), kind, node.key)
         # a value only known at run time, or a component its observed type lacks: checked on each row
         value = self.variant(subject)
         catalog = self.context.catalog
@@ -420,7 +389,7 @@ class ExpressionCompiler:
                 else "false"
             result = f"CASE WHEN ({self.compile(operand)}) IS NULL THEN {nullable} ELSE {matches} END"
         else:
-            result = let([self.variant(operand)], lambda value: _type_test_sql(value, union, 0))
+            result = let([self.variant(operand)], lambda value: type_test_sql(value, union, 0))
         return f"(NOT {result})" if node.negated else result
 
     def label_predicate(self, expression: ast.LabelExpression, target: str, *, relationship: bool) -> str:
@@ -447,8 +416,7 @@ class ExpressionCompiler:
         return handler(self, node)
 
     def _function(self, node: b.BFunction) -> str:
-        from engine.sqlgen.functions import FUNCTIONS
-        builder = FUNCTIONS.get(node.name)
+        builder = self.queries.functions.get(node.name)
         if builder is None:
             raise UnsupportedFeature(f"function {node.name}()", node.span)
         return builder(self, node)
@@ -667,7 +635,7 @@ def _test_accepts(test: TypeTest, name: str) -> bool:
     return test.base == name or test.base == "ANY" or (test.base == "PROPERTY VALUE" and name in PROPERTY_SCALARS)
 
 
-def _type_test_sql(value: str, union: TypeUnion, depth: int) -> str:
+def type_test_sql(value: str, union: TypeUnion, depth: int) -> str:
     """SQL (true or false) testing the VARIANT `value` against a type predicate's union."""
     kind = f"cy_kind({value})"
     nullable = "true" if union.nullable else "false"
@@ -681,7 +649,7 @@ def _type_test_sql(value: str, union: TypeUnion, depth: int) -> str:
             branches.append("true")
         elif test.base == "LIST":
             element = f"e{depth}"
-            inner = _type_test_sql(element, test.element or TypeUnion(()), depth + 1)
+            inner = type_test_sql(element, test.element or TypeUnion(()), depth + 1)
             branches.append(f"({kind} = 5 AND coalesce(list_bool_and(list_transform(TRY_CAST({value} AS VARIANT[]),"
                             f" lambda {element}: {inner})), true))")
         elif test.base == "PROPERTY VALUE":
@@ -763,9 +731,8 @@ def _compare(compiler: ExpressionCompiler, op: str, left: b.BoundExpression, rig
     if lk == rk and lk in (Kind.STRING, Kind.BOOLEAN):
         return f"({compiler.compile(left)} {op} {compiler.compile(right)})"
     if lk == rk and lk in t.TEMPORAL_KINDS:
-        from engine.sqlgen import temporal
         constant = constant_of(left) is not None or constant_of(right) is not None
-        return temporal.comparison(op, compiler.compile(left), compiler.compile(right), lk,
+        return temporal_values.comparison(op, compiler.compile(left), compiler.compile(right), lk,
                                    against_constant=constant)
     return f"({macro('cy_cmp', compiler.variant(left), compiler.variant(right))} {op} 0)"
 
@@ -825,8 +792,7 @@ def _arithmetic(op: str) -> Callable[[ExpressionCompiler, b.BOperator], str]:
             return f"({compiler.compile(left)} || {compiler.compile(right)})"
         if op == "+" and lk is Kind.LIST and rk is Kind.LIST and node.type.kind is Kind.LIST:
             return _list_concat(compiler, node)
-        from engine.sqlgen import temporal
-        temporal_sql = temporal.arithmetic(compiler, op, left, right, node.type)
+        temporal_sql = temporal_arithmetic.arithmetic(compiler, op, left, right, node.type)
         if temporal_sql is not None:
             return temporal_sql
         result = macro(ARITHMETIC_MACROS[op], compiler.variant(left), compiler.variant(right))
@@ -838,15 +804,13 @@ def convert_from_variant(sql: str, target: CypherType) -> str:
     if is_variant(target):
         return sql
     if target.kind in t.TEMPORAL_KINDS:
-        from engine.sqlgen import temporal
-        return temporal.from_variant(sql, target.kind)
+        return temporal_values.from_variant(sql, target.kind)
     return f"({sql})::{sql_type(target)}"
 
 
 def temporal_branches(value: str, key: str) -> str:
     """CASE branches over `cy_kind(value)` reading component `key` of a temporal value (ADR-0014)."""
-    from engine.sqlgen import temporal
-    return temporal.variant_component_branches(value, key)
+    return temporal_values.variant_component_branches(value, key)
 
 
 def _negate(compiler: ExpressionCompiler, node: b.BOperator) -> str:

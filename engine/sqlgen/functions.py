@@ -10,8 +10,9 @@ from engine.errors import UnsupportedFeature
 from engine.limits import LIST_VARIABLE, default_memory_limit, list_cap
 from engine.semantic import bound as b
 from engine.sqlgen import temporal
-from engine.sqlgen.expressions import ExpressionCompiler, convert, let, macro, map_of_entries
+from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entries
 from engine.sqlgen.runtime import error_sql
+from engine.sqlgen.sql import let, macro
 from engine.types import TEMPORAL_KINDS, Kind, is_variant
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]

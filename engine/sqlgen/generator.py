@@ -9,7 +9,7 @@ variables they import. `STEP_SQL` dispatches by bound clause type.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,13 +21,15 @@ from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
 from engine.sqlgen.decorrelate import SharedRows, keyed_query
 from engine.sqlgen.expressions import ExpressionCompiler, convert, equality_sql, to_variant
+from engine.sqlgen.functions import FUNCTIONS
+from engine.sqlgen.functions import Builder as FunctionBuilder
 from engine.sqlgen.multiplicity import reads_after
 from engine.sqlgen.order_demand import PLAIN_GROUP_KINDS, group_order_demanded, input_demanded
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
 from engine.sqlgen.procedure_arguments import compiled_rows
 from engine.sqlgen.runtime import error_sql
-from engine.sqlgen.temporal import duration_aggregate
-from engine.sqlgen.temporal import key as temporal_key
+from engine.sqlgen.temporal_values import duration_aggregate
+from engine.sqlgen.temporal_values import key as temporal_key
 from engine.sqlgen.walks import LevelSource
 from engine.storage.schema import Catalog
 from engine.types import Kind, is_variant, sql_type
@@ -74,10 +76,14 @@ class Relation:
 
 
 class QueryCompiler:
+    functions: Mapping[str, FunctionBuilder] = FUNCTIONS
+    """The SQL of each function by lower-case name, which the expression compiler looks up (sqlgen/functions.py,
+    with the temporal functions and those the feature packages register)."""
+
     def __init__(self, catalog: Catalog, parameters: Parameters) -> None:
         self.catalog = catalog
         self.parameters = parameters
-        self._aliases = [0]
+        self.aliases = [0]
         self.tombstones = False
         self.procedure_arguments: dict[int, list[tuple[Any, ...]]] = {}
         """Per procedure call (by id), the distinct values of its per-row arguments (procedure_arguments.py)."""
@@ -125,12 +131,12 @@ class QueryCompiler:
 
 
     def alias(self, prefix: str = "b") -> str:
-        self._aliases[0] += 1
-        return f"{prefix}{self._aliases[0]}"
+        self.aliases[0] += 1
+        return f"{prefix}{self.aliases[0]}"
 
     def context_for(self, relation: Relation, alias: str, outer: SelectContext | None = None) -> SelectContext:
         context = outer.child() if outer is not None else SelectContext(self.catalog, self.parameters)
-        context.counter = self._aliases
+        context.counter = self.aliases
         context.tombstones = self.tombstones
         for variable in relation.variables:
             context.bind_variable(variable, f"{alias}.{variable.column}")
@@ -489,7 +495,7 @@ class QueryCompiler:
         if node.kind == "collect":
             self.final_clauses.add(id(query.parts[0].clauses[-1]))
         detached = SelectContext(self.catalog, self.parameters, detached=True)
-        detached.counter = self._aliases
+        detached.counter = self.aliases
         relation = self.compile_query(query, seed, detached, counted=node.kind != "exists")
         group = ", ".join(keys)
         alias = self.alias("c")
@@ -529,7 +535,7 @@ def union_select(query: b.BoundQuery, relations: list[Relation], partition: str 
     select = f"SELECT {names}row_number() OVER (ORDER BY {order}) AS __ord FROM ({union})"
     if all(query.union_all):
         return select
-    keys = "".join(f", {_group_key(v.column, v.type)} AS __d{i}" for i, v in enumerate(output))
+    keys = "".join(f", {group_key(v.column, v.type)} AS __d{i}" for i, v in enumerate(output))
     distinct = ", ".join([*carried, *(f"__d{i}" for i in range(len(output)))]) or "1"
     return (f"SELECT {names}row_number() OVER (ORDER BY {order}) AS __ord FROM (SELECT *{keys}"
             f" FROM ({union})) QUALIFY row_number() OVER (PARTITION BY {distinct} ORDER BY __part, __part_ord) = 1")
@@ -637,7 +643,7 @@ def _natively_keyed(cypher_type: t.CypherType) -> bool:
     return False
 
 
-def _group_key(sql: str, cypher_type: t.CypherType) -> str:
+def group_key(sql: str, cypher_type: t.CypherType) -> str:
     """An expression whose SQL equality is Cypher equivalence for grouping and DISTINCT."""
     if cypher_type.kind is Kind.PATH or _natively_keyed(cypher_type):
         return sql
@@ -692,7 +698,7 @@ class ProjectionCompiler:
                                current.variables)
         elif clause.distinct:
             current = _first_per_key(self.queries, current, [
-                _group_key(item.variable.column, item.variable.type) for item in clause.items])
+                group_key(item.variable.column, item.variable.type) for item in clause.items])
         current = self._order_and_page(current)
         if clause.where is not None:
             alias = self.queries.alias()
@@ -753,7 +759,7 @@ class ProjectionCompiler:
         for index, aggregate in enumerate(aggregates):
             if aggregate.argument is not None:
                 inputs.append(f"{compiler.compile(aggregate.argument)} AS a{index}")
-        group_keys = [_group_key(f"g{index}", item.expression.type) for index, item in enumerate(grouping)]
+        group_keys = [group_key(f"g{index}", item.expression.type) for index, item in enumerate(grouping)]
         percentiles = {}
         for index, aggregate in enumerate(aggregates):
             if aggregate.extra and isinstance(aggregate.extra[0], b.BLiteral | b.BParameter):
@@ -767,12 +773,12 @@ class ProjectionCompiler:
         # each value's first row (collect keeps that row's place)
         plain_counts = {index for index, aggregate in enumerate(aggregates) if aggregate.name == "count"
                         and aggregate.distinct and aggregate.argument is not None
-                        and _group_key(f"a{index}", aggregate.argument.type) == f"a{index}"}
+                        and group_key(f"a{index}", aggregate.argument.type) == f"a{index}"}
         distinct = [(index, aggregate) for index, aggregate in enumerate(aggregates)
                     if aggregate.distinct and aggregate.argument is not None and index not in plain_counts]
         if distinct:
             keyed = "".join(f", {key} AS gk{i}" for i, key in enumerate(group_keys))
-            keyed += "".join(f", {_group_key(f'a{index}', aggregate.argument.type)} AS ak{index}"
+            keyed += "".join(f", {group_key(f'a{index}', aggregate.argument.type)} AS ak{index}"
                              for index, aggregate in distinct)
             group_columns = [f"gk{i}" for i in range(len(group_keys))]
             flags = "".join(
@@ -792,7 +798,7 @@ class ProjectionCompiler:
             layer1 = f"(SELECT * REPLACE (1::BIGINT AS __ord) FROM {layer1})"
         final_alias = self.queries.alias()
         final_context = SelectContext(self.queries.catalog, self.queries.parameters)
-        final_context.counter = self.queries._aliases
+        final_context.counter = self.queries.aliases
         final_context.aggregates = {id(aggregate): f"{final_alias}.a{index}"
                                     for index, aggregate in enumerate(aggregates)}
         for index, item in enumerate(grouping):

@@ -14,6 +14,7 @@ from engine import types as t
 from engine.errors import CypherTypeError, UnsupportedFeature
 from engine.semantic import bound as b
 from engine.sqlgen.context import Parameters, quote_identifier
+from engine.sqlgen.expressions import ExpressionCompiler
 from engine.types import Kind, sql_type
 
 if TYPE_CHECKING:
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
 
     import duckdb
 
-    from engine.sqlgen.expressions import ExpressionCompiler
     from engine.sqlgen.generator import QueryCompiler, Relation
 
 
@@ -60,15 +60,13 @@ def read_argument_values(connection: Callable[[], duckdb.DuckDBPyConnection], qu
     """Record in `queries` the distinct values the varying arguments of `clause` take over `relation`.
     `connection` is called only when there are some: getting the statement's connection opens a read's
     deferred transaction (ADR-0033)."""
-    from engine.sqlgen.expressions import ExpressionCompiler
-
     varying = varying_arguments(clause)
     if not varying:
         return
     assert isinstance(clause, b.BCallProcedure)
     parameters = Parameters()
     reader = type(queries)(queries.catalog, parameters)
-    reader._aliases = queries._aliases
+    reader.aliases = queries.aliases
     alias = reader.alias()
     context = reader.context_for(relation, alias)
     compiler = ExpressionCompiler(context, reader)

@@ -270,18 +270,6 @@ class Parts:
     n: str | None = None
     kind: str | None = None
 
-    @property
-    def has_date(self) -> bool | None:
-        return None if self.kind is None else self.kind in ("DATE", "LOCAL DATETIME", "ZONED DATETIME")
-
-    @property
-    def has_time(self) -> bool | None:
-        return None if self.kind is None else self.kind != "DATE"
-
-    @property
-    def has_zone(self) -> bool | None:
-        return None if self.kind is None else self.kind in ("ZONED TIME", "ZONED DATETIME")
-
 
 def field(value: str, name: str) -> str:
     return f"({value}).{name}"

@@ -18,7 +18,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine import types as t
 from engine.errors import CypherArgumentError, CypherTypeError, UnsupportedFeature
 from engine.semantic import bound as b
 from engine.sqlgen import runtime_temporal as rt
@@ -88,14 +87,6 @@ def _type_error(message: str, span: object = None) -> CypherTypeError:
 
 
 # -- conversions between the STRUCT and VARIANT forms ----------------------------------------------------
-
-def to_variant(sql: str, kind: Kind) -> str:
-    return let([sql], lambda x: rt.wrap(x, kind.value))
-
-
-def from_variant(sql: str, kind: Kind) -> str:
-    return let([sql], lambda v: rt.payload(v, kind.value))
-
 
 # -- parts of any expression ---------------------------------------------------------------------------------
 
@@ -768,134 +759,8 @@ def _until(unit: str, e1: str, u1: str, e2: str, u2: str) -> str:
 
 # -- components, strings, operators -------------------------------------------------------------------------
 
-def component(c: ExpressionCompiler, subject: b.BoundExpression, key: str) -> str:
-    kind = subject.type.kind
-    return let([_compile(c, subject)], lambda x: rt.component(x, kind.value, key.lower()))
-
-
-def variant_component_branches(v: str, key: str) -> str:
-    """` WHEN 10 THEN ...` CASE branches over cy_kind(v) reading component `key` of a dynamic temporal."""
-    from engine import temporal
-    name = key.lower()
-    branches = []
-    for kind, code in rt.KIND_CODES.items():
-        if temporal.component_kind(kind, name) is None:
-            branches.append(f" WHEN {code} THEN " + error_sql(
-                "ArgumentError", "InvalidArgumentValue",
-                rt.sql_string(f"{rt.TYPE_NAMES[kind]} has no such component")))
-        else:
-            branches.append(f" WHEN {code} THEN " + let([rt.payload(v, kind)], lambda x, kind=kind: (
-                f"({rt.component(x, kind, name)})::VARIANT")))
-    return "".join(branches)
-
-
 def to_string(c: ExpressionCompiler, argument: b.BoundExpression) -> str:
     return let([_compile(c, argument)], lambda x: rt.to_text(x, argument.type.kind.value))
-
-
-def key(sql: str, kind: Kind) -> str:
-    """SQL whose DuckDB order is Cypher's order of `kind` values and whose equality is Cypher's: the STRUCT
-    itself, but for durations (ADR-0014)."""
-    return let([sql], rt.duration_key) if kind is Kind.DURATION else sql
-
-
-def duration_aggregate(name: str, column: str, filter_clause: str) -> str:
-    """sum() and avg() of durations, component-wise as Neo4j adds them; avg divides the sum as `/` does.
-    A sum over no durations is 0, as Neo4j's sum starts from the integer 0."""
-    def total(field_name: str) -> str:
-        return f"coalesce(sum(({column}).{field_name}){filter_clause}, 0)::BIGINT"
-    summed = rt.make_duration(total("m"), total("d"), total("s"), total("n"))
-    count = f"count({column}){filter_clause}"
-    if name == "sum":
-        return f"CASE WHEN {count} = 0 THEN 0::VARIANT ELSE {rt.wrap(summed, 'DURATION')} END"
-    return let([summed, count], lambda x, n: f"CASE WHEN {n} = 0 THEN NULL ELSE {rt.duration_divided(x, n)} END")
-
-
-def equality(a: str, b_: str, kind: Kind) -> str:
-    return f"({a} = {b_})"
-
-
-LEADING_FIELD = {Kind.DATE: "d", Kind.LOCAL_TIME: "n", Kind.ZONED_TIME: "n", Kind.LOCAL_DATETIME: "e",
-                 Kind.ZONED_DATETIME: "e"}
-"""The most significant field of each ordered temporal STRUCT (ADR-0014)."""
-LEADING_OP = {"<": "<=", "<=": "<=", ">": ">=", ">=": ">="}
-
-
-def comparison(op: str, a: str, b_: str, kind: Kind, *, against_constant: bool = False) -> str:
-    """`a op b_`. Against a constant, an ordering comparison also compares the leading fields, which the
-    STRUCT order implies (so the result is the same, nulls included): DuckDB pushes that BIGINT test into
-    the scan of a property column and skips row groups by it, which it does not do for a STRUCT."""
-    if kind is Kind.DURATION:
-        return f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL ELSE NULL::BOOLEAN END"
-    if against_constant and op in LEADING_OP:
-        field = LEADING_FIELD[kind]
-        return f"(({a}).{field} {LEADING_OP[op]} ({b_}).{field} AND {a} {op} {b_})"
-    return f"({a} {op} {b_})"
-
-
-ARITHMETIC_MACROS = {"+": "cy_t_add", "-": "cy_t_sub", "*": "cy_t_mul", "/": "cy_t_div"}
-NUMBERS = {Kind.INTEGER, Kind.FLOAT}
-
-
-def arithmetic(c: ExpressionCompiler, op: str, left: b.BoundExpression, right: b.BoundExpression,
-               result: t.CypherType) -> str | None:
-    """SQL for `left op right` when temporal values may be involved; None when they cannot be."""
-    lk, rk = left.type.kind, right.type.kind
-    if Kind.NULL in (lk, rk) or (op == "+" and Kind.LIST in (lk, rk)):  # a value + a list: list concatenation
-        return None
-    lt, rt_ = lk in t.TEMPORAL_KINDS, rk in t.TEMPORAL_KINDS
-    lv, rv = is_variant(left.type), is_variant(right.type)
-    sign = 1 if op == "+" else -1
-    if op in ("+", "-"):
-        if lk in INSTANTS and rk is Kind.DURATION:
-            return _both(c, left, right, lambda x, y: rt.plus_duration(x, lk.value, y, sign))
-        if op == "+" and lk is Kind.DURATION and rk in INSTANTS:
-            return _both(c, right, left, lambda x, y: rt.plus_duration(x, rk.value, y))
-        if lk is Kind.DURATION and rk is Kind.DURATION:
-            return _both(c, left, right, lambda x, y: rt.duration_sum(x, y, sign))
-        if (lt and rv) or (rt_ and lv) or (lv and rv):
-            return _dynamic(c, op, left, right, result)
-    elif op == "*":
-        if lk is Kind.DURATION and rk in NUMBERS:
-            return _times(c, left, right)
-        if rk is Kind.DURATION and lk in NUMBERS:
-            return _times(c, right, left)
-        if (lk is Kind.DURATION and rv) or (rk is Kind.DURATION and lv) or (lv and (rv or rk in NUMBERS)) or (
-                rv and lk in NUMBERS):
-            return _dynamic(c, op, left, right, result)
-    elif op == "/":
-        if lk is Kind.DURATION and rk in NUMBERS:
-            return _both(c, left, right, lambda x, y: rt.duration_divided(x, f"({y})::DOUBLE"))
-        if (lk is Kind.DURATION and rv) or (lv and (rv or rk in NUMBERS)):
-            return _dynamic(c, op, left, right, result)
-    if lt or rt_:
-        if b.observed(left) or b.observed(right):  # a type read off data: the values decide, on each row
-            return _dynamic(c, op, left, right, result) if op in ARITHMETIC_MACROS else None
-        raise _type_error(f"cannot apply {op} to {left.type!r} and {right.type!r}", left.span)
-    return None
-
-
-def _both(c: ExpressionCompiler, first: b.BoundExpression, second: b.BoundExpression,
-          body: Callable[[str, str], str]) -> str:
-    return let([_compile(c, first), _compile(c, second)], lambda x, y: (
-        f"CASE WHEN {x} IS NULL OR {y} IS NULL THEN NULL ELSE {body(x, y)} END"))
-
-
-def _times(c: ExpressionCompiler, duration: b.BoundExpression, factor: b.BoundExpression) -> str:
-    integer = factor.type.kind is Kind.INTEGER
-    factor_sql = _compile(c, factor) if integer else _number(c, factor)
-    return let([_compile(c, duration), factor_sql], lambda x, y: f"CASE WHEN {x} IS NULL OR {y} IS NULL THEN NULL"
-               f" ELSE {rt.duration_times(x, y, integer=integer)} END")
-
-
-def _dynamic(c: ExpressionCompiler, op: str, left: b.BoundExpression, right: b.BoundExpression,
-             result: t.CypherType) -> str:
-    sql = call(ARITHMETIC_MACROS[op], _variant(c, left), _variant(c, right))
-    if is_variant(result):
-        return sql
-    if result.kind in t.TEMPORAL_KINDS:
-        return from_variant(sql, result.kind)
-    return f"({sql})::{t.sql_type(result)}"
 
 
 # -- the functions -----------------------------------------------------------------------------------------

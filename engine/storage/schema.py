@@ -30,9 +30,6 @@ from engine.types import (
 
 Entity = Literal["node", "relationship"]
 
-FORMAT_VERSION = 1
-
-
 def to_variant(column: str, column_type: CypherType) -> str:
     """A typed column's values as VARIANTs: scalars and lists of them cast, temporal STRUCTs under their
     reserved key (ADR-0014)."""

@@ -12,8 +12,9 @@ from collections.abc import Callable
 
 from engine import types as t
 from engine.semantic import bound as b
-from engine.sqlgen.expressions import ExpressionCompiler, let
+from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
+from engine.sqlgen.sql import let
 from engine.types import Kind
 
 

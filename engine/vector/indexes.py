@@ -25,7 +25,7 @@ from engine.syntax import ast
 from engine.vector.constants import syntax_constant
 
 if TYPE_CHECKING:
-    from engine.execute.executor import StatementRun
+    from engine.execute.statement_run import StatementRun
 
 PROVIDER = "vector-2.0"
 SIMILARITIES = ("cosine", "euclidean")

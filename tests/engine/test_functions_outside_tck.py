@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from engine import errors
-from engine.execute.executor import translate
+from engine.execute.duckdb_errors import translate
 
 
 def _rows(query: str, *setup: str, params: dict | None = None) -> list[tuple]:

@@ -1,0 +1,133 @@
+"""One statement's execution state (`StatementRun`): its DuckDB connection inside its transaction, the temporary
+tables it made, its change log, where its errors point; and `Chain`, read clauses fused into one SELECT."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+from engine.errors import StatementTimeout
+from engine.execute.changes import StatementChanges
+from engine.execute.results import Result
+from engine.limits import StatementTimer
+from engine.semantic import bound as b
+from engine.span import Span
+from engine.sqlgen.context import Parameters
+from engine.sqlgen.generator import Relation
+from engine.storage.schema import GraphStore
+
+_TABLE_NAMES = itertools.count()
+
+
+class StatementRun:
+    """One statement's execution state: temp tables made so far, whether anything was deleted, and what
+full-text indexes have yet to see."""
+
+    def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore,
+                 timer: StatementTimer | None = None, *, writes: bool = True, deferred: bool = False) -> None:
+        self._connection = connection
+        self.begun = not deferred
+        """Whether the statement's transaction is open. A read defers it (`Executor._in_transaction`): one
+        that turns out to be a single SELECT runs it on its own, which is as atomic, and saves the
+        BEGIN and the COMMIT (a millisecond of a 10 ms lookup)."""
+        self.store = store
+        self.timer = timer
+        self.tables: list[str] = []
+        self.row_counts: dict[str, int] = {}
+        """How many rows each table of `tables` holds (DuckDB's CREATE TABLE AS returns it)."""
+        self.dense: set[str] = set()
+        """The tables of `tables` whose `__ord` numbers their rows 1..n (what `settle` makes)."""
+        self.aliases = [0]
+        self.deleted_nodes = False
+        self.deleted_any = False
+        self.span: Span | None = None
+        self.trace: list[tuple[str, list[Any]]] | None = None
+        self.changes = StatementChanges(self, writes=writes)
+        self.fuse = True
+        """Whether consecutive read clauses run as one SELECT (ADR-0029); off for the re-run that locates
+        an error raised inside such a SELECT."""
+        self.in_chain = False
+        """Whether the SQL running now is several fused read clauses (`span` covers them all)."""
+        self.run_query: Callable[[StatementRun, b.BoundQuery], Result] | None = None
+        """Runs a bound query as part of this statement (the executor's): SHOW ... WHERE runs one."""
+
+    @property
+    def connection(self) -> duckdb.DuckDBPyConnection:
+        """The DuckDB connection, inside the statement's transaction (opened now if it was deferred)."""
+        if not self.begun:
+            self._connection.execute("BEGIN TRANSACTION")
+            self.begun = True
+        return self._connection
+
+    def _run_sql(self, sql: str | duckdb.Statement, parameters: Sequence[Any], *,
+                 last: bool = False) -> duckdb.DuckDBPyConnection:
+        """Run one SQL statement of this Cypher statement; `last`: nothing runs after it, so a deferred
+        transaction need not open for it."""
+        if self.timer is not None and self.timer.expired:  # it fired between two SQL statements
+            raise StatementTimeout(self.timer.seconds or 0, self.span)
+        if self.trace is not None:
+            self.trace.append((sql, list(parameters)))
+        connection = self._connection if last and not self.begun else self.connection
+        return connection.execute(sql, list(parameters))
+
+    def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
+        self._run_sql(sql, parameters)
+
+    def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> tuple[Any, ...]:
+        row = self._run_sql(sql, parameters).fetchone()
+        assert row is not None
+        return row
+
+    def materialize(self, select: str, variables: list[Any], parameters: Sequence[Any] = (), *,
+                    dense: bool = False) -> Relation:
+        """A temp table of `select`'s rows; `dense`: its `__ord` is 1..n (see `dense`)."""
+        name = f"_cypher_t{next(_TABLE_NAMES)}"
+        body = select[1:-1] if select.startswith("(") and select.endswith(")") else f"SELECT * FROM {select}"
+        (self.row_counts[name],) = self.fetchone(f"CREATE TEMP TABLE {name} AS {body}", parameters)
+        self.tables.append(name)
+        if dense:
+            self.dense.add(name)
+        return Relation(name, list(variables))
+
+    def settle(self, relation: Relation, pending: Chain | None) -> Relation:
+        """A binding table for `relation`: the fused SELECT of the read clauses since the last one
+        materialized (None when `relation` is a table already), with `__ord` renumbered densely from 1, as
+        writers and per-row subqueries number rows with it."""
+        if pending is None:
+            return relation
+        span = self.span
+        self.enter(pending)
+        table = self.materialize(f"(SELECT * REPLACE (row_number() OVER (ORDER BY {relation.order}) AS __ord)"
+                                 f" FROM {relation.sql})", relation.variables, pending.parameters.values, dense=True)
+        self.span, self.in_chain = span, False
+        return table
+
+    def enter(self, chain: Chain) -> None:
+        """Errors from here on are the chain's: its clauses' span."""
+        self.span, self.in_chain = chain.span, chain.clauses > 1
+
+    def drop_tables(self) -> None:
+        if self.tables:  # one call: a round trip per table costs more than the DROPs themselves
+            self.connection.execute("; ".join(f"DROP TABLE IF EXISTS {name}" for name in self.tables))
+        self.tables.clear()
+        self.row_counts.clear()
+        self.dense.clear()
+
+
+@dataclass
+class Chain:
+    """Read clauses fused into one SELECT that has not run yet: its parameter values and its clauses' span."""
+
+    parameters: Parameters
+    span: Span
+    clauses: int = 1
+
+    def add(self, span: Span) -> None:
+        self.span = self.span.cover(span)
+        self.clauses += 1
+
+
