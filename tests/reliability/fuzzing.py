@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from engine.compile import bind
 from engine.errors import CypherError
+from engine.plugins import compiler as _plugins  # noqa: F401 - the feature packages, as a connection has them
 from engine.procedures import ProcedureRegistry
 from engine.storage.schema import Catalog
 from engine.syntax.parser import parse_script
