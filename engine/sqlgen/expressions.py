@@ -19,7 +19,7 @@ from engine.semantic.scope import Variable
 from engine.semantic.type_predicates import PROPERTY_SCALARS, TypeTest, TypeUnion, parse_type
 from engine.sqlgen import runtime_temporal, temporal_arithmetic, temporal_values
 from engine.sqlgen.context import SelectContext, quote_identifier, sql_string
-from engine.sqlgen.runtime import error_sql
+from engine.sqlgen.runtime import capped_concat, error_sql
 from engine.sqlgen.sql import let, macro
 from engine.storage.encoding import KIND_CODES
 from engine.syntax import ast
@@ -857,7 +857,7 @@ def _list_concat(compiler: ExpressionCompiler, node: b.BOperator) -> str:
     """`a + b` or `a || b` of two lists: null if either is (DuckDB's list_concat takes a null list as empty)."""
     left, right = node.operands
     return let([compiler.compile_as(left, node.type), compiler.compile_as(right, node.type)], lambda a, b_: (
-        f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL ELSE list_concat({a}, {b_}) END"))
+        f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL ELSE {capped_concat(a, b_)} END"))
 
 
 def _concat(compiler: ExpressionCompiler, node: b.BOperator) -> str:
@@ -877,7 +877,7 @@ def _concat(compiler: ExpressionCompiler, node: b.BOperator) -> str:
                 f" WHEN cy_kind({a}) = 4 AND cy_kind({b_}) = 4 THEN"
                 f" (TRY_CAST({a} AS VARCHAR) || TRY_CAST({b_} AS VARCHAR))::VARIANT"
                 f" WHEN cy_kind({a}) = 5 AND cy_kind({b_}) = 5 THEN"
-                f" list_concat(TRY_CAST({a} AS VARIANT[]), TRY_CAST({b_} AS VARIANT[]))::VARIANT"
+                f" ({capped_concat(f'TRY_CAST({a} AS VARIANT[])', f'TRY_CAST({b_} AS VARIANT[])')})::VARIANT"
                 f" ELSE {failure} END")
     result = let([compiler.variant(left), compiler.variant(right)], joined)
     return result if is_variant(node.type) else convert_from_variant(result, node.type)

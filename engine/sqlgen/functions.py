@@ -7,11 +7,10 @@ from collections.abc import Callable, Mapping
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
-from engine.limits import LIST_VARIABLE, default_memory_limit, list_cap
 from engine.semantic import bound as b
 from engine.sqlgen import temporal
 from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entries
-from engine.sqlgen.runtime import error_sql
+from engine.sqlgen.runtime import LIST_CAP, error_sql, list_too_long
 from engine.sqlgen.sql import let, macro
 from engine.types import TEMPORAL_KINDS, Kind, is_variant
 
@@ -137,16 +136,10 @@ def _tail(c: ExpressionCompiler, f: b.BFunction) -> str:
     return result if f.type.kind is Kind.LIST else f"({result})::VARIANT"
 
 
-LIST_CAP = f"coalesce(getvariable('{LIST_VARIABLE}'), {list_cap(default_memory_limit())})"
-"""The most elements a list range() builds may have, read from the connection's session variable."""
-
-
 def _range(c: ExpressionCompiler, f: b.BFunction) -> str:
     start, end = (c.integer(argument) for argument in f.arguments[:2])
     step = c.integer(f.arguments[2]) if len(f.arguments) > 2 else "1"
-    too_long = error_sql("MemoryError", "MemoryPoolOutOfMemoryError",
-                         f"'range() of ' || ((({end})::HUGEINT - ({start})) // ({step}) + 1) || ' elements is more"
-                         f" than the ' || {LIST_CAP} || ' a list may hold under the connection''s memory limit'")
+    too_long = list_too_long(f"(({end})::HUGEINT - ({start})) // ({step}) + 1", "range()")
     # the cap is checked inside range()'s argument: DuckDB folds a constant range() before a CASE around it
     # could choose another branch, and would build the whole list first
     capped_end = f"CASE WHEN (({end})::HUGEINT - ({start})) // ({step}) + 1 > {LIST_CAP} THEN {too_long} ELSE {end} END"

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from engine.limits import LIST_VARIABLE, default_memory_limit, list_cap
 from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, tag_key
 from engine.values import PLAIN_EXPONENTS, java_subnormal_texts
 
@@ -40,6 +41,25 @@ def _sql_string(text: str) -> str:
 def error_sql(kind: str, detail: str, message_sql: str) -> str:
     """SQL raising an engine error of `kind`/`detail`; `message_sql` is a SQL string expression."""
     return f"error('CYPHER|{kind}|{detail}|' || {message_sql})"
+
+
+LIST_CAP = f"coalesce(getvariable('{LIST_VARIABLE}'), {list_cap(default_memory_limit())})"
+"""The most elements a list a statement builds may have, read from the connection's session variable: DuckDB
+allocates lists outside its buffer manager, so its memory limit alone does not bound them (issue 32)."""
+
+
+def list_too_long(elements_sql: str, what: str = "a list") -> str:
+    """SQL raising MemoryLimitExceeded for `what` of `elements_sql` elements, past LIST_CAP."""
+    return error_sql("MemoryError", "MemoryPoolOutOfMemoryError",
+                     f"'{what} of ' || ({elements_sql}) || ' elements is more than the ' || {LIST_CAP}"
+                     " || ' a list may hold under the connection''s memory limit'")
+
+
+def capped_concat(a: str, b: str) -> str:
+    """list_concat(a, b) of two non-null lists (bound names), refused before it is built when the result
+    would hold more than LIST_CAP elements."""
+    size = f"len({a})::BIGINT + len({b})::BIGINT"
+    return f"CASE WHEN {size} > {LIST_CAP} THEN {list_too_long(size)} ELSE list_concat({a}, {b}) END"
 
 
 KINDS_VARIABLE = "cypher_kinds"
@@ -293,7 +313,7 @@ def _arithmetic_macros() -> list[tuple[str, str]]:
          f"CASE WHEN {null} THEN NULL"
          f" WHEN {both_int} THEN (a::BIGINT + b::BIGINT)::VARIANT"
          f" WHEN {both_num} THEN (a::DOUBLE + b::DOUBLE)::VARIANT"
-         " WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN list_concat(a::VARIANT[], b::VARIANT[])::VARIANT"
+         f" WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN ({capped_concat('a::VARIANT[]', 'b::VARIANT[]')})::VARIANT"
          " WHEN cy_kind(a) = 5 THEN list_append(a::VARIANT[], b)::VARIANT"
          " WHEN cy_kind(b) = 5 THEN list_prepend(a, b::VARIANT[])::VARIANT"
          " WHEN cy_kind(a) = 4 AND cy_kind(b) IN (2, 3, 4, 1) THEN (a::VARCHAR || cy_scalar_text(b))::VARIANT"
