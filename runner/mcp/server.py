@@ -30,6 +30,7 @@ from runner.mcp.database import open_database
 from runner.mcp.http_security import BearerToken, check_exposure, transport_security
 from runner.mcp.lifetime import watch
 from runner.mcp.pool import Connections
+from runner.mcp.stdio_guard import serve_stdio
 from runner.mcp.tools import CypherTools, ToolFailure
 
 NAME = "cookbook"
@@ -158,7 +159,7 @@ def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: i
         if http:
             serve_http(server, host, port, token, allowed_hosts)
         else:
-            server.run("stdio")
+            anyio.run(serve_stdio, server)
     finally:
         connections.close()
         connection.close()
