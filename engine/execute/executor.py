@@ -25,6 +25,7 @@ from engine.errors import (
 from engine.execute.constraints import check_constraints
 from engine.execute.decode import Decoder, result_columns
 from engine.execute.duckdb_errors import STORAGE_FAILURE, out_of_memory, translate
+from engine.execute.procedure_arguments import read_argument_values
 from engine.execute.results import Result, empty_counters
 from engine.execute.schema_commands import run_schema_command
 from engine.execute.statement_cache import CompiledRead, compiled_read
@@ -37,11 +38,7 @@ from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
 from engine.sqlgen.multiplicity import reads_after
 from engine.sqlgen.order_demand import Reads, demands, property_reads
-from engine.sqlgen.procedure_arguments import (
-    calls_with_varying_arguments,
-    read_argument_values,
-    varying_arguments,
-)
+from engine.sqlgen.procedure_arguments import calls_with_varying_arguments, varying_arguments
 from engine.storage.schema import GraphStore
 from engine.types import Kind
 
@@ -322,7 +319,7 @@ class Executor:
             queries.wanted, queries.wanted_labels, queries.read_values = wanted.properties, wanted.labels, wanted.values
         queries.aliases = run.aliases
         queries.tombstones = run.deleted_any
-        read_argument_values(lambda: run.connection, queries, clause, relation)
+        read_argument_values(run, queries, clause, relation)
         queries.run = run
         compiled = queries.read_clause(clause, relation)
         if queries.reads_fulltext:

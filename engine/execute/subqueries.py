@@ -30,13 +30,13 @@ import duckdb
 from engine import types as t
 from engine.errors import CypherArgumentError, CypherError
 from engine.execute.duckdb_errors import translate
+from engine.execute.procedure_arguments import read_argument_values
 from engine.execute.statement_run import StatementRun
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
-from engine.sqlgen.procedure_arguments import read_argument_values
 from engine.syntax import ast
 from engine.types import Kind, sql_type
 
@@ -125,7 +125,7 @@ class CallRun:
             row = queries.alias("o")
             variables = [v for v in relation.variables if v is not key]
             part = Relation(f"(SELECT * FROM {relation.sql} WHERE {key.column} = {row}.__ord)", variables)
-            read_argument_values(lambda: run.connection, queries, clause, Relation(relation.sql, variables))
+            read_argument_values(run, queries, clause, Relation(relation.sql, variables))
             produced = queries.read_clause(clause, part)
             if queries.reads_fulltext:
                 run.changes.sync()

@@ -8,20 +8,17 @@ An argument that does not depend on the row (a literal, a parameter, a map of th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from engine import types as t
-from engine.errors import CypherTypeError, UnsupportedFeature
+from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
 from engine.sqlgen.context import Parameters, quote_identifier
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.types import Kind, sql_type
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    import duckdb
-
     from engine.sqlgen.generator import QueryCompiler, Relation
 
 
@@ -55,14 +52,22 @@ def calls_with_varying_arguments(query: b.BoundQuery) -> bool:
     return False
 
 
-def read_argument_values(connection: Callable[[], duckdb.DuckDBPyConnection], queries: QueryCompiler,
-                         clause: b.BoundClause, relation: Relation) -> None:
-    """Record in `queries` the distinct values the varying arguments of `clause` take over `relation`.
-    `connection` is called only when there are some: getting the statement's connection opens a read's
-    deferred transaction (ADR-0033)."""
+@dataclass(frozen=True)
+class ArgumentValues:
+    """The SELECT of the distinct values the varying arguments of a procedure call take over its input rows:
+    per argument, its value as a string (NULL if none) and whether it is a string. The executor runs it
+    (execute/procedure_arguments.py) before the call compiles."""
+
+    sql: str
+    parameters: list[Any]
+    varying: list[int]
+
+
+def argument_values_query(queries: QueryCompiler, clause: b.BoundClause, relation: Relation) -> ArgumentValues | None:
+    """The query of the values the varying arguments of `clause` take over `relation`; None without any."""
     varying = varying_arguments(clause)
     if not varying:
-        return
+        return None
     assert isinstance(clause, b.BCallProcedure)
     parameters = Parameters()
     reader = type(queries)(queries.catalog, parameters)
@@ -77,15 +82,8 @@ def read_argument_values(connection: Callable[[], duckdb.DuckDBPyConnection], qu
             raise UnsupportedFeature(f"{clause.procedure.name}: its {field.name} must be a literal or a parameter",
                                      clause.arguments[number].span)
         columns += [_string_sql(compiler, clause.arguments[number]), _is_string_sql(compiler, clause.arguments[number])]
-    rows = connection().execute(f"SELECT DISTINCT {', '.join(columns)} FROM {relation.sql} AS {alias}"
-                              f"{context.join_text()}", parameters.values).fetchall()
-    for row in rows:
-        for number, is_string in zip(varying, row[1::2], strict=True):
-            if is_string is False:
-                field = clause.procedure.inputs[number]
-                raise CypherTypeError(f"Failed to invoke procedure `{clause.procedure.name}`: the {field.name} must be "
-                                      "a STRING", clause.arguments[number].span, detail="InvalidArgumentType")
-    queries.procedure_arguments[id(clause)] = [row[0::2] for row in rows if None not in row[0::2]]
+    return ArgumentValues(f"SELECT DISTINCT {', '.join(columns)} FROM {relation.sql} AS {alias}{context.join_text()}",
+                          parameters.values, varying)
 
 
 def _string_sql(compiler: ExpressionCompiler, expression: b.BoundExpression) -> str:
