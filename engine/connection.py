@@ -33,13 +33,13 @@ from engine.limits import (
 )
 from engine.plugins import compiler as _plugins  # noqa: F401 - registers the feature packages
 from engine.procedures import ProcedureRegistry
+from engine.quoting import sql_identifier, sql_string
 from engine.semantic import parameter_reads
 from engine.semantic.bound import BoundQuery, BSchemaCommand
 from engine.sharing import holder
 from engine.sharing.client import SharedConnection
 from engine.span import Span
 from engine.sqlgen import runtime
-from engine.sqlgen.context import quote_identifier
 from engine.storage import write_lock
 from engine.storage.open_errors import open_error
 from engine.storage.schema import GraphStore
@@ -115,8 +115,7 @@ def _open_file(path: str, memory_limit: str) -> duckdb.DuckDBPyConnection:
     try:
         if runtime_catalog.attach(duck):
             (database,) = duck.execute("SELECT current_database()").fetchone() or ("",)
-            search_path = f"{quote_identifier(database)}.main,{runtime_catalog.SCHEMA}".replace("'", "''")
-            duck.execute(f"SET search_path = '{search_path}'")
+            duck.execute(f"SET search_path = {sql_string(f'{sql_identifier(database)}.main,{runtime_catalog.SCHEMA}')}")
         else:
             macros.install(duck)
         duck.execute("SET enable_external_access = false")

@@ -17,6 +17,7 @@ from enum import Enum
 from typing import Any
 
 from engine import temporal
+from engine.quoting import sql_identifier
 
 
 class Kind(Enum):
@@ -112,10 +113,6 @@ NATIVE_SQL: dict[Kind, str] = {
 }
 
 
-def quote_identifier(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
 def sql_type(cypher_type: CypherType) -> str:
     """The DuckDB type that carries values of `cypher_type`."""
     if cypher_type.kind in NATIVE_SQL:
@@ -123,7 +120,7 @@ def sql_type(cypher_type: CypherType) -> str:
     if cypher_type.kind is Kind.LIST:
         return sql_type(cypher_type.element or ANY) + "[]"
     if cypher_type.is_record:
-        inner = ", ".join(f"{quote_identifier(k)} {sql_type(t)}" for k, t in cypher_type.fields or ())
+        inner = ", ".join(f"{sql_identifier(k)} {sql_type(t)}" for k, t in cypher_type.fields or ())
         return f"STRUCT({inner})" if inner else "VARIANT"
     return "VARIANT"
 

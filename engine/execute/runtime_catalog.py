@@ -20,6 +20,7 @@ import duckdb
 import platformdirs
 
 from engine.execute import macros
+from engine.quoting import sql_string
 
 CATALOG = "cypher_runtime"
 """The name the macro file is attached under; its schema goes on the search path after the graph's."""
@@ -48,7 +49,7 @@ def attach(connection: duckdb.DuckDBPyConnection) -> bool:
             with contextlib.suppress(OSError, duckdb.Error):
                 _build(path)
         try:
-            connection.execute(f"ATTACH '{_sql_path(path)}' AS {CATALOG} (READ_ONLY)")
+            connection.execute(f"ATTACH {sql_string(str(path))} AS {CATALOG} (READ_ONLY)")
         except duckdb.Error:
             continue  # missing, unreadable or not a database: build it once more, then give up
         macros.prepare_session(connection)
@@ -67,7 +68,3 @@ def _build(path: Path) -> None:
         os.replace(partial, path)
     finally:
         partial.unlink(missing_ok=True)
-
-
-def _sql_path(path: Path) -> str:
-    return str(path).replace("'", "''")

@@ -31,6 +31,7 @@ from engine.execute.constraints import (
 )
 from engine.execute.index_kinds import INDEX_KINDS
 from engine.execute.results import Result, empty_counters
+from engine.quoting import cypher_name
 from engine.semantic import bound as b
 from engine.semantic.type_predicates import PROPERTY_SCALARS, parse_type
 from engine.storage.schema import ConstraintInfo, IndexInfo
@@ -430,50 +431,46 @@ def _fulltext_config(index: IndexInfo) -> dict[str, Any]:
 
 # -- SHOW -------------------------------------------------------------------------------------------------
 
-def _quoted(name: str) -> str:
-    return "`" + name.replace("`", "``") + "`"
-
-
 def _index_statement(index: IndexInfo, constraints: dict[str, ConstraintInfo]) -> str:
     if index.owned_by is not None and index.owned_by in constraints:
         return _constraint_statement(constraints[index.owned_by])
     if index.kind == "lookup":
         target = "(n) ON EACH labels(n)" if index.entity == "node" else "()-[r]-() ON EACH type(r)"
-        return f"CREATE LOOKUP INDEX {_quoted(index.name)} FOR {target}"
+        return f"CREATE LOOKUP INDEX {cypher_name(index.name)} FOR {target}"
     if index.kind == "fulltext":
         variable = "n" if index.entity == "node" else "r"
-        labels = "|".join(_quoted(label) for label in index.labels)
+        labels = "|".join(cypher_name(label) for label in index.labels)
         target = f"({variable}:{labels})" if index.entity == "node" else f"()-[{variable}:{labels}]-()"
-        keys = ", ".join(f"{variable}.{_quoted(key)}" for key in index.properties)
+        keys = ", ".join(f"{variable}.{cypher_name(key)}" for key in index.properties)
         config = ", ".join(f"`{key}`: {_cypher_literal(value)}" for key, value in _fulltext_config(index).items())
-        return (f"CREATE FULLTEXT INDEX {_quoted(index.name)} FOR {target} ON EACH [{keys}]"
+        return (f"CREATE FULLTEXT INDEX {cypher_name(index.name)} FOR {target} ON EACH [{keys}]"
                 f" OPTIONS {{indexConfig: {{{config}}}, indexProvider: 'fulltext-1.0'}}")
     registered = INDEX_KINDS.get(index.kind)
     if registered is not None and registered.create_statement is not None:
         return registered.create_statement(index)
     variable = "n" if index.entity == "node" else "r"
-    label = _quoted(index.labels[0])
+    label = cypher_name(index.labels[0])
     target = f"({variable}:{label})" if index.entity == "node" else f"()-[{variable}:{label}]-()"
-    keys = ", ".join(f"{variable}.{_quoted(key)}" for key in index.properties)
-    text = f"CREATE {index.kind.upper()} INDEX {_quoted(index.name)} FOR {target} ON ({keys})"
+    keys = ", ".join(f"{variable}.{cypher_name(key)}" for key in index.properties)
+    text = f"CREATE {index.kind.upper()} INDEX {cypher_name(index.name)} FOR {target} ON ({keys})"
     if index.kind == "point":
-        config = ",".join(f"{_quoted(key)}: [{', '.join(map(str, value))}]" for key, value in POINT_CONFIG.items())
+        config = ",".join(f"{cypher_name(key)}: [{', '.join(map(str, value))}]" for key, value in POINT_CONFIG.items())
         text += f" OPTIONS {{indexConfig: {{{config}}}}}"
     return text
 
 
 def _constraint_statement(constraint: ConstraintInfo) -> str:
     variable = "n" if constraint.entity == "node" else "r"
-    label = _quoted(constraint.label)
+    label = cypher_name(constraint.label)
     target = f"({variable}:{label})" if constraint.entity == "node" else f"()-[{variable}:{label}]-()"
-    keys = ", ".join(f"{variable}.{_quoted(key)}" for key in constraint.properties)
+    keys = ", ".join(f"{variable}.{cypher_name(key)}" for key in constraint.properties)
     if constraint.kind == "property_type":
         predicate = f":: {constraint.property_type}"
-        return f"CREATE CONSTRAINT {_quoted(constraint.name)} FOR {target} REQUIRE ({keys}) IS {predicate}"
+        return f"CREATE CONSTRAINT {cypher_name(constraint.name)} FOR {target} REQUIRE ({keys}) IS {predicate}"
     predicate = KEY_WORDS[constraint.kind]
     if constraint.kind == "node_key":
         predicate = ("NODE " if constraint.entity == "node" else "RELATIONSHIP ") + predicate
-    return f"CREATE CONSTRAINT {_quoted(constraint.name)} FOR {target} REQUIRE ({keys}) IS {predicate}"
+    return f"CREATE CONSTRAINT {cypher_name(constraint.name)} FOR {target} REQUIRE ({keys}) IS {predicate}"
 
 
 def index_rows(run: StatementRun, kind: str | None) -> list[dict[str, Any]]:

@@ -28,6 +28,8 @@ Lucene's scanner buffer does.
 
 from __future__ import annotations
 
+from engine.quoting import sql_string
+
 MAX_TOKEN_LENGTH = 255
 
 # WB4: X (Extend | Format | ZWJ)* -> X. Emoji sequences keep ZWJ out of it, to find their joins.
@@ -98,14 +100,10 @@ ASCII_TEXT = "^[\\x00-\\x7F]*$"
 ASCII_TOKEN_PATTERN = f"_*(?:{_ASCII_CORE})(?:_+(?:{_ASCII_CORE}))*_*"
 
 
-def _sql_literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
-
-
 MACROS: list[tuple[str, str]] = [
     # The analyzed terms of a text, in position order: the tokens, cut at 255 characters, lower-cased.
     ("ft_tokens(text)",
-     f"flatten(list_transform(regexp_extract_all(text, {_sql_literal(TOKEN_PATTERN)}), lambda x:"
+     f"flatten(list_transform(regexp_extract_all(text, {sql_string(TOKEN_PATTERN)}), lambda x:"
      f" CASE WHEN length(x) <= {MAX_TOKEN_LENGTH} THEN [lower(x)]"
      f" ELSE list_transform(range(0, length(x), {MAX_TOKEN_LENGTH}),"
      f" lambda i: lower(substr(x, i + 1, {MAX_TOKEN_LENGTH}))) END))"),
@@ -113,9 +111,9 @@ MACROS: list[tuple[str, str]] = [
     ("ft_value_tokens(texts)", "flatten(list_transform(texts, lambda x: ft_tokens(x)))"),
     # The same terms for texts that are all ASCII (see ASCII_TOKEN_PATTERN); NULL when one is not.
     ("ft_ascii_tokens(texts)",
-     f"CASE WHEN list_bool_and(list_transform(texts, lambda x: regexp_matches(x, {_sql_literal(ASCII_TEXT)})))"
+     f"CASE WHEN list_bool_and(list_transform(texts, lambda x: regexp_matches(x, {sql_string(ASCII_TEXT)})))"
      f" THEN flatten(list_transform(texts, lambda x: flatten(list_transform("
-     f"regexp_extract_all(x, {_sql_literal(ASCII_TOKEN_PATTERN)}), lambda y:"
+     f"regexp_extract_all(x, {sql_string(ASCII_TOKEN_PATTERN)}), lambda y:"
      f" CASE WHEN length(y) <= {MAX_TOKEN_LENGTH} THEN [lower(y)]"
      f" ELSE list_transform(range(0, length(y), {MAX_TOKEN_LENGTH}),"
      f" lambda i: lower(substr(y, i + 1, {MAX_TOKEN_LENGTH}))) END)))) END"),

@@ -24,15 +24,6 @@ from engine.storage.schema import ENTITY_TABLES, Catalog
 from engine.types import ANY, CypherType, Kind, sql_type, type_of_value
 
 
-def sql_string(text: str) -> str:
-    """A SQL string literal for text the engine itself chooses (keys, labels in DDL): quotes doubled."""
-    return "'" + text.replace("'", "''") + "'"
-
-
-def quote_identifier(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
 def encode_json(value: Any, cypher_type: CypherType | None = None) -> Any:
     """A Python value as JSON-able data for SQL of `cypher_type`: a temporal value is its payload where the
     type is that temporal type, and tagged where the value travels as a VARIANT (ADR-0014)."""

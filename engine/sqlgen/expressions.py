@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 
 from engine import types as t
 from engine.errors import CypherTypeError, UnsupportedFeature
+from engine.quoting import sql_identifier, sql_string
 from engine.semantic import bound as b
 from engine.semantic.constants import constant_of
 from engine.semantic.scope import Variable
 from engine.semantic.type_predicates import PROPERTY_SCALARS, TypeTest, TypeUnion, parse_type
 from engine.sqlgen import runtime_temporal, temporal_arithmetic, temporal_values
-from engine.sqlgen.context import SelectContext, quote_identifier, sql_string
+from engine.sqlgen.context import SelectContext
 from engine.sqlgen.runtime import capped_concat, error_sql
 from engine.sqlgen.sql import let, macro
 from engine.storage.encoding import KIND_CODES
@@ -59,7 +60,7 @@ def to_variant(sql: str, cypher_type: CypherType) -> str:
         if all(_variant_cast_is_exact(field_type) for _, field_type in cypher_type.fields or ()):
             return f"({sql})::VARIANT"
         entries = ", ".join(
-            f"{quote_identifier(key)} := {to_variant(f'struct_extract({sql}, {sql_string(key)})', field_type)}"
+            f"{sql_identifier(key)} := {to_variant(f'struct_extract({sql}, {sql_string(key)})', field_type)}"
             for key, field_type in cypher_type.fields or ())
         return f"CASE WHEN ({sql}) IS NULL THEN NULL ELSE struct_pack({entries})::VARIANT END"
     return sql
@@ -84,7 +85,7 @@ def convert(sql: str, source: CypherType, target: CypherType) -> str:
         return f"list_transform({sql}, lambda x: {inner})"
     if target.is_record and source.is_record:
         entries = ", ".join(
-            f"{quote_identifier(key)} := "
+            f"{sql_identifier(key)} := "
             + convert(f"struct_extract({sql}, {sql_string(key)})", source.field(key) or t.NULL, field_type)
             for key, field_type in target.fields or ())
         return f"CASE WHEN ({sql}) IS NULL THEN NULL ELSE struct_pack({entries}) END"
@@ -446,7 +447,7 @@ class ExpressionCompiler:
         if not node.type.is_record:
             pairs = ", ".join(f"{sql_string(key)}, CAST({self.variant(value)} AS JSON)" for key, value in node.entries)
             return f"CAST(json_object({pairs}) AS VARIANT)"
-        entries = ", ".join(f"{quote_identifier(key)} := {self.compile(value)}" for key, value in node.entries)
+        entries = ", ".join(f"{sql_identifier(key)} := {self.compile(value)}" for key, value in node.entries)
         return f"struct_pack({entries})"
 
     def _entity_properties(self, node: b.BEntityProperties) -> str:

@@ -16,9 +16,10 @@ from typing import Any
 from engine import types as t
 from engine.errors import UnsupportedFeature
 from engine.procedures import Procedure, ProcedureBuild
+from engine.quoting import sql_identifier
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
-from engine.sqlgen.context import Parameters, SelectContext, quote_identifier
+from engine.sqlgen.context import Parameters, SelectContext
 from engine.sqlgen.decorrelate import SharedRows, keyed_query
 from engine.sqlgen.expressions import ExpressionCompiler, convert, equality_sql, to_variant
 from engine.sqlgen.functions import FUNCTIONS
@@ -407,11 +408,11 @@ class QueryCompiler:
             rows = self._procedure_table(procedure)
         if not procedure.built_in:
             for argument, field in zip(clause.arguments, procedure.inputs, strict=True):
-                stored = (f"{rows_alias}.{quote_identifier(field.name)}", field.type)
+                stored = (f"{rows_alias}.{sql_identifier(field.name)}", field.type)
                 equal = equality_sql(stored, (compiler.compile(argument), argument.type))
                 conditions.append(f"coalesce({equal}, {stored[0]} IS NULL AND ({compiler.compile(argument)}) IS NULL)")
         columns = [f"{alias}.{v.column}" for v in relation.variables]
-        columns += [f"{rows_alias}.{quote_identifier(name)} AS {variable.column}" for name, variable in clause.yields]
+        columns += [f"{rows_alias}.{sql_identifier(name)} AS {variable.column}" for name, variable in clause.yields]
         where = " AND ".join(conditions) or "true"
         select = (f"SELECT {_list(columns)}{composite_order([f'{alias}.__ord', f'{rows_alias}.__i'])} AS __ord"
                   f" FROM {relation.sql} AS {alias}{context.join_text()} CROSS JOIN LATERAL"
@@ -429,7 +430,7 @@ class QueryCompiler:
         """A table-backed procedure's rows as a relation with typed columns and `__i`, the row order."""
         fields = [*procedure.inputs, *procedure.outputs]
         if not procedure.rows:
-            columns = ", ".join(f"NULL::{sql_type(f.type)} AS {quote_identifier(f.name)}" for f in fields)
+            columns = ", ".join(f"NULL::{sql_type(f.type)} AS {sql_identifier(f.name)}" for f in fields)
             return f"(SELECT {columns}{', ' if columns else ''}0 AS __i WHERE false)"
         rows = [{f.name: row.get(f.name) for f in fields} for row in procedure.rows]
         value = self.parameters.bind(rows, t.list_of(t.record([(f.name, f.type) for f in fields])))

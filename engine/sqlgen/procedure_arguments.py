@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
+from engine.quoting import sql_identifier
 from engine.semantic import bound as b
-from engine.sqlgen.context import Parameters, quote_identifier
+from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.types import Kind, sql_type
 
@@ -125,7 +126,7 @@ def compiled_rows(queries: QueryCompiler, clause: b.BCallProcedure, compiler: Ex
         parts.append(f"SELECT {', '.join(keys)}, * FROM {part}")
     if not parts:
         columns = [f"NULL::VARCHAR AS __arg{number}" for number in varying]
-        columns += [f"NULL::{sql_type(field.type)} AS {quote_identifier(field.name)}" for field in procedure.outputs]
+        columns += [f"NULL::{sql_type(field.type)} AS {sql_identifier(field.name)}" for field in procedure.outputs]
         parts.append(f"SELECT {', '.join(columns)}, 0 AS __i WHERE false")
     conditions = [f"{rows_alias}.__arg{number} = {_string_sql(compiler, clause.arguments[number])}"
                   for number in varying]

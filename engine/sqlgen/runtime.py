@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable
 
 from engine.limits import LIST_VARIABLE, default_memory_limit, list_cap
+from engine.quoting import sql_identifier, sql_string
 from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, tag_key
 from engine.values import PLAIN_EXPONENTS, java_subnormal_texts
 
@@ -32,10 +33,6 @@ ORDER_RANKS: dict[int, int] = {
 MAX_DEPTH = 4
 # Sort and grouping keys go one level deeper: DISTINCT over nested maps of lists is common in practice.
 KEY_DEPTH = 5
-
-
-def _sql_string(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def error_sql(kind: str, detail: str, message_sql: str) -> str:
@@ -74,7 +71,7 @@ def _kind_map() -> str:
         "UINT8": 2, "UINT16": 2, "UINT32": 2, "UINT64": 2, "DOUBLE": 3, "FLOAT": 3, "VARCHAR": 4,
     }
     tagged = {f"OBJECT({tag_key(kind)})": KIND_CODES[kind] for kind in TAGS}
-    entries = ", ".join(f"{_sql_string(name)}: {code}" for name, code in {**scalar, **tagged}.items())
+    entries = ", ".join(f"{sql_string(name)}: {code}" for name, code in {**scalar, **tagged}.items())
     return "MAP {" + entries + "}"
 
 
@@ -86,7 +83,7 @@ def _by_kind(values: dict[int, str], kind_sql: str, default: str) -> str:
 
 
 def _type_name_sql(kind_sql: str) -> str:
-    return _by_kind({code: _sql_string(name) for code, name in KIND_NAMES.items()}, kind_sql, "'ANY'")
+    return _by_kind({code: sql_string(name) for code, name in KIND_NAMES.items()}, kind_sql, "'ANY'")
 
 
 def _rank_sql(kind_sql: str) -> str:
@@ -94,7 +91,7 @@ def _rank_sql(kind_sql: str) -> str:
 
 
 def _tag_payload(kind: str) -> str:
-    return f"variant_extract(v, {_sql_string(tag_key(kind))})"
+    return f"variant_extract(v, {sql_string(tag_key(kind))})"
 
 
 def _macros() -> list[tuple[str, str]]:
@@ -107,9 +104,9 @@ def _macros() -> list[tuple[str, str]]:
         ("cy_type_name(v)", _type_name_sql("cy_kind(v)")),
         ("cy_is_number(v)", "cy_kind(v) IN (2, 3)"),
         # -- tags: graph elements and paths inside VARIANT --------------------------------------
-        ("cy_node(id)", f"CASE WHEN id IS NULL THEN NULL ELSE struct_pack({_quoted(node_tag)} := id)::VARIANT END"),
-        ("cy_rel(id)", f"CASE WHEN id IS NULL THEN NULL ELSE struct_pack({_quoted(rel_tag)} := id)::VARIANT END"),
-        ("cy_path(p)", f"CASE WHEN p IS NULL THEN NULL ELSE struct_pack({_quoted(path_tag)} := p)::VARIANT END"),
+        *((f"{name}({arg})",
+           f"CASE WHEN {arg} IS NULL THEN NULL ELSE struct_pack({sql_identifier(tag)} := {arg})::VARIANT END")
+          for name, arg, tag in (("cy_node", "id", node_tag), ("cy_rel", "id", rel_tag), ("cy_path", "p", path_tag))),
         ("cy_node_id(v)",
          f"CASE cy_kind(v) WHEN 7 THEN {_tag_payload('NODE')}::BIGINT WHEN 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentValue", "'expected a node, got ' || cy_type_name(v)")
@@ -178,10 +175,6 @@ def _macros() -> list[tuple[str, str]]:
     ]
     macros += _equality_macros() + _comparison_macros() + _key_macros() + _arithmetic_macros()
     return macros
-
-
-def _quoted(identifier: str) -> str:
-    return '"' + identifier.replace('"', '""') + '"'
 
 
 def _scalar_eq(a: str, b: str) -> str:
@@ -273,7 +266,7 @@ def _comparison_macros() -> list[tuple[str, str]]:
 def _key_macros() -> list[tuple[str, str]]:
     """Sort and grouping keys: a STRUCT whose DuckDB order is Cypher's order and whose equality is
     Cypher's equivalence (1 ~ 1.0, NaN ~ NaN, null ~ null)."""
-    node, rel = _sql_string(tag_key("NODE")), _sql_string(tag_key("RELATIONSHIP"))
+    node, rel = sql_string(tag_key("NODE")), sql_string(tag_key("RELATIONSHIP"))
 
     def scalar_fields(v: str) -> str:
         return (
@@ -379,7 +372,7 @@ def _float_text_macros() -> list[tuple[str, str]]:
     rewritten (`1.5E20`, `1.0E-5`) and plain text is moved into it (`1.23456789E8`, `1.234E-4`), but for what
     `_float_text_exceptions` lists. `cy_float_text(a, s)` takes |x| and the cast: each macro argument is
     copied where it is named and DuckDB binds every copy, so the body stays small (`cy_add` holds two)."""
-    exceptions = "MAP {" + ", ".join(f"{_sql_string(key)}: {_sql_string(text)}"
+    exceptions = "MAP {" + ", ".join(f"{sql_string(key)}: {sql_string(text)}"
                                      for key, text in _float_text_exceptions().items()) + "}"
     low, high = f"1e{PLAIN_EXPONENTS.start}", f"1e{PLAIN_EXPONENTS.stop}"
     return [
@@ -438,8 +431,8 @@ def _full_case(function: str, mappings: dict[str, str], *, also: str = "",
     string whose bytes are its characters, tested at a fraction of a regular expression's cost), go straight."""
     replaced = "s"
     for character, result in mappings.items():
-        replaced = f"replace({replaced}, {_sql_string(character)}, {_sql_string(result)})"
-    special = _sql_string("[" + "".join(mappings) + also + "]")
+        replaced = f"replace({replaced}, {sql_string(character)}, {sql_string(result)})"
+    special = sql_string("[" + "".join(mappings) + also + "]")
     return (f"CASE WHEN strlen(s) = length(s) THEN {function}(s) WHEN regexp_matches(s, {special})"
             f" THEN {function}({then(replaced)}) ELSE {function}(s) END")
 
@@ -455,7 +448,7 @@ def _case_macros() -> list[tuple[str, str]]:
     return [
         ("cy_upper(s)", _full_case("upper", full_case_mappings(str.upper))),
         ("cy_lower(s)", _full_case("lower", full_case_mappings(str.lower), also="Σ", then=lambda sql: (
-            f"regexp_replace({sql}, {_sql_string(final_sigma)}, '\\1ς\\2\\3', 'g')"))),
+            f"regexp_replace({sql}, {sql_string(final_sigma)}, '\\1ς\\2\\3', 'g')"))),
     ]
 
 
@@ -468,7 +461,7 @@ def _function_macros() -> list[tuple[str, str]]:
     digits D and exponent E (x = D * 10^E) come from the printed text; dropping k = -E - p digits leaves
     the quotient q and remainder r of D by 10^k, and the mode decides whether q moves one away from zero.
     At most 18 digits are ever dropped from a 17-digit D, so q, r and 10^k fit a HUGEINT."""
-    modes = ", ".join(_sql_string(mode) for mode in ROUNDING_MODES)
+    modes = ", ".join(sql_string(mode) for mode in ROUNDING_MODES)
     increment = (
         "CASE m WHEN 'UP' THEN r > 0 WHEN 'DOWN' THEN false WHEN 'CEILING' THEN r > 0 AND NOT neg"
         " WHEN 'FLOOR' THEN r > 0 AND neg WHEN 'HALF_UP' THEN r >= half WHEN 'HALF_DOWN' THEN r > half"

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import temporal
+from engine.quoting import sql_identifier, sql_string
 from engine.sqlgen.runtime import error_sql
 from engine.storage.encoding import tag_key
 from engine.values import Date, DateTime
@@ -41,10 +42,6 @@ INSTANT_KINDS = ("DATE", "LOCAL TIME", "ZONED TIME", "LOCAL DATETIME", "ZONED DA
 TYPE_NAMES = {"DATE": "Date", "LOCAL TIME": "LocalTime", "ZONED TIME": "Time", "LOCAL DATETIME": "LocalDateTime",
               "ZONED DATETIME": "DateTime", "DURATION": "Duration"}
 PARTS_TYPE = "STRUCT(k BIGINT, d BIGINT, t BIGINT, o BIGINT, z VARCHAR)"
-
-
-def sql_string(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def payload_type(kind: str) -> str:
@@ -312,11 +309,7 @@ def payload(v: str, kind: str) -> str:
 def wrap(value: str, kind: str) -> str:
     """A typed temporal STRUCT as a VARIANT (`value` repeated)."""
     return (f"CASE WHEN ({value}) IS NULL THEN NULL ELSE"
-            f" struct_pack({quote(tag_key(kind))} := {value})::VARIANT END")
-
-
-def quote(identifier: str) -> str:
-    return '"' + identifier.replace('"', '""') + '"'
+            f" struct_pack({sql_identifier(tag_key(kind))} := {value})::VARIANT END")
 
 
 def make_date(d: str) -> str:

@@ -19,9 +19,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.errors import CypherArgumentError, CypherTypeError, UnsupportedFeature
+from engine.quoting import sql_string
 from engine.semantic import bound as b
 from engine.sqlgen import runtime_temporal as rt
-from engine.sqlgen.context import sql_string
 from engine.sqlgen.expressions import EXPRESSION_SQL, ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.runtime_temporal import (
@@ -102,7 +102,7 @@ def with_parts(c: ExpressionCompiler, expression: b.BoundExpression, body: Calla
 
 def _require(condition: str, message: str, value: str) -> str:
     """`value` unless SQL `condition` holds, then a runtime error."""
-    return f"CASE WHEN {condition} THEN {fail(rt.sql_string(message))} ELSE {value} END"
+    return f"CASE WHEN {condition} THEN {fail(sql_string(message))} ELSE {value} END"
 
 
 # -- selecting one temporal type from another ---------------------------------------------------------------
@@ -384,7 +384,7 @@ def _guarded_source(null: str | None, parts: Parts, name: str, sql: str, *, need
     """`sql` for a selected source, null when it is null, an error when it lacks the part selected."""
     missing = [f"{parts.d} IS NULL"] * need_date + [f"{parts.t} IS NULL"] * need_time
     return (f"CASE WHEN {null} THEN NULL WHEN {' OR '.join(missing)} THEN "
-            + fail(rt.sql_string(f"cannot select {name} from this value")) + f" ELSE {sql} END")
+            + fail(sql_string(f"cannot select {name} from this value")) + f" ELSE {sql} END")
 
 
 def _from_epoch(c: ExpressionCompiler, fields: dict[str, b.BoundExpression], timezone: str | None,
@@ -674,7 +674,7 @@ def _truncate(c: ExpressionCompiler, value: b.BoundExpression, unit: str, target
             missing.append(f"{parts.t} IS NULL")
         result = _finish(state, target, timezone, "false")
         return (f"CASE WHEN {null} THEN NULL WHEN {' OR '.join(missing)} THEN "
-                + fail(rt.sql_string(f"cannot truncate this value to {target.lower()}")) + f" ELSE {result} END")
+                + fail(sql_string(f"cannot truncate this value to {target.lower()}")) + f" ELSE {result} END")
     return with_parts(c, value, body)
 
 

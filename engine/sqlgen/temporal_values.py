@@ -5,6 +5,7 @@ this module; temporal functions (sqlgen/temporal.py) build on both."""
 from __future__ import annotations
 
 from engine import temporal as temporal_values
+from engine.quoting import sql_string
 from engine.sqlgen import runtime_temporal as rt
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.runtime_temporal import let
@@ -32,7 +33,7 @@ def variant_component_branches(v: str, key: str) -> str:
         if temporal_values.component_kind(kind, name) is None:
             branches.append(f" WHEN {code} THEN " + error_sql(
                 "ArgumentError", "InvalidArgumentValue",
-                rt.sql_string(f"{rt.TYPE_NAMES[kind]} has no such component")))
+                sql_string(f"{rt.TYPE_NAMES[kind]} has no such component")))
         else:
             branches.append(f" WHEN {code} THEN " + let([rt.payload(v, kind)], lambda x, kind=kind: (
                 f"({rt.component(x, kind, name)})::VARIANT")))

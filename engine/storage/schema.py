@@ -16,6 +16,7 @@ from typing import Literal
 
 import duckdb
 
+from engine.quoting import sql_identifier
 from engine.storage.encoding import tag_key
 from engine.types import (
     ANY,
@@ -42,8 +43,8 @@ def to_variant(column: str, column_type: CypherType) -> str:
 
 
 def _tagged(value: str, kind: Kind) -> str:
-    key = tag_key(kind.value).replace('"', '""')
-    return f'CASE WHEN {value} IS NULL THEN NULL ELSE struct_pack("{key}" := {value})::VARIANT END'
+    key = sql_identifier(tag_key(kind.value))
+    return f"CASE WHEN {value} IS NULL THEN NULL ELSE struct_pack({key} := {value})::VARIANT END"
 
 
 ENTITY_TABLES: dict[str, str] = {"node": "nodes", "relationship": "rels"}

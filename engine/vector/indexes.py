@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import CypherSyntaxError, UnsupportedFeature
 from engine.execute.results import Result, empty_counters
 from engine.execute.schema_commands import counted, generated_name, index_may_be_created, schema_name
+from engine.quoting import cypher_name
 from engine.semantic import bound as b
 from engine.storage.schema import IndexInfo
 from engine.syntax import ast
@@ -130,8 +131,6 @@ def create_statement(index: IndexInfo) -> str:
     settings = [f"`vector.similarity_function`: '{config.similarity.upper()}'"]
     if config.dimensions is not None:
         settings.insert(0, f"`vector.dimensions`: {config.dimensions}")
-    name = "`" + index.name.replace("`", "``") + "`"
-    label = "`" + index.labels[0].replace("`", "``") + "`"
-    key = "`" + index.properties[0].replace("`", "``") + "`"
+    name, label, key = cypher_name(index.name), cypher_name(index.labels[0]), cypher_name(index.properties[0])
     return (f"CREATE VECTOR INDEX {name} FOR (n:{label}) ON (n.{key}) OPTIONS {{indexConfig: "
             f"{{{', '.join(settings)}}}, indexProvider: '{PROVIDER}'}}")
