@@ -33,16 +33,16 @@ from engine.execute.statement_run import Chain, StatementRun
 from engine.execute.subqueries import ReadClause, run_call_subquery
 from engine.execute.writes import Writer
 from engine.limits import StatementTimer
+from engine.plan.build import plan_single_query
+from engine.plan.plan import Step
+from engine.plan.rules.fuse_reads import READ_CLAUSES, runs_clause_by_clause
+from engine.plan.rules.property_reads import Reads
 from engine.semantic import bound as b
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, Relation, union_select
-from engine.sqlgen.multiplicity import reads_after
-from engine.sqlgen.order_demand import Reads, demands, property_reads
-from engine.sqlgen.procedure_arguments import calls_with_varying_arguments, varying_arguments
 from engine.storage.schema import GraphStore
 from engine.types import Kind
 
-READ_CLAUSES = (b.BMatch, b.BUnwind, b.BProjection, b.BCallProcedure)
 WRITE_HANDLERS = {
     b.BCreate: Writer.create,
     b.BMerge: Writer.merge,
@@ -254,31 +254,25 @@ class Executor:
         With `final`, the query is the statement's: its last clause's rows go straight to the result."""
         counters: Counter[str] = Counter()
         relation = relation or Relation("(SELECT 1::BIGINT AS __ord)", [], constant_order=True)
-        fusing = read is None and run.fuse
-        demanded = dict(zip(map(id, query.clauses), demands(query.clauses), strict=True)) if fusing else {}
-        uncounted = reads_after(query.clauses) if fusing else {}
-        # what MATCH clauses carry for later ones (an optimization: statements with no MATCH skip the walk)
-        wanted = property_reads(query) if fusing and any(isinstance(c, b.BMatch) for c in query.clauses) else None
+        plan = plan_single_query(query, fuse=read is None and run.fuse, final=final)
         pending: Chain | None = None
         writer = Writer(run)
-        clauses = list(query.clauses)
-        while clauses:
-            clause = clauses.pop(0)
+        steps = list(plan)
+        while steps:
+            step = steps.pop(0)
+            clause = step.clause
             run.span = clause.span
-            if fusing and isinstance(clause, (*READ_CLAUSES, b.BCallSubquery)) and _fusable(clause):
+            if step.fused:
                 if pending is None:
                     pending = Chain(Parameters(), clause.span)
                 else:
                     pending.add(clause.span)
-                relation = self.compile_read(run, clause, relation, pending.parameters,
-                                             ordered=demanded[id(clause)], wanted=wanted,
-                                             final=final and not clauses, uncounted=uncounted)
+                relation = self.compile_read(run, step, relation, pending.parameters, plan.reads)
                 continue
             relation, pending = run.settle(relation, pending), None
-            if isinstance(clause, b.BCreate) and clauses and isinstance(clauses[0], b.BCreate):
-                clause = self._merge_creates(run, clause, clauses, relation)
-            if isinstance(clause, b.BCallSubquery) and (clause.query.updating or clause.transactions
-                                                        or calls_with_varying_arguments(clause.query)):
+            if isinstance(clause, b.BCreate) and steps and isinstance(steps[0].clause, b.BCreate):
+                clause = self._merge_creates(run, clause, steps, relation)
+            if isinstance(clause, b.BCallSubquery) and runs_clause_by_clause(clause):
                 relation, call_counters = run_call_subquery(self, run, clause, relation)
                 counters += call_counters
                 run.changes.mark_written()
@@ -301,22 +295,19 @@ class Executor:
                 self._check_constraints(run)
         return relation, counters, pending
 
-    def compile_read(self, run: StatementRun, clause: b.BoundClause, relation: Relation,
-                     parameters: Parameters, *, ordered: bool = True,
-                     wanted: Reads | None = None, final: bool = False,
-                     uncounted: dict[int, frozenset[int]] | None = None) -> Relation:
-        """A read clause's SELECT over `relation`, its values added to `parameters` (after bringing
-        full-text indexes up to date with the writes before it, when it queries one). Unless `ordered`, no
-        clause after it reads the order of its rows; `wanted` is what later clauses read off variables,
-        which a MATCH carries along (order_demand.py); `final`, that it is the statement's last clause;
-        `uncounted`, the MATCH clauses that may read distinct input rows (multiplicity.py)."""
+    def compile_read(self, run: StatementRun, step: Step, relation: Relation, parameters: Parameters,
+                     reads: Reads | None = None) -> Relation:
+        """A read clause's SELECT over `relation`, its values added to `parameters`, as its plan step says
+        (after bringing maintained indexes up to date with the writes before it, when it queries one);
+        `reads` is what later clauses read off the variables a MATCH binds (property_reads.py)."""
+        clause = step.clause
         queries = QueryCompiler(self.store.catalog, parameters)
-        queries.ordered = ordered
-        queries.uncounted = uncounted or {}
-        if final:
+        queries.ordered = step.ordered
+        queries.uncounted = {id(clause): step.distinct_input} if step.distinct_input is not None else {}
+        if step.final:
             queries.final_clauses.add(id(clause))
-        if wanted is not None:
-            queries.wanted, queries.wanted_labels, queries.read_values = wanted.properties, wanted.labels, wanted.values
+        if reads is not None:
+            queries.wanted, queries.wanted_labels, queries.read_values = reads.properties, reads.labels, reads.values
         queries.aliases = run.aliases
         queries.tombstones = run.deleted_any
         read_argument_values(run, queries, clause, relation)
@@ -329,7 +320,7 @@ class Executor:
     def read_clause(self, run: StatementRun, clause: b.BoundClause, relation: Relation) -> Relation:
         """A read clause's SELECT over `relation`, materialized as the next binding table."""
         chain = Chain(Parameters(), clause.span)
-        return run.settle(self.compile_read(run, clause, relation, chain.parameters), chain)
+        return run.settle(self.compile_read(run, Step(clause), relation, chain.parameters), chain)
 
     def _run_foreach(self, run: StatementRun, writer: Writer, clause: b.BForeach,
                      relation: Relation) -> Counter[str]:
@@ -353,7 +344,7 @@ class Executor:
             counters += written.counters
         return counters
 
-    def _merge_creates(self, run: StatementRun, first: b.BCreate, rest: list[b.BoundClause],
+    def _merge_creates(self, run: StatementRun, first: b.BCreate, rest: list[Step],
                        relation: Relation) -> b.BCreate:
         """Consecutive CREATE clauses over at most one row create the same elements with the same ids
         as one CREATE of all their paths; run them as one batch (a script of hundreds of CREATEs is
@@ -362,8 +353,8 @@ class Executor:
         if rows > 1:
             return first
         paths = list(first.paths)
-        while rest and isinstance(rest[0], b.BCreate):
-            paths.extend(rest.pop(0).paths)
+        while rest and isinstance(rest[0].clause, b.BCreate):
+            paths.extend(rest.pop(0).clause.paths)
         return b.BCreate(paths, span=first.span)
 
     def _check_constraints(self, run: StatementRun, *, existence: bool = False) -> None:
@@ -379,15 +370,6 @@ class Executor:
             raise ConstraintViolation(
                 "cannot delete a node that still has relationships; delete them first or use DETACH DELETE",
                 run.span, detail="DeleteConnectedNode")
-
-
-def _fusable(clause: b.BoundClause) -> bool:
-    """Whether a read clause compiles to SQL over the relation before it without running any first: not a
-    procedure whose argument values are read off the rows, nor a CALL subquery run clause by clause."""
-    if varying_arguments(clause):
-        return False
-    return not isinstance(clause, b.BCallSubquery) or not (
-        clause.query.updating or clause.transactions or calls_with_varying_arguments(clause.query))
 
 
 def _check_no_sequential_sets(run: StatementRun, writer: Writer, clause: b.BSet, relation: Relation) -> None:

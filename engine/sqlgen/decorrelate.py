@@ -19,6 +19,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from engine.plan.rules.multiplicity import VOLATILE_FUNCTIONS
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.types import Kind, is_variant
@@ -26,7 +27,6 @@ from engine.types import Kind, is_variant
 KEY_KINDS = frozenset({Kind.NODE, Kind.RELATIONSHIP, Kind.INTEGER, Kind.STRING, Kind.BOOLEAN})
 """Import types whose SQL values group and compare exactly as Cypher's equality of them does."""
 
-VOLATILE_FUNCTIONS = frozenset({"rand", "randomuuid"})
 
 ROW_CLAUSES = (b.BMatch, b.BUnwind, b.BProjection)
 """The body clauses that turn each input row into rows of its own."""

@@ -15,6 +15,8 @@ from typing import Any
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
+from engine.plan.rules.multiplicity import reads_after
+from engine.plan.rules.order_demand import PLAIN_GROUP_KINDS, group_order_demanded, input_demanded
 from engine.procedures import Procedure, ProcedureBuild
 from engine.quoting import sql_identifier
 from engine.semantic import bound as b
@@ -24,8 +26,6 @@ from engine.sqlgen.decorrelate import SharedRows, keyed_query
 from engine.sqlgen.expressions import ExpressionCompiler, convert, equality_sql, to_variant
 from engine.sqlgen.functions import FUNCTIONS
 from engine.sqlgen.functions import Builder as FunctionBuilder
-from engine.sqlgen.multiplicity import reads_after
-from engine.sqlgen.order_demand import PLAIN_GROUP_KINDS, group_order_demanded, input_demanded
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
 from engine.sqlgen.procedure_arguments import compiled_rows
 from engine.sqlgen.runtime import error_sql
@@ -109,7 +109,7 @@ class QueryCompiler:
         self.wanted_labels: frozenset[str] = frozenset()
         """Node variables whose labels are read later in the statement: carried as well."""
         self.read_values: frozenset[str] | None = None
-        """Variables the statement reads as values (order_demand.Reads.values); None: any may be."""
+        """Variables the statement reads as values (plan/rules/property_reads.py, `Reads.values`); None: any may be."""
         self.uncounted: dict[int, frozenset[int]] = {}
         """Per MATCH (by id) whose rows nothing after it counts, the variables (by id) read from it on: it
         may match over the distinct input rows of those (multiplicity.py, `distinct_input`)."""

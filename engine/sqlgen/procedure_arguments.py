@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
+from engine.plan.rules.fuse_reads import varying_arguments
 from engine.quoting import sql_identifier
 from engine.semantic import bound as b
 from engine.sqlgen.context import Parameters
@@ -21,36 +22,6 @@ from engine.types import Kind, sql_type
 
 if TYPE_CHECKING:
     from engine.sqlgen.generator import QueryCompiler, Relation
-
-
-def is_constant(expression: b.BoundExpression) -> bool:
-    if isinstance(expression, b.BLiteral | b.BParameter):
-        return True
-    if isinstance(expression, b.BMap):
-        return all(is_constant(value) for _, value in expression.entries)
-    if isinstance(expression, b.BList):
-        return all(is_constant(item) for item in expression.items)
-    return False
-
-
-def varying_arguments(clause: b.BoundClause) -> list[int]:
-    """The positions of a compiled procedure call's arguments that depend on the row."""
-    if not isinstance(clause, b.BCallProcedure) or clause.procedure.compile is None:
-        return []
-    return [number for number, argument in enumerate(clause.arguments) if not is_constant(argument)]
-
-
-def calls_with_varying_arguments(query: b.BoundQuery) -> bool:
-    """Whether a subquery calls such a procedure with per-row arguments, directly or in a nested CALL: it
-    then runs clause by clause (like a writing CALL, ADR-0016), so each call's argument values can be read
-    before it compiles."""
-    for part in query.parts:
-        for clause in part.clauses:
-            if varying_arguments(clause):
-                return True
-            if isinstance(clause, b.BCallSubquery) and calls_with_varying_arguments(clause.query):
-                return True
-    return False
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,5 @@
 """A MATCH whose rows nothing after it counts reads the distinct rows of the variables still read
-(engine/sqlgen/multiplicity.py). Every answer must stay as it was, row order included.
+(engine/plan/rules/multiplicity.py). Every answer must stay as it was, row order included.
 
 Each query is compared with a twin that differs only in reading the dropped variable once more (`x = x`,
 always true for a matched node or a non-null value), which keeps every input row: the reference the rule

@@ -17,10 +17,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.plan.rules.order_demand import aggregates
 from engine.semantic import bound as b
-from engine.sqlgen.decorrelate import VOLATILE_FUNCTIONS
-from engine.sqlgen.order_demand import aggregates
 
+VOLATILE_FUNCTIONS = frozenset({"rand", "randomuuid"})
+"""Functions whose value differs per call: a clause calling one counts its input rows."""
 REPEAT_BLIND_AGGREGATES = frozenset({"min", "max"})
 """Aggregates whose value does not change when an input row is repeated (DISTINCT ones never change)."""
 

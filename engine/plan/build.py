@@ -1,0 +1,31 @@
+"""Building a single query's plan: a step per clause, then each rule in turn (ADR-0057)."""
+
+from __future__ import annotations
+
+from engine.plan.plan import QueryPlan, Step
+from engine.plan.rules.fuse_reads import fusable
+from engine.plan.rules.multiplicity import reads_after
+from engine.plan.rules.order_demand import demands
+from engine.plan.rules.property_reads import property_reads
+from engine.semantic import bound as b
+
+
+def plan_single_query(query: b.BoundSingleQuery, *, fuse: bool = True, final: bool = False) -> QueryPlan:
+    """The plan of `query`'s clauses. Without `fuse` (a re-run that locates an error clause by clause, or
+    clauses run once per outer row) every step runs alone and in order, and no rule applies. With `final`,
+    the last clause's rows are the statement's result."""
+    steps = [Step(clause) for clause in query.clauses]
+    if final and steps:
+        steps[-1].final = True
+    plan = QueryPlan(steps)
+    if not fuse:
+        return plan
+    for step, fused in zip(steps, map(fusable, query.clauses), strict=True):
+        step.fused = fused
+    for step, ordered in zip(steps, demands(query.clauses), strict=True):
+        step.ordered = ordered
+    for clause_id, variables in reads_after(query.clauses).items():
+        plan._by_clause[clause_id].distinct_input = variables
+    if any(isinstance(clause, b.BMatch) for clause in query.clauses):
+        plan.reads = property_reads(query)
+    return plan

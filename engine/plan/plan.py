@@ -1,0 +1,56 @@
+"""A statement's plan: one step per clause, with what the rules decided about it (ADR-0057).
+
+The engine runs a statement clause by clause, each clause's SQL compiled against the catalog as the clause
+before it left it (ADR-0002). What can be decided before any clause runs is decided here, over the bound
+clauses, by the rules in `plan/rules/` (each reads the clauses and sets one property of their steps); SQL
+generation reads the step it compiles instead of flags set on it from outside.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from engine.plan.rules.property_reads import Reads
+from engine.semantic import bound as b
+
+
+@dataclass
+class Step:
+    """One clause and what the rules decided about it."""
+
+    clause: b.BoundClause
+    fused: bool = False
+    """It compiles into one SELECT with the read clauses before it (fuse_reads.py, ADR-0029)."""
+    ordered: bool = True
+    """The order of its output rows is read after it (order_demand.py); when not, it numbers rows with a
+    constant."""
+    distinct_input: frozenset[int] | None = None
+    """The variables (by id) read from here on, when nothing after it counts rows: it may match over the
+    distinct input rows of those (multiplicity.py, ADR-0048)."""
+    final: bool = False
+    """Its rows are the statement's result."""
+
+    @property
+    def kind(self) -> str:
+        return type(self.clause).__name__.removeprefix("B")
+
+
+@dataclass
+class QueryPlan:
+    """The plan of one single query (a UNION has one per part)."""
+
+    steps: list[Step]
+    reads: Reads | None = None
+    """What later clauses read off the variables MATCH clauses bind (property_reads.py, ADR-0029); None
+    when no MATCH carries anything, or fusion is off."""
+    _by_clause: dict[int, Step] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_clause = {id(step.clause): step for step in self.steps}
+
+    def step(self, clause: b.BoundClause) -> Step:
+        return self._by_clause[id(clause)]
+
+    def __iter__(self) -> Iterator[Step]:
+        return iter(self.steps)
