@@ -1,8 +1,9 @@
-"""`python -m engine explain "CYPHER" [--params JSON] [--db PATH]`: each stage's output, for checking by eye.
+"""`python -m engine explain "CYPHER" [--params JSON] [--db PATH] [--verbose]`: how a statement runs, by eye.
 
-Prints the tokens, the syntax tree, the bound statement (variables with their static types) and every SQL
-statement the executor runs, with its bound values. The statement runs in a transaction that is rolled
-back, so explaining a write changes nothing.
+Prints the statement's plan (a step per clause, what the rules decided: `EXPLAIN`), then every SQL statement
+the executor runs, with its bound values, from a run in a transaction that is rolled back, so explaining a
+write changes nothing. The SQL needs the parameters' values; without them only the plan is shown, unknown
+parameters typed as anything. `--verbose` adds the tokens, the syntax tree and the bound statement.
 """
 
 from __future__ import annotations
@@ -14,32 +15,62 @@ import sys
 
 import engine
 from engine.syntax import ast
-from engine.syntax.parser import parse
+from engine.syntax.parser import parse_script
 from engine.syntax.tokenizer import tokenize
 
 
-def explain(statement: str, params: dict[str, object], path: str) -> str:
-    lines = ["== tokens", " ".join(token.text for token in tokenize(statement)), "", "== syntax tree",
-             ast.dump(parse(statement)), ""]
+def explain(statement: str, params: dict[str, object] | None, path: str, *, verbose: bool = False) -> str:
+    """The plan and, given the parameters (or when there are none), the SQL of each statement in `statement`."""
+    lines: list[str] = []
+    if verbose:
+        lines += ["== tokens", " ".join(token.text for token in tokenize(statement)), "", "== syntax tree",
+                  ast.dump(parse_script(statement)[0][0]), ""]
+    texts = statements(statement)
     with engine.connect(path) as db:
-        bound, trace = db.explain(statement, params)
-        lines += ["== bound statement", pprint.pformat(bound, width=110, compact=True), "", "== SQL, in order"]
-        for number, (sql, values) in enumerate(trace, 1):
-            lines.append(f"-- {number}" + (f"  values: {values}" if values else ""))
-            lines.append(sql)
-    return "\n".join(lines)
+        for text in texts:
+            title = f" of: {' '.join(text.split())[:70]}" if len(texts) > 1 else ""
+            plan = db.execute("EXPLAIN " + text, params or {})
+            lines += [f"== plan{title}", render_rows(plan.columns, plan.rows), ""]
+            try:
+                bound, trace = db.explain(text, params or {})
+            except engine.ParameterMissing as missing:
+                lines += [f"== SQL: not shown ({missing.message}; pass --params)", ""]
+                continue
+            if verbose:
+                lines += ["== bound statement", pprint.pformat(bound, width=110, compact=True), ""]
+            lines.append("== SQL, in order")
+            for number, (sql, values) in enumerate(trace, 1):
+                lines.append(f"-- {number}" + (f"  values: {values}" if values else ""))
+                lines.append(sql)
+            lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+def statements(text: str) -> list[str]:
+    """The `;`-separated statements of `text`."""
+    return [text[span.start:span.end] for _, span in parse_script(text)]
+
+
+def render_rows(columns: list[str], rows: list[tuple[object, ...]]) -> str:
+    table = [columns, *([str(cell) for cell in row] for row in rows)]
+    widths = [max(len(row[column]) for row in table) for column in range(len(columns))]
+    return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+                     for row in table)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    explain_parser = commands.add_parser("explain", help="show tokens, tree, bound statement and SQL")
+    explain_parser = commands.add_parser("explain", help="show the plan and the SQL of a statement")
     explain_parser.add_argument("statement")
-    explain_parser.add_argument("--params", default="{}", help="parameters as a JSON object")
+    explain_parser.add_argument("--params", default=None, help="parameters as a JSON object")
+    explain_parser.add_argument("--verbose", action="store_true",
+                                help="also the tokens, the syntax tree and the bound statement")
     explain_parser.add_argument("--db", default=":memory:", help="database file (default: a fresh in-memory one)")
     arguments = parser.parse_args(argv)
     try:
-        print(explain(arguments.statement, json.loads(arguments.params), arguments.db))
+        params = json.loads(arguments.params) if arguments.params else None
+        print(explain(arguments.statement, params, arguments.db, verbose=arguments.verbose))
     except engine.CypherError as error:
         print(error, file=sys.stderr)
         return 1

@@ -15,6 +15,7 @@ from engine.compile import bind
 from engine.errors import CypherError, DatabaseLocked, UnsupportedFeature
 from engine.execute import macros, runtime_catalog, statement_cache
 from engine.execute.executor import Executor
+from engine.execute.profile import Profile
 from engine.execute.results import Result
 from engine.execute.schema_info import describe_schema
 from engine.execute.statement_cache import StatementCache
@@ -31,6 +32,7 @@ from engine.limits import (
     list_cap,
     refuse_deep_parameters,
 )
+from engine.plan.describe import EXPLAIN_COLUMNS, WithUnknowns, plan_lines, schema_line
 from engine.plugins import compiler as _plugins  # noqa: F401 - registers the feature packages
 from engine.procedures import ProcedureRegistry
 from engine.quoting import sql_identifier, sql_string
@@ -45,6 +47,7 @@ from engine.storage.open_errors import open_error
 from engine.storage.schema import GraphStore
 from engine.syntax.ast import Statement
 from engine.syntax.parser import parse, parse_script
+from engine.syntax.prefix import plan_prefix
 
 
 @functools.lru_cache(maxsize=256)
@@ -156,6 +159,9 @@ class Connection:
         connection's for this statement: past it the statement is stopped, rolled back, and
         StatementTimeout raised."""
         timeout = self._timeout(timeout)
+        mode, text = plan_prefix(statement)
+        if mode is not None:
+            return self._planned(mode, statement, text, params, read_only=read_only, timeout=timeout)
         self._store.current()
         version = self._store.version
         kept = self._statements.lookup(statement, params, version)
@@ -173,6 +179,32 @@ class Connection:
                 result = self._after(self._executor.run(bound, statement, read_only=read_only, timeout=timeout))
         if self._store.version == version:
             self._statements.remember(statement, params, reads, self._executor.compiled, version)
+        return result
+
+    def _planned(self, mode: str, statement: str, text: str, params: Mapping[str, Any] | None, *, read_only: bool,
+                 timeout: float | None) -> Result:
+        """EXPLAIN (the plan, nothing run) or PROFILE (run, with each step's rows and time) of `text`, the
+        statement with its prefix blanked; errors point into `statement`, as sent."""
+        self._store.current()
+        try:
+            parsed = _parsed(text)
+        except CypherError as error:
+            error.source = statement  # the text as sent, its prefix shown
+            raise
+        bound = self._bind(parsed, WithUnknowns(params) if mode == "EXPLAIN" else params, statement)
+        lines = plan_lines(bound, text) if isinstance(bound, BoundQuery) else [schema_line(bound, text)]
+        if mode == "EXPLAIN":
+            plan = [line.as_row() for line in lines]
+            return Result(list(EXPLAIN_COLUMNS), [tuple(row.values()) for row in plan], plan=plan)
+        profile = Profile()
+        if _reads_only(bound):
+            self._before_read()
+        with self._writing(bound):
+            bound = self._rebound(bound, parsed, params, statement)
+            result = self._after(self._executor.run(bound, statement, read_only=read_only, timeout=timeout,
+                                                    profile=profile))
+        result.plan = [{**line.as_row(), "rows": measured.rows, "ms": round(measured.seconds * 1000, 3)}
+                       for line, measured in zip(lines, profile.steps, strict=False)]
         return result
 
     @_bounded_depth

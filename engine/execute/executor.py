@@ -8,6 +8,7 @@ order and decoded. Any error rolls the whole statement back (ADR-0002).
 from __future__ import annotations
 
 import contextlib
+import time
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -26,6 +27,7 @@ from engine.execute.constraints import check_constraints
 from engine.execute.decode import Decoder, result_columns
 from engine.execute.duckdb_errors import STORAGE_FAILURE, out_of_memory, translate
 from engine.execute.procedure_arguments import read_argument_values
+from engine.execute.profile import Profile
 from engine.execute.results import Result, empty_counters
 from engine.execute.schema_commands import run_schema_command
 from engine.execute.statement_cache import CompiledRead, compiled_read
@@ -81,16 +83,19 @@ class Executor:
         self._optimizers_off: tuple[str, ...] = ()
         self._trace: list[tuple[str, list[Any]]] | None = None
         self._timeout: float | None = None
+        self._profile: Profile | None = None
         self.compiled: CompiledRead | None = None
         """What the last `run` compiled, when it was a read whose SQL was one SELECT (statement_cache.py)."""
 
     def run(self, statement: b.BoundQuery | b.BSchemaCommand, text: str, *, read_only: bool = False,
-            trace: list[tuple[str, list[Any]]] | None = None, timeout: float | None = None) -> Result:
+            trace: list[tuple[str, list[Any]]] | None = None, timeout: float | None = None,
+            profile: Profile | None = None) -> Result:
         """Run a bound statement. With `trace`, every SQL statement is recorded there and the
         transaction is rolled back whatever happens (for `python -m engine explain`). With `timeout`,
         a statement still running after that many seconds is interrupted and rolled back."""
         self._trace = trace
         self._timeout = timeout
+        self._profile = profile
         self.compiled = None
         if isinstance(statement, b.BSchemaCommand):
             if read_only and statement.statement.__class__.__name__.startswith(("Create", "Drop")):
@@ -132,6 +137,7 @@ class Executor:
         an error that the clauses run one at a time must locate (the caller compiles it afresh)."""
         self._trace = None
         self._timeout = timeout
+        self._profile = None
         self.compiled = None
 
         def body(run: StatementRun) -> Result:
@@ -159,6 +165,9 @@ class Executor:
         run = StatementRun(self.connection, self.store, timer, writes=writes, deferred=deferred)
         run.trace = self._trace
         run.fuse = fuse
+        if self._profile is not None:
+            self._profile.steps.clear()  # a run again clause by clause starts the steps afresh
+            run.profile = self._profile
         run.run_query = self._run_query
         read_only = read_only or run.trace is not None
         try:
@@ -227,9 +236,12 @@ class Executor:
             sql = f"SELECT {result_columns(output)} FROM {relation.sql} ORDER BY {relation.order}"
             # a read that ran no SQL before this SELECT, and a fused one: compiled anew, the same SQL (ADR-0044)
             one_select = pending is not None and not run.begun and run.fuse and not query.updating
+            started = time.perf_counter()
             raw = run._run_sql(sql, values, last=True).fetchall()
             types = [v.type for v in output]
             rows = Decoder(self.connection, self.store.catalog).decode_results(raw, types)
+            if run.profile is not None:
+                run.profile.finished(len(rows), time.perf_counter() - started)
             if one_select:
                 self.compiled = compiled_read(sql, values, pending.parameters.slots, types, query.columns,
                                               query.ordered, pending.span, pending.clauses > 1)
@@ -258,10 +270,13 @@ class Executor:
         pending: Chain | None = None
         writer = Writer(run)
         steps = list(plan)
+        profile = run.profile if final else None
         while steps:
             step = steps.pop(0)
             clause = step.clause
             run.span = clause.span
+            if profile is not None:
+                profile.next_step(run, relation)
             if step.fused:
                 if pending is None:
                     pending = Chain(Parameters(), clause.span)
@@ -269,6 +284,8 @@ class Executor:
                     pending.add(clause.span)
                 relation = self.compile_read(run, step, relation, pending.parameters, plan.reads)
                 continue
+            if profile is not None and pending is not None:  # the chain before runs now: its rows are its own
+                relation, pending = profile.settled(run, relation, pending), None
             relation, pending = run.settle(relation, pending), None
             if isinstance(clause, b.BCreate) and steps and isinstance(steps[0].clause, b.BCreate):
                 clause = self._merge_creates(run, clause, steps, relation)
@@ -293,6 +310,8 @@ class Executor:
             run.changes.mark_written()
             if self.store.catalog.constraints and _wrote(written.counters):
                 self._check_constraints(run)
+        if profile is not None:
+            profile.close(run, relation)
         return relation, counters, pending
 
     def compile_read(self, run: StatementRun, step: Step, relation: Relation, parameters: Parameters,

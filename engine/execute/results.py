@@ -38,6 +38,9 @@ class Result:
     counters: dict[str, int] = field(default_factory=empty_counters)
     ordered: bool = False
     statement: str = ""
+    plan: list[dict[str, Any]] | None = None
+    """For EXPLAIN and PROFILE: the plan's steps (`id`, `operator`, `details`, `notes`; PROFILE adds `rows`
+    and `ms`), engine/plan/describe.py."""
 
     def fetchall(self) -> list[tuple[Any, ...]]:
         return list(self.rows)

@@ -12,6 +12,7 @@ import duckdb
 
 from engine.errors import StatementTimeout
 from engine.execute.changes import StatementChanges
+from engine.execute.profile import Profile
 from engine.execute.results import Result
 from engine.limits import StatementTimer
 from engine.semantic import bound as b
@@ -52,6 +53,8 @@ full-text indexes have yet to see."""
         an error raised inside such a SELECT."""
         self.in_chain = False
         """Whether the SQL running now is several fused read clauses (`span` covers them all)."""
+        self.profile: Profile | None = None
+        """The rows and time of each step, for PROFILE (profile.py); None when not profiling."""
         self.run_query: Callable[[StatementRun, b.BoundQuery], Result] | None = None
         """Runs a bound query as part of this statement (the executor's): SHOW ... WHERE runs one."""
 

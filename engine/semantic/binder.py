@@ -75,7 +75,8 @@ class Binder:
         self._standalone = False
         self._pattern_relationships: set[str] = set()
         self._match_mode: str | None = None
-        self.params = dict(params or {})
+        self.params: Mapping[str, Any] = params if params is not None else {}
+        """The parameters' values, as given (EXPLAIN gives a mapping that has every name)."""
         self.namer = ColumnNamer()
         self._references: list[set[int]] = []
         self._pass_through: set[int] = set()

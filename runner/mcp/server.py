@@ -41,7 +41,8 @@ INSTRUCTIONS = (
     "A property graph you query with Cypher. Call get_schema first to see its labels, relationship types "
     "and property keys. Use read_cypher for statements that only read (it refuses any that write) and "
     "write_cypher for statements that create, merge, set, remove or delete. Pass values as parameters "
-    "($name in the statement, the value under `parameters`) rather than pasting them into the text."
+    "($name in the statement, the value under `parameters`) rather than pasting them into the text. EXPLAIN "
+    "before a statement shows its plan without running it; PROFILE runs it and adds each step's rows and time."
 )
 
 Statement = Annotated[str, Field(description="One Cypher statement (no trailing statements after ';').")]
@@ -55,6 +56,8 @@ class ReadOutput(BaseModel):
                                        "{id, labels, properties}, relationships {id, type, start, end, "
                                        "properties}, paths {nodes, relationships}; temporals ISO-8601.")
     counters: dict[str, int] = Field(description="Update counters; all zero for a read.")
+    plan: list[dict[str, Any]] | None = Field(default=None, description="With PROFILE before the statement: "
+                                              "each step of its plan, with the rows it gave and its time.")
 
 
 class WriteOutput(BaseModel):

@@ -50,8 +50,12 @@ class CypherTools:
         """`{columns, rows, counters}`: rows as objects keyed by column. Refuses any statement that writes."""
         result = self._execute(statement, parameters, read_only=True)
         columns = list(result.columns)
-        return {"columns": columns, "rows": [row_to_json(columns, row) for row in result.fetchall()],
-                "counters": counters_of(result)}
+        payload: dict[str, JsonValue] = {"columns": columns,
+                                         "rows": [row_to_json(columns, row) for row in result.fetchall()],
+                                         "counters": counters_of(result)}
+        if result.plan is not None:  # PROFILE: each step's rows and time (EXPLAIN's plan is its rows)
+            payload["plan"] = [{key: to_json(value) for key, value in line.items()} for line in result.plan]
+        return payload
 
     def write_cypher(self, statement: str, parameters: Params = None) -> dict[str, JsonValue]:
         """`{counters, rows: []}`: what the statement changed. Rows it returns are not sent back."""

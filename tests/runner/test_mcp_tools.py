@@ -167,7 +167,7 @@ def test_the_server_lists_three_tools_with_schemas_and_hints(tools):
     assert sorted(by_name) == ["get_schema", "read_cypher", "write_cypher"]
     assert by_name["read_cypher"].input_schema["required"] == ["statement"]
     assert set(by_name["write_cypher"].input_schema["properties"]) == {"statement", "parameters"}
-    assert set(by_name["read_cypher"].output_schema["properties"]) == {"columns", "rows", "counters"}
+    assert set(by_name["read_cypher"].output_schema["properties"]) == {"columns", "rows", "counters", "plan"}
     assert by_name["read_cypher"].annotations.read_only_hint is True
     assert by_name["get_schema"].annotations.read_only_hint is True
     assert by_name["write_cypher"].annotations.destructive_hint is True
@@ -186,3 +186,15 @@ def test_the_server_sends_structured_content_and_the_same_json_as_text(tools):
     assert write.structured_content["counters"]["properties_set"] == 2
     assert failed.is_error is True and failed.structured_content is None
     assert failed.content[0].text.startswith("ForbiddenError: ")
+
+
+def test_read_cypher_with_profile_returns_the_plan_beside_the_rows(tools):
+    """ADR-0057: PROFILE's steps, with the rows each gave, come back as `plan`; EXPLAIN's plan is its rows."""
+    tools.write_cypher("UNWIND range(1, 4) AS i CREATE (:P {i: i})")
+    profiled = tools.read_cypher("PROFILE MATCH (p:P) RETURN count(*) AS c")
+    assert profiled["rows"] == [{"c": 4}]
+    assert [step["operator"] for step in profiled["plan"]] == ["Match", "Aggregation"]
+    assert profiled["plan"][-1]["rows"] == 1
+    explained = tools.read_cypher("EXPLAIN MATCH (p:P) RETURN count(*) AS c")
+    assert [row["operator"] for row in explained["rows"]] == ["Match", "Aggregation"]
+    assert "plan" in explained  # EXPLAIN's result carries its plan too
