@@ -50,6 +50,20 @@ def label_names(expression: ast.LabelExpression | None, span: Any) -> list[str]:
                             detail="InvalidLabelExpression")
 
 
+@dataclass(frozen=True)
+class NewId:
+    """The id of an element a CREATE makes on each input row: the block of ids the statement allocated
+    (`base`), `per_row` of them for each row in `__rank` order, this element the `index`-th of its row's."""
+
+    base: int
+    per_row: int
+    index: int
+
+    def sql(self, rank: str = "__rank") -> str:
+        """The id on the row whose rank (1, 2, ...) the SQL `rank` reads."""
+        return f"({self.base} + ({rank} - 1) * {self.per_row} + {self.index})"
+
+
 class Writer:
     """Runs the updating clauses of one statement."""
 
@@ -93,11 +107,11 @@ class Writer:
         counters: Counter[str] = Counter()
         node_base = self.store.allocate_ids("node", rows * len(new_nodes)) if new_nodes and rows else 0
         rel_base = self.store.allocate_ids("relationship", rows * len(new_rels)) if new_rels and rows else 0
-        id_sql: dict[int, str] = {}
+        id_sql: dict[int, NewId] = {}
         for index, node in enumerate(new_nodes):
-            id_sql[id(node.variable)] = f"({node_base} + (__rank - 1) * {len(new_nodes)} + {index})"
+            id_sql[id(node.variable)] = NewId(node_base, len(new_nodes), index)
         for index, rel in enumerate(new_rels):
-            id_sql[id(rel.variable)] = f"({rel_base} + (__rank - 1) * {len(new_rels)} + {index})"
+            id_sql[id(rel.variable)] = NewId(rel_base, len(new_rels), index)
         if rows:
             hops = [(rel, path.nodes[index], path.nodes[index + 1])
                     for path in paths for index, rel in enumerate(path.relationships)]
@@ -116,16 +130,16 @@ class Writer:
         new_variables: list[Variable] = []
         for node in new_nodes:
             if not node.variable.anonymous:
-                columns.append(f"{id_sql[id(node.variable)]} AS {node.variable.column}")
+                columns.append(f"{id_sql[id(node.variable)].sql()} AS {node.variable.column}")
                 new_variables.append(node.variable)
         for rel in new_rels:
             if not rel.variable.anonymous:
-                columns.append(f"{id_sql[id(rel.variable)]} AS {rel.variable.column}")
+                columns.append(f"{id_sql[id(rel.variable)].sql()} AS {rel.variable.column}")
                 new_variables.append(rel.variable)
         for path in paths:
             if path.variable is not None:
                 node_ids = ", ".join(self._endpoint_sql(node, id_sql, "q") for node in path.nodes)
-                rel_ids = ", ".join(id_sql[id(rel.variable)] for rel in path.relationships)
+                rel_ids = ", ".join(id_sql[id(rel.variable)].sql() for rel in path.relationships)
                 columns.append(f"struct_pack(nodes := [{node_ids}], rels := [{rel_ids}]::BIGINT[])"
                                f" AS {path.variable.column}")
                 new_variables.append(path.variable)
@@ -167,11 +181,12 @@ class Writer:
                                       relation.variables)
         return ranked, self.run.row_counts[ranked.sql]
 
-    def _endpoint_sql(self, node: b.BoundNode, id_sql: dict[int, str], alias: str) -> str:
-        """The id of a relationship's end node: one this CREATE makes, or a bound variable's node (a variable
-        not typed as a node is checked on each row: a value that is no node is a type error)."""
+    def _endpoint_sql(self, node: b.BoundNode, id_sql: dict[int, NewId], alias: str, rank: str = "__rank") -> str:
+        """The id of a relationship's end node: one this CREATE makes (numbered by `rank`), or a bound
+        variable's node (a variable not typed as a node is checked on each row: a value that is no node is a
+        type error)."""
         if id(node.variable) in id_sql:
-            return id_sql[id(node.variable)]
+            return id_sql[id(node.variable)].sql(rank)
         return entity_id_of(f"{alias}.{node.variable.column}", node.variable.type, "node")
 
     def _property_entries(self, properties: b.BoundExpression | None) -> list[tuple[str, b.BoundExpression]]:
@@ -202,7 +217,7 @@ class Writer:
             values.append((column, stored_value(compiler.compile(value), value.type, column_type)))
         return values
 
-    def _insert_nodes(self, nodes: list[b.BoundNode], ranked: Relation, id_sql: dict[int, str], base: int,
+    def _insert_nodes(self, nodes: list[b.BoundNode], ranked: Relation, id_sql: dict[int, NewId], base: int,
                       rows: int) -> Counter[str]:
         """All the nodes a CREATE makes, for every row, in one INSERT (a UNION ALL of one SELECT per
         node pattern); properties counted from the inserted rows."""
@@ -221,7 +236,7 @@ class Writer:
         return counters
 
     def _insert_relationships(self, hops: list[tuple[b.BoundRelationship, b.BoundNode, b.BoundNode]],
-                              ranked: Relation, id_sql: dict[int, str], base: int, rows: int) -> Counter[str]:
+                              ranked: Relation, id_sql: dict[int, NewId], base: int, rows: int) -> Counter[str]:
         counters: Counter[str] = Counter()
         if not hops:
             return counters
@@ -247,7 +262,7 @@ class Writer:
                     self.store.ensure_property_column(entity, key, value.type)
 
     def _element_rows(self, elements: list[Any], entries: list[list[tuple[str, b.BoundExpression]]],
-                      ranked: Relation, id_sql: dict[int, str], parameters: Parameters,
+                      ranked: Relation, id_sql: dict[int, NewId], parameters: Parameters,
                       entity: str) -> tuple[str, list[str]]:
         """One SELECT yielding a row per (input row, element): each input row unnests a list holding one
         struct per element of the pattern. (A UNION ALL of one SELECT per element took DuckDB seconds
@@ -274,17 +289,17 @@ class Writer:
             if entity == "node":
                 labels = label_names(element.labels, element.span)
                 label_sql = "[" + ", ".join(parameters.text(label) for label in labels) + "]::VARCHAR[]"
-                head = [id_sql[id(element.variable)].replace("__rank", rank), label_sql]
+                head = [id_sql[id(element.variable)].sql(rank), label_sql]
             else:
                 rel, left, right = element
                 assert isinstance(rel.types, ast.LabelName)
-                start = self._endpoint_sql(left, id_sql, alias).replace("__rank", rank)
-                end = self._endpoint_sql(right, id_sql, alias).replace("__rank", rank)
+                start = self._endpoint_sql(left, id_sql, alias, rank)
+                end = self._endpoint_sql(right, id_sql, alias, rank)
                 if rel.direction == "left":
                     start, end = end, start
                 missing = error_sql("SemanticError", "CreateRelationshipWithNullNode",
                                     "'failed to create a relationship: a node is null'")
-                head = [id_sql[id(rel.variable)].replace("__rank", rank), parameters.text(rel.types.name),
+                head = [id_sql[id(rel.variable)].sql(rank), parameters.text(rel.types.name),
                         f"coalesce({start}, {missing})", f"coalesce({end}, {missing})"]
             structs.append("struct_pack(" + ", ".join(f"c{i} := {sql}" for i, sql in enumerate([*head, *stored]))
                            + ")")
@@ -301,15 +316,15 @@ class Writer:
             f"SELECT coalesce(sum({present}), 0) FROM {table} WHERE id >= {first_id} AND id < {first_id + count}")
         return int(total)
 
-    def _insert_node(self, node: b.BoundNode, ranked: Relation, id_sql: dict[int, str]) -> Counter[str]:
+    def _insert_node(self, node: b.BoundNode, ranked: Relation, id_sql: dict[int, NewId]) -> Counter[str]:
         labels = label_names(node.labels, node.span)
         _, compiler, alias, parameters = self.compiler(ranked)
-        for variable_id, sql in id_sql.items():
-            compiler.context.variables[variable_id] = sql.replace("__rank", f"{alias}.__rank")
+        for variable_id, new_id in id_sql.items():
+            compiler.context.variables[variable_id] = new_id.sql(f"{alias}.__rank")
         values = self._property_values(compiler, "node", self._property_entries(node.properties))
         columns = [column for column, _ in values]
         label_sql = "[" + ", ".join(parameters.text(label) for label in labels) + "]::VARCHAR[]"
-        own_id = id_sql[id(node.variable)].replace("__rank", f"{alias}.__rank")
+        own_id = id_sql[id(node.variable)].sql(f"{alias}.__rank")
         select = ", ".join([own_id, label_sql, *[sql for _, sql in values]])
         self.run.execute(
             f"INSERT INTO nodes (id, labels{''.join(', ' + c for c in columns)}) SELECT {select}"
@@ -326,18 +341,18 @@ class Writer:
         return counters
 
     def _insert_relationship(self, rel: b.BoundRelationship, left: b.BoundNode, right: b.BoundNode,
-                             ranked: Relation, id_sql: dict[int, str]) -> Counter[str]:
+                             ranked: Relation, id_sql: dict[int, NewId]) -> Counter[str]:
         assert isinstance(rel.types, ast.LabelName)
         _, compiler, alias, parameters = self.compiler(ranked)
-        for variable_id, sql in id_sql.items():
-            compiler.context.variables[variable_id] = sql.replace("__rank", f"{alias}.__rank")
+        for variable_id, new_id in id_sql.items():
+            compiler.context.variables[variable_id] = new_id.sql(f"{alias}.__rank")
         values = self._property_values(compiler, "relationship", self._property_entries(rel.properties))
         columns = [column for column, _ in values]
-        start = self._endpoint_sql(left, id_sql, alias).replace("__rank", f"{alias}.__rank")
-        end = self._endpoint_sql(right, id_sql, alias).replace("__rank", f"{alias}.__rank")
+        start = self._endpoint_sql(left, id_sql, alias, f"{alias}.__rank")
+        end = self._endpoint_sql(right, id_sql, alias, f"{alias}.__rank")
         if rel.direction == "left":
             start, end = end, start
-        own_id = id_sql[id(rel.variable)].replace("__rank", f"{alias}.__rank")
+        own_id = id_sql[id(rel.variable)].sql(f"{alias}.__rank")
         missing = ("error('CYPHER|SemanticError|CreateRelationshipWithNullNode|"
                    "failed to create a relationship: a node is null')")
         type_sql = parameters.text(rel.types.name)
