@@ -321,17 +321,13 @@ class Executor:
         `reads` is what later clauses read off the variables a MATCH binds (property_reads.py)."""
         clause = step.clause
         queries = QueryCompiler(self.store.catalog, parameters)
-        queries.ordered = step.ordered
-        queries.uncounted = {id(clause): step.distinct_input} if step.distinct_input is not None else {}
-        if step.final:
-            queries.final_clauses.add(id(clause))
         if reads is not None:
-            queries.wanted, queries.wanted_labels, queries.read_values = reads.properties, reads.labels, reads.values
+            queries.reads = reads
         queries.aliases = run.aliases
         queries.tombstones = run.deleted_any
         read_argument_values(run, queries, clause, relation)
         queries.run = run
-        compiled = queries.read_clause(clause, relation)
+        compiled = queries.read_clause(step, relation)
         if queries.reads_fulltext:
             run.changes.sync()
         return compiled
@@ -348,7 +344,7 @@ class Executor:
         parameters = Parameters()
         queries = QueryCompiler(self.store.catalog, parameters)
         queries.aliases = run.aliases
-        unwound = queries.read_clause(b.BUnwind(clause.source, clause.variable, span=clause.span), relation)
+        unwound = queries.read_clause(Step(b.BUnwind(clause.source, clause.variable, span=clause.span)), relation)
         inner = run.settle(unwound, Chain(parameters, clause.span))
         counters: Counter[str] = Counter()
         for inner_clause in clause.clauses:

@@ -32,6 +32,7 @@ from engine.errors import CypherArgumentError, CypherError
 from engine.execute.duckdb_errors import translate
 from engine.execute.procedure_arguments import read_argument_values
 from engine.execute.statement_run import StatementRun
+from engine.plan.plan import Step
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters
@@ -126,7 +127,7 @@ class CallRun:
             variables = [v for v in relation.variables if v is not key]
             part = Relation(f"(SELECT * FROM {relation.sql} WHERE {key.column} = {row}.__ord)", variables)
             read_argument_values(run, queries, clause, Relation(relation.sql, variables))
-            produced = queries.read_clause(clause, part)
+            produced = queries.read_clause(Step(clause), part)
             if queries.reads_fulltext:
                 run.changes.sync()
             sub = queries.alias("s")

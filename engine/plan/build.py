@@ -25,7 +25,21 @@ def plan_single_query(query: b.BoundSingleQuery, *, fuse: bool = True, final: bo
     for step, ordered in zip(steps, demands(query.clauses), strict=True):
         step.ordered = ordered
     for clause_id, variables in reads_after(query.clauses).items():
-        plan._by_clause[clause_id].distinct_input = variables
+        plan.step_by_id(clause_id).distinct_input = variables
     if any(isinstance(clause, b.BMatch) for clause in query.clauses):
         plan.reads = property_reads(query)
+    return plan
+
+
+def plan_subquery(query: b.BoundSingleQuery, *, counted: bool = True, final: bool = False) -> QueryPlan:
+    """The plan of a subquery compiled inside a clause: its rows keep their order (the clause around it reads
+    it), a step may read distinct input where nothing after it counts rows (`counted`: whether the
+    subquery's own rows are, not for EXISTS), and with `final` its last step's rows go straight to the
+    consumer (a COLLECT's list)."""
+    steps = [Step(clause) for clause in query.clauses]
+    if final and steps:
+        steps[-1].final = True
+    plan = QueryPlan(steps)
+    for clause_id, variables in reads_after(query.clauses, counted=counted).items():
+        plan.step_by_id(clause_id).distinct_input = variables
     return plan

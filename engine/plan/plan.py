@@ -36,6 +36,10 @@ class Step:
         return type(self.clause).__name__.removeprefix("B")
 
 
+NO_READS = Reads({}, frozenset(), None)
+"""What a query reads off MATCH variables when nothing is known: nothing carried, any variable read as a value."""
+
+
 @dataclass
 class QueryPlan:
     """The plan of one single query (a UNION has one per part)."""
@@ -51,6 +55,10 @@ class QueryPlan:
 
     def step(self, clause: b.BoundClause) -> Step:
         return self._by_clause[id(clause)]
+
+    def step_by_id(self, clause_id: int) -> Step:
+        """The step of the clause whose `id()` a rule reported."""
+        return self._by_clause[clause_id]
 
     def __iter__(self) -> Iterator[Step]:
         return iter(self.steps)

@@ -15,8 +15,10 @@ from typing import Any
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
-from engine.plan.rules.multiplicity import reads_after
+from engine.plan.build import plan_subquery
+from engine.plan.plan import NO_READS, Step
 from engine.plan.rules.order_demand import PLAIN_GROUP_KINDS, group_order_demanded, input_demanded
+from engine.plan.rules.property_reads import Reads
 from engine.procedures import Procedure, ProcedureBuild
 from engine.quoting import sql_identifier
 from engine.semantic import bound as b
@@ -39,7 +41,7 @@ from engine.types import Kind, is_variant, sql_type
 @dataclass(frozen=True)
 class Carried:
     """A column of a node or relationship variable's table row that a fused SELECT carries along, so a later
-    clause reads the property without joining the table again (`QueryCompiler.wanted`)."""
+    clause reads the property without joining the table again (`QueryCompiler.reads`)."""
 
     variable: Variable
     entity: str
@@ -59,7 +61,7 @@ class Relation:
     variables: list[Variable]
     carried: list[Carried] = field(default_factory=list)
     order: str = "__ord"
-    """The ORDER BY list that gives the rows' order. Only a RETURN in `QueryCompiler.final_clauses` (the
+    """The ORDER BY list that gives the rows' order. Only a RETURN whose plan step is `final` (the
     statement's last, or a COLLECT subquery's) sets another, its sort keys then `__ord`: numbering its rows
     would cost DuckDB a second sort that only the consumer reads."""
     constant_order: bool = False
@@ -90,29 +92,29 @@ class QueryCompiler:
         """Per procedure call (by id), the distinct values of its per-row arguments (procedure_arguments.py)."""
         self.run: Any = None
         """The StatementRun of a top-level clause, for procedures that run SQL first (ProcedureBuild)."""
-        self.ordered = True
-        """Whether a clause after the top-level clause compiled now reads the order of its rows; when not,
-        the clause numbers its rows with a constant (order_demand.py)."""
         self.correlated_subqueries = 0
         """How many correlated subqueries the SQL compiled so far holds (a MATCH's WHERE with one filters
         the pattern's rows from outside: `match`)."""
         self.reads_fulltext = False
         """Whether the SQL compiled reads a full-text index (its tables must first see the statement's
         writes: `StatementChanges.sync`)."""
-        self.final_clauses: set[int] = set()
-        """The RETURN clauses (by id) whose rows go straight to a consumer that orders by `Relation.order`:
-        the statement's result, or a COLLECT subquery's list. Their ORDER BY orders the rows without
-        numbering them."""
-        self.wanted: dict[str, frozenset[str]] = {}
-        """Property keys read later in the statement, per variable name: a MATCH carries their columns for
-        the variables it binds (`Carried`)."""
-        self.wanted_labels: frozenset[str] = frozenset()
-        """Node variables whose labels are read later in the statement: carried as well."""
-        self.read_values: frozenset[str] | None = None
-        """Variables the statement reads as values (plan/rules/property_reads.py, `Reads.values`); None: any may be."""
-        self.uncounted: dict[int, frozenset[int]] = {}
-        """Per MATCH (by id) whose rows nothing after it counts, the variables (by id) read from it on: it
-        may match over the distinct input rows of those (multiplicity.py, `distinct_input`)."""
+        self.reads: Reads = NO_READS
+        """What later clauses read off the variables MATCH clauses bind (the plan's `reads`): a MATCH carries
+        those properties and labels along (`Carried`)."""
+        self._steps: list[Step] = []
+        """The plan steps being compiled, outermost first: the top-level clause's, then those of the
+        subqueries inside it."""
+
+    @property
+    def ordered(self) -> bool:
+        """Whether a clause after the top-level clause compiled now reads the order of its rows; when not,
+        the clause numbers its rows with a constant (plan/rules/order_demand.py)."""
+        return self._steps[0].ordered if self._steps else True
+
+    @property
+    def step(self) -> Step:
+        """The plan step of the clause compiled now (innermost)."""
+        return self._steps[-1]
 
     # -- contexts --------------------------------------------------------------------------------
 
@@ -155,8 +157,8 @@ class QueryCompiler:
             entity = {Kind.NODE: "node", Kind.RELATIONSHIP: "relationship"}.get(variable.type.kind)
             if entity is None:
                 continue
-            columns = [self.catalog.column(entity, key) for key in sorted(self.wanted.get(variable.name, ()))]
-            if entity == "node" and variable.name in self.wanted_labels:
+            columns = [self.catalog.column(entity, key) for key in sorted(self.reads.properties.get(variable.name, ()))]
+            if entity == "node" and variable.name in self.reads.labels:
                 columns.append("labels")
             id_sql = context.variable_sql(variable)
             if not columns or id_sql is None:
@@ -173,12 +175,19 @@ class QueryCompiler:
 
     # -- clauses ---------------------------------------------------------------------------------
 
-    def read_clause(self, clause: b.BoundClause, relation: Relation,
-                    outer: SelectContext | None = None) -> Relation:
+    def read_clause(self, step: Step, relation: Relation, outer: SelectContext | None = None) -> Relation:
+        """The SELECT of a read clause over `relation`, as its plan step says."""
+        clause = step.clause
         handler = STEP_SQL.get(type(clause))
         if handler is None:
             raise UnsupportedFeature(f"{type(clause).__name__[1:]} inside a read-only subquery", clause.span)
-        return handler(self, clause, relation, outer)
+        self._steps.append(step)
+        try:
+            if step.distinct_input is not None:
+                relation = self.distinct_input(relation, step.distinct_input, ordered=self.ordered or outer is not None)
+            return handler(self, clause, relation, outer)
+        finally:
+            self._steps.pop()
 
     def distinct_input(self, relation: Relation, read: frozenset[int], *, ordered: bool) -> Relation:
         """The distinct rows of `relation`'s variables in `read`, each with its first row's order (if
@@ -202,9 +211,6 @@ class QueryCompiler:
                         f" GROUP BY {', '.join(keys)})", kept, carried)
 
     def match(self, clause: b.BMatch, relation: Relation, outer: SelectContext | None) -> Relation:
-        if id(clause) in self.uncounted:
-            relation = self.distinct_input(relation, self.uncounted[id(clause)],
-                                           ordered=self.ordered or outer is not None)
         legacy = [path for path in clause.paths if path.selector is not None and path.selector.function is not None]
         if legacy and len(clause.paths) > 1:
             # `MATCH (a {..}), (b {..}), p = shortestPath((a)-[*]-(b))`: the node patterns (the only other ones
@@ -364,9 +370,6 @@ class QueryCompiler:
         return Relation(f"({select})", [*relation.variables, clause.variable], relation.carried)
 
     def projection(self, clause: b.BProjection, relation: Relation, outer: SelectContext | None) -> Relation:
-        if id(clause) in self.uncounted:
-            relation = self.distinct_input(relation, self.uncounted[id(clause)],
-                                           ordered=self.ordered or outer is not None)
         return ProjectionCompiler(self, clause, relation, outer).compile()
 
     def call_subquery(self, clause: b.BCallSubquery, relation: Relation, outer: SelectContext | None) -> Relation:
@@ -445,31 +448,30 @@ class QueryCompiler:
         return Relation(f"(SELECT {', '.join(columns)})", list(imports), constant_order=True)
 
     def compile_query(self, query: b.BoundQuery, seed: Relation, outer: SelectContext | None, *,
-                      counted: bool = True) -> Relation:
-        """`counted`: whether the rows' number is read (not for EXISTS, which only asks whether there is one)."""
-        parts = [self.compile_single(part, seed, outer, counted=counted) for part in query.parts]
+                      counted: bool = True, final: bool = False) -> Relation:
+        """A subquery's SELECT. `counted`: whether the rows' number is read (not for EXISTS, which only asks
+        whether there is one); `final`: its rows go straight to a COLLECT's list, ordered by
+        `Relation.order`."""
+        final = final and len(query.parts) == 1
+        parts = [self.compile_single(part, seed, outer, counted=counted, final=final) for part in query.parts]
         if len(parts) == 1:
             return parts[0]
         return Relation(f"({union_select(query, parts)})", list(query.output))
 
     def compile_single(self, query: b.BoundSingleQuery, seed: Relation, outer: SelectContext | None, *,
-                       counted: bool = True) -> Relation:
-        if outer is not None:  # a subquery: the top level's clauses come with theirs (executor.compile_read)
-            self.uncounted.update(reads_after(query.clauses, counted=counted))
+                       counted: bool = True, final: bool = False) -> Relation:
         relation = seed
-        for clause in query.clauses:
-            relation = self.read_clause(clause, relation, outer)
+        for step in plan_subquery(query, counted=counted, final=final):
+            relation = self.read_clause(step, relation, outer)
         return relation
 
     def subquery_sql(self, node: b.BSubquery, outer: SelectContext) -> str:
         decorrelated = self._subquery_for_all_rows(node, outer)
         if decorrelated is not None:
             return decorrelated
-        if node.kind == "collect" and len(node.query.parts) == 1:
-            self.final_clauses.add(id(node.query.parts[0].clauses[-1]))
         self.correlated_subqueries += 1
         relation = self.compile_query(node.query, self.seed(node.imports, outer), outer,
-                                      counted=node.kind != "exists")
+                                      counted=node.kind != "exists", final=node.kind == "collect")
         if node.kind == "exists":
             return f"EXISTS (SELECT 1 FROM {relation.sql})"
         if node.kind == "count":
@@ -493,11 +495,10 @@ class QueryCompiler:
         keys = [k.column for k in node.imports]
         seed = Relation(f"(SELECT DISTINCT {_list([f'{shared.alias}.{k}' for k in keys])}1::BIGINT AS __ord"
                         f" FROM {shared.source} AS {shared.alias})", list(node.imports), constant_order=True)
-        if node.kind == "collect":
-            self.final_clauses.add(id(query.parts[0].clauses[-1]))
         detached = SelectContext(self.catalog, self.parameters, detached=True)
         detached.counter = self.aliases
-        relation = self.compile_query(query, seed, detached, counted=node.kind != "exists")
+        relation = self.compile_query(query, seed, detached, counted=node.kind != "exists",
+                                      final=node.kind == "collect")
         group = ", ".join(keys)
         alias = self.alias("c")
         if node.kind == "exists":
@@ -838,7 +839,7 @@ class ProjectionCompiler:
             paging += f" OFFSET {compiler.integer(clause.skip)}"
         if paging:  # the rows SKIP / LIMIT keep first (a top-n, not a full sort), then their numbers
             keyed = f"(SELECT * FROM {keyed} ORDER BY {order}{paging})"
-        if id(clause) in self.queries.final_clauses:
+        if self.queries.step.final:
             return Relation(keyed, new_variables, relation.carried, order=order)
         columns = [v.column for v in new_variables] + [c.name for c in relation.carried]
         inner = f"(SELECT {_list(columns)}row_number() OVER (ORDER BY {order}) AS __ord FROM {keyed})"

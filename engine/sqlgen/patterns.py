@@ -278,7 +278,7 @@ class PatternCompiler:
             return False
         queries = self.compiler.queries
         name = node.variable.name
-        return node.variable.anonymous or (name not in queries.wanted and name not in queries.wanted_labels)
+        return node.variable.anonymous or (name not in queries.reads.properties and name not in queries.reads.labels)
 
     def _hop_to_free_node(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode) -> str:
         """A hop to a free node: the node is the relationship's other end column."""
@@ -669,7 +669,7 @@ class PatternCompiler:
     def _shape_unread(self, path: b.BoundPath) -> bool:
         """Whether the statement reads neither the path nor its relationships as values (a single hop's
         path: its inner nodes are not named)."""
-        read = self.compiler.queries.read_values
+        read = self.compiler.queries.reads.values
         if read is None:
             return False
         link = path.relationships[0]

@@ -19,7 +19,7 @@ class Reads:
     """Property keys read per variable."""
     labels: frozenset[str]
     """Node variables whose labels are read (`labels(n)`, `n:A`)."""
-    values: frozenset[str]
+    values: frozenset[str] | None
     """Variables read as values: anywhere but as the one argument of `length()` or `count()` or the operand
     of IS [NOT] NULL. A shortest path whose variable, and relationships' variable, are not among them may be
     any of the shortest paths: nothing tells them apart (patterns.Frontier.any_path)."""
