@@ -94,7 +94,7 @@ full-text indexes have yet to see."""
         self.tables.append(name)
         if dense:
             self.dense.add(name)
-        return Relation(name, list(variables))
+        return Relation(name, list(variables), table=True)
 
     def settle(self, relation: Relation, pending: Chain | None) -> Relation:
         """A binding table for `relation`: the fused SELECT of the read clauses since the last one

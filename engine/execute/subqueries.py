@@ -126,7 +126,7 @@ class CallRun:
             row = queries.alias("o")
             variables = [v for v in relation.variables if v is not key]
             part = Relation(f"(SELECT * FROM {relation.sql} WHERE {key.column} = {row}.__ord)", variables)
-            read_argument_values(run, queries, clause, Relation(relation.sql, variables))
+            read_argument_values(run, queries, clause, Relation(relation.sql, variables, table=relation.table))
             produced = queries.read_clause(Step(clause), part)
             if queries.reads_fulltext:
                 run.changes.sync()

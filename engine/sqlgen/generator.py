@@ -67,6 +67,8 @@ class Relation:
     constant_order: bool = False
     """Whether every row's `__ord` is the same constant (a statement's or a subquery's seed rows): a clause
     over them orders its rows by its own keys alone, with no constant leading its composite (`row_order`)."""
+    table: bool = False
+    """Whether `sql` names stored rows (a temporary table, a WITH's name) rather than being a SELECT."""
 
     def carried_columns(self, alias: str, variables: list[Variable] | None = None) -> list[str]:
         """The carried columns of `variables` (all by default), read through `alias`."""
@@ -234,8 +236,8 @@ class QueryCompiler:
             # a selector's input rows are read twice, as the rows and as the starts of their matches: once
             # (shortestPath between 100 pairs on the social graph: 9.2 -> 7.9 ms for the MATCH's SELECT)
             prefix, rows = "", relation
-            if selector is not None and relation.sql.startswith("(") and (outer is None or outer.detached):
-                rows = Relation(self.alias("w"), relation.variables, relation.carried)
+            if selector is not None and not relation.table and (outer is None or outer.detached):
+                rows = Relation(self.alias("w"), relation.variables, relation.carried, table=True)
                 prefix = f"WITH {rows.sql} AS MATERIALIZED {relation.sql} "
                 context = self.context_for(rows, alias, outer)
                 compiler = ExpressionCompiler(context, self)
@@ -710,7 +712,8 @@ class ProjectionCompiler:
                 f"(SELECT {_list([f'{alias}.{v.column}' for v in self.new_variables])}"
                 f"{alias}.__ord AS __ord FROM {current.sql} AS {alias}"
                 f"{context.join_text()} WHERE {condition})", self.new_variables)
-        return Relation(current.sql, self.new_variables, current.carried_for(self.new_variables), current.order)
+        return Relation(current.sql, self.new_variables, current.carried_for(self.new_variables), current.order,
+                        table=current.table)
 
     def _distinct_without_order(self) -> bool:
         """Whether DISTINCT may keep any row of each set of equal ones: nothing reads their order, and each
@@ -724,7 +727,7 @@ class ProjectionCompiler:
         context = self.queries.context_for(self.relation, alias, self.outer)
         source = self.relation.sql
         if self.outer is None or self.outer.detached:  # the rows are not correlated: subqueries may share them
-            shared_source = self.queries.alias("w") if source.startswith("(") else source
+            shared_source = source if self.relation.table else self.queries.alias("w")
             context.shared = SharedRows(shared_source, alias)
         compiler = ExpressionCompiler(context, self.queries)
         items = [f"{compiler.compile(item.expression)} AS {item.variable.column}" for item in self.clause.items]
