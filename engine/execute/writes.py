@@ -116,7 +116,7 @@ class Writer:
             hops = [(rel, path.nodes[index], path.nodes[index + 1])
                     for path in paths for index, rel in enumerate(path.relationships)]
             new_ids = set(id_sql)
-            if any(_reads_any(element.properties, new_ids) for element in [*new_nodes, *new_rels]):
+            if any(b.reads_any(element.properties, new_ids) for element in [*new_nodes, *new_rels]):
                 # A property reads an element this CREATE makes: insert one element at a time, in order.
                 for node in new_nodes:
                     counters += self._insert_node(node, ranked, id_sql)
@@ -854,23 +854,6 @@ class Writer:
 def _stored(run: StatementRun, relation: Relation) -> bool:
     """Whether `relation` is a table this statement stored (not a SELECT that would run again per read)."""
     return relation.sql in run.tables
-
-
-def _reads_any(expression: b.BoundExpression | None, variable_ids: set[int]) -> bool:
-    """Whether `expression` reads one of the variables in `variable_ids`."""
-    if expression is None:
-        return False
-    if isinstance(expression, b.BVariable):
-        return id(expression.variable) in variable_ids
-    for value in vars(expression).values():
-        items = value if isinstance(value, tuple) else (value,)
-        for item in items:
-            if isinstance(item, tuple):
-                if any(isinstance(x, b.BoundExpression) and _reads_any(x, variable_ids) for x in item):
-                    return True
-            elif isinstance(item, b.BoundExpression) and _reads_any(item, variable_ids):
-                return True
-    return False
 
 
 def _may_hold_element(value_type: CypherType) -> bool:

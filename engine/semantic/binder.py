@@ -265,7 +265,7 @@ class Binder:
         for index, (item, _) in enumerate(pending):
             items.append(bound_items[index])
             sources.append(item.expression)
-        aggregating = any(_contains_aggregate(item.expression) for item in items)
+        aggregating = bool(b.aggregates_in([item.expression for item in items]))
         new_scope = scope.projected()
         for item in items:
             new_scope.add(item.variable)
@@ -1548,14 +1548,6 @@ def _temporal_component_type(subject: b.BoundExpression, node: ast.PropertyLooku
 
 
 # -- tree queries ----------------------------------------------------------------------------------------
-
-def _contains_aggregate(expression: b.BoundExpression) -> bool:
-    if isinstance(expression, b.BAggregate):
-        return True
-    if isinstance(expression, b.BSubquery):
-        return False
-    return any(_contains_aggregate(child) for child in _children(expression))
-
 
 def _variables_outside_aggregates(expression: b.BoundExpression,
                                   local: frozenset[int] = frozenset()) -> list[tuple[Variable, Span]]:

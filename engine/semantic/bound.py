@@ -443,6 +443,33 @@ def children(expression: BoundExpression) -> list[BoundExpression]:
     return result
 
 
+def aggregates_in(root: object) -> list[BAggregate]:
+    """The aggregates under `root` (an expression, or lists and tuples of them), in the order they appear;
+    not inside a subquery (it aggregates on its own) nor inside an aggregate (one cannot nest another)."""
+    found: list[BAggregate] = []
+    stack: list[object] = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, BAggregate):
+            found.append(node)
+        elif isinstance(node, list | tuple):
+            stack.extend(reversed(node))
+        elif isinstance(node, BoundExpression) and not isinstance(node, BSubquery | BLiteral | BParameter):
+            stack.extend(reversed(list(vars(node).values())))
+    return found
+
+
+def reads_any(root: object, variables: set[int]) -> bool:
+    """Whether the expression `root` reads one of `variables` (by id): a variable of the set, or a subquery
+    importing one (a subquery's own variables are not looked into)."""
+    for node in walk(root, prune=lambda node: isinstance(node, BSubquery)):
+        if isinstance(node, BVariable) and id(node.variable) in variables:
+            return True
+        if isinstance(node, BSubquery) and any(id(variable) in variables for variable in node.imports):
+            return True
+    return False
+
+
 UNTYPED_AGGREGATES = frozenset({"min", "max"})
 """Aggregates whose result Neo4j types as ANY (`min(input :: ANY) :: ANY`): the type the engine infers for them
 only chooses their SQL, like a type read off stored data."""

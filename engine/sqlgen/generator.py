@@ -751,11 +751,8 @@ class ProjectionCompiler:
         alias = self.queries.alias()
         context = self.queries.context_for(self.relation, alias, self.outer)
         compiler = ExpressionCompiler(context, self.queries)
-        grouping = [item for item in clause.items if not _has_aggregate(item.expression)]
-        aggregates: list[b.BAggregate] = []
-        for item in clause.items:
-            if _has_aggregate(item.expression):
-                _collect_aggregates(item.expression, aggregates)
+        grouping = [item for item in clause.items if not b.aggregates_in(item.expression)]
+        aggregates = b.aggregates_in([item.expression for item in clause.items])
         inputs: list[str] = [f"{alias}.__ord AS __ord"]
         group_columns: list[str] = []
         for index, item in enumerate(grouping):
@@ -865,31 +862,6 @@ def _first_per_key(queries: QueryCompiler, relation: Relation, keys: list[str]) 
     return Relation(f"(SELECT {columns} FROM (SELECT {alias}.*, {key_columns}1 AS __one FROM {relation.sql}"
                     f" AS {alias}) QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY __ord) = 1)",
                     relation.variables)
-
-
-def _has_aggregate(expression: b.BoundExpression) -> bool:
-    found: list[b.BAggregate] = []
-    _collect_aggregates(expression, found)
-    return bool(found)
-
-
-def _collect_aggregates(expression: b.BoundExpression, found: list[b.BAggregate]) -> None:
-    if isinstance(expression, b.BAggregate):
-        found.append(expression)
-        return
-    if isinstance(expression, b.BSubquery):
-        return
-    for value in vars(expression).values():
-        if isinstance(value, b.BoundExpression):
-            _collect_aggregates(value, found)
-        elif isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, b.BoundExpression):
-                    _collect_aggregates(item, found)
-                elif isinstance(item, tuple):
-                    for inner in item:
-                        if isinstance(inner, b.BoundExpression):
-                            _collect_aggregates(inner, found)
 
 
 VARYING_PERCENTILE = "<varying>"

@@ -689,7 +689,7 @@ class PatternCompiler:
         path_variables = {id(variable) for variable in (path.variable, getattr(link, "variable", None)) if variable}
         if isinstance(link, b.BoundGroup):
             path_variables |= {id(outer) for _, outer in link.group_variables}
-        return not _reads_any(self.pre_filter, path_variables)
+        return not b.reads_any(self.pre_filter, path_variables)
 
     def _uniqueness(self) -> None:
         fixed, lists = self._fixed_rels, self._list_rels
@@ -736,16 +736,3 @@ def _references_variables(expression: b.BoundExpression) -> bool:
 def _list_sql_type(variable: object) -> str:
     """Group variables hold ids: a list of node or relationship ids."""
     return "BIGINT[]"
-
-
-def _reads_any(expression: object, variables: set[int]) -> bool:
-    """Whether a bound expression reads one of `variables` (by id), subqueries' imports included."""
-    if isinstance(expression, b.BVariable):
-        return id(expression.variable) in variables
-    if isinstance(expression, b.BSubquery):
-        return any(id(variable) in variables for variable in expression.imports)
-    if isinstance(expression, b.BoundExpression):
-        return any(_reads_any(value, variables) for value in vars(expression).values())
-    if isinstance(expression, list | tuple):
-        return any(_reads_any(value, variables) for value in expression)
-    return False

@@ -72,7 +72,7 @@ def group_order_demanded(clause: b.BProjection, output_demanded: bool) -> bool:
 
 
 def grouping_items(clause: b.BProjection) -> list[b.BProjectionItem]:
-    return [item for item in clause.items if not _aggregates_in(item.expression)]
+    return [item for item in clause.items if not b.aggregates_in(item.expression)]
 
 
 def _order_covers_groups(clause: b.BProjection) -> bool:
@@ -90,20 +90,5 @@ def _order_covers(clause: b.BProjection, items: list[b.BProjectionItem]) -> bool
 
 
 def aggregates(clause: b.BProjection) -> list[b.BAggregate]:
-    found: list[b.BAggregate] = []
-    for item in clause.items:
-        found.extend(_aggregates_in(item.expression))
-    return found
-
-
-def _aggregates_in(expression: object) -> list[b.BAggregate]:
-    """The aggregates in an expression, not looking inside subqueries (they aggregate on their own)."""
-    if isinstance(expression, b.BAggregate):
-        return [expression]
-    if isinstance(expression, b.BSubquery) or not isinstance(expression, b.BoundExpression | tuple):
-        return []
-    values = expression if isinstance(expression, tuple) else vars(expression).values()
-    found: list[b.BAggregate] = []
-    for value in values:
-        found.extend(_aggregates_in(value))
-    return found
+    """The aggregates of a projection's items."""
+    return b.aggregates_in([item.expression for item in clause.items])
