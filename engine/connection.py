@@ -24,6 +24,7 @@ from engine.limits import (
     COMPILE_RECURSION,
     DEFAULT_MAX_WALK_ROWS,
     LIST_VARIABLE,
+    TEXT_VARIABLE,
     WALK_VARIABLE,
     WRITE_WAIT,
     Limits,
@@ -31,6 +32,7 @@ from engine.limits import (
     deep_compile,
     list_cap,
     refuse_deep_parameters,
+    text_cap,
 )
 from engine.plan.describe import EXPLAIN_COLUMNS, WithUnknowns, plan_lines, schema_line
 from engine.plugins import compiler as _plugins  # noqa: F401 - registers the feature packages
@@ -143,7 +145,8 @@ class Connection:
         self._duck.execute(f"SET TimeZone = 'UTC'; SET max_expression_depth = {MAX_SQL_DEPTH};"
                            f" {runtime.session_sql()};"
                            f" SET VARIABLE {WALK_VARIABLE} = {int(self.limits.max_walk_rows)};"
-                           f" SET VARIABLE {LIST_VARIABLE} = {list_cap(self.limits.memory)}")
+                           f" SET VARIABLE {LIST_VARIABLE} = {list_cap(self.limits.memory)};"
+                           f" SET VARIABLE {TEXT_VARIABLE} = {text_cap(self.limits.memory)}")
         self._store = GraphStore(self._duck, shared_as=None if self._attached else os.path.realpath(path))
         self.procedures = ProcedureRegistry()
         self._executor = Executor(self._duck, self._store)

@@ -39,6 +39,15 @@ buffer manager, so `memory_limit` does not bound them (a 50-million-element `ran
 under a 500 MB limit); a list may have memory_limit / 32 elements (16 million under 500 MB), which leaves
 room for the copies list functions make."""
 
+TEXT_VARIABLE = "cypher_max_text_bytes"
+"""The DuckDB session variable holding the most bytes a string a statement builds with `+` or `||` may have
+(`text_cap`)."""
+
+TEXT_COPIES = 8
+"""Memory budgeted per byte of a string a statement builds: DuckDB keeps strings outside its buffer manager
+too, and a string doubled by `reduce(s = 'x', x IN range(1, 28) | s + s)` (256 MB) peaked at 1.8 GB under a
+200 MB limit, about seven copies; a string may have memory_limit / 8 bytes (25 MB under 200 MB)."""
+
 PARAMETER_DEPTH = 100
 """How deeply lists and maps may nest in a parameter's value. Deeper values are refused before anything
 compiles (a value nested 900 deep ended in a RecursionError while it was typed); no graph data nests so."""
@@ -101,6 +110,11 @@ def refuse_deep_parameters(text: str, params: Mapping[str, Any] | None) -> None:
 def list_cap(memory_limit: str) -> int:
     """The most elements one list a statement builds may hold under `memory_limit` (a DuckDB size)."""
     return max(1_000_000, size_bytes(memory_limit) // BYTES_PER_LIST_ELEMENT)
+
+
+def text_cap(memory_limit: str) -> int:
+    """The most bytes one string a statement builds by concatenation may hold under `memory_limit`."""
+    return max(16 * 1024 ** 2, size_bytes(memory_limit) // TEXT_COPIES)
 
 
 UNITS = {"": 1, "B": 1, "KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3, "TB": 1000 ** 4,

@@ -20,7 +20,7 @@ from engine.semantic.scope import Variable
 from engine.semantic.type_predicates import PROPERTY_SCALARS, TypeTest, TypeUnion, parse_type
 from engine.sqlgen import runtime_temporal, temporal_arithmetic, temporal_values
 from engine.sqlgen.context import SelectContext
-from engine.sqlgen.runtime import capped_concat, error_sql
+from engine.sqlgen.runtime import capped_concat, capped_text_concat, error_sql
 from engine.sqlgen.sql import let, macro
 from engine.storage.encoding import KIND_CODES
 from engine.syntax import ast
@@ -790,7 +790,7 @@ def _arithmetic(op: str) -> Callable[[ExpressionCompiler, b.BOperator], str]:
         if op == "^" and lk in NUMERIC and rk in NUMERIC:
             return f"pow({compiler.number(left)}, {compiler.number(right)})"
         if op == "+" and lk is Kind.STRING and rk is Kind.STRING:
-            return f"({compiler.compile(left)} || {compiler.compile(right)})"
+            return _text_concat(compiler, node)
         if op == "+" and lk is Kind.LIST and rk is Kind.LIST and node.type.kind is Kind.LIST:
             return _list_concat(compiler, node)
         temporal_sql = temporal_arithmetic.arithmetic(compiler, op, left, right, node.type)
@@ -861,13 +861,28 @@ def _list_concat(compiler: ExpressionCompiler, node: b.BOperator) -> str:
         f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL ELSE {capped_concat(a, b_)} END"))
 
 
+def _text_concat(compiler: ExpressionCompiler, node: b.BOperator) -> str:
+    """`a + b` or `a || b` of two strings, within the connection's string cap (a null side makes it null). A
+    chain `a + b + c` is checked once over all its operands, each evaluated once."""
+    texts = [compiler.compile(operand) for operand in _text_chain(node)]
+    return let(texts, lambda *names: f"({capped_text_concat(*names)})")
+
+
+def _text_chain(node: b.BoundExpression) -> list[b.BoundExpression]:
+    """The string operands of a chain of `+` and `||` between strings, left to right."""
+    if (isinstance(node, b.BOperator) and node.op in ("+", "||") and len(node.operands) == 2
+            and all(operand.type.kind is Kind.STRING for operand in node.operands)):
+        return [operand for side in node.operands for operand in _text_chain(side)]
+    return [node]
+
+
 def _concat(compiler: ExpressionCompiler, node: b.BOperator) -> str:
     """`a || b`: strings or lists joined (GQL's concatenation); null if either side is null."""
     left, right = node.operands
     if Kind.NULL in (left.type.kind, right.type.kind):
         return f"NULL::{sql_type(node.type)}"
     if left.type.kind is Kind.STRING and right.type.kind is Kind.STRING:
-        return f"({compiler.compile(left)} || {compiler.compile(right)})"
+        return _text_concat(compiler, node)
     if node.type.kind is Kind.LIST:
         return _list_concat(compiler, node)
     def joined(a: str, b_: str) -> str:
@@ -876,7 +891,7 @@ def _concat(compiler: ExpressionCompiler, node: b.BOperator) -> str:
                             f" || cy_type_name({b_})")
         return (f"CASE WHEN {a} IS NULL OR {b_} IS NULL OR cy_kind({a}) = 0 OR cy_kind({b_}) = 0 THEN NULL::VARIANT"
                 f" WHEN cy_kind({a}) = 4 AND cy_kind({b_}) = 4 THEN"
-                f" (TRY_CAST({a} AS VARCHAR) || TRY_CAST({b_} AS VARCHAR))::VARIANT"
+                f" ({capped_text_concat(f'TRY_CAST({a} AS VARCHAR)', f'TRY_CAST({b_} AS VARCHAR)')})::VARIANT"
                 f" WHEN cy_kind({a}) = 5 AND cy_kind({b_}) = 5 THEN"
                 f" ({capped_concat(f'TRY_CAST({a} AS VARIANT[])', f'TRY_CAST({b_} AS VARIANT[])')})::VARIANT"
                 f" ELSE {failure} END")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from engine.limits import LIST_VARIABLE, default_memory_limit, list_cap
+from engine.limits import LIST_VARIABLE, TEXT_VARIABLE, default_memory_limit, list_cap, text_cap
 from engine.quoting import sql_identifier, sql_string
 from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, tag_key
 from engine.values import PLAIN_EXPONENTS, java_subnormal_texts
@@ -57,6 +57,20 @@ def capped_concat(a: str, b: str) -> str:
     would hold more than LIST_CAP elements."""
     size = f"len({a})::BIGINT + len({b})::BIGINT"
     return f"CASE WHEN {size} > {LIST_CAP} THEN {list_too_long(size)} ELSE list_concat({a}, {b}) END"
+
+
+TEXT_CAP = f"coalesce(getvariable('{TEXT_VARIABLE}'), {text_cap(default_memory_limit())})"
+"""The most bytes a string a statement joins may have, read from the connection's session variable."""
+
+
+def capped_text_concat(*texts: str) -> str:
+    """`a || b || ...` of strings (bound names), refused before it is built when the result would hold more
+    than TEXT_CAP bytes: `strlen` reads a DuckDB string's stored size, so the check costs no scan."""
+    size = " + ".join(f"strlen({text})::BIGINT" for text in texts)
+    message = (f"'a string of ' || ({size}) || ' bytes is more than the ' || {TEXT_CAP}"
+               " || ' a string may hold under the connection''s memory limit'")
+    return (f"CASE WHEN {size} > {TEXT_CAP} THEN {error_sql('MemoryError', 'MemoryPoolOutOfMemoryError', message)}"
+            f" ELSE {' || '.join(texts)} END")
 
 
 KINDS_VARIABLE = "cypher_kinds"
@@ -309,7 +323,8 @@ def _arithmetic_macros() -> list[tuple[str, str]]:
          f" WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN ({capped_concat('a::VARIANT[]', 'b::VARIANT[]')})::VARIANT"
          " WHEN cy_kind(a) = 5 THEN list_append(a::VARIANT[], b)::VARIANT"
          " WHEN cy_kind(b) = 5 THEN list_prepend(a, b::VARIANT[])::VARIANT"
-         " WHEN cy_kind(a) = 4 AND cy_kind(b) IN (2, 3, 4, 1) THEN (a::VARCHAR || cy_scalar_text(b))::VARIANT"
+         f" WHEN cy_kind(a) = 4 AND cy_kind(b) = 4 THEN ({capped_text_concat('a::VARCHAR', 'b::VARCHAR')})::VARIANT"
+         " WHEN cy_kind(a) = 4 AND cy_kind(b) IN (2, 3, 1) THEN (a::VARCHAR || cy_scalar_text(b))::VARIANT"
          " WHEN cy_kind(b) = 4 AND cy_kind(a) IN (2, 3, 1) THEN (cy_scalar_text(a) || b::VARCHAR)::VARIANT"
          f" ELSE {type_error('+')} END"),
         ("cy_sub(a, b)",

@@ -1,5 +1,5 @@
-"""A statement cannot build a list past what the connection's memory limit allows: DuckDB allocates lists
-outside its buffer manager, so its `memory_limit` alone did not bound them (issue 32, item 1)."""
+"""A statement cannot build a list or a string past what the connection's memory limit allows: DuckDB allocates
+both outside its buffer manager, so its `memory_limit` alone did not bound them (issue 32, item 1)."""
 
 from __future__ import annotations
 
@@ -35,12 +35,18 @@ print(json.dumps({"outcome": outcome, "kept": kept, "peak_mb": peak_mb}))
     # concatenation of lists each within the cap: 6M elements doubled three times peaked at 18 GB
     "WITH range(1, 6000000) AS l WITH l + l + l + l AS a WITH a + a + a + a AS b RETURN size(b) AS c",
     "WITH range(1, 6000000) AS l RETURN size(l || l || l) AS c",
+    # strings doubled: a 256 MB string peaked at 1.8 GB with no error, a 1 GB one past 6 GB
+    "RETURN size(reduce(s = 'x', x IN range(1, 40) | s + s)) AS c",
+    "RETURN size(reduce(s = ['x', 1][0], x IN range(1, 40) | s + s)) AS c",
+    "WITH 'xxxxxxxx' AS s " + "WITH s + s + s + s + s + s + s + s AS s " * 9 + "RETURN size(s) AS c",
+    "WITH 'xxxxxxxx' AS s " + "WITH s || s || s || s AS s " * 13 + "RETURN size(s) AS c",
+    "WITH ['xxxxxxxx', 1][0] AS s " + "WITH s || s || s || s || s || s || s || s AS s " * 9 + "RETURN size(s) AS c",
 ])
-def test_a_list_past_the_memory_limit_is_memory_limit_exceeded_and_changes_nothing(statement):
+def test_a_value_past_the_memory_limit_is_memory_limit_exceeded_and_changes_nothing(statement):
     done = subprocess.run([sys.executable, "-c", RUN, statement], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
-    assert "a list may hold under the connection's memory limit" in result["outcome"], result
+    assert "may hold under the connection's memory limit" in result["outcome"], result
     assert result["kept"] == 1
     assert result["peak_mb"] < 1500
 
@@ -48,4 +54,11 @@ def test_a_list_past_the_memory_limit_is_memory_limit_exceeded_and_changes_nothi
 def test_a_list_within_the_limit_is_built():
     done = subprocess.run([sys.executable, "-c", RUN.replace('outcome = "no error"', 'outcome = "built"'),
                            "RETURN size(range(1, 1000000)) AS c"], capture_output=True, text=True, timeout=120)
+    assert json.loads(done.stdout)["outcome"] == "built"
+
+
+def test_a_string_within_the_limit_is_built():
+    done = subprocess.run([sys.executable, "-c", RUN.replace('outcome = "no error"', 'outcome = "built"'),
+                           "RETURN size(reduce(s = 'x', x IN range(1, 23) | s + s)) AS c"],
+                          capture_output=True, text=True, timeout=120)
     assert json.loads(done.stdout)["outcome"] == "built"
