@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.errors import CypherArgumentError, CypherTypeError, UnsupportedFeature
+from engine.errors import CypherArgumentError, UnsupportedFeature
 from engine.quoting import sql_string
 from engine.semantic import bound as b
 from engine.sqlgen import runtime_temporal as rt
@@ -33,6 +33,7 @@ from engine.sqlgen.runtime_temporal import (
     fail,
     let,
 )
+from engine.sqlgen.temporal_arithmetic import INSTANTS, compiled, number_of, type_error, variant_of
 from engine.temporal import PAYLOAD_FIELDS
 from engine.types import Kind, is_variant
 
@@ -52,16 +53,6 @@ EXPRESSION_SQL[SqlValue] = lambda compiler, node: node.sql  # type: ignore[assig
 # -- compiling arguments -------------------------------------------------------------------------------------
 # Argument SQL is compiled outside any binding flow (`runtime_temporal.isolated`): it may hold lambdas of its own.
 
-def _compile(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
-    with rt.isolated():
-        return c.compile(expression)
-
-
-def _variant(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
-    with rt.isolated():
-        return c.variant(expression)
-
-
 def _string(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
     with rt.isolated():
         return c.string(expression)
@@ -72,18 +63,10 @@ def _integer(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
         return c.integer(expression)
 
 
-def _number(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
-    with rt.isolated():
-        return c.number(expression)
 
-INSTANTS = {Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME, Kind.ZONED_DATETIME}
 KIND_OF_FUNCTION = {"date": "DATE", "localtime": "LOCAL TIME", "time": "ZONED TIME",
                     "localdatetime": "LOCAL DATETIME", "datetime": "ZONED DATETIME", "duration": "DURATION"}
 SQL_NULL = {kind: f"NULL::{rt.payload_type(kind)}" for kind in rt.KIND_CODES}
-
-
-def _type_error(message: str, span: object = None) -> CypherTypeError:
-    return CypherTypeError(message, span, detail="InvalidArgumentType")  # type: ignore[arg-type]
 
 
 # -- conversions between the STRUCT and VARIANT forms ----------------------------------------------------
@@ -95,8 +78,8 @@ def with_parts(c: ExpressionCompiler, expression: b.BoundExpression, body: Calla
     value is null. A dynamic value that is not a temporal instant yields NULL parts; callers check `k`."""
     kind = expression.type.kind
     if kind in INSTANTS:
-        return let([_compile(c, expression)], lambda x: body(rt.parts_of(x, kind.value), f"{x} IS NULL"))
-    return let([_variant(c, expression)], lambda v: let([f"cy_t_parts({v})"], lambda p: body(
+        return let([compiled(c, expression)], lambda x: body(rt.parts_of(x, kind.value), f"{x} IS NULL"))
+    return let([variant_of(c, expression)], lambda v: let([f"cy_t_parts({v})"], lambda p: body(
         rt.dynamic_parts(p), f"{v} IS NULL")))
 
 
@@ -159,7 +142,7 @@ def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> 
         known = _known_string(c, argument, target)
         if known is not None:
             return known
-        text = _compile(c, argument)
+        text = compiled(c, argument)
         values = _known_values(argument)
         fast = None if values is None else rt.known_strings_parse(values, text, target)
         return fast or parse(text, target)
@@ -170,21 +153,21 @@ def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> 
                                  argument.span)
     if target == "DURATION":
         if kind is Kind.DURATION:
-            return _compile(c, argument)
+            return compiled(c, argument)
         if _checked_per_row(argument):
-            return let([_variant(c, argument)], lambda v: (
+            return let([variant_of(c, argument)], lambda v: (
                 f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 15 THEN {rt.payload(v, 'DURATION')}"
                 f" WHEN 4 THEN cy_t_parse_duration(TRY_CAST({v} AS VARCHAR)) ELSE "
                 + error_sql("TypeError", "InvalidArgumentType", "'duration() expects a string or a map'") + " END"))
-        raise _type_error(f"duration() cannot convert {argument.type!r}", argument.span)
+        raise type_error(f"duration() cannot convert {argument.type!r}", argument.span)
     if kind.value == target:
-        return _compile(c, argument)
+        return compiled(c, argument)
     if kind in INSTANTS:
         return with_parts(c, argument, lambda parts, null: (
             f"CASE WHEN {null} THEN NULL ELSE {select(parts, target)} END"))
     if not _checked_per_row(argument):
-        raise _type_error(f"{target.lower()}() cannot convert {argument.type!r}", argument.span)
-    return let([_variant(c, argument)], lambda v: (
+        raise type_error(f"{target.lower()}() cannot convert {argument.type!r}", argument.span)
+    return let([variant_of(c, argument)], lambda v: (
         f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 4 THEN {parse(f'TRY_CAST({v} AS VARCHAR)', target)}"
         f" WHEN 6 THEN " + error_sql("UnsupportedFeature", "Unsupported",
                                      f"'{target.lower()} from a map whose keys are not known when the query compiles'")
@@ -279,7 +262,7 @@ def map_entries(c: ExpressionCompiler, argument: b.BoundExpression,
             fields[name] = SqlValue(f"struct_extract({value}, {sql_string(key)})", type=field_type,
                                     span=argument.span)
         return body(fields, f"{value} IS NULL")
-    return let([_compile(c, argument)], from_record)
+    return let([compiled(c, argument)], from_record)
 
 
 def from_map(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> str:
@@ -323,7 +306,7 @@ def _duration_from_map(c: ExpressionCompiler, fields: dict[str, b.BoundExpressio
                                   detail="InvalidArgumentValue")
 
     def value(name: str) -> str:
-        return _number(c, fields[name]) if name in fields else "0"
+        return number_of(c, fields[name]) if name in fields else "0"
     months = f"{value('years')} * 12 + {value('months')}"
     days = f"{value('weeks')} * 7 + {value('days')}"
     seconds = f"{value('hours')} * 3600 + {value('minutes')} * 60 + {value('seconds')}"
@@ -687,7 +670,7 @@ def between(mode: str) -> Builder:
             return SQL_NULL["DURATION"]
         for argument in (first, second):
             if argument.type.kind not in INSTANTS and not _checked_per_row(argument):
-                raise _type_error(f"duration.{mode}() expects temporal values, not {argument.type!r}", argument.span)
+                raise type_error(f"duration.{mode}() expects temporal values, not {argument.type!r}", argument.span)
         return with_parts(c, first, lambda a, a_null: with_parts(c, second, lambda z, z_null: (
             f"CASE WHEN {a_null} OR {z_null} THEN NULL ELSE {_between(a, z, mode)} END")))
     return build
@@ -760,7 +743,7 @@ def _until(unit: str, e1: str, u1: str, e2: str, u2: str) -> str:
 # -- components, strings, operators -------------------------------------------------------------------------
 
 def to_string(c: ExpressionCompiler, argument: b.BoundExpression) -> str:
-    return let([_compile(c, argument)], lambda x: rt.to_text(x, argument.type.kind.value))
+    return let([compiled(c, argument)], lambda x: rt.to_text(x, argument.type.kind.value))
 
 
 # -- the functions -----------------------------------------------------------------------------------------

@@ -20,21 +20,23 @@ if TYPE_CHECKING:
 INSTANTS = {Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME, Kind.ZONED_DATETIME}
 
 
-def _type_error(message: str, span: object = None) -> CypherTypeError:
+def type_error(message: str, span: object = None) -> CypherTypeError:
     return CypherTypeError(message, span, detail="InvalidArgumentType")  # type: ignore[arg-type]
 
 
-def _compile(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
+# Argument SQL is compiled outside any binding flow (`runtime_temporal.isolated`): it may hold lambdas of its own.
+
+def compiled(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
     with rt.isolated():
         return c.compile(expression)
 
 
-def _variant(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
+def variant_of(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
     with rt.isolated():
         return c.variant(expression)
 
 
-def _number(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
+def number_of(c: ExpressionCompiler, expression: b.BoundExpression) -> str:
     with rt.isolated():
         return c.number(expression)
 
@@ -77,26 +79,26 @@ def arithmetic(c: ExpressionCompiler, op: str, left: b.BoundExpression, right: b
     if lt or rt_:
         if b.observed(left) or b.observed(right):  # a type read off data: the values decide, on each row
             return _dynamic(c, op, left, right, result) if op in ARITHMETIC_MACROS else None
-        raise _type_error(f"cannot apply {op} to {left.type!r} and {right.type!r}", left.span)
+        raise type_error(f"cannot apply {op} to {left.type!r} and {right.type!r}", left.span)
     return None
 
 
 def _both(c: ExpressionCompiler, first: b.BoundExpression, second: b.BoundExpression,
           body: Callable[[str, str], str]) -> str:
-    return let([_compile(c, first), _compile(c, second)], lambda x, y: (
+    return let([compiled(c, first), compiled(c, second)], lambda x, y: (
         f"CASE WHEN {x} IS NULL OR {y} IS NULL THEN NULL ELSE {body(x, y)} END"))
 
 
 def _times(c: ExpressionCompiler, duration: b.BoundExpression, factor: b.BoundExpression) -> str:
     integer = factor.type.kind is Kind.INTEGER
-    factor_sql = _compile(c, factor) if integer else _number(c, factor)
-    return let([_compile(c, duration), factor_sql], lambda x, y: f"CASE WHEN {x} IS NULL OR {y} IS NULL THEN NULL"
+    factor_sql = compiled(c, factor) if integer else number_of(c, factor)
+    return let([compiled(c, duration), factor_sql], lambda x, y: f"CASE WHEN {x} IS NULL OR {y} IS NULL THEN NULL"
                f" ELSE {rt.duration_times(x, y, integer=integer)} END")
 
 
 def _dynamic(c: ExpressionCompiler, op: str, left: b.BoundExpression, right: b.BoundExpression,
              result: t.CypherType) -> str:
-    sql = call(ARITHMETIC_MACROS[op], _variant(c, left), _variant(c, right))
+    sql = call(ARITHMETIC_MACROS[op], variant_of(c, left), variant_of(c, right))
     if is_variant(result):
         return sql
     if result.kind in t.TEMPORAL_KINDS:
