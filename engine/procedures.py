@@ -64,11 +64,15 @@ class Procedure:
     """How many inputs must be given (the rest have defaults); None: all."""
     build: Callable[[ProcedureBuild], str] | None = None
     """SQL of a relation with one column per output and `__i`, the row order, from a `ProcedureBuild` (vector
-    search, graph algorithms)."""
+    search)."""
+    prepare: Callable[[ProcedurePreparation], str] | None = None
+    """For a procedure that must run SQL before its rows can be read (graph algorithms, computed over the
+    subgraph they read): run by the executor before the call compiles, it returns the rows relation
+    (outputs and `__i`), usually over a temporary table it made."""
 
     @property
     def built_in(self) -> bool:
-        return self.sql is not None or self.compile is not None or self.build is not None
+        return any(way is not None for way in (self.sql, self.compile, self.build, self.prepare))
 
     def output(self, name: str) -> ProcedureField | None:
         return next((field for field in self.outputs if field.name == name), None)
@@ -76,13 +80,23 @@ class Procedure:
 
 @dataclass(frozen=True)
 class ProcedureBuild:
-    """What a `build` procedure compiles from: its bound arguments, the `ExpressionCompiler` of the row it is
-    called from (the arguments' SQL may read that row), and the `StatementRun` when the call runs at the top
-    level of a statement (None inside a subquery), for procedures that must run SQL before theirs is made."""
+    """What a `build` procedure compiles from: its bound arguments and the `ExpressionCompiler` of the row it
+    is called from (the arguments' SQL may read that row)."""
 
     procedure: Procedure
     arguments: tuple[Any, ...]
     compiler: Any
+    span: Any
+
+
+@dataclass(frozen=True)
+class ProcedurePreparation:
+    """What a `prepare` procedure runs with: its bound arguments (literals or parameters) and the statement's
+    run (`execute.statement_run.StatementRun`), whose SQL it may execute and whose temporary tables it may
+    add to."""
+
+    procedure: Procedure
+    arguments: tuple[Any, ...]
     run: Any
     span: Any
 

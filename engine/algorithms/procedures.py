@@ -21,24 +21,17 @@ import numpy as np
 from engine.algorithms import compute
 from engine.algorithms.graph import Subgraph, read_subgraph
 from engine.errors import ProcedureError, UnsupportedFeature
-from engine.procedures import Procedure, ProcedureBuild, ProcedureField
+from engine.procedures import Procedure, ProcedureField, ProcedurePreparation
 from engine.vector.constants import bound_constant
 
 _TABLES = itertools.count()
 
 
-def _failed(message: str, build: ProcedureBuild) -> ProcedureError:
+def _failed(message: str, build: ProcedurePreparation) -> ProcedureError:
     return ProcedureError(message, build.span, detail="ProcedureCallFailed")
 
 
-def _run(build: ProcedureBuild) -> Any:
-    if build.run is None:
-        raise UnsupportedFeature(f"{build.procedure.name} inside a subquery (call it at the top level of the "
-                                 "statement)", build.span)
-    return build.run
-
-
-def _names(value: Any, key: str, name: str, build: ProcedureBuild) -> list[str] | None:
+def _names(value: Any, key: str, name: str, build: ProcedurePreparation) -> list[str] | None:
     if value is None:
         return None
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
@@ -46,7 +39,7 @@ def _names(value: Any, key: str, name: str, build: ProcedureBuild) -> list[str] 
     return value or None
 
 
-def _config(build: ProcedureBuild, name: str, allowed: set[str]) -> dict[str, Any]:
+def _config(build: ProcedurePreparation, name: str, allowed: set[str]) -> dict[str, Any]:
     """The configuration map (null: empty), keys matched case-insensitively, unknown keys refused."""
     if not build.arguments:  # `CALL algo.betweenness()`
         return {}
@@ -71,8 +64,8 @@ def _result_table(run: Any, graph: Subgraph, column: str, values: np.ndarray, sq
     return f"(SELECT node, {column}, __i FROM {table})"
 
 
-def _page_rank(build: ProcedureBuild) -> str:
-    run = _run(build)
+def _page_rank(build: ProcedurePreparation) -> str:
+    run = build.run
     label, relationship = (bound_constant(argument, "an argument of algo.pageRank") for argument in build.arguments)
     for value in (label, relationship):
         if value is not None and not isinstance(value, str):
@@ -81,8 +74,8 @@ def _page_rank(build: ProcedureBuild) -> str:
     return _result_table(run, graph, "score", compute.pagerank(graph), "DOUBLE")
 
 
-def _betweenness(build: ProcedureBuild) -> str:
-    run = _run(build)
+def _betweenness(build: ProcedurePreparation) -> str:
+    run = build.run
     config = _config(build, "betweenness", {"nodeLabels", "relationshipTypes", "samplingSize", "samplingSeed"})
     labels = _names(config.get("nodelabels"), "nodeLabels", "betweenness", build)
     types = _names(config.get("relationshiptypes"), "relationshipTypes", "betweenness", build)
@@ -96,8 +89,8 @@ def _betweenness(build: ProcedureBuild) -> str:
     return _result_table(run, graph, "score", compute.betweenness(graph), "DOUBLE")
 
 
-def _label_propagation(build: ProcedureBuild) -> str:
-    run = _run(build)
+def _label_propagation(build: ProcedurePreparation) -> str:
+    run = build.run
     config = _config(build, "labelPropagation", {"nodeLabels", "relationshipTypes", "maxIterations"})
     labels = _names(config.get("nodelabels"), "nodeLabels", "labelPropagation", build)
     types = _names(config.get("relationshiptypes"), "relationshipTypes", "labelPropagation", build)
@@ -109,9 +102,9 @@ def _label_propagation(build: ProcedureBuild) -> str:
 
 
 def _procedure(name: str, inputs: tuple[tuple[str, str], ...], score: tuple[str, str],
-               build: Callable[[ProcedureBuild], str], required: int | None = None) -> Procedure:
+               build: Callable[[ProcedurePreparation], str], required: int | None = None) -> Procedure:
     fields = lambda pairs: tuple(ProcedureField(field, kind) for field, kind in pairs)  # noqa: E731
-    return Procedure(name, fields(inputs), fields((("node", "NODE"), score)), build=build, required_inputs=required)
+    return Procedure(name, fields(inputs), fields((("node", "NODE"), score)), prepare=build, required_inputs=required)
 
 
 PROCEDURES = (

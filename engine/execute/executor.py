@@ -26,6 +26,8 @@ from engine.errors import (
 from engine.execute.constraints import check_constraints
 from engine.execute.decode import Decoder, result_columns
 from engine.execute.duckdb_errors import STORAGE_FAILURE, out_of_memory, translate
+from engine.execute.level_walks import worth_walking_levels
+from engine.execute.prepare import prepare_step, run_level_walks
 from engine.execute.procedure_arguments import read_argument_values
 from engine.execute.profile import Profile
 from engine.execute.results import Result, empty_counters
@@ -277,6 +279,8 @@ class Executor:
             run.span = clause.span
             if profile is not None:
                 profile.next_step(run, relation)
+            if step.fused and pending is not None and step.may_walk_levels and worth_walking_levels(run):
+                relation, pending = self._settle(run, relation, pending, profile)
             if step.fused:
                 if pending is None:
                     pending = Chain(Parameters(), clause.span)
@@ -284,9 +288,7 @@ class Executor:
                     pending.add(clause.span)
                 relation = self.compile_read(run, step, relation, pending.parameters, plan.reads)
                 continue
-            if profile is not None and pending is not None:  # the chain before runs now: its rows are its own
-                relation, pending = profile.settled(run, relation, pending), None
-            relation, pending = run.settle(relation, pending), None
+            relation, pending = self._settle(run, relation, pending, profile)
             if isinstance(clause, b.BCreate) and steps and isinstance(steps[0].clause, b.BCreate):
                 clause = self._merge_creates(run, clause, steps, relation)
             if isinstance(clause, b.BCallSubquery) and runs_clause_by_clause(clause):
@@ -314,23 +316,42 @@ class Executor:
             profile.close(run, relation)
         return relation, counters, pending
 
+    @staticmethod
+    def _settle(run: StatementRun, relation: Relation, pending: Chain | None,
+                profile: Profile | None) -> tuple[Relation, None]:
+        """The rows of the chain of fused clauses before, run now into a table (a profile counts them)."""
+        if profile is not None and pending is not None:
+            return profile.settled(run, relation, pending), None
+        return run.settle(relation, pending), None
+
     def compile_read(self, run: StatementRun, step: Step, relation: Relation, parameters: Parameters,
                      reads: Reads | None = None) -> Relation:
         """A read clause's SELECT over `relation`, its values added to `parameters`, as its plan step says
         (after bringing maintained indexes up to date with the writes before it, when it queries one);
-        `reads` is what later clauses read off the variables a MATCH binds (property_reads.py)."""
-        clause = step.clause
+        `reads` is what later clauses read off the variables a MATCH binds (property_reads.py). What the step
+        needs from the data is prepared first (prepare.py); a level walk the SQL asks for runs after, and
+        the clause compiles again to join the paths it found."""
+        prepare_step(run, step)
+        mark = len(parameters.values)
+        queries = self._read_compiler(run, step, relation, parameters, reads)
+        compiled = queries.read_clause(step, relation)
+        if queries.level_walk_requests and run_level_walks(run, step, queries.level_walk_requests):
+            parameters.truncate(mark)
+            queries = self._read_compiler(run, step, relation, parameters, reads)
+            compiled = queries.read_clause(step, relation)
+        if queries.reads_fulltext:
+            run.changes.sync()
+        return compiled
+
+    def _read_compiler(self, run: StatementRun, step: Step, relation: Relation, parameters: Parameters,
+                       reads: Reads | None) -> QueryCompiler:
         queries = QueryCompiler(self.store.catalog, parameters)
         if reads is not None:
             queries.reads = reads
         queries.aliases = run.aliases
         queries.tombstones = run.deleted_any
-        read_argument_values(run, queries, clause, relation)
-        queries.run = run
-        compiled = queries.read_clause(step, relation)
-        if queries.reads_fulltext:
-            run.changes.sync()
-        return compiled
+        read_argument_values(run, queries, step.clause, relation)
+        return queries
 
     def read_clause(self, run: StatementRun, clause: b.BoundClause, relation: Relation) -> Relation:
         """A read clause's SELECT over `relation`, materialized as the next binding table."""

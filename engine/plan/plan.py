@@ -30,6 +30,19 @@ class Step:
     distinct input rows of those (multiplicity.py, ADR-0048)."""
     final: bool = False
     """Its rows are the statement's result."""
+    may_walk_levels: bool = False
+    """It may run a level walk, which reads its input rows as a table (level_walks.py): when the store is
+    large enough for one, the rows before it are settled even if it is `fused`."""
+    # What the data as it stands when the clause runs decides (ADR-0002), set by the executor just before
+    # the clause compiles:
+    single_path_walks: frozenset[int] = frozenset()
+    """The walks under the clause (variable-length relationships and quantified groups, by id) that hold at
+    most one partial path per start, so need no cap (walk_branching.py)."""
+    prepared: dict[int, str] = field(default_factory=dict)
+    """Per procedure call (by id) that ran SQL before compiling (`Procedure.prepare`), its rows relation."""
+    level_walks: dict[int, str] = field(default_factory=dict)
+    """Per variable-length relationship (by id) whose level walk the executor ran, the table of paths it
+    found (execute/level_walks.py)."""
 
     @property
     def kind(self) -> str:

@@ -33,7 +33,7 @@ from engine.sqlgen.procedure_arguments import compiled_rows
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.temporal_values import duration_aggregate
 from engine.sqlgen.temporal_values import key as temporal_key
-from engine.sqlgen.walks import LevelSource
+from engine.sqlgen.walks import LevelSource, LevelWalk
 from engine.storage.schema import Catalog
 from engine.types import Kind, is_variant, sql_type
 
@@ -92,8 +92,8 @@ class QueryCompiler:
         self.tombstones = False
         self.procedure_arguments: dict[int, list[tuple[Any, ...]]] = {}
         """Per procedure call (by id), the distinct values of its per-row arguments (procedure_arguments.py)."""
-        self.run: Any = None
-        """The StatementRun of a top-level clause, for procedures that run SQL first (ProcedureBuild)."""
+        self.level_walk_requests: list[LevelWalk] = []
+        """The level walks the SQL compiled so far would rather join (execute/level_walks.py runs them)."""
         self.correlated_subqueries = 0
         """How many correlated subqueries the SQL compiled so far holds (a MATCH's WHERE with one filters
         the pattern's rows from outside: `match`)."""
@@ -118,6 +118,23 @@ class QueryCompiler:
         """The plan step of the clause compiled now (innermost)."""
         return self._steps[-1]
 
+    @property
+    def single_path_walks(self) -> frozenset[int]:
+        """The walks under the top-level clause that hold one partial path per start (walk_branching.py)."""
+        return self._steps[0].single_path_walks if self._steps else frozenset()
+
+    def prepared_rows(self, clause: b.BCallProcedure) -> str:
+        """The rows of a procedure call the executor prepared (`Procedure.prepare`): only a top-level one."""
+        rows = self._steps[0].prepared.get(id(clause)) if self._steps else None
+        if rows is None:
+            raise UnsupportedFeature(f"{clause.procedure.name} inside a subquery (call it at the top level of "
+                                     "the statement)", clause.span)
+        return rows
+
+    def level_walk_table(self, relationship: b.BoundRelationship) -> str | None:
+        """The table of paths the executor's level walk of `relationship` found, if it ran one."""
+        return self._steps[0].level_walks.get(id(relationship)) if self._steps else None
+
     # -- contexts --------------------------------------------------------------------------------
 
     def row_order(self, outer: SelectContext | None, relation: Relation, alias: str, keys: list[str]) -> str:
@@ -132,8 +149,6 @@ class QueryCompiler:
             # not over a correlated seed: DuckDB 2.0 fails to bind a LATERAL whose seed no column reads
             return composite_order(keys)
         return composite_order([f"{alias}.__ord", *keys])
-
-
 
     def alias(self, prefix: str = "b") -> str:
         self.aliases[0] += 1
@@ -225,14 +240,13 @@ class QueryCompiler:
         compiler = ExpressionCompiler(context, self)
         new_variables = _new_variables(clause.paths, relation.variables)
         selector = next((path.selector for path in clause.paths if path.selector is not None), None)
-        bound = len(self.parameters.values)  # what the input rows' SELECT binds (a level walk reads it)
         if clause.optional or selector is not None:
             # A path selector ranks the pattern's matches per input row before the MATCH's WHERE filters them
             # (a post-filter), except for shortestPath() / allShortestPaths(), whose WHERE is a pre-filter.
             post_filter = clause.where if selector is not None and selector.function is None else None
             if post_filter is not None and clause.optional:
                 raise UnsupportedFeature("OPTIONAL MATCH with a path selector and a WHERE", clause.span)
-            levels = self._level_source(relation, alias, outer, bound=bound)
+            levels = self._level_source(relation, alias, outer)
             # a selector's input rows are read twice, as the rows and as the starts of their matches: once
             # (shortestPath between 100 pairs on the social graph: 9.2 -> 7.9 ms for the MATCH's SELECT)
             prefix, rows = "", relation
@@ -291,15 +305,12 @@ class QueryCompiler:
         return Relation(f"({' UNION ALL '.join(selects)})", relation.variables + new_variables,
                         relation.carried + carried)
 
-    def _level_source(self, relation: Relation, alias: str, outer: SelectContext | None, *,
-                      bound: int) -> LevelSource | None:
-        """`relation` as rows a level walk can read before the MATCH's SELECT runs: in a top-level clause
-        with a run to execute in, when its SELECT binds exactly the first `bound` parameter values."""
-        if outer is not None or self.run is None:
+    def _level_source(self, relation: Relation, alias: str, outer: SelectContext | None) -> LevelSource | None:
+        """`relation` as rows a level walk can read before the MATCH's SELECT runs: settled rows (a table) of
+        a top-level clause."""
+        if outer is not None or not relation.table:
             return None
-        if {int(number) for number in re.findall(r"\$(\d+)", relation.sql)} != set(range(1, bound + 1)):
-            return None
-        return LevelSource(relation.sql, alias, self.parameters.values[:bound], self.run)
+        return LevelSource(relation.sql, alias, frozenset(id(variable) for variable in relation.variables))
 
     def _pattern(self, paths: list[b.BoundPath], relation: Relation, compiler: ExpressionCompiler,
                  where: b.BoundExpression | None, levels: LevelSource | None = None,
@@ -403,8 +414,9 @@ class QueryCompiler:
         if procedure.compile is not None:
             rows, conditions = compiled_rows(self, clause, compiler, rows_alias)
         elif procedure.build is not None:
-            rows = procedure.build(ProcedureBuild(procedure, tuple(clause.arguments), compiler,
-                                                  self.run if outer is None else None, clause.span))
+            rows = procedure.build(ProcedureBuild(procedure, tuple(clause.arguments), compiler, clause.span))
+        elif procedure.prepare is not None:
+            rows = self.prepared_rows(clause)
         elif procedure.sql is not None:
             arguments = [compiler.compile_as(argument, field.type)
                          for argument, field in zip(clause.arguments, procedure.inputs, strict=True)]

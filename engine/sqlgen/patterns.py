@@ -14,7 +14,7 @@ expands breadth first and keeps only those (`walks.frontier_walk`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine import types as t
@@ -23,8 +23,7 @@ from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters, SelectContext
 from engine.sqlgen.expressions import ExpressionCompiler, entity_id_of, equality_sql
-from engine.sqlgen.walks import Hop, LevelSource, Walk, frontier_walk, level_walk, trail_walk
-from engine.syntax import ast
+from engine.sqlgen.walks import Hop, LevelSource, LevelWalk, Walk, frontier_walk, trail_walk
 from engine.types import Kind
 
 REL_BOTH_DIRECTIONS = ("(SELECT *, src AS _a, dst AS _b FROM rels UNION ALL "
@@ -95,10 +94,12 @@ class Frontier:
 
     every_tie: bool
     closed: bool
+    start: Variable
+    """The path's first node (a level walk needs it bound by the MATCH's input rows)."""
     any_path: bool = False
     """Whether any of the paths the selector may keep will do, because nothing reads which one was kept
     (only its length, or whether there is one): the walk then skips the tie order and keeps no path, only
-    its length (walks.level_walk). Nor does the MATCH compare the path's relationships with another's: a
+    its length (execute/level_walks.py). Nor does the MATCH compare the path's relationships with another's: a
     selective path is the only pattern of its MATCH (the binder rejects company), and a level walk's hop is
     a variable-length relationship, which takes no ACYCLIC mode that would compare its nodes."""
 
@@ -118,7 +119,8 @@ class PatternCompiler:
         self.compiler = compiler
         self.context = compiler.context
         self.levels = levels
-        """The MATCH's input rows when a shortest path between two of their nodes may run as a level walk."""
+        """The MATCH's settled input rows, when a shortest path between two of their nodes may run as a level
+        walk."""
         self.chains = chains or {}
         """Per variable-length relationship (by id), the one length it matches here, as a chain of joins:
         the MATCH is one SELECT per length, unioned (generator.QueryCompiler.match, `chain_lengths`)."""
@@ -371,7 +373,7 @@ class PatternCompiler:
                         f"{depth}{step_filter}")
 
             walk = Walk("walk", columns, f"SELECT s.id, []::BIGINT[]{seed_nodes} FROM (SELECT {left} AS id) AS s",
-                        step, "w", "len(rels)", int(low), guarded=self._may_branch([relationship]))
+                        step, "w", "len(rels)", int(low), guarded=self._may_branch(relationship))
             alias = self._item(self._walk_sql(walk, left, right_node, frontier, node_after), "w", lateral=True)
         right = self._node(right_node)
         self._condition(f"{alias}.finish = {right}")
@@ -423,11 +425,16 @@ class PatternCompiler:
 
     def _level_walk(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode,
                     frontier: Frontier | None) -> str | None:
-        """The table of paths a level walk (walks.level_walk), run now, finds, when the hop keeps one path per
-        node between two nodes of the MATCH's input rows and the walk is large enough; else None."""
+        """The table of paths the level walk of this hop found (the executor ran it: `Step.level_walks`), when
+        there is one. Else, when the hop keeps one path per node between two nodes of the MATCH's settled
+        input rows, asks for one (`QueryCompiler.level_walk_requests`) and returns None: the recursive walk
+        stands until the executor has run it."""
+        found = self.compiler.queries.level_walk_table(relationship)
+        if found is not None:
+            return found
         target = self._bound_id(right_node.variable, "node")
         if (self.levels is None or frontier is None or frontier.every_tie or target is None
-                or not self.levels.reads(left, target)):
+                or not self.levels.holds(frontier.start, right_node.variable)):
             return None
         own = Parameters()  # the level statements bind the step's values on their own
         step_compiler = ExpressionCompiler(SelectContext(self.context.catalog, own), self.compiler.queries)
@@ -435,22 +442,15 @@ class PatternCompiler:
         source, near, far = HOP_COLUMNS[relationship.direction]
         hop = Hop(source, near, far, self._walk_step_filter(relationship, step_compiler), int(low),
                   None if high is None else int(high))
-        return level_walk(hop, self.levels, own.values, start=left, target=target, closed=frontier.closed,
-                          any_path=frontier.any_path)
+        self.compiler.queries.level_walk_requests.append(LevelWalk(
+            id(relationship), hop, tuple(own.values), self.levels.table, self.levels.alias, left, target,
+            frontier.closed, frontier.any_path))
+        return None
 
-    def _may_branch(self, relationships: Sequence[b.BoundRelationship]) -> bool:
-        """Whether a walk whose step takes `relationships` in turn can hold more than one partial path per
-        start: some node has two or more relationships one of them may take (the store's count, by type
-        and direction; an undirected hop counts both ends). Without the statement's run to ask, it may."""
-        run = self.compiler.queries.run
-        if run is None:
-            return True
-        for relationship in relationships:
-            types = _type_names(relationship.types)
-            columns = ("src", "dst") if relationship.direction == "both" else (HOP_COLUMNS[relationship.direction][1],)
-            if sum(run.store.most_relationships_per_node(types, column) for column in columns) > 1:
-                return True
-        return False
+    def _may_branch(self, walk: b.BoundRelationship | b.BoundGroup) -> bool:
+        """Whether the walk of a variable-length hop or group can hold more than one partial path per start
+        (`plan/rules/walk_branching.py` decides, from the store, which cannot)."""
+        return id(walk) not in self.compiler.queries.single_path_walks
 
     def _walk_step_filter(self, relationship: b.BoundRelationship, compiler: ExpressionCompiler | None = None) -> str:
         """The hop's conditions on its relationship `r`, each as ` AND condition`, for a walk's step."""
@@ -514,7 +514,7 @@ class PatternCompiler:
         seed = f"SELECT s.id, []::BIGINT[]{', [s.id]' if carried else ''}, 0{empty} FROM (SELECT {left} AS id) AS s"
         step = self._group_step(group, mode, step_context, step_compiler, previous, lists, carried)
         walk = Walk(cte, columns, seed, step, previous, "i", int(group.low),
-                    guarded=self._may_branch(group.relationships))
+                    guarded=self._may_branch(group))
         self._items.append(FromItem(self._walk_sql(walk, left, right_node, frontier, node_after), alias,
                                     lateral=True))
         # The group variables are bound before the node after the group: its WHERE may read them as lists,
@@ -664,7 +664,8 @@ class PatternCompiler:
             return None  # the shortest closed trail is not the first one a breadth-first search finds
         else:
             closed = True
-        return Frontier(every_tie=selector.kind == "groups", closed=closed, any_path=self._shape_unread(path))
+        return Frontier(every_tie=selector.kind == "groups", closed=closed, start=path.nodes[0].variable,
+                        any_path=self._shape_unread(path))
 
     def _shape_unread(self, path: b.BoundPath) -> bool:
         """Whether the statement reads neither the path nor its relationships as values (a single hop's
@@ -701,17 +702,6 @@ class PatternCompiler:
         for i, first in enumerate(lists):
             for second in lists[i + 1:]:
                 self._condition(f"NOT list_has_any({first}, {second})")
-
-
-def _type_names(types: ast.LabelExpression | None) -> frozenset[str] | None:
-    """The relationship types a type expression admits, when it names them (`:A`, `:A|B`); None (any type,
-    an upper bound) for the rest."""
-    if isinstance(types, ast.LabelName):
-        return frozenset([types.name])
-    if isinstance(types, ast.LabelOr):
-        left, right = _type_names(types.left), _type_names(types.right)
-        return None if left is None or right is None else left | right
-    return None
 
 
 def _concat_lists(lists: list[str]) -> str:

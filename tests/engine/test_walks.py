@@ -14,7 +14,7 @@ import random
 import pytest
 
 import engine
-from engine.sqlgen import walks
+from engine.execute import level_walks
 
 
 def star_of_chains(db: engine.Connection, chains: int, length: int) -> None:
@@ -205,8 +205,8 @@ def test_a_walk_between_bound_nodes_of_a_top_level_match_finds_what_one_per_row_
     over all pairs at once (ADR-0035); inside a CALL subquery it walks per row (ADR-0026). Both give the same
     rows, in the same order, on random graphs with parallel relationships, ties, closed paths (a = b) and
     repeated pairs. The size thresholds are lowered so that small graphs walk by levels."""
-    monkeypatch.setattr(walks, "LEVEL_WALK_RELATIONSHIPS", 0)
-    monkeypatch.setattr(walks, "LEVEL_WALK_PAIRS", 0)
+    monkeypatch.setattr(level_walks, "LEVEL_WALK_RELATIONSHIPS", 0)
+    monkeypatch.setattr(level_walks, "LEVEL_WALK_PAIRS", 0)
     rng = random.Random(seed)
     paths = ("[n IN nodes(p) | n.i] AS nodes, [x IN relationships(p) | id(x)] AS rels")
     top_level = (f"UNWIND $pairs AS pair MATCH (a:N {{i: pair[0]}}), (b:N {{i: pair[1]}}) MATCH p = {pattern}"
@@ -238,9 +238,9 @@ def test_a_walk_in_a_small_graph_or_for_few_pairs_is_one_recursive_statement() -
 
 
 def test_a_walk_deeper_than_the_level_limit_gives_way_to_the_recursive_walk(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(walks, "LEVEL_WALK_RELATIONSHIPS", 0)
-    monkeypatch.setattr(walks, "LEVEL_WALK_PAIRS", 0)
-    monkeypatch.setattr(walks, "LEVEL_WALK_LEVELS", 5)
+    monkeypatch.setattr(level_walks, "LEVEL_WALK_RELATIONSHIPS", 0)
+    monkeypatch.setattr(level_walks, "LEVEL_WALK_PAIRS", 0)
+    monkeypatch.setattr(level_walks, "LEVEL_WALK_LEVELS", 5)
     with engine.connect(":memory:") as db:
         db.execute("UNWIND range(1, 12) AS i CREATE (:N {i: i})")
         db.execute("MATCH (a:N), (b:N) WHERE b.i = a.i + 1 CREATE (a)-[:R]->(b)")
@@ -340,8 +340,8 @@ def test_a_shortest_path_read_only_by_its_length_is_any_shortest_path(
         seed: int, pattern: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """When nothing reads which path was found (only `length(p)`, `count(p)`, `p IS NULL`), the level walk
     keeps any one per node, unranked; the lengths and counts are those of the ranked walk."""
-    monkeypatch.setattr(walks, "LEVEL_WALK_RELATIONSHIPS", 0)
-    monkeypatch.setattr(walks, "LEVEL_WALK_PAIRS", 0)
+    monkeypatch.setattr(level_walks, "LEVEL_WALK_RELATIONSHIPS", 0)
+    monkeypatch.setattr(level_walks, "LEVEL_WALK_PAIRS", 0)
     rng = random.Random(seed)
     match = f"UNWIND $pairs AS pair MATCH (a:N {{i: pair[0]}}), (b:N {{i: pair[1]}}) MATCH p = {pattern}"
     lengths = f"{match} RETURN a.i AS a, b.i AS b, length(p) AS n, p IS NULL AS none"
@@ -377,8 +377,8 @@ def test_a_length_only_shortest_path_from_both_ends_has_the_shortest_length(
         seed: int, pattern: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """On graphs large enough for paths of several hops, the length searched from both ends of each pair is
     the length of the path the ranked walk from the start finds, for every pair, and the same pairs have one."""
-    monkeypatch.setattr(walks, "LEVEL_WALK_RELATIONSHIPS", 0)
-    monkeypatch.setattr(walks, "LEVEL_WALK_PAIRS", 0)
+    monkeypatch.setattr(level_walks, "LEVEL_WALK_RELATIONSHIPS", 0)
+    monkeypatch.setattr(level_walks, "LEVEL_WALK_PAIRS", 0)
     rng = random.Random(1000 + seed)  # not the graph's own pairs
     match = f"UNWIND $pairs AS pair MATCH (a:N {{i: pair[0]}}), (b:N {{i: pair[1]}}) MATCH p = {pattern}"
     lengths = f"{match} RETURN a.i AS a, b.i AS b, length(p) AS n"

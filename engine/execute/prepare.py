@@ -1,0 +1,33 @@
+"""What a step needs from the data as it stands when its clause runs, decided or run just before the clause
+compiles (ADR-0002, ADR-0057): SQL generation then reads it off the step and runs nothing itself.
+"""
+
+from __future__ import annotations
+
+from engine.execute.level_walks import run_level_walk
+from engine.execute.statement_run import StatementRun
+from engine.plan.plan import Step
+from engine.plan.rules.walk_branching import single_path_walks
+from engine.procedures import ProcedurePreparation
+from engine.semantic import bound as b
+from engine.sqlgen.walks import LevelWalk
+
+
+def prepare_step(run: StatementRun, step: Step) -> None:
+    """Which of the clause's walks cannot branch (walk_branching.py), and the rows of a procedure call that
+    runs SQL before it compiles (`Procedure.prepare`: the graph algorithms)."""
+    clause = step.clause
+    step.single_path_walks = single_path_walks(clause, run.store)
+    if isinstance(clause, b.BCallProcedure) and clause.procedure.prepare is not None:
+        preparation = ProcedurePreparation(clause.procedure, tuple(clause.arguments), run, clause.span)
+        step.prepared[id(clause)] = clause.procedure.prepare(preparation)
+
+
+def run_level_walks(run: StatementRun, step: Step, requests: list[LevelWalk]) -> bool:
+    """Run the level walks a compile of `step` asked for; whether any found its table of paths (the step
+    then compiles again, joining it)."""
+    for request in requests:
+        found = run_level_walk(run, request)
+        if found is not None:
+            step.level_walks[request.relationship] = found
+    return bool(step.level_walks)
