@@ -34,7 +34,7 @@ from engine.limits import (
     refuse_deep_parameters,
     text_cap,
 )
-from engine.plan.describe import EXPLAIN_COLUMNS, WithUnknowns, plan_lines, schema_line
+from engine.plan.describe import EXPLAIN_COLUMNS, PlanLine, WithUnknowns, plan_lines, schema_line
 from engine.plugins import compiler as _plugins  # noqa: F401 - registers the feature packages
 from engine.procedures import ProcedureRegistry
 from engine.quoting import sql_identifier, sql_string
@@ -102,6 +102,15 @@ def _bounded_depth(method: Callable[..., T]) -> Callable[..., T]:
                                      "parameter", Span(1, 1, 0, len(text)),
                                      detail="ExpressionTooDeep").with_source(text) from None
     return bounded
+
+
+def _measured(line: PlanLine, profile: Profile) -> dict[str, Any]:
+    """PROFILE's rows and time of the step `line` is the topmost operator of (None on the others: the SQL of
+    a step runs as one, its operators' rows are not counted apart)."""
+    if not line.root_of_step or line.step > len(profile.steps):
+        return {"rows": None, "ms": None}
+    measured = profile.steps[line.step - 1]
+    return {"rows": measured.rows, "ms": round(measured.seconds * 1000, 3)}
 
 
 def _reads_only(statement: BoundQuery | BSchemaCommand) -> bool:
@@ -195,7 +204,7 @@ class Connection:
             error.source = statement  # the text as sent, its prefix shown
             raise
         bound = self._bind(parsed, WithUnknowns(params) if mode == "EXPLAIN" else params, statement)
-        lines = plan_lines(bound, text) if isinstance(bound, BoundQuery) else [schema_line(bound, text)]
+        lines = plan_lines(bound, text, self._store) if isinstance(bound, BoundQuery) else [schema_line(bound, text)]
         if mode == "EXPLAIN":
             plan = [line.as_row() for line in lines]
             return Result(list(EXPLAIN_COLUMNS), [tuple(row.values()) for row in plan], plan=plan)
@@ -206,8 +215,7 @@ class Connection:
             bound = self._rebound(bound, parsed, params, statement)
             result = self._after(self._executor.run(bound, statement, read_only=read_only, timeout=timeout,
                                                     profile=profile))
-        result.plan = [{**line.as_row(), "rows": measured.rows, "ms": round(measured.seconds * 1000, 3)}
-                       for line, measured in zip(lines, profile.steps, strict=False)]
+        result.plan = [{**line.as_row(), **_measured(line, profile)} for line in lines]
         return result
 
     @_bounded_depth

@@ -22,7 +22,7 @@ from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import DELETED_TABLES, ExpressionCompiler, entity_id_of, to_variant
-from engine.sqlgen.generator import QueryCompiler, Relation, group_key
+from engine.sqlgen.generator import QueryCompiler, Relation, group_key_parts
 from engine.sqlgen.runtime import error_sql
 from engine.storage.schema import ENTITY_TABLES
 from engine.syntax import ast
@@ -443,12 +443,13 @@ class Writer:
                 seen.add(id(element.variable))
                 reference = b.BVariable(element.variable, type=element.variable.type, span=element.span)
                 keys.append(f"{compiler.compile(reference)} AS k{len(keys)}")
+        key_of: dict[str, Callable[[str], str]] = {}
         for element in elements:
             for key, value in self._property_entries(element.properties):
                 name = f"k{len(keys)}"
-                sql = compiler.compile(value)
-                keys.append(f"{group_key(sql, value.type)} AS {name}")
-                property_keys.append((key, f"({sql}) IS NULL"))
+                sql, key_of[name] = group_key_parts(compiler.compile(value), value.type)
+                keys.append(f"{sql} AS {name}")
+                property_keys.append((key, f"{name} IS NULL"))
         columns = "".join(f", {key}" for key in keys)
         where = ""
         if property_keys:
@@ -458,7 +459,11 @@ class Writer:
             refused = error_sql("SemanticError", "MergeReadOwnWrites", parameters.text(
                 f"cannot merge a pattern with a null property value ({names})"))
             where = f" WHERE CASE WHEN {nulls} THEN {refused} ELSE true END"
+        # a property value's key is taken above the SELECT that computes it (`group_key_parts`)
+        key_columns = "".join(f", {key(name)} AS {name}" for name, key in key_of.items())
         keyed = self.run.materialize(
+            f"(SELECT * REPLACE ({key_columns[2:]}) FROM (SELECT {alias}.*{columns} FROM {unmatched.sql} AS {alias}"
+            f"{compiler.context.join_text()}){where})" if key_of else
             f"(SELECT {alias}.*{columns} FROM {unmatched.sql} AS {alias}{compiler.context.join_text()}{where})",
             unmatched.variables, parameters.values)
         return keyed, [f"k{i}" for i in range(len(keys))]

@@ -1,21 +1,18 @@
-"""A plan as people read it (EXPLAIN, PROFILE, `python -m engine explain`): one line per step, in the order the
-steps run, with the operator, the clause's own text, and what the rules decided.
-
-Operators follow Neo4j's names where one fits: a MATCH is `Match` (`OptionalMatch`), a WITH or RETURN is
-`Projection`, `Aggregation`, `Distinct` or, ending in ORDER BY / SKIP / LIMIT, `Sort` / `Limit`; a CALL
-subquery is `Apply` (`Foreach Apply` when it runs per row or in batches), a procedure call `ProcedureCall`.
-A UNION's parts are numbered as their steps run, one part after the other.
+"""A plan as people read it (EXPLAIN, PROFILE, `python -m engine explain`): the operator tree of
+operators.py, one line per operator from the root down, each with its estimated rows, the plan step it
+belongs to (steps are numbered in running order: a UNION's parts one after the other) and, on the topmost
+operator of each step, what the rules decided about the step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from engine.plan.build import plan_single_query
+from engine.plan.operators import Statistics, statement_tree
 from engine.plan.plan import QueryPlan, Step
-from engine.plan.rules.fuse_reads import runs_clause_by_clause
 from engine.semantic import bound as b
 
 
@@ -46,51 +43,24 @@ class WithUnknowns(Mapping[str, Any]):
 
 
 UNKNOWN = Unknown()
-EXPLAIN_COLUMNS = ("id", "operator", "details", "notes")
-"""The columns of EXPLAIN's rows; PROFILE's plan adds `rows` and `ms`."""
+EXPLAIN_COLUMNS = ("id", "operator", "details", "estimatedRows", "step", "notes")
+"""The columns of EXPLAIN's rows; PROFILE's plan adds `rows` and `ms` (on the topmost operator of each step)."""
 
 
 @dataclass
 class PlanLine:
     id: int
     operator: str
+    """The operator's name, indented by its depth in the tree (`| ` per level, `+` before the name)."""
     details: str
+    estimated_rows: int
+    step: int
     notes: str
+    root_of_step: bool = False
 
     def as_row(self) -> dict[str, object]:
-        return {"id": self.id, "operator": self.operator, "details": self.details, "notes": self.notes}
-
-
-def _projection(clause: b.BProjection) -> str:
-    if clause.aggregating:
-        return "Aggregation"
-    if clause.distinct:
-        return "Distinct"
-    if clause.limit is not None or clause.skip is not None:
-        return "Limit"
-    if clause.order_by:
-        return "Sort"
-    return "Projection"
-
-
-OPERATORS: dict[type, Callable[[b.BoundClause], str]] = {
-    b.BMatch: lambda clause: "OptionalMatch" if clause.optional else "Match",  # type: ignore[attr-defined]
-    b.BProjection: _projection,  # type: ignore[dict-item]
-    b.BUnwind: lambda clause: "Unwind",
-    b.BCallProcedure: lambda clause: "ProcedureCall",
-    b.BCallSubquery: lambda clause: "Foreach Apply" if runs_clause_by_clause(clause) else "Apply",  # type: ignore[arg-type]
-    b.BCreate: lambda clause: "Create",
-    b.BMerge: lambda clause: "Merge",
-    b.BSet: lambda clause: "Set",
-    b.BDelete: lambda clause: "Delete",
-    b.BForeach: lambda clause: "Foreach",
-}
-"""Bound clause type → the operator it runs as; anything else is named after its clause."""
-
-
-def operator(clause: b.BoundClause) -> str:
-    name = OPERATORS.get(type(clause))
-    return name(clause) if name is not None else type(clause).__name__.removeprefix("B")
+        return {"id": self.id, "operator": self.operator, "details": self.details,
+                "estimatedRows": self.estimated_rows, "step": self.step, "notes": self.notes}
 
 
 def _notes(step: Step, previous: Step | None, number: int) -> str:
@@ -98,6 +68,8 @@ def _notes(step: Step, previous: Step | None, number: int) -> str:
     notes = []
     if step.fused and previous is not None and previous.fused:
         notes.append(f"one SELECT with step {number - 1}")
+    if step.may_walk_levels:
+        notes.append("may walk levels")
     if not step.ordered:
         notes.append("row order not read")
     if step.distinct_input is not None:
@@ -114,29 +86,36 @@ def statement_plans(query: b.BoundQuery) -> list[QueryPlan]:
     return [plan_single_query(part) for part in query.parts]
 
 
-def plan_lines(query: b.BoundQuery, text: str) -> list[PlanLine]:
-    """One line per step of `query` (its text is `text`), numbered in running order."""
-    lines: list[PlanLine] = []
-    for plan in statement_plans(query):
+def plan_lines(query: b.BoundQuery, text: str, statistics: Statistics) -> list[PlanLine]:
+    """One line per operator of `query`'s plan (its text is `text`), the root first, estimated over the
+    store's `statistics`."""
+    plans = statement_plans(query)
+    notes: dict[int, str] = {}
+    for plan in plans:
         previous: Step | None = None
         for step in plan:
-            number, span = len(lines) + 1, step.clause.span
-            details = " ".join(text[span.start:span.end].split())
-            lines.append(PlanLine(number, operator(step.clause), details, _notes(step, previous, number)))
+            number = len(notes) + 1
+            notes[number] = _notes(step, previous, number)
             previous = step
-    return lines
+    tree = statement_tree(plans, query, text, statistics)
+    return [PlanLine(number, "| " * depth + "+" + operator.name, operator.details, round(operator.estimated_rows),
+                     operator.step, notes.get(operator.step, "") if operator.root_of_step else "",
+                     operator.root_of_step)
+            for number, (depth, operator) in enumerate(tree.walk())]
 
 
 def schema_line(command: b.BSchemaCommand, text: str) -> PlanLine:
     """The one step of a schema command (CREATE INDEX, SHOW CONSTRAINTS, ...)."""
     span = command.statement.span
-    return PlanLine(1, type(command.statement).__name__, " ".join(text[span.start:span.end].split()), "result")
+    return PlanLine(0, "+" + type(command.statement).__name__, " ".join(text[span.start:span.end].split()), 1, 1,
+                    "result", True)
 
 
 def render(lines: list[PlanLine]) -> str:
     """The lines as a table, for a terminal."""
-    header = ("id", "operator", "details", "notes")
-    rows = [header, *((str(line.id), line.operator, line.details, line.notes) for line in lines)]
+    header = ("id", "operator", "details", "estimated rows", "step", "notes")
+    rows = [header, *((str(line.id), line.operator, line.details, str(line.estimated_rows), str(line.step),
+                       line.notes) for line in lines)]
     widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
     return "\n".join("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
                      for row in rows)

@@ -8,7 +8,6 @@ variables they import. `STEP_SQL` dispatches by bound clause type.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +27,7 @@ from engine.sqlgen.decorrelate import SharedRows, keyed_query
 from engine.sqlgen.expressions import ExpressionCompiler, convert, equality_sql, to_variant
 from engine.sqlgen.functions import FUNCTIONS
 from engine.sqlgen.functions import Builder as FunctionBuilder
+from engine.sqlgen.order import OrderKey, ascending_order, composite_order
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
 from engine.sqlgen.procedure_arguments import compiled_rows
 from engine.sqlgen.runtime import error_sql
@@ -137,7 +137,7 @@ class QueryCompiler:
 
     # -- contexts --------------------------------------------------------------------------------
 
-    def row_order(self, outer: SelectContext | None, relation: Relation, alias: str, keys: list[str]) -> str:
+    def row_order(self, outer: SelectContext | None, relation: Relation, alias: str, keys: list[OrderKey]) -> str:
         """The `__ord` of a clause's rows over `relation` (read as `alias`): a composite of the input's
         `__ord` and `keys`, or of `keys` alone when the input's is constant and not an outer row's (a
         shallower key: DuckDB compares nested rows field by field), or where no clause after a top-level
@@ -148,7 +148,7 @@ class QueryCompiler:
         if relation.constant_order and keys and (outer is None or outer.detached):
             # not over a correlated seed: DuckDB 2.0 fails to bind a LATERAL whose seed no column reads
             return composite_order(keys)
-        return composite_order([f"{alias}.__ord", *keys])
+        return composite_order([OrderKey(f"{alias}.__ord"), *keys])
 
     def alias(self, prefix: str = "b") -> str:
         self.aliases[0] += 1
@@ -263,7 +263,7 @@ class QueryCompiler:
             columns += [f"{match_alias}.{v.column}" for v in new_variables]
             join = "LEFT JOIN" if clause.optional else "JOIN"
             select = (f"{prefix}SELECT {_list(columns)}"
-                      f"{composite_order([f'{outer_alias}.__ord', f'{match_alias}.__k'])}"
+                      f"{ascending_order(f'{outer_alias}.__ord', f'{match_alias}.__k')}"
                       f" AS __ord FROM {rows.sql} AS {outer_alias} {join} ({inner}) AS {match_alias}"
                       f" ON {match_alias}.__parent = {outer_alias}.__ord")
             matched = Relation(f"({select})", relation.variables + new_variables)
@@ -333,7 +333,7 @@ class QueryCompiler:
         pattern, from_items, condition = self._pattern(paths, relation, compiler, where, levels)
         outputs = "".join(f"{sql} AS {column}, " for column, sql in pattern.outputs)
         if dense:
-            order = f"row_number() OVER (ORDER BY {', '.join(pattern.order_keys) or '1'})"
+            order = f"row_number() OVER (ORDER BY {', '.join(key.order_by for key in pattern.order_keys) or '1'})"
         else:
             order = composite_order(pattern.order_keys) if pattern.order_keys else "1"
         select = (f"SELECT {alias}.__ord AS __parent, {outputs}{order} AS __k"
@@ -371,12 +371,12 @@ class QueryCompiler:
             columns.append(f"{alias}.__x AS {clause.variable.column}")
             source = (f"(SELECT {alias}.*, unnest({list_sql}) AS __x, generate_subscripts({list_sql}, 1) AS __i"
                       f" FROM {relation.sql} AS {alias}{context.join_text()})")
-            order = self.row_order(outer, relation, alias, [f"{alias}.__i"])
+            order = self.row_order(outer, relation, alias, [OrderKey(f"{alias}.__i")])
             select = f"SELECT {_list(columns)}{order} AS __ord FROM {source} AS {alias}"
         else:  # computed once per row (or once, for a parameter or literal: not correlated at all)
             unnest_alias = self.alias("u")
             columns.append(f"{unnest_alias}.x AS {clause.variable.column}")
-            order = self.row_order(outer, relation, alias, [f"{unnest_alias}.i"])
+            order = self.row_order(outer, relation, alias, [OrderKey(f"{unnest_alias}.i")])
             select = (f"SELECT {_list(columns)}{order} AS __ord FROM {relation.sql} AS {alias}{context.join_text()},"
                       f" LATERAL (SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i FROM (SELECT {list_sql} AS l))"
                       f" AS {unnest_alias}")
@@ -395,7 +395,7 @@ class QueryCompiler:
         columns = [f"{alias}.{v.column}" for v in relation.variables] + [f"{sub}.{v.column}" for v in clause.returns]
         join = "LEFT JOIN LATERAL" if clause.optional else "CROSS JOIN LATERAL"
         on = " ON true" if clause.optional else ""
-        select = (f"SELECT {_list(columns)}{composite_order([f'{alias}.__ord', f'{sub}.__ord'])} AS __ord"
+        select = (f"SELECT {_list(columns)}{ascending_order(f'{alias}.__ord', f'{sub}.__ord')} AS __ord"
                   f" FROM {relation.sql} AS {alias} {join} {inner.sql} AS {sub}{on}")
         if not clause.returns:
             select = f"SELECT {alias}.* FROM {relation.sql} AS {alias}"
@@ -431,7 +431,7 @@ class QueryCompiler:
         columns = [f"{alias}.{v.column}" for v in relation.variables]
         columns += [f"{rows_alias}.{sql_identifier(name)} AS {variable.column}" for name, variable in clause.yields]
         where = " AND ".join(conditions) or "true"
-        select = (f"SELECT {_list(columns)}{composite_order([f'{alias}.__ord', f'{rows_alias}.__i'])} AS __ord"
+        select = (f"SELECT {_list(columns)}{ascending_order(f'{alias}.__ord', f'{rows_alias}.__i')} AS __ord"
                   f" FROM {relation.sql} AS {alias}{context.join_text()} CROSS JOIN LATERAL"
                   f" (SELECT * FROM {rows} AS q WHERE true) AS {rows_alias} WHERE {where}")
         result = Relation(f"({select})", relation.variables + [variable for _, variable in clause.yields])
@@ -560,13 +560,6 @@ def union_select(query: b.BoundQuery, relations: list[Relation], partition: str 
 UNORDERED = "0::BIGINT"
 """The `__ord` of rows whose order nothing reads."""
 
-LIST_KEY = re.compile(r"\.rels$|^\[.*\]$")
-"""Order keys that are lists of relationship ids (a walk's relationships, or a joined hop's list), not
-single ids."""
-
-LIST_END = "9223372036854775807"
-"""A sentinel above every id, appended to a negated id list so that ascending order over it is descending
-order over the list (a list before its own prefixes)."""
 
 
 CHAIN_MAX = 3
@@ -601,21 +594,6 @@ def _short_hop(link: b.BoundRelationship | b.BoundGroup, mode: str) -> tuple[int
                      and node.where is None for node in link.nodes)
              and link.relationships[0].variable.anonymous and link.relationships[0].where is None)
     return (link.low, link.high) if plain else None
-
-
-def composite_order(keys: list[str]) -> str:
-    """A value whose SQL order is the order of `keys` (each `expression` or `expression DESC`, over ids and
-    __ord values, none null): a row of the keys, descending ones negated. Unlike row_number() it needs no
-    sort, so a pipeline of clauses sorts once, where its order is read (ADR-0029)."""
-    parts = []
-    for key in keys:
-        expression, descending = (key[:-5], True) if key.endswith(" DESC") else (key, False)
-        if descending and LIST_KEY.search(expression):
-            expression = f"list_append(list_transform({expression}, lambda x: -x), {LIST_END})"
-        elif descending:
-            expression = f"-({expression})"
-        parts.append(expression)
-    return parts[0] if len(parts) == 1 else f"row({', '.join(parts)})"
 
 
 def _list(columns: list[str]) -> str:
@@ -660,32 +638,53 @@ def _natively_keyed(cypher_type: t.CypherType) -> bool:
 
 
 def group_key(sql: str, cypher_type: t.CypherType) -> str:
-    """An expression whose SQL equality is Cypher equivalence for grouping and DISTINCT."""
-    if cypher_type.kind is Kind.PATH or _natively_keyed(cypher_type):
-        return sql
+    """An expression whose SQL equality is Cypher equivalence for grouping and DISTINCT, over a column (or
+    SQL that holds no subquery: `group_key_parts` for a compiled expression)."""
+    value, key = group_key_parts(sql, cypher_type)
+    return key(value)
+
+
+def keys_itself(cypher_type: t.CypherType) -> bool:
+    """Whether a value of this type is its own grouping key (SQL equality is Cypher equivalence)."""
+    return cypher_type.kind is Kind.PATH or _natively_keyed(cypher_type)
+
+
+def sorts_itself(cypher_type: t.CypherType) -> bool:
+    """Whether a value of this type is its own sort key (SQL order is Cypher's order)."""
+    return cypher_type.kind in (Kind.NULL, Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE,
+                                Kind.RELATIONSHIP)
+
+
+def group_key_parts(sql: str, cypher_type: t.CypherType) -> tuple[str, Callable[[str], str]]:
+    """`group_key` in two parts: the value to compute in an inner SELECT, and the key of the column holding
+    it, computed above. `cy_key` is a macro with lambdas, into which DuckDB admits no subquery, and a
+    compiled expression may hold one (a property read off a value that may be a node)."""
+    if keys_itself(cypher_type):
+        return sql, _same
     if cypher_type.kind is Kind.FLOAT:
-        return cypher_key(f"({sql})::VARIANT")
+        return f"({sql})::VARIANT", cypher_key
     if cypher_type.kind in t.TEMPORAL_KINDS:
-        return temporal_key(sql, cypher_type.kind)
-    return cypher_key(to_variant(sql, cypher_type))
+        return temporal_key(sql, cypher_type.kind), _same
+    return to_variant(sql, cypher_type), cypher_key
+
+
+def sort_key_parts(sql: str, cypher_type: t.CypherType) -> tuple[str, Callable[[str], str]]:
+    """Like `group_key_parts`, for a key whose SQL order is Cypher's order (null sorts last ascending: it is
+    the largest)."""
+    if sorts_itself(cypher_type):
+        return sql, _same
+    if cypher_type.kind in t.TEMPORAL_KINDS:
+        return temporal_key(sql, cypher_type.kind), _same
+    return to_variant(sql, cypher_type), cypher_key
 
 
 def cypher_key(variant: str) -> str:
-    """`cy_key` of a VARIANT. One that holds a subquery (a property read off a value that may be a node) is
-    computed first, below the macro: DuckDB admits no subquery into the macro's lambdas."""
-    if "SELECT" in variant:
-        return f"(SELECT cy_key(__v) FROM (SELECT {variant} AS __v))"
+    """`cy_key` of a VARIANT column (or SQL without a subquery)."""
     return f"cy_key({variant})"
 
 
-def _sort_key(sql: str, cypher_type: t.CypherType) -> str:
-    """An expression whose SQL order is Cypher's order (null sorts last ascending: it is the largest)."""
-    if cypher_type.kind in (Kind.NULL, Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE,
-                            Kind.RELATIONSHIP):
-        return sql
-    if cypher_type.kind in t.TEMPORAL_KINDS:
-        return temporal_key(sql, cypher_type.kind)
-    return cypher_key(to_variant(sql, cypher_type))
+def _same(column: str) -> str:
+    return column
 
 
 class ProjectionCompiler:
@@ -713,8 +712,7 @@ class ProjectionCompiler:
             current = Relation(f"(SELECT DISTINCT {columns}, {UNORDERED} AS __ord FROM {current.sql})",
                                current.variables)
         elif clause.distinct:
-            current = _first_per_key(self.queries, current, [
-                group_key(item.variable.column, item.variable.type) for item in clause.items])
+            current = _first_per_key(self.queries, current, [item.variable for item in clause.items])
         current = self._order_and_page(current)
         if clause.where is not None:
             alias = self.queries.alias()
@@ -787,7 +785,7 @@ class ProjectionCompiler:
         # each value's first row (collect keeps that row's place)
         plain_counts = {index for index, aggregate in enumerate(aggregates) if aggregate.name == "count"
                         and aggregate.distinct and aggregate.argument is not None
-                        and group_key(f"a{index}", aggregate.argument.type) == f"a{index}"}
+                        and keys_itself(aggregate.argument.type)}
         distinct = [(index, aggregate) for index, aggregate in enumerate(aggregates)
                     if aggregate.distinct and aggregate.argument is not None and index not in plain_counts]
         if distinct:
@@ -799,8 +797,8 @@ class ProjectionCompiler:
                 f", row_number() OVER (PARTITION BY {', '.join([*group_columns, f'ak{index}'])}"
                 f" ORDER BY __ord) = 1 AS d{index}" for index, _ in distinct)
             layer0 = f"(SELECT *{flags} FROM (SELECT *{keyed} FROM {layer0}))"
-        outputs = [f"arg_min(g{index}, __ord) AS g{index}" if key != f"g{index}" else f"g{index}"
-                   for index, key in enumerate(group_keys)]
+        outputs = [f"g{index}" if keys_itself(item.expression.type) else f"arg_min(g{index}, __ord) AS g{index}"
+                   for index, item in enumerate(grouping)]
         outputs += [f"count(DISTINCT a{index}) AS a{index}" if index in plain_counts else
                     f"{_aggregate_sql(aggregate, index, percentiles.get(index, '0.5'))} AS a{index}"
                     for index, aggregate in enumerate(aggregates)]
@@ -836,12 +834,15 @@ class ProjectionCompiler:
         alias = self.queries.alias()
         context = self.queries.context_for(relation, alias, self.outer)
         compiler = ExpressionCompiler(context, self.queries)
-        keys = [_sort_key(compiler.compile(item.expression), item.expression.type) for item in clause.order_by]
+        parts = [sort_key_parts(compiler.compile(item.expression), item.expression.type) for item in clause.order_by]
         new_variables = relation.variables
         carried = relation.carried_columns(alias)
         keyed = (f"(SELECT {_list([f'{alias}.{v.column}' for v in new_variables] + carried)}"
-                 f"{_list([f'{key} AS __s{i}' for i, key in enumerate(keys)])}{alias}.__ord AS __ord"
+                 f"{_list([f'{value} AS __s{i}' for i, (value, _) in enumerate(parts)])}{alias}.__ord AS __ord"
                  f" FROM {relation.sql} AS {alias}{context.join_text()})")
+        keys = [f"{key(f'__s{i}')} AS __s{i}" for i, (_, key) in enumerate(parts) if key is not _same]
+        if keys:  # taken above the values (`sort_key_parts`), below the window that orders by them
+            keyed = f"(SELECT * REPLACE ({', '.join(keys)}) FROM {keyed})"
         directions = ["DESC NULLS FIRST" if item.descending else "ASC NULLS LAST" for item in clause.order_by]
         order = ", ".join([*[f"__s{i} {d}" for i, d in enumerate(directions)], "__ord"])
         paging = ""
@@ -858,15 +859,16 @@ class ProjectionCompiler:
         return Relation(inner, new_variables, relation.carried)
 
 
-def _first_per_key(queries: QueryCompiler, relation: Relation, keys: list[str]) -> Relation:
-    """The first row (by __ord) of each group of equal keys; keys are computed below the window because
-    DuckDB refuses volatile expressions (the runtime's error branches) inside OVER(). When every value is
-    its own key, the row is its key and its first __ord: a GROUP BY with min(), a third cheaper than the
-    window (which DuckDB plans as an arg_min carrying every column)."""
+def _first_per_key(queries: QueryCompiler, relation: Relation, variables: list[Variable]) -> Relation:
+    """The first row (by __ord) of each group of equal keys of `variables`; keys are computed below the
+    window because DuckDB refuses volatile expressions (the runtime's error branches) inside OVER(). When
+    every value is its own key, a GROUP BY with min(), a third cheaper than the window (which DuckDB plans
+    as an arg_min carrying every column)."""
     columns = [v.column for v in relation.variables]
-    if keys == columns:
+    if all(keys_itself(v.type) for v in variables) and list(map(id, variables)) == list(map(id, relation.variables)):
         return Relation(f"(SELECT {_list(columns)}min(__ord) AS __ord FROM {relation.sql} GROUP BY ALL)",
                         relation.variables)
+    keys = [group_key(v.column, v.type) for v in variables]
     alias = queries.alias()
     key_columns = _list([f"{key} AS __d{i}" for i, key in enumerate(keys)])
     partition = ", ".join(f"__d{i}" for i in range(len(keys))) or "1"
@@ -903,9 +905,10 @@ def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5")
         return f"avg({_numbers(aggregate, column, argument_type)}){filter_clause}"
     if name in ("min", "max"):
         # Cypher's order across types (ORDER BY's): the value with the least or greatest sort key
-        key = _sort_key(column, argument_type)
-        return f"{name}({column}){filter_clause}" if key == column else \
-            f"arg_{name}({column}, {key}){filter_clause}"
+        if sorts_itself(argument_type):
+            return f"{name}({column}){filter_clause}"
+        value, key = sort_key_parts(column, argument_type)
+        return f"arg_{name}({column}, {key(value)}){filter_clause}"
     if name in ("stdev", "stdevp"):
         function = "stddev_samp" if name == "stdev" else "stddev_pop"
         return f"coalesce({function}({_numbers(aggregate, column, argument_type)}){filter_clause}, 0.0)"

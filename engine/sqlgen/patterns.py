@@ -23,6 +23,7 @@ from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters, SelectContext
 from engine.sqlgen.expressions import ExpressionCompiler, entity_id_of, equality_sql
+from engine.sqlgen.order import OrderKey
 from engine.sqlgen.walks import Hop, LevelSource, LevelWalk, Walk, frontier_walk, trail_walk
 from engine.types import Kind
 
@@ -52,7 +53,7 @@ class PatternSql:
 
     from_items: list[str] = field(default_factory=list)
     conditions: list[str] = field(default_factory=list)
-    order_keys: list[str] = field(default_factory=list)
+    order_keys: list[OrderKey] = field(default_factory=list)
     """Row order among one input row's matches, as Neo4j expands: node scans by id, and a node's
     relationships newest first (ADR-0007)."""
     outputs: list[tuple[str, str]] = field(default_factory=list)
@@ -66,7 +67,7 @@ class PatternSql:
         partition = f"{row_key}, {selection.start}, {selection.end}"
         if selection.kind == "groups":
             return f" QUALIFY dense_rank() OVER (PARTITION BY {partition} ORDER BY {selection.length}) <= {selection.k}"
-        order = ", ".join([selection.length, *self.order_keys])
+        order = ", ".join([selection.length, *(key.order_by for key in self.order_keys)])
         return f" QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY {order}) <= {selection.k}"
 
 
@@ -194,7 +195,7 @@ class PatternCompiler:
             self.context.bind_variable(node.variable, id_sql)
             self.context.register_entity_alias("node", id_sql, alias)
             if scanned:
-                self.sql.order_keys.append(id_sql)
+                self.sql.order_keys.append(OrderKey(id_sql))
             if not node.variable.anonymous:
                 self.sql.outputs.append((node.variable.column, id_sql))
         self._node_conditions(node, id_sql, fresh=existing is None)
@@ -297,7 +298,7 @@ class PatternCompiler:
         id_sql = f"{alias}.id"
         self.context.bind_variable(relationship.variable, id_sql)
         self.context.register_entity_alias("relationship", id_sql, alias)
-        self.sql.order_keys.append(f"{id_sql} DESC")
+        self.sql.order_keys.append(OrderKey(id_sql, descending=True))
         if not relationship.variable.anonymous:
             self.sql.outputs.append((relationship.variable.column, id_sql))
         self._relationship_filters(relationship, id_sql)
@@ -379,7 +380,7 @@ class PatternCompiler:
         self._condition(f"{alias}.finish = {right}")
         rels_sql = f"{alias}.rels"
         self.context.bind_variable(relationship.variable, rels_sql, hoistable=False)
-        self.sql.order_keys.append(f"{rels_sql} DESC")
+        self.sql.order_keys.append(OrderKey(rels_sql, descending=True, list_valued=True))
         if not relationship.variable.anonymous:
             self.sql.outputs.append((relationship.variable.column, rels_sql))
         self._list_rels.append(rels_sql)
@@ -407,7 +408,7 @@ class PatternCompiler:
         self._condition(f"{reached} = {right}")
         rels_sql = f"[{', '.join(ids)}]" if ids else "[]::BIGINT[]"
         self.context.bind_variable(relationship.variable, rels_sql, hoistable=False)
-        self.sql.order_keys.append(f"{rels_sql} DESC")
+        self.sql.order_keys.append(OrderKey(rels_sql, descending=True, list_valued=True))
         if not relationship.variable.anonymous:
             self.sql.outputs.append((relationship.variable.column, rels_sql))
         self._list_rels.append(rels_sql)
@@ -526,7 +527,7 @@ class PatternCompiler:
         for (_, outer), column in zip(group.group_variables, lists, strict=True):
             self.sql.outputs.append((outer.column, f"{alias}.{column}"))
         rels_sql = f"{alias}.rels"
-        self.sql.order_keys.append(f"{rels_sql} DESC")
+        self.sql.order_keys.append(OrderKey(rels_sql, descending=True, list_valued=True))
         self._list_rels.append(rels_sql)
         if keep_nodes:
             self._walk_nodes[id(group)] = f"{alias}.nodes"

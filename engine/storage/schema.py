@@ -233,6 +233,19 @@ class GraphStore:
             self.relationships_changed()
             self._relationships_pending = False
 
+    def node_count(self, label: str | None = None) -> int:
+        """How many nodes the store holds (with `label`): counted now, for a plan's estimates."""
+        where, values = ("", []) if label is None else (" WHERE list_contains(labels, ?)", [label])
+        (count,) = self.connection.execute(f"SELECT count(*) FROM nodes{where}", values).fetchone() or (0,)
+        return int(count)
+
+    def relationship_count(self, types: frozenset[str] | None = None) -> int:
+        """How many relationships the store holds (of `types`; None: of any type): counted now."""
+        names = sorted(types or ())
+        where = "" if types is None else " WHERE " + (" OR ".join(["type = ?"] * len(names)) or "false")
+        (count,) = self.connection.execute(f"SELECT count(*) FROM rels{where}", names).fetchone() or (0,)
+        return int(count)
+
     def most_relationships_per_node(self, types: frozenset[str] | None, column: Literal["src", "dst"]) -> int:
         """The most relationships of `types` (None: of any type) one node has as their `column`: how far a
         walk over them can branch at a node. Remembered until this process creates a relationship in the

@@ -1,5 +1,6 @@
-"""The plan (engine/plan, ADR-0057) as users see it: EXPLAIN shows a step per clause and what the rules
-decided without running anything; PROFILE runs the statement and gives each step's rows and time;
+"""The plan (engine/plan, ADR-0057) as users see it: EXPLAIN shows the operator tree with estimated rows and
+what the rules decided about each step, without running anything; PROFILE runs the statement and gives each
+step's rows and time;
 `python -m engine explain` prints the plan first. Assertions are on plan shape, not on SQL."""
 
 from __future__ import annotations
@@ -21,52 +22,82 @@ def db():
 
 
 def plan_of(db, statement: str, params=None) -> list[tuple]:
+    """EXPLAIN's operators root first: (operator, step, notes)."""
     result = db.execute("EXPLAIN " + statement, params or {})
-    assert result.columns == ["id", "operator", "details", "notes"]
-    return [(operator, notes) for _, operator, _, notes in result.rows]
+    assert result.columns == ["id", "operator", "details", "estimatedRows", "step", "notes"]
+    return [(operator, step, notes) for _, operator, _, _, step, notes in result.rows]
 
 
-def test_explain_shows_a_step_per_clause_and_runs_nothing(db):
+def operators(db, statement: str, params=None) -> list[str]:
+    return [operator for operator, _, _ in plan_of(db, statement, params)]
+
+
+def test_explain_shows_the_operator_tree_and_runs_nothing(db):
     result = db.execute("EXPLAIN MATCH (p:P) WITH p.g AS g, count(*) AS c CREATE (:Made {g: g}) RETURN g")
-    assert [row[1] for row in result.rows] == ["Match", "Aggregation", "Create", "Projection"]
-    assert [row[2] for row in result.rows][:2] == ["MATCH (p:P)", "WITH p.g AS g, count(*) AS c"]
+    assert [row[1] for row in result.rows] == [
+        "+ProduceResults", "+Projection", "+Create", "+EagerAggregation", "+NodeByLabelScan"]
+    assert [row[2] for row in result.rows][2:] == ["(:Made {g: g})", "p.g, count(*)", "p:P"]
+    assert [row[4] for row in result.rows] == [4, 4, 3, 2, 1]  # the plan step each belongs to
     assert result.counters["nodes_created"] == 0
     assert db.execute("MATCH (m:Made) RETURN count(*) AS c").fetchall() == [(0,)]
 
 
+def test_estimated_rows_come_from_the_stores_counts(db):
+    """100 :P nodes, 90 :R relationships: a label scan estimates 100 rows, an expansion the average degree
+    (0.9) per row, an equality 1 row in 10, an aggregation with keys the square root, a LIMIT its count."""
+    db.execute("MATCH (a:P), (b:P) WHERE b.id = a.id + 1 AND a.id <= 90 CREATE (a)-[:R]->(b)")
+    result = db.execute("EXPLAIN MATCH (a:P)-[:R]->(b) WHERE b.g = 1 RETURN b.g AS g, count(*) AS c LIMIT 2")
+    estimates = {row[1].lstrip("|+ "): row[3] for row in result.rows}
+    assert estimates == {"ProduceResults": 2, "Limit": 2, "EagerAggregation": 3, "Filter": 9, "Expand(All)": 90,
+                         "NodeByLabelScan": 100}
+
+
+def test_a_subquery_and_a_union_are_branches_of_the_tree(db):
+    tree = operators(db, "MATCH (a:P {id: 1}) CALL (a) { MATCH (a)-[*1..2]->(c) RETURN count(c) AS n }"
+                         " RETURN a.id AS id, n UNION ALL RETURN 0 AS id, 0 AS n")
+    assert tree == ["+ProduceResults", "+Union", "| +Projection", "+Projection", "+Apply",
+                    "| +EagerAggregation", "| +VarLengthExpand(All)", "| +Argument", "+Filter", "+NodeByLabelScan"]
+
+
 def test_consecutive_reads_are_one_select_and_writes_are_not(db):
-    assert plan_of(db, "MATCH (p:P) WHERE p.id > 3 WITH p ORDER BY p.id LIMIT 5 RETURN p.id AS id") == [
-        ("Match", ""), ("Limit", "one SELECT with step 1"), ("Projection", "one SELECT with step 2, result")]
-    assert plan_of(db, "MATCH (p:P) SET p.seen = true RETURN count(*) AS c") == [
-        ("Match", ""), ("Set", "row order not read"), ("Aggregation", "result")]
+    steps = plan_of(db, "MATCH (p:P) WHERE p.id > 3 WITH p ORDER BY p.id LIMIT 5 RETURN p.id AS id")
+    assert [(step, notes) for _, step, notes in steps if notes] == [
+        (3, "one SELECT with step 2, result"), (2, "one SELECT with step 1")]
+    steps = plan_of(db, "MATCH (p:P) SET p.seen = true RETURN count(*) AS c")
+    assert [(operator, notes) for operator, _, notes in steps if notes] == [
+        ("+EagerAggregation", "result"), ("+SetProperties", "row order not read")]
 
 
 def test_the_rules_properties_are_shown(db):
     """ADR-0029: an aggregation ordered by its own keys does not read its input's order; ADR-0048: a MATCH
-    whose rows nothing counts reads distinct input rows."""
+    whose rows nothing counts reads distinct input rows; ADR-0035: a shortest path between bound nodes may
+    walk by levels."""
     steps = plan_of(db, "MATCH (a:P) MATCH (a)-->(b) RETURN DISTINCT b.id AS id")
-    assert steps[1] == ("Match", "one SELECT with step 1, distinct input rows")
+    assert ("+Expand(All)", 2, "one SELECT with step 1, distinct input rows") in steps
     steps = plan_of(db, "MATCH (p:P) RETURN p.g AS g, count(*) AS c ORDER BY g")
-    assert "row order not read" in steps[0][1]
+    assert "row order not read" in steps[-1][2]
+    steps = plan_of(db, "MATCH (a:P {id: 1}), (b:P {id: 2}) MATCH p = shortestPath((a)-[*]->(b)) RETURN p")
+    assert ("+ShortestPath", 2, "one SELECT with step 1, may walk levels") in steps
 
 
 def test_explain_needs_no_parameters_and_points_errors_into_the_text_as_sent(db):
-    assert plan_of(db, "UNWIND $rows AS r MERGE (n:P {id: r.id}) SET n.name = r.name") == [
-        ("Unwind", ""), ("Merge", ""), ("Set", "result")]
+    assert operators(db, "UNWIND $rows AS r MERGE (n:P {id: r.id}) SET n.name = r.name") == [
+        "+SetProperties", "+Merge", "+Unwind"]
     with pytest.raises(engine.CypherSyntaxError) as raised:
         db.execute("EXPLAIN MATCH (n RETURN n")
     assert raised.value.column == 18 and "EXPLAIN MATCH (n RETURN n" in str(raised.value)
 
 
-def test_profile_runs_the_statement_and_gives_rows_per_step(db):
+def test_profile_runs_the_statement_and_gives_rows_and_time_per_step(db):
     result = db.execute("PROFILE MATCH (p:P) WHERE p.id <= 30 WITH p.g AS g, count(*) AS c RETURN g, c ORDER BY g")
     assert len(result.rows) == 10
-    assert [line["operator"] for line in result.plan] == ["Match", "Aggregation", "Sort"]
-    assert result.plan[-1]["rows"] == 10
-    assert all(line["ms"] >= 0 for line in result.plan)
+    measured = [(line["operator"], line["step"]) for line in result.plan if line["ms"] is not None]
+    assert measured == [("+Sort", 3), ("+EagerAggregation", 2), ("+Filter", 1)]
+    assert result.plan[1]["rows"] == 10
+    assert all(line["ms"] >= 0 for line in result.plan if line["ms"] is not None)
     written = db.execute("PROFILE UNWIND range(1, 7) AS i CREATE (:Q {i: i}) WITH i RETURN count(*) AS c")
     assert written.rows == [(7,)] and written.counters["nodes_created"] == 7
-    assert written.plan[0] == {**written.plan[0], "operator": "Unwind", "rows": 7}
+    assert written.plan[-1] == {**written.plan[-1], "operator": "+Unwind", "rows": 7}
 
 
 def test_python_m_engine_explain_prints_the_plan_of_each_seed_statement():
