@@ -60,6 +60,14 @@ class HandSql:
         self.duck = store.connection
         self.cols = Columns(self.duck)
 
+    @classmethod
+    def in_memory(cls, memory_limit: str) -> HandSql:
+        """An in-memory database in the engine's layout (its tables and catalog, `GraphStore`), configured as
+        the engine configures its own: the memory limit, external access off."""
+        duck = duckdb.connect(":memory:", config={"memory_limit": memory_limit})
+        duck.execute("SET enable_external_access = false")
+        return cls(GraphStore(duck))
+
     messages_indexed = False
     """Whether message texts have postings (index_messages ran): new messages then get theirs too."""
 

@@ -172,14 +172,12 @@ class Hand(System):
     name, label, packages = "handsql", "hand-written DuckDB SQL", ("duckdb",)
 
     def open(self, kind: str) -> None:
-        import engine
         from bench.handsql import HandSql
-        self.db = engine.connect(":memory:", memory_limit=BENCH_MEMORY)
-        self.h = HandSql(self.db._store)
+        self.h = HandSql.in_memory(BENCH_MEMORY)
         self.h.create_columns(kind)
 
     def close(self) -> None:
-        self.db.close()
+        self.h.duck.close()
 
     def load(self, step: str, rows: list[dict[str, Any]]) -> None:
         self.h.load(step, rows)
@@ -197,8 +195,8 @@ class Hand(System):
         return remember(self.h, session)
 
     def counts(self) -> tuple[int, int]:
-        nodes = self.db._duck.execute("SELECT count(*) FROM nodes").fetchone()[0]
-        rels = self.db._duck.execute("SELECT count(*) FROM rels").fetchone()[0]
+        nodes = self.h.duck.execute("SELECT count(*) FROM nodes").fetchone()[0]
+        rels = self.h.duck.execute("SELECT count(*) FROM rels").fetchone()[0]
         return nodes, rels
 
 

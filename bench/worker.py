@@ -116,8 +116,10 @@ class Watchdog:
 def _interruptible(system: System) -> None:
     """Attach an `interrupt()` to systems whose driver has one."""
     name = system.name
-    if name in ("ours", "handsql"):
-        system.interrupt = lambda: system.db._duck.interrupt()
+    if name == "ours":
+        system.interrupt = lambda: system.db.interrupt()
+    elif name == "handsql":
+        system.interrupt = lambda: system.h.duck.interrupt()
     elif name == "kuzu":
         system.interrupt = lambda: system.conn.interrupt()
     elif name == "graphqlite":

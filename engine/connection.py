@@ -6,6 +6,7 @@ import contextlib
 import dataclasses
 import functools
 import os
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -104,6 +105,12 @@ def _bounded_depth(method: Callable[..., T]) -> Callable[..., T]:
     return bounded
 
 
+def _timed(result: Result, started: float, binding: float) -> Result:
+    """`result` with the statement's total time (since `started`) and its parsing and binding time."""
+    result.timings.update(bind=binding, total=time.perf_counter() - started)
+    return result
+
+
 def _measured(line: PlanLine, profile: Profile) -> dict[str, Any]:
     """PROFILE's rows and time of the step `line` is the topmost operator of (None on the others: the SQL of
     a step runs as one, its operators' rows are not counted apart)."""
@@ -174,6 +181,7 @@ class Connection:
         mode, text = plan_prefix(statement)
         if mode is not None:
             return self._planned(mode, statement, text, params, read_only=read_only, timeout=timeout)
+        started = time.perf_counter()
         self._store.current()
         version = self._store.version
         kept = self._statements.lookup(statement, params, version)
@@ -181,9 +189,10 @@ class Connection:
             self._before_read()
             result = self._executor.run_compiled(*kept, statement, read_only=read_only, timeout=timeout)
             if result is not None:
-                return result
+                return _timed(result, started, 0.0)
         with parameter_reads.recording() as reads:
             bound = self._bind(_parsed(statement), params, statement)
+            binding = time.perf_counter() - started
             if _reads_only(bound):
                 self._before_read()
             with self._writing(bound):
@@ -191,7 +200,7 @@ class Connection:
                 result = self._after(self._executor.run(bound, statement, read_only=read_only, timeout=timeout))
         if self._store.version == version:
             self._statements.remember(statement, params, reads, self._executor.compiled, version)
-        return result
+        return _timed(result, started, binding)
 
     def _planned(self, mode: str, statement: str, text: str, params: Mapping[str, Any] | None, *, read_only: bool,
                  timeout: float | None) -> Result:
@@ -225,8 +234,10 @@ class Connection:
         error positions are relative to `text`."""
         results = []
         for statement, span in _parsed_script(text):
+            started = time.perf_counter()
             self._store.current()
             bound = self._bind(statement, params, text)
+            binding = time.perf_counter() - started
             if _reads_only(bound):
                 self._before_read()
             with self._writing(bound):
@@ -234,7 +245,7 @@ class Connection:
                 result = self._after(self._executor.run(bound, text, read_only=read_only,
                                                         timeout=self._timeout(timeout)))
             result.statement = text[span.start:span.end]
-            results.append(result)
+            results.append(_timed(result, started, binding))
         return results
 
     @_bounded_depth

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import engine
+
 ROOT = Path(__file__).resolve().parents[1]
 LAZY = {("engine/__init__.py", "engine.connection"), ("engine/algorithms/compute.py", "igraph")}
 """Imports that are deferred on purpose: `import engine` stays light (ADR-0027), igraph loads on first use."""
@@ -34,3 +36,18 @@ def test_no_import_is_deferred_into_a_function():
                     if where not in LAZY:
                         deferred.append(f"{where[0]}:{node.lineno} imports {module}")
     assert deferred == []
+
+
+def test_the_runner_and_the_bench_use_no_private_attribute_of_a_connection():
+    """`runner/` and `bench/` reach the engine through `engine.Connection`'s public methods: none reads
+    one of its private attributes (its DuckDB connection, its store, its executor)."""
+    with engine.connect(":memory:") as connection:
+        private = {name for name in vars(connection) if name.startswith("_") and not name.startswith("__")}
+    found = []
+    for folder in ("runner", "bench"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Attribute) and node.attr in private and not (
+                        isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
+    assert private and found == []

@@ -144,7 +144,7 @@ class Executor:
 
         def body(run: StatementRun) -> Result:
             run.span, run.in_chain = compiled.span, compiled.fused
-            raw = run._run_sql(compiled.statement(self.connection), values, last=True).fetchall()
+            raw = run.fetch_rows(compiled.statement(self.connection), values)
             rows = Decoder(self.connection, self.store.catalog).decode_results(raw, list(compiled.types))
             return Result(list(compiled.columns), rows, empty_counters(), compiled.ordered)
 
@@ -184,7 +184,9 @@ class Executor:
             if timer.expired:  # it fired after the last SQL statement had started
                 raise StatementTimeout(timer.seconds or 0, run.span)
             if run.begun:
+                started = time.perf_counter()
                 self.connection.execute("ROLLBACK" if read_only else "COMMIT")
+                run.sql_seconds += time.perf_counter() - started
                 if not read_only:
                     self.store.committed()
             if read_only and writes:  # an explained write may have added a column the rollback took away
@@ -213,6 +215,7 @@ class Executor:
                 raise error.with_source(text) from None
             raise
         result.statement = text
+        result.timings["sql"] = run.sql_seconds
         return result
 
     def _run_query(self, run: StatementRun, query: b.BoundQuery) -> Result:
@@ -239,7 +242,7 @@ class Executor:
             # a read that ran no SQL before this SELECT, and a fused one: compiled anew, the same SQL (ADR-0044)
             one_select = pending is not None and not run.begun and run.fuse and not query.updating
             started = time.perf_counter()
-            raw = run._run_sql(sql, values, last=True).fetchall()
+            raw = run.fetch_rows(sql, values)
             types = [v.type for v in output]
             rows = Decoder(self.connection, self.store.catalog).decode_results(raw, types)
             if run.profile is not None:

@@ -38,6 +38,10 @@ class Result:
     counters: dict[str, int] = field(default_factory=empty_counters)
     ordered: bool = False
     statement: str = ""
+    timings: dict[str, float] = field(default_factory=dict)
+    """Seconds the statement took: `total` (from its text to its decoded rows), `bind` (parsing and binding;
+    0 for a statement whose compiled read was reused) and `sql` (inside DuckDB); the rest of `total` is the
+    engine's own (planning, SQL generation, decoding)."""
     plan: list[dict[str, Any]] | None = None
     """For EXPLAIN and PROFILE: the plan's steps (`id`, `operator`, `details`, `notes`; PROFILE adds `rows`
     and `ms`), engine/plan/describe.py."""

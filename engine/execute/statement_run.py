@@ -4,6 +4,7 @@ tables it made, its change log, where its errors point; and `Chain`, read clause
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +48,8 @@ full-text indexes have yet to see."""
         self.deleted_any = False
         self.span: Span | None = None
         self.trace: list[tuple[str, list[Any]]] | None = None
+        self.sql_seconds = 0.0
+        """Time spent inside DuckDB running this statement's SQL and fetching its rows."""
         self.changes = StatementChanges(self, writes=writes)
         self.fuse = True
         """Whether consecutive read clauses run as one SELECT (ADR-0029); off for the re-run that locates
@@ -75,7 +78,20 @@ full-text indexes have yet to see."""
         if self.trace is not None:
             self.trace.append((sql, list(parameters)))
         connection = self._connection if last and not self.begun else self.connection
-        return connection.execute(sql, list(parameters))
+        started = time.perf_counter()
+        try:
+            return connection.execute(sql, list(parameters))
+        finally:
+            self.sql_seconds += time.perf_counter() - started
+
+    def fetch_rows(self, sql: str | duckdb.Statement, parameters: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """The rows of the statement's last SQL statement (its result)."""
+        ran = self._run_sql(sql, parameters, last=True)
+        started = time.perf_counter()
+        try:
+            return ran.fetchall()
+        finally:
+            self.sql_seconds += time.perf_counter() - started
 
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
         self._run_sql(sql, parameters)
