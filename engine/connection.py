@@ -35,12 +35,13 @@ from engine.limits import (
     refuse_deep_parameters,
     text_cap,
 )
-from engine.plan.describe import EXPLAIN_COLUMNS, PlanLine, WithUnknowns, plan_lines, schema_line
+from engine.plan.describe import EXPLAIN_COLUMNS, PlanLine, plan_lines, schema_line
 from engine.plugins import compiler as _plugins  # noqa: F401 - registers the feature packages
 from engine.procedures import ProcedureRegistry
 from engine.quoting import sql_identifier, sql_string
 from engine.semantic import parameter_reads
 from engine.semantic.bound import BoundQuery, BSchemaCommand
+from engine.semantic.unknown import WithUnknowns
 from engine.sharing import holder
 from engine.sharing.client import SharedConnection
 from engine.span import Span

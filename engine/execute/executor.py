@@ -177,7 +177,7 @@ class Executor:
                 result = body(run)
                 run.changes.sync(final=True)
                 if run.deleted_nodes:
-                    self._check_no_dangling(run)
+                    self.check_no_dangling(run)
                 if self.store.catalog.constraints and _wrote(getattr(result, "counters", {})):
                     self._check_constraints(run, existence=True)
                 run.drop_tables()
@@ -224,7 +224,7 @@ class Executor:
         if len(query.parts) > 1:
             relations = []
             for part in query.parts:
-                relation, part_counters = self._run_single(run, part)
+                relation, part_counters = self.run_single(run, part)
                 counters += part_counters
                 relations.append(relation)
             relation = Relation(f"({union_select(query, relations)})", list(query.output))
@@ -254,7 +254,7 @@ class Executor:
         result_counters.update(counters)
         return Result(list(query.columns), rows, result_counters, query.ordered)
 
-    def _run_single(self, run: StatementRun, query: b.BoundSingleQuery, relation: Relation | None = None,
+    def run_single(self, run: StatementRun, query: b.BoundSingleQuery, relation: Relation | None = None,
                     read: ReadClause | None = None) -> tuple[Relation, Counter[str]]:
         """Run one single query's clauses in order, ending in a binding table. `relation` is the table its
         first clause reads (one empty row by default); `read` runs a read clause over a binding table (a
@@ -401,7 +401,7 @@ class Executor:
         check_constraints(run.connection, self.store.catalog, run.span, existence=existence,
                           writes=run.changes.writes)
 
-    def _check_no_dangling(self, run: StatementRun) -> None:
+    def check_no_dangling(self, run: StatementRun) -> None:
         row = run.connection.execute(
             "SELECT src, dst FROM rels WHERE src NOT IN (SELECT id FROM nodes) OR dst NOT IN (SELECT id FROM nodes)"
             " LIMIT 1").fetchone()
@@ -420,7 +420,7 @@ def _check_no_sequential_sets(run: StatementRun, writer: Writer, clause: b.BSet,
     for item in clause.items:
         if item.kind not in ("property", "all", "merge") or not _reads_properties(item.value, item.key):
             continue
-        for _, rows_sql, values in writer._targets(item, relation):
+        for _, rows_sql, values in writer.targets(item, relation):
             (repeated,) = run.fetchone(f"SELECT count(*) - count(DISTINCT id) FROM {rows_sql}", values)
             if repeated:
                 raise UnsupportedFeature("a SET inside FOREACH that reads the property it writes, on an element "
@@ -438,17 +438,7 @@ def _reads_properties(expression: b.BoundExpression | None, key: object) -> bool
         return True
     if isinstance(expression, b.BFunction) and expression.name in ("properties", "map_merge"):
         return True
-    return any(_reads_properties(child, key) for child in _bound_children(expression))
-
-
-def _bound_children(expression: b.BoundExpression) -> list[b.BoundExpression]:
-    children: list[b.BoundExpression] = []
-    for value in vars(expression).values():
-        for item in value if isinstance(value, tuple) else (value,):
-            for leaf in item if isinstance(item, tuple) else (item,):
-                if isinstance(leaf, b.BoundExpression):
-                    children.append(leaf)
-    return children
+    return any(_reads_properties(child, key) for child in b.children(expression))
 
 
 def _wrote(counters: Any) -> bool:

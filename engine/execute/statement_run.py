@@ -103,10 +103,10 @@ full-text indexes have yet to see."""
 
     def materialize(self, select: str, variables: list[Any], parameters: Sequence[Any] = (), *,
                     dense: bool = False) -> Relation:
-        """A temp table of `select`'s rows; `dense`: its `__ord` is 1..n (see `dense`)."""
+        """A temp table of the rows of `select` (a parenthesised SELECT or a table's name); `dense`: its `__ord`
+        is 1..n (see `dense`)."""
         name = f"_cypher_t{next(_TABLE_NAMES)}"
-        body = select[1:-1] if select.startswith("(") and select.endswith(")") else f"SELECT * FROM {select}"
-        (self.row_counts[name],) = self.fetchone(f"CREATE TEMP TABLE {name} AS {body}", parameters)
+        (self.row_counts[name],) = self.fetchone(f"CREATE TEMP TABLE {name} AS SELECT * FROM {select}", parameters)
         self.tables.append(name)
         if dense:
             self.dense.add(name)

@@ -103,7 +103,7 @@ class CallRun:
         counters: Counter[str] = Counter()
         relations = []
         for part in self.clause.query.parts:
-            relation, part_counters = self.executor._run_single(self.run, part, seed, read)
+            relation, part_counters = self.executor.run_single(self.run, part, seed, read)
             counters += part_counters
             relations.append(relation)
         query = self.clause.query
@@ -196,7 +196,7 @@ class CallRun:
             try:
                 inner, batch_counters = self.over(rows)
                 if self.run.deleted_nodes:
-                    self.executor._check_no_dangling(self.run)
+                    self.executor.check_no_dangling(self.run)
                 status = Status(True, True, transaction, None)
                 if self.clause.returns:
                     result = self._with_status(inner, report, status)

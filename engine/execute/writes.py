@@ -547,7 +547,7 @@ class Writer:
             return None
         targets: list[str] = []
         for item in items:
-            for entity, rows_sql, values in self._targets(item, relation):
+            for entity, rows_sql, values in self.targets(item, relation):
                 rows = self.run.materialize(rows_sql, [], values)
                 targets.append(f"SELECT __ord, '{entity}' AS kind, id FROM {rows.sql}")
         union = " UNION ALL ".join(targets)
@@ -566,7 +566,7 @@ class Writer:
                          f" (SELECT __ord FROM {ranked.sql} WHERE __round = {round_number}))", relation.variables)
                 for round_number in range(1, last + 1)]
 
-    def _targets(self, item: b.BoundSetItem, relation: Relation, value: b.BoundExpression | None = None,
+    def targets(self, item: b.BoundSetItem, relation: Relation, value: b.BoundExpression | None = None,
                  column_types: dict[str, CypherType | None] | None = None) -> list[tuple[str, str, list[Any]]]:
         """Per entity kind the target may be: (entity, SELECT of (id, v, __ord), its parameters), with the
         value `v` in the representation of that entity's column (`column_types`)."""
@@ -620,7 +620,7 @@ class Writer:
         if not isinstance(item.key, str):
             raise UnsupportedFeature("REMOVE with a computed property key", item.span)
         counters: Counter[str] = Counter()
-        for entity, rows_sql, values in self._targets(item, relation):
+        for entity, rows_sql, values in self.targets(item, relation):
             column = self.store.catalog.column(entity, item.key)
             if column is None:
                 self._check_targets(item, rows_sql, values)
@@ -726,11 +726,11 @@ class Writer:
         else:
             column = self.store.ensure_property_column(entity, item.key, item.value.type)
         if column is None:
-            for _, rows_sql, values in self._targets(item, relation):
+            for _, rows_sql, values in self.targets(item, relation):
                 self._check_targets(item, rows_sql, values)
             return counters
         column_type = self.store.catalog.column_type(entity, item.key)
-        for target_entity, rows_sql, values in self._targets(item, relation, item.value, {entity: column_type}):
+        for target_entity, rows_sql, values in self.targets(item, relation, item.value, {entity: column_type}):
             if target_entity != entity:
                 continue
             if skip_null:
@@ -756,7 +756,7 @@ class Writer:
         """SET n:A / REMOVE n:A. A label counts once per node it is really added to (appended, so labels
         keep the order they were added in) or removed from."""
         counters: Counter[str] = Counter()
-        for entity, rows_sql, values in self._targets(item, relation):
+        for entity, rows_sql, values in self.targets(item, relation):
             if entity != "node":
                 continue
             rows = self.run.materialize(rows_sql, [], values)
@@ -888,12 +888,7 @@ def _reads_graph(expression: Any, written: set[str] | None = None) -> bool:
         return _may_hold_element(expression.variable.type)
     if not isinstance(expression, b.BoundExpression):
         return False
-    for value in vars(expression).values():
-        for item in value if isinstance(value, tuple) else (value,):
-            parts = item if isinstance(item, tuple) else (item,)
-            if any(_reads_graph(part, written) for part in parts):
-                return True
-    return False
+    return any(_reads_graph(child, written) for child in b.children(expression))
 
 
 def _written_keys(items: list[b.BoundSetItem]) -> set[str] | None:

@@ -6,43 +6,13 @@ operator of each step, what the rules decided about the step.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from engine.plan.build import plan_single_query
 from engine.plan.operators import Statistics, statement_tree
 from engine.plan.plan import QueryPlan, Step
 from engine.semantic import bound as b
 
-
-class Unknown:
-    """The value of a parameter EXPLAIN was not given: of no known type (ANY), as it would be at run time."""
-
-    def __repr__(self) -> str:
-        return "<unknown>"
-
-
-class WithUnknowns(Mapping[str, Any]):
-    """Parameters for EXPLAIN: the given ones, and an Unknown for any other name."""
-
-    def __init__(self, given: Mapping[str, Any] | None) -> None:
-        self._given = dict(given or {})
-
-    def __getitem__(self, name: str) -> Any:
-        return self._given.get(name, UNKNOWN)
-
-    def __contains__(self, name: object) -> bool:
-        return True
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._given)
-
-    def __len__(self) -> int:
-        return len(self._given)
-
-
-UNKNOWN = Unknown()
 EXPLAIN_COLUMNS = ("id", "operator", "details", "estimatedRows", "step", "notes")
 """The columns of EXPLAIN's rows; PROFILE's plan adds `rows` and `ms` (on the topmost operator of each step)."""
 

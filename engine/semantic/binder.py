@@ -29,6 +29,7 @@ from engine.semantic.constants import constant_of
 from engine.semantic.functions import AGGREGATES, ARGUMENT_KINDS, SIGNATURES
 from engine.semantic.scope import ColumnNamer, Scope, Variable
 from engine.semantic.type_predicates import parse_type
+from engine.semantic.unknown import UNKNOWN
 from engine.span import Span
 from engine.syntax import ast
 from engine.types import CypherType, Kind
@@ -395,6 +396,8 @@ class Binder:
         if not isinstance(bound_expression, b.BLiteral | b.BParameter):
             return bound_expression
         value = bound_expression.value
+        if value is UNKNOWN:  # EXPLAIN without the parameter: checked when the statement runs
+            return bound_expression
         error = CypherArgumentError if isinstance(bound_expression, b.BParameter) else CypherSyntaxError
         if isinstance(value, bool) or not isinstance(value, int):
             raise error(f"{what} must be a non-negative integer, got {value!r}", expression.span,
@@ -1329,14 +1332,7 @@ def _return_item_span(query: ast.Query, name: str) -> Span | None:
 
 
 def _ast_variable_names(node: ast.SyntaxNode) -> set[str]:
-    names: set[str] = set()
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        if isinstance(current, ast.Variable):
-            names.add(current.name)
-        pending.extend(_ast_children(current))
-    return names
+    return {current.name for current in ast.walk(node) if isinstance(current, ast.Variable)}
 
 
 SHADOWING = ("The variable `{name}` is shadowing a variable with the same name from the outer scope and needs to be "
@@ -1346,14 +1342,11 @@ SHADOWING = ("The variable `{name}` is shadowing a variable with the same name f
 def _declaration_span(node: ast.SyntaxNode, name: str) -> Span:
     """Where `node` (a clause) names `name`: the projection item aliased to it, else the first variable of
     that name in it, else the clause."""
-    pending = [node]
-    while pending:
-        current = pending.pop(0)
+    for current in ast.walk(node):
         if isinstance(current, ast.ProjectionItem) and (current.alias or current.text) == name:
             return current.span
         if isinstance(current, ast.Variable) and current.name == name:
             return current.span
-        pending.extend(_ast_children(current))
     return node.span
 
 
@@ -1576,24 +1569,7 @@ def _ast_has_aggregate(expression: ast.SyntaxNode) -> bool:
         return True
     if isinstance(expression, ast.ExistsSubquery | ast.CountSubquery | ast.CollectSubquery | ast.PatternComprehension):
         return False
-    return any(_ast_has_aggregate(child) for child in _ast_children(expression))
-
-
-def _ast_children(node: ast.SyntaxNode) -> list[ast.SyntaxNode]:
-    children: list[ast.SyntaxNode] = []
-    for name in node.__dataclass_fields__:
-        if name == "span":
-            continue
-        value = getattr(node, name)
-        if isinstance(value, ast.SyntaxNode):
-            children.append(value)
-        elif isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, ast.SyntaxNode):
-                    children.append(item)
-                elif isinstance(item, tuple):
-                    children.extend(x for x in item if isinstance(x, ast.SyntaxNode))
-    return children
+    return any(_ast_has_aggregate(child) for child in ast.children(expression))
 
 
 def _names_read(expression: b.BoundExpression) -> set[str]:
@@ -1626,28 +1602,7 @@ def _replace_grouping_keys(expression: ast.Expression, names: dict[str, str]) ->
     if isinstance(expression, ast.CountStar) or (
             isinstance(expression, ast.FunctionCall) and expression.name.lower() in AGGREGATES):
         return expression
-    changes = {}
-    for field_name in expression.__dataclass_fields__:
-        if field_name == "span":
-            continue
-        value = getattr(expression, field_name)
-        if isinstance(value, ast.Expression):
-            new_value = _replace_grouping_keys(value, names)
-            if new_value is not value:
-                changes[field_name] = new_value
-        elif isinstance(value, tuple) and value and all(isinstance(v, ast.Expression) for v in value):
-            new_items = tuple(_replace_grouping_keys(v, names) for v in value)
-            if any(n is not o for n, o in zip(new_items, value, strict=True)):
-                changes[field_name] = new_items
-        elif isinstance(value, tuple) and value and all(
-                isinstance(v, tuple) and len(v) == 2 and isinstance(v[1], ast.Expression) for v in value):
-            # map entries (key, value) and CASE alternatives (when, then): every expression of the pair
-            new_pairs = tuple(tuple(_replace_grouping_keys(part, names) if isinstance(part, ast.Expression)
-                                    else part for part in pair) for pair in value)
-            if any(n is not o for new, old in zip(new_pairs, value, strict=True)
-                   for n, o in zip(new, old, strict=True)):
-                changes[field_name] = new_pairs
-    return replace(expression, **changes) if changes else expression
+    return ast.replace_expressions(expression, lambda child: _replace_grouping_keys(child, names))
 
 
 def _substitute_group_variables(expression: b.BoundExpression, keys: dict[str, Variable],
@@ -1679,20 +1634,7 @@ def _replace_projected(expression: ast.Expression, by_dump: dict[str, Variable])
     matched = by_dump.get(ast.dump(expression))
     if matched is not None:
         return ast.Variable(matched.name, span=expression.span)
-    changes = {}
-    for name in expression.__dataclass_fields__:
-        if name == "span":
-            continue
-        value = getattr(expression, name)
-        if isinstance(value, ast.Expression):
-            new_value = _replace_projected(value, by_dump)
-            if new_value is not value:
-                changes[name] = new_value
-        elif isinstance(value, tuple) and value and all(isinstance(v, ast.Expression) for v in value):
-            new_items = tuple(_replace_projected(v, by_dump) for v in value)
-            if any(n is not o for n, o in zip(new_items, value, strict=True)):
-                changes[name] = new_items
-    return replace(expression, **changes) if changes else expression
+    return ast.replace_expressions(expression, lambda child: _replace_projected(child, by_dump))
 
 
 ClauseBinder = Callable[[Binder, Any, Scope], tuple[b.BoundClause, Scope]]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
@@ -38,8 +39,25 @@ def as_list(value: str) -> str:
     return f"TRY_CAST({value} AS VARIANT[])"
 
 
-def _string_function(sql_macro: str) -> Builder:
-    return lambda c, f: macro(sql_macro, c.string(f.arguments[0]))
+def _case_mapping(sql_macro: str, convert: Callable[[str], str]) -> Builder:
+    """toLower() / toUpper(): the runtime macro (Java's full case mapping, `runtime._case_macros`), or, of a
+    string literal or parameter, the mapping done as the statement compiles (Python's str.lower / str.upper
+    are Java's Locale.ROOT ones, final sigma included) and bound: DuckDB folds no call of the macro, so
+    `toLower($q) CONTAINS e.key` ran it on every row (100k nodes: 8.8 ms, 4.4 bound). A parameter's is a
+    value derived from its own, so a compiled statement run again with another string maps that one."""
+    def derive(value: Any) -> str | None:
+        return convert(value) if isinstance(value, str) else None
+
+    def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        argument = f.arguments[0]
+        if isinstance(argument, b.BParameter) and isinstance(argument.given, str):
+            derived = c.context.parameters.derived(argument.name, argument.given, derive, "VARCHAR")
+            if derived is not None:
+                return derived
+        if isinstance(argument, b.BLiteral) and isinstance(argument.value, str):
+            return c.context.parameters.text(convert(argument.value))
+        return macro(sql_macro, c.string(argument))
+    return build
 
 
 def _size(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -368,10 +386,10 @@ def _map_merge(c: ExpressionCompiler, f: b.BFunction) -> str:
 
 
 FUNCTIONS: dict[str, Builder] = {
-    "tolower": _string_function("cy_lower"),
-    "toupper": _string_function("cy_upper"),
-    "lower": _string_function("cy_lower"),
-    "upper": _string_function("cy_upper"),
+    "tolower": _case_mapping("cy_lower", str.lower),
+    "toupper": _case_mapping("cy_upper", str.upper),
+    "lower": _case_mapping("cy_lower", str.lower),
+    "upper": _case_mapping("cy_upper", str.upper),
     "trim": _trim("trim"),
     "ltrim": _trim("ltrim"),
     "rtrim": _trim("rtrim"),

@@ -474,7 +474,7 @@ class PatternCompiler:
                 if column is None:
                     parts.append("false")
                     continue
-                if self.compiler.context.variables and _references_variables(value):
+                if self.compiler.context.variables and any(isinstance(node, b.BVariable) for node in b.walk(value)):
                     raise UnsupportedFeature("variable-length relationship properties that read variables",
                                              relationship.span)
                 column_type = self.context.catalog.column_type("relationship", key) or t.ANY
@@ -716,12 +716,6 @@ def _reads_aliases(condition: str, aliases: set[str]) -> bool:
     """Whether SQL text reads a column of one of `aliases` (fresh names such as `e12`, never a prefix of
     another name followed by a dot)."""
     return any(re.search(rf"(?<![\w.]){re.escape(alias)}\.", condition) for alias in aliases)
-
-
-def _references_variables(expression: b.BoundExpression) -> bool:
-    if isinstance(expression, b.BVariable):
-        return True
-    return any(_references_variables(v) for v in vars(expression).values() if isinstance(v, b.BoundExpression))
 
 
 def _list_sql_type(variable: object) -> str:

@@ -26,7 +26,8 @@ Representation choices the binder relies on:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, fields, replace
 from typing import Literal as TypingLiteral
 from typing import TypeAlias
 
@@ -843,3 +844,54 @@ def _dump_children(lines: list[str], value: object, label: str, depth: int, inde
             _dump_children(lines, item, f"{label}[{index}]", depth, indent)
     else:
         _dump_into(lines, value, label, depth, indent)
+
+
+# ------------------------------------------------------------------------------------------------------
+# Walking and rewriting the tree: the one API for both (bound trees have theirs, `semantic.bound.walk`)
+
+
+def children(node: SyntaxNode) -> list[SyntaxNode]:
+    """The nodes directly under `node`: its fields, the items of its tuples, and the parts of tuples of
+    pairs (map entries, CASE alternatives)."""
+    found: list[SyntaxNode] = []
+    for spec in fields(node):
+        if spec.name == "span":
+            continue
+        value = getattr(node, spec.name)
+        for item in value if isinstance(value, tuple) else (value,):
+            for part in item if isinstance(item, tuple) else (item,):
+                if isinstance(part, SyntaxNode):
+                    found.append(part)
+    return found
+
+
+def walk(root: SyntaxNode) -> Iterator[SyntaxNode]:
+    """`root` and every node under it, breadth first (a clause's own names come before its subqueries')."""
+    pending = [root]
+    while pending:
+        node = pending.pop(0)
+        yield node
+        pending.extend(children(node))
+
+
+def replace_expressions(node: SyntaxNode, transform: Callable[[Expression], Expression]) -> SyntaxNode:
+    """`node` with `transform` applied to each expression directly under it (in fields, tuples and tuples of
+    pairs); `node` itself when nothing changed."""
+    changes: dict[str, object] = {}
+    for spec in fields(node):
+        if spec.name == "span":
+            continue
+        value = getattr(node, spec.name)
+        new = _replaced(value, transform)
+        if new is not value:
+            changes[spec.name] = new
+    return replace(node, **changes) if changes else node
+
+
+def _replaced(value: object, transform: Callable[[Expression], Expression]) -> object:
+    if isinstance(value, Expression):
+        return transform(value)
+    if isinstance(value, tuple) and value:
+        items = tuple(_replaced(item, transform) for item in value)
+        return items if any(new is not old for new, old in zip(items, value, strict=True)) else value
+    return value

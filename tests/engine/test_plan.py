@@ -83,6 +83,10 @@ def test_the_rules_properties_are_shown(db):
 def test_explain_needs_no_parameters_and_points_errors_into_the_text_as_sent(db):
     assert operators(db, "UNWIND $rows AS r MERGE (n:P {id: r.id}) SET n.name = r.name") == [
         "+SetProperties", "+Merge", "+Unwind"]
+    paged = operators(db, "MATCH (p:P) RETURN p SKIP $s LIMIT $k")  # checked when the values are given
+    assert paged[1:3] == ["+Limit", "+Skip"]
+    with pytest.raises(engine.CypherArgumentError):
+        db.execute("PROFILE MATCH (p:P) RETURN p LIMIT $k", {"k": -1})
     with pytest.raises(engine.CypherSyntaxError) as raised:
         db.execute("EXPLAIN MATCH (n RETURN n")
     assert raised.value.column == 18 and "EXPLAIN MATCH (n RETURN n" in str(raised.value)
