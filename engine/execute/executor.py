@@ -43,7 +43,8 @@ from engine.plan.rules.fuse_reads import READ_CLAUSES, runs_clause_by_clause
 from engine.plan.rules.property_reads import Reads
 from engine.semantic import bound as b
 from engine.sqlgen.context import Parameters
-from engine.sqlgen.generator import QueryCompiler, Relation, union_select
+from engine.sqlgen.generator import QueryCompiler, union_select
+from engine.sqlgen.relation import Relation
 from engine.storage.schema import GraphStore
 from engine.types import Kind
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from engine.errors import CypherTypeError
 from engine.execute.statement_run import StatementRun
 from engine.semantic import bound as b
-from engine.sqlgen.generator import QueryCompiler, Relation
+from engine.sqlgen.generator import QueryCompiler
 from engine.sqlgen.procedure_arguments import argument_values_query
+from engine.sqlgen.relation import Relation
 
 
 def read_argument_values(run: StatementRun, queries: QueryCompiler, clause: b.BoundClause, relation: Relation) -> None:

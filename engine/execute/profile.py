@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from engine.sqlgen.generator import Relation
+from engine.sqlgen.relation import Relation
 
 if TYPE_CHECKING:
     from engine.execute.statement_run import Chain, StatementRun

@@ -19,7 +19,7 @@ from engine.limits import StatementTimer
 from engine.semantic import bound as b
 from engine.span import Span
 from engine.sqlgen.context import Parameters
-from engine.sqlgen.generator import Relation
+from engine.sqlgen.relation import Relation
 from engine.storage.schema import GraphStore
 
 _TABLE_NAMES = itertools.count()

@@ -37,7 +37,8 @@ from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import ExpressionCompiler
-from engine.sqlgen.generator import QueryCompiler, Relation, union_select
+from engine.sqlgen.generator import QueryCompiler, union_select
+from engine.sqlgen.relation import Relation
 from engine.syntax import ast
 from engine.types import Kind, sql_type
 

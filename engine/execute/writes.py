@@ -22,7 +22,9 @@ from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import DELETED_TABLES, ExpressionCompiler, entity_id_of, to_variant
-from engine.sqlgen.generator import QueryCompiler, Relation, group_key_parts
+from engine.sqlgen.generator import QueryCompiler
+from engine.sqlgen.keys import group_key_parts
+from engine.sqlgen.relation import Relation
 from engine.sqlgen.runtime import error_sql
 from engine.storage.schema import ENTITY_TABLES
 from engine.syntax import ast

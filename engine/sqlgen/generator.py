@@ -3,81 +3,40 @@
 Every binding table has `__ord` (the row order, dense from 1) and one column per variable. A clause's
 SELECT reads the previous relation under a fresh alias and produces the next; the executor materializes
 each at the top level (clause-at-a-time), while subqueries nest the same SELECTs, correlated on the
-variables they import. `STEP_SQL` dispatches by bound clause type.
+variables they import. `STEP_SQL` dispatches by bound clause type: MATCH, UNWIND and the CALLs here (patterns
+in patterns.py), WITH and RETURN in projection.py; the relation a clause reads and produces is relation.py's.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
 from engine.plan.build import plan_subquery
 from engine.plan.plan import NO_READS, Step
-from engine.plan.rules.order_demand import PLAIN_GROUP_KINDS, group_order_demanded, input_demanded
+from engine.plan.rules.order_demand import PLAIN_GROUP_KINDS
 from engine.plan.rules.property_reads import Reads
 from engine.procedures import Procedure, ProcedureBuild
 from engine.quoting import sql_identifier
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters, SelectContext
-from engine.sqlgen.decorrelate import SharedRows, keyed_query
-from engine.sqlgen.expressions import ExpressionCompiler, convert, equality_sql, to_variant
+from engine.sqlgen.decorrelate import keyed_query
+from engine.sqlgen.expressions import ExpressionCompiler, convert, equality_sql
 from engine.sqlgen.functions import FUNCTIONS
 from engine.sqlgen.functions import Builder as FunctionBuilder
-from engine.sqlgen.order import OrderKey, ascending_order, composite_order
+from engine.sqlgen.keys import group_key
+from engine.sqlgen.order import UNORDERED, OrderKey, ascending_order, composite_order
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
 from engine.sqlgen.procedure_arguments import compiled_rows
-from engine.sqlgen.runtime import error_sql
-from engine.sqlgen.temporal_values import duration_aggregate
-from engine.sqlgen.temporal_values import key as temporal_key
+from engine.sqlgen.projection import ProjectionCompiler
+from engine.sqlgen.relation import Carried, Relation
+from engine.sqlgen.sql import select_list
 from engine.sqlgen.walks import LevelSource, LevelWalk
 from engine.storage.schema import Catalog
 from engine.types import Kind, is_variant, sql_type
-
-
-@dataclass(frozen=True)
-class Carried:
-    """A column of a node or relationship variable's table row that a fused SELECT carries along, so a later
-    clause reads the property without joining the table again (`QueryCompiler.reads`)."""
-
-    variable: Variable
-    entity: str
-    column: str
-
-    @property
-    def name(self) -> str:
-        return f"{self.variable.column}__{self.column}"
-
-
-@dataclass
-class Relation:
-    """A FROM-able relation (a table name or a parenthesised SELECT) and the variables it holds, with the
-    entity columns it carries for them (only within one fused SELECT: a table's may be stale)."""
-
-    sql: str
-    variables: list[Variable]
-    carried: list[Carried] = field(default_factory=list)
-    order: str = "__ord"
-    """The ORDER BY list that gives the rows' order. Only a RETURN whose plan step is `final` (the
-    statement's last, or a COLLECT subquery's) sets another, its sort keys then `__ord`: numbering its rows
-    would cost DuckDB a second sort that only the consumer reads."""
-    constant_order: bool = False
-    """Whether every row's `__ord` is the same constant (a statement's or a subquery's seed rows): a clause
-    over them orders its rows by its own keys alone, with no constant leading its composite (`row_order`)."""
-    table: bool = False
-    """Whether `sql` names stored rows (a temporary table, a WITH's name) rather than being a SELECT."""
-
-    def carried_columns(self, alias: str, variables: list[Variable] | None = None) -> list[str]:
-        """The carried columns of `variables` (all by default), read through `alias`."""
-        keep = None if variables is None else {id(v) for v in variables}
-        return [f"{alias}.{c.name}" for c in self.carried if keep is None or id(c.variable) in keep]
-
-    def carried_for(self, variables: list[Variable]) -> list[Carried]:
-        keep = {id(v) for v in variables}
-        return [c for c in self.carried if id(c.variable) in keep]
 
 
 class QueryCompiler:
@@ -224,7 +183,7 @@ class QueryCompiler:
         carried = relation.carried_for(kept)
         items = keys + [f"any_value({alias}.{c.name}) AS {c.name}" for c in carried]
         order = f"min({alias}.__ord)" if ordered else UNORDERED
-        return Relation(f"(SELECT {_list(items)}{order} AS __ord FROM {relation.sql} AS {alias}"
+        return Relation(f"(SELECT {select_list(items)}{order} AS __ord FROM {relation.sql} AS {alias}"
                         f" GROUP BY {', '.join(keys)})", kept, carried)
 
     def match(self, clause: b.BMatch, relation: Relation, outer: SelectContext | None) -> Relation:
@@ -262,7 +221,7 @@ class QueryCompiler:
             columns = [f"{outer_alias}.{v.column}" for v in relation.variables]
             columns += [f"{match_alias}.{v.column}" for v in new_variables]
             join = "LEFT JOIN" if clause.optional else "JOIN"
-            select = (f"{prefix}SELECT {_list(columns)}"
+            select = (f"{prefix}SELECT {select_list(columns)}"
                       f"{ascending_order(f'{outer_alias}.__ord', f'{match_alias}.__k')}"
                       f" AS __ord FROM {rows.sql} AS {outer_alias} {join} ({inner}) AS {match_alias}"
                       f" ON {match_alias}.__parent = {outer_alias}.__ord")
@@ -300,7 +259,7 @@ class QueryCompiler:
             columns += [f"{sql} AS {column}" for column, sql in pattern.outputs]
             carry_items, carried = self.carry(new_variables, context)
             order = self.row_order(outer, relation, alias, pattern.order_keys)
-            selects.append(f"SELECT {_list(columns + carry_items)}{order} AS __ord"
+            selects.append(f"SELECT {select_list(columns + carry_items)}{order} AS __ord"
                            f" FROM {relation.sql} AS {alias}{from_items}{context.join_text()} WHERE {condition}")
         return Relation(f"({' UNION ALL '.join(selects)})", relation.variables + new_variables,
                         relation.carried + carried)
@@ -347,7 +306,7 @@ class QueryCompiler:
         context = self.context_for(relation, alias, outer)
         condition = ExpressionCompiler(context, self).boolean(where)
         columns = [f"{alias}.{v.column}" for v in relation.variables] + relation.carried_columns(alias)
-        select = (f"SELECT {_list(columns)}{alias}.__ord AS __ord"
+        select = (f"SELECT {select_list(columns)}{alias}.__ord AS __ord"
                   f" FROM {relation.sql} AS {alias}{context.join_text()} WHERE {condition}")
         return Relation(f"({select})", relation.variables, relation.carried)
 
@@ -372,14 +331,14 @@ class QueryCompiler:
             source = (f"(SELECT {alias}.*, unnest({list_sql}) AS __x, generate_subscripts({list_sql}, 1) AS __i"
                       f" FROM {relation.sql} AS {alias}{context.join_text()})")
             order = self.row_order(outer, relation, alias, [OrderKey(f"{alias}.__i")])
-            select = f"SELECT {_list(columns)}{order} AS __ord FROM {source} AS {alias}"
+            select = f"SELECT {select_list(columns)}{order} AS __ord FROM {source} AS {alias}"
         else:  # computed once per row (or once, for a parameter or literal: not correlated at all)
             unnest_alias = self.alias("u")
             columns.append(f"{unnest_alias}.x AS {clause.variable.column}")
             order = self.row_order(outer, relation, alias, [OrderKey(f"{unnest_alias}.i")])
-            select = (f"SELECT {_list(columns)}{order} AS __ord FROM {relation.sql} AS {alias}{context.join_text()},"
-                      f" LATERAL (SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i FROM (SELECT {list_sql} AS l))"
-                      f" AS {unnest_alias}")
+            select = (f"SELECT {select_list(columns)}{order} AS __ord FROM {relation.sql} AS {alias}"
+                      f"{context.join_text()}, LATERAL (SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i"
+                      f" FROM (SELECT {list_sql} AS l)) AS {unnest_alias}")
         return Relation(f"({select})", [*relation.variables, clause.variable], relation.carried)
 
     def projection(self, clause: b.BProjection, relation: Relation, outer: SelectContext | None) -> Relation:
@@ -395,7 +354,7 @@ class QueryCompiler:
         columns = [f"{alias}.{v.column}" for v in relation.variables] + [f"{sub}.{v.column}" for v in clause.returns]
         join = "LEFT JOIN LATERAL" if clause.optional else "CROSS JOIN LATERAL"
         on = " ON true" if clause.optional else ""
-        select = (f"SELECT {_list(columns)}{ascending_order(f'{alias}.__ord', f'{sub}.__ord')} AS __ord"
+        select = (f"SELECT {select_list(columns)}{ascending_order(f'{alias}.__ord', f'{sub}.__ord')} AS __ord"
                   f" FROM {relation.sql} AS {alias} {join} {inner.sql} AS {sub}{on}")
         if not clause.returns:
             select = f"SELECT {alias}.* FROM {relation.sql} AS {alias}"
@@ -431,7 +390,7 @@ class QueryCompiler:
         columns = [f"{alias}.{v.column}" for v in relation.variables]
         columns += [f"{rows_alias}.{sql_identifier(name)} AS {variable.column}" for name, variable in clause.yields]
         where = " AND ".join(conditions) or "true"
-        select = (f"SELECT {_list(columns)}{ascending_order(f'{alias}.__ord', f'{rows_alias}.__i')} AS __ord"
+        select = (f"SELECT {select_list(columns)}{ascending_order(f'{alias}.__ord', f'{rows_alias}.__i')} AS __ord"
                   f" FROM {relation.sql} AS {alias}{context.join_text()} CROSS JOIN LATERAL"
                   f" (SELECT * FROM {rows} AS q WHERE true) AS {rows_alias} WHERE {where}")
         result = Relation(f"({select})", relation.variables + [variable for _, variable in clause.yields])
@@ -507,7 +466,7 @@ class QueryCompiler:
             return None
         shared.used = True
         keys = [k.column for k in node.imports]
-        seed = Relation(f"(SELECT DISTINCT {_list([f'{shared.alias}.{k}' for k in keys])}1::BIGINT AS __ord"
+        seed = Relation(f"(SELECT DISTINCT {select_list([f'{shared.alias}.{k}' for k in keys])}1::BIGINT AS __ord"
                         f" FROM {shared.source} AS {shared.alias})", list(node.imports), constant_order=True)
         detached = SelectContext(self.catalog, self.parameters, detached=True)
         detached.counter = self.aliases
@@ -543,10 +502,10 @@ def union_select(query: b.BoundQuery, relations: list[Relation], partition: str 
         columns = "".join(f"{convert(v.column, v.type, target.type)} AS {target.column}, "
                           for v, target in zip(part.output, output, strict=True))
         # each part's order as dense integers: the parts' composite keys differ in type
-        selects.append(f"SELECT {_list(carried)}{columns}{index} AS __part,"
+        selects.append(f"SELECT {select_list(carried)}{columns}{index} AS __part,"
                        f" row_number() OVER (ORDER BY __ord) AS __part_ord FROM {relation.sql}")
     union = " UNION ALL ".join(selects)
-    names = _list(carried + [v.column for v in output])
+    names = select_list(carried + [v.column for v in output])
     order = ", ".join([*carried, "__part", "__part_ord"])
     select = f"SELECT {names}row_number() OVER (ORDER BY {order}) AS __ord FROM ({union})"
     if all(query.union_all):
@@ -556,9 +515,6 @@ def union_select(query: b.BoundQuery, relations: list[Relation], partition: str 
     return (f"SELECT {names}row_number() OVER (ORDER BY {order}) AS __ord FROM (SELECT *{keys}"
             f" FROM ({union})) QUALIFY row_number() OVER (PARTITION BY {distinct} ORDER BY __part, __part_ord) = 1")
 
-
-UNORDERED = "0::BIGINT"
-"""The `__ord` of rows whose order nothing reads."""
 
 
 
@@ -596,11 +552,6 @@ def _short_hop(link: b.BoundRelationship | b.BoundGroup, mode: str) -> tuple[int
     return (link.low, link.high) if plain else None
 
 
-def _list(columns: list[str]) -> str:
-    """Columns followed by a comma, or nothing: for SELECT lists that go on with more items."""
-    return "".join(f"{column}, " for column in columns)
-
-
 def _new_variables(paths: list[b.BoundPath], existing: list[Variable]) -> list[Variable]:
     known = {id(v) for v in existing}
     result: list[Variable] = []
@@ -618,356 +569,6 @@ def _new_variables(paths: list[b.BoundPath], existing: list[Variable]) -> list[V
                 known.add(id(variable))
                 result.append(variable)
     return result
-
-
-_NATIVE_KEY_KINDS = frozenset({Kind.NULL, Kind.BOOLEAN, Kind.INTEGER, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP})
-
-
-def _natively_keyed(cypher_type: t.CypherType) -> bool:
-    """Whether SQL grouping (nulls equal, lists and structs compared element-wise) is Cypher equivalence
-    for every value of this type: scalars without a float, and lists and records of them. A record's
-    fields are fixed by its type, so `{a: null}` never meets `{}` there. Keying these natively spares
-    DuckDB binding `cy_key`, which costs a quarter of a second for a record of two strings."""
-    if cypher_type.kind in _NATIVE_KEY_KINDS:
-        return True
-    if cypher_type.kind is Kind.LIST:
-        return cypher_type.element is not None and _natively_keyed(cypher_type.element)
-    if cypher_type.is_record:
-        return bool(cypher_type.fields) and all(_natively_keyed(field) for _, field in cypher_type.fields or ())
-    return False
-
-
-def group_key(sql: str, cypher_type: t.CypherType) -> str:
-    """An expression whose SQL equality is Cypher equivalence for grouping and DISTINCT, over a column (or
-    SQL that holds no subquery: `group_key_parts` for a compiled expression)."""
-    value, key = group_key_parts(sql, cypher_type)
-    return key(value)
-
-
-def keys_itself(cypher_type: t.CypherType) -> bool:
-    """Whether a value of this type is its own grouping key (SQL equality is Cypher equivalence)."""
-    return cypher_type.kind is Kind.PATH or _natively_keyed(cypher_type)
-
-
-def sorts_itself(cypher_type: t.CypherType) -> bool:
-    """Whether a value of this type is its own sort key (SQL order is Cypher's order)."""
-    return cypher_type.kind in (Kind.NULL, Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE,
-                                Kind.RELATIONSHIP)
-
-
-def group_key_parts(sql: str, cypher_type: t.CypherType) -> tuple[str, Callable[[str], str]]:
-    """`group_key` in two parts: the value to compute in an inner SELECT, and the key of the column holding
-    it, computed above. `cy_key` is a macro with lambdas, into which DuckDB admits no subquery, and a
-    compiled expression may hold one (a property read off a value that may be a node)."""
-    if keys_itself(cypher_type):
-        return sql, _same
-    if cypher_type.kind is Kind.FLOAT:
-        return f"({sql})::VARIANT", cypher_key
-    if cypher_type.kind in t.TEMPORAL_KINDS:
-        return temporal_key(sql, cypher_type.kind), _same
-    return to_variant(sql, cypher_type), cypher_key
-
-
-def sort_key_parts(sql: str, cypher_type: t.CypherType) -> tuple[str, Callable[[str], str]]:
-    """Like `group_key_parts`, for a key whose SQL order is Cypher's order (null sorts last ascending: it is
-    the largest)."""
-    if sorts_itself(cypher_type):
-        return sql, _same
-    if cypher_type.kind in t.TEMPORAL_KINDS:
-        return temporal_key(sql, cypher_type.kind), _same
-    return to_variant(sql, cypher_type), cypher_key
-
-
-def cypher_key(variant: str) -> str:
-    """`cy_key` of a VARIANT column (or SQL without a subquery)."""
-    return f"cy_key({variant})"
-
-
-def _same(column: str) -> str:
-    return column
-
-
-class ProjectionCompiler:
-    """WITH / RETURN: items (grouped when aggregating), DISTINCT, ORDER BY, SKIP, LIMIT, then WHERE."""
-
-    def __init__(self, queries: QueryCompiler, clause: b.BProjection, relation: Relation,
-                 outer: SelectContext | None) -> None:
-        self.queries = queries
-        self.clause = clause
-        self.relation = relation
-        self.outer = outer
-        # Without aggregation or DISTINCT, ORDER BY and WITH ... WHERE may read the variables from before
-        # the projection: carry them along until those steps are done.
-        self.new_variables = [item.variable for item in clause.items]
-        projected = {id(v) for v in self.new_variables}  # a subquery's key is carried as an item (decorrelate.py)
-        self.carried = [v for v in relation.variables if id(v) not in projected] if (
-            not clause.aggregating and not clause.distinct and (clause.order_by or clause.where)) else []
-
-    def compile(self) -> Relation:
-        clause = self.clause
-        current = self._aggregated_items() if clause.aggregating else self._plain_items()
-        if clause.distinct and self._distinct_without_order():
-            # no order to keep and every value its own key: plain SELECT DISTINCT, no window
-            columns = ", ".join(v.column for v in current.variables)
-            current = Relation(f"(SELECT DISTINCT {columns}, {UNORDERED} AS __ord FROM {current.sql})",
-                               current.variables)
-        elif clause.distinct:
-            current = _first_per_key(self.queries, current, [item.variable for item in clause.items])
-        current = self._order_and_page(current)
-        if clause.where is not None:
-            alias = self.queries.alias()
-            context = self.queries.context_for(current, alias, self.outer)
-            condition = ExpressionCompiler(context, self.queries).boolean(clause.where)
-            current = Relation(
-                f"(SELECT {_list([f'{alias}.{v.column}' for v in self.new_variables])}"
-                f"{alias}.__ord AS __ord FROM {current.sql} AS {alias}"
-                f"{context.join_text()} WHERE {condition})", self.new_variables)
-        return Relation(current.sql, self.new_variables, current.carried_for(self.new_variables), current.order,
-                        table=current.table)
-
-    def _distinct_without_order(self) -> bool:
-        """Whether DISTINCT may keep any row of each set of equal ones: nothing reads their order, and each
-        value is its own grouping key."""
-        clause = self.clause
-        return bool(clause.items) and self.outer is None and not input_demanded(clause, self.queries.ordered) \
-            and all(item.variable.type.kind in PLAIN_GROUP_KINDS for item in clause.items)
-
-    def _plain_items(self) -> Relation:
-        alias = self.queries.alias()
-        context = self.queries.context_for(self.relation, alias, self.outer)
-        source = self.relation.sql
-        if self.outer is None or self.outer.detached:  # the rows are not correlated: subqueries may share them
-            shared_source = source if self.relation.table else self.queries.alias("w")
-            context.shared = SharedRows(shared_source, alias)
-        compiler = ExpressionCompiler(context, self.queries)
-        items = [f"{compiler.compile(item.expression)} AS {item.variable.column}" for item in self.clause.items]
-        prefix = ""
-        if context.shared is not None and context.shared.used and context.shared.source != source:
-            prefix, source = f"WITH {context.shared.source} AS MATERIALIZED {source} ", context.shared.source
-        carried = [f"{alias}.{v.column}" for v in self.carried] + self.relation.carried_columns(alias, self.carried)
-        entity_columns = self.relation.carried_for(self.carried)
-        for item in self.clause.items:  # `WITH n`, `WITH n AS m`: the new variable carries what n carried
-            if isinstance(item.expression, b.BVariable):
-                for old in self.relation.carried_for([item.expression.variable]):
-                    renamed = Carried(item.variable, old.entity, old.column)
-                    items.append(f"{alias}.{old.name} AS {renamed.name}")
-                    entity_columns.append(renamed)
-        select = (f"{prefix}SELECT {_list(carried + items)}{alias}.__ord AS __ord"
-                  f" FROM {source} AS {alias}{context.join_text()}")
-        return Relation(f"({select})", self.carried + self.new_variables, entity_columns)
-
-    def _aggregated_items(self) -> Relation:
-        clause = self.clause
-        alias = self.queries.alias()
-        context = self.queries.context_for(self.relation, alias, self.outer)
-        compiler = ExpressionCompiler(context, self.queries)
-        grouping = [item for item in clause.items if not b.aggregates_in(item.expression)]
-        aggregates = b.aggregates_in([item.expression for item in clause.items])
-        inputs: list[str] = [f"{alias}.__ord AS __ord"]
-        group_columns: list[str] = []
-        for index, item in enumerate(grouping):
-            inputs.append(f"{compiler.compile(item.expression)} AS g{index}")
-            group_columns.append(f"g{index}")
-        for index, aggregate in enumerate(aggregates):
-            if aggregate.argument is not None:
-                inputs.append(f"{compiler.compile(aggregate.argument)} AS a{index}")
-        group_keys = [group_key(f"g{index}", item.expression.type) for index, item in enumerate(grouping)]
-        percentiles = {}
-        for index, aggregate in enumerate(aggregates):
-            if aggregate.extra and isinstance(aggregate.extra[0], b.BLiteral | b.BParameter):
-                percentiles[index] = compiler.compile(aggregate.extra[0])
-            elif aggregate.extra:
-                # A percentile that varies by row: check its range (Neo4j's error), refuse the rest.
-                inputs.append(f"{compiler.number(aggregate.extra[0])} AS p{index}")
-                percentiles[index] = VARYING_PERCENTILE
-        layer0 = f"(SELECT {', '.join(inputs)} FROM {self.relation.sql} AS {alias}{context.join_text()})"
-        # count(DISTINCT x) of a value that is its own key is SQL's; the other DISTINCT aggregates flag
-        # each value's first row (collect keeps that row's place)
-        plain_counts = {index for index, aggregate in enumerate(aggregates) if aggregate.name == "count"
-                        and aggregate.distinct and aggregate.argument is not None
-                        and keys_itself(aggregate.argument.type)}
-        distinct = [(index, aggregate) for index, aggregate in enumerate(aggregates)
-                    if aggregate.distinct and aggregate.argument is not None and index not in plain_counts]
-        if distinct:
-            keyed = "".join(f", {key} AS gk{i}" for i, key in enumerate(group_keys))
-            keyed += "".join(f", {group_key(f'a{index}', aggregate.argument.type)} AS ak{index}"
-                             for index, aggregate in distinct)
-            group_columns = [f"gk{i}" for i in range(len(group_keys))]
-            flags = "".join(
-                f", row_number() OVER (PARTITION BY {', '.join([*group_columns, f'ak{index}'])}"
-                f" ORDER BY __ord) = 1 AS d{index}" for index, _ in distinct)
-            layer0 = f"(SELECT *{flags} FROM (SELECT *{keyed} FROM {layer0}))"
-        outputs = [f"g{index}" if keys_itself(item.expression.type) else f"arg_min(g{index}, __ord) AS g{index}"
-                   for index, item in enumerate(grouping)]
-        outputs += [f"count(DISTINCT a{index}) AS a{index}" if index in plain_counts else
-                    f"{_aggregate_sql(aggregate, index, percentiles.get(index, '0.5'))} AS a{index}"
-                    for index, aggregate in enumerate(aggregates)]
-        ordered = self.outer is not None or group_order_demanded(clause, self.queries.ordered)
-        outputs.append("min(__ord) AS __ord" if ordered else f"{UNORDERED} AS __ord")
-        group_by = f" GROUP BY {', '.join(group_keys)}" if group_keys else ""
-        layer1 = f"(SELECT {', '.join(outputs)} FROM {layer0}{group_by})"
-        if not group_keys:
-            layer1 = f"(SELECT * REPLACE (1::BIGINT AS __ord) FROM {layer1})"
-        final_alias = self.queries.alias()
-        final_context = SelectContext(self.queries.catalog, self.queries.parameters)
-        final_context.counter = self.queries.aliases
-        final_context.aggregates = {id(aggregate): f"{final_alias}.a{index}"
-                                    for index, aggregate in enumerate(aggregates)}
-        for index, item in enumerate(grouping):
-            final_context.bind_variable(item.variable, f"{final_alias}.g{index}")
-        final_compiler = ExpressionCompiler(final_context, self.queries)
-        columns = []
-        grouping_index = {id(item): index for index, item in enumerate(grouping)}
-        for item in clause.items:
-            if id(item) in grouping_index:
-                columns.append(f"{final_alias}.g{grouping_index[id(item)]} AS {item.variable.column}")
-            else:
-                columns.append(f"{final_compiler.compile(item.expression)} AS {item.variable.column}")
-        select = (f"SELECT {_list(columns)}{final_alias}.__ord AS __ord FROM {layer1} AS {final_alias}"
-                  f"{final_context.join_text()}")
-        return Relation(f"({select})", [item.variable for item in clause.items])
-
-    def _order_and_page(self, relation: Relation) -> Relation:
-        clause = self.clause
-        if not clause.order_by and clause.skip is None and clause.limit is None:
-            return relation
-        alias = self.queries.alias()
-        context = self.queries.context_for(relation, alias, self.outer)
-        compiler = ExpressionCompiler(context, self.queries)
-        parts = [sort_key_parts(compiler.compile(item.expression), item.expression.type) for item in clause.order_by]
-        new_variables = relation.variables
-        carried = relation.carried_columns(alias)
-        keyed = (f"(SELECT {_list([f'{alias}.{v.column}' for v in new_variables] + carried)}"
-                 f"{_list([f'{value} AS __s{i}' for i, (value, _) in enumerate(parts)])}{alias}.__ord AS __ord"
-                 f" FROM {relation.sql} AS {alias}{context.join_text()})")
-        keys = [f"{key(f'__s{i}')} AS __s{i}" for i, (_, key) in enumerate(parts) if key is not _same]
-        if keys:  # taken above the values (`sort_key_parts`), below the window that orders by them
-            keyed = f"(SELECT * REPLACE ({', '.join(keys)}) FROM {keyed})"
-        directions = ["DESC NULLS FIRST" if item.descending else "ASC NULLS LAST" for item in clause.order_by]
-        order = ", ".join([*[f"__s{i} {d}" for i, d in enumerate(directions)], "__ord"])
-        paging = ""
-        if clause.limit is not None:
-            paging += f" LIMIT {compiler.integer(clause.limit)}"
-        if clause.skip is not None:
-            paging += f" OFFSET {compiler.integer(clause.skip)}"
-        if paging:  # the rows SKIP / LIMIT keep first (a top-n, not a full sort), then their numbers
-            keyed = f"(SELECT * FROM {keyed} ORDER BY {order}{paging})"
-        if self.queries.step.final:
-            return Relation(keyed, new_variables, relation.carried, order=order)
-        columns = [v.column for v in new_variables] + [c.name for c in relation.carried]
-        inner = f"(SELECT {_list(columns)}row_number() OVER (ORDER BY {order}) AS __ord FROM {keyed})"
-        return Relation(inner, new_variables, relation.carried)
-
-
-def _first_per_key(queries: QueryCompiler, relation: Relation, variables: list[Variable]) -> Relation:
-    """The first row (by __ord) of each group of equal keys of `variables`; keys are computed below the
-    window because DuckDB refuses volatile expressions (the runtime's error branches) inside OVER(). When
-    every value is its own key, a GROUP BY with min(), a third cheaper than the window (which DuckDB plans
-    as an arg_min carrying every column)."""
-    columns = [v.column for v in relation.variables]
-    if all(keys_itself(v.type) for v in variables) and list(map(id, variables)) == list(map(id, relation.variables)):
-        return Relation(f"(SELECT {_list(columns)}min(__ord) AS __ord FROM {relation.sql} GROUP BY ALL)",
-                        relation.variables)
-    keys = [group_key(v.column, v.type) for v in variables]
-    alias = queries.alias()
-    key_columns = _list([f"{key} AS __d{i}" for i, key in enumerate(keys)])
-    partition = ", ".join(f"__d{i}" for i in range(len(keys))) or "1"
-    columns = ", ".join([*(v.column for v in relation.variables), "__ord"])
-    return Relation(f"(SELECT {columns} FROM (SELECT {alias}.*, {key_columns}1 AS __one FROM {relation.sql}"
-                    f" AS {alias}) QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY __ord) = 1)",
-                    relation.variables)
-
-
-VARYING_PERCENTILE = "<varying>"
-
-
-def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5") -> str:
-    """SQL of one aggregate over layer-0 column a<index> (d<index>: first occurrence, for DISTINCT)."""
-    column = f"a{index}"
-    argument_type = aggregate.argument.type if aggregate.argument is not None else t.ANY
-    distinct = f" AND d{index}" if aggregate.distinct else ""
-    name = aggregate.name
-    if name == "count":
-        if aggregate.argument is None:
-            return "count(*)"
-        return f"count(*) FILTER (WHERE {column} IS NOT NULL{distinct})"
-    if name == "collect":
-        element = aggregate.type.element or t.ANY
-        return (f"coalesce(list({column} ORDER BY __ord) FILTER (WHERE {column} IS NOT NULL{distinct}),"
-                f" []::{sql_type(element)}[])")
-    filter_clause = f" FILTER (WHERE {column} IS NOT NULL{distinct})"
-    kind = argument_type.kind
-    if kind is Kind.DURATION and name in ("sum", "avg"):
-        return duration_aggregate(name, column, filter_clause)
-    if name == "sum":
-        return _sum(aggregate, column, argument_type, distinct, filter_clause)
-    if name == "avg":
-        return f"avg({_numbers(aggregate, column, argument_type)}){filter_clause}"
-    if name in ("min", "max"):
-        # Cypher's order across types (ORDER BY's): the value with the least or greatest sort key
-        if sorts_itself(argument_type):
-            return f"{name}({column}){filter_clause}"
-        value, key = sort_key_parts(column, argument_type)
-        return f"arg_{name}({column}, {key(value)}){filter_clause}"
-    if name in ("stdev", "stdevp"):
-        function = "stddev_samp" if name == "stdev" else "stddev_pop"
-        return f"coalesce({function}({_numbers(aggregate, column, argument_type)}){filter_clause}, 0.0)"
-    if name in ("percentilecont", "percentiledisc"):
-        value = _numbers(aggregate, column, argument_type)
-        function = "quantile_cont" if name == "percentilecont" else "quantile_disc"
-        if percentile == VARYING_PERCENTILE:
-            out_of_range = error_sql("ArgumentError", "NumberOutOfRange",
-                                     f"'{aggregate.name}() needs a percentile between 0.0 and 1.0'")
-            varying = error_sql("UnsupportedFeature", "Unsupported",
-                                f"'{aggregate.name}() with a percentile that differs between rows'")
-            return (f"CAST(CASE WHEN max(p{index}) > 1 OR min(p{index}) < 0 THEN {out_of_range}"
-                    f" ELSE {varying} END AS {sql_type(aggregate.type)})")
-        if name == "percentiledisc" and is_variant(aggregate.type):
-            # the value picked, an integer or a float as it was: ordered by value, integers kept beside
-            variant = to_variant(column, argument_type)
-            integer = f"CASE WHEN cy_kind({variant}) = 2 THEN TRY_CAST({variant} AS BIGINT) END"
-            picked = f"quantile_disc(struct_pack(d := {value}, i := {integer}), {percentile}){filter_clause}"
-            return f"coalesce(({picked}).i::VARIANT, ({picked}).d::VARIANT)"
-        return f"{function}({value}, {percentile}){filter_clause}"
-    raise UnsupportedFeature(f"aggregate {name}()", aggregate.span)
-
-
-AGGREGATE_NAMES = {"stdev": "stDev", "stdevp": "stDevP", "percentilecont": "percentileCont",
-                   "percentiledisc": "percentileDisc"}
-"""How Cypher spells the aggregates whose canonical name is not their lower-case spelling, for messages."""
-
-
-def _numbers(aggregate: b.BAggregate, column: str, argument_type: t.CypherType) -> str:
-    """The aggregate's input as SQL numbers: a column of numbers as it is; any other value, whose type the
-    query text leaves open, checked row by row: a value that is no number is a TypeError naming the function
-    (sum() and avg() of durations known as such when the statement compiles are `duration_aggregate`'s)."""
-    if argument_type.kind in (Kind.INTEGER, Kind.FLOAT):
-        return column
-    value = to_variant(column, argument_type)
-    name = AGGREGATE_NAMES.get(aggregate.name, aggregate.name)
-    durations = aggregate.name in ("sum", "avg")
-    failure = error_sql("TypeError", "InvalidArgumentType", f"'{name}() expects numbers"
-                        f"{' or durations' if durations else ''}, got ' || cy_type_name({value})")
-    unsupported = error_sql("UnsupportedFeature", "Unsupported",
-                            f"'{name}() of durations among values whose type is only known at run time'")
-    return (f"CASE WHEN cy_kind({value}) IN (2, 3) THEN TRY_CAST({value} AS DOUBLE)"
-            f" WHEN cy_kind({value}) = 0 THEN NULL"
-            f"{f' WHEN cy_kind({value}) = 15 THEN {unsupported}' if durations else ''} ELSE {failure} END")
-
-
-def _sum(aggregate: b.BAggregate, column: str, argument_type: t.CypherType, distinct: str,
-         filter_clause: str) -> str:
-    """sum(): integers add up to an integer, and to a float once a float is among them; no values at all sum to
-    the integer 0, whatever the argument's type (Neo4j's sum starts from it)."""
-    if argument_type.kind is Kind.INTEGER:
-        return f"coalesce(sum({column}){filter_clause}, 0)::BIGINT"
-    if argument_type.kind is Kind.FLOAT:
-        return f"coalesce((sum({column}){filter_clause})::VARIANT, 0::BIGINT::VARIANT)"
-    value = to_variant(column, argument_type)
-    floats = f"count(*) FILTER (WHERE cy_kind({value}) = 3{distinct})"
-    integers = f"CASE WHEN cy_kind({value}) = 2 THEN TRY_CAST({value} AS BIGINT) END"
-    return (f"CASE WHEN {floats} > 0 THEN (sum({_numbers(aggregate, column, argument_type)}){filter_clause})::VARIANT"
-            f" ELSE coalesce(sum({integers}){filter_clause}, 0)::BIGINT::VARIANT END")
 
 
 StepHandler = Callable[[QueryCompiler, b.BoundClause, Relation, SelectContext | None], Relation]

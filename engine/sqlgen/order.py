@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+UNORDERED = "0::BIGINT"
+"""The `__ord` of rows whose order nothing reads."""
+
 LIST_END = "9223372036854775807"
 """A sentinel above every id, appended to a negated id list so that ascending order over it is descending
 order over the list (a list before its own prefixes)."""

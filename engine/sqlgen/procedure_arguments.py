@@ -21,7 +21,8 @@ from engine.sqlgen.expressions import ExpressionCompiler
 from engine.types import Kind, sql_type
 
 if TYPE_CHECKING:
-    from engine.sqlgen.generator import QueryCompiler, Relation
+    from engine.sqlgen.generator import QueryCompiler
+    from engine.sqlgen.relation import Relation
 
 
 @dataclass(frozen=True)

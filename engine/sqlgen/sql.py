@@ -32,3 +32,8 @@ def let(values: Sequence[str], body: Callable[..., str]) -> str:
 def macro(name: str, *arguments: str) -> str:
     """A runtime macro call whose heavy arguments are evaluated once (see `let`)."""
     return let(arguments, lambda *names: f"{name}({', '.join(names)})")
+
+
+def select_list(columns: list[str]) -> str:
+    """Columns followed by a comma, or nothing: for SELECT lists that go on with more items."""
+    return "".join(f"{column}, " for column in columns)
