@@ -1,0 +1,104 @@
+"""DELETE and DETACH DELETE: id sets of every row at once, the deleted elements kept as tombstones
+for the statement's later reads."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from engine.execute.write_support import (
+    WriterBase,
+    WriteResult,
+    renumber,
+)
+from engine.semantic import bound as b
+from engine.sqlgen.expressions import DELETED_TABLES
+from engine.sqlgen.relation import Relation
+from engine.sqlgen.runtime import error_sql
+from engine.types import Kind
+
+if TYPE_CHECKING:
+    pass
+
+
+
+class DeleteWriter(WriterBase):
+    """The DELETE part of the writer."""
+
+    # -- DELETE -------------------------------------------------------------------------------------
+
+    def delete(self, clause: b.BDelete, relation: Relation) -> WriteResult:
+        table = self.stored_rows(relation)
+        node_sets, rel_sets = [], []
+        for expression in clause.expressions:
+            _, compiler, alias, parameters = self.compiler(table)
+            kind = expression.type.kind
+            value = compiler.compile(expression)
+            source = f"FROM {table.sql} AS {alias}{compiler.context.join_text()}"
+            if kind is Kind.NODE:
+                node_sets.append((f"SELECT {value} AS id {source}", parameters.values))
+            elif kind is Kind.RELATIONSHIP:
+                rel_sets.append((f"SELECT {value} AS id {source}", parameters.values))
+            elif kind is Kind.PATH:
+                node_sets.append((f"SELECT unnest(({value}).nodes) AS id {source}", parameters.values))
+                rel_sets.append((f"SELECT unnest(({value}).rels) AS id {source}", parameters.values))
+            elif kind is Kind.NULL:
+                continue
+            else:
+                variant = compiler.variant(expression)
+                # a value of a type only known at run time (or read off data): one that is no node,
+                # relationship, path or list of them is a type error on the row that brings it
+                undeletable = error_sql("TypeError", "InvalidArgumentType", "'DELETE expects a node, relationship"
+                                        f" or path, got ' || cy_type_name({variant})")
+                node_sets.append((f"SELECT CASE WHEN cy_kind({variant}) = 7 THEN cy_node_id({variant})"
+                                  f" WHEN cy_kind({variant}) NOT IN (0, 5, 8, 9) THEN {undeletable} END AS id"
+                                  f" {source}", parameters.values))
+                rel_sets.append((f"SELECT CASE WHEN cy_kind({variant}) = 8 THEN cy_rel_id({variant}) END AS id"
+                                 f" {source}", parameters.values))
+        counters: Counter[str] = Counter()
+        nodes = self._id_set(node_sets, "nodes")
+        rels = self._id_set(rel_sets, "rels")
+        if clause.detach and nodes is not None:
+            attached = f"SELECT id FROM {nodes.sql}"
+            extra = self.run.materialize(
+                f"(SELECT id FROM rels WHERE src IN ({attached}) OR dst IN ({attached}))", [])
+            rels = extra if rels is None else self.run.materialize(
+                f"(SELECT id FROM {rels.sql} UNION SELECT id FROM {extra.sql})", [])
+        self._keep_tombstones(nodes, rels)
+        if rels is not None:
+            (count,) = self.run.fetchone(f"SELECT count(*) FROM rels WHERE id IN (SELECT id FROM {rels.sql})")
+            self.run.execute(f"DELETE FROM rels WHERE id IN (SELECT id FROM {rels.sql})")
+            self.run.changes.touch("relationship", rels.sql)
+            counters["relationships_deleted"] += count
+        if nodes is not None:
+            (count,) = self.run.fetchone(f"SELECT count(*) FROM nodes WHERE id IN (SELECT id FROM {nodes.sql})")
+            self.run.execute(f"DELETE FROM nodes WHERE id IN (SELECT id FROM {nodes.sql})")
+            self.run.changes.touch("node", nodes.sql)
+            counters["nodes_deleted"] += count
+            self.run.deleted_nodes = True
+        return WriteResult(table, counters)
+
+    def _keep_tombstones(self, nodes: Relation | None, rels: Relation | None) -> None:
+        """Remember what this DELETE removes (ids, and relationship types, which stay readable)."""
+        if not self.run.deleted_any:
+            self.run.execute(f"CREATE TEMP TABLE {DELETED_TABLES['node']} (id BIGINT)")
+            self.run.execute(f"CREATE TEMP TABLE {DELETED_TABLES['relationship']} (id BIGINT, type VARCHAR)")
+            self.run.tables.extend(DELETED_TABLES.values())
+            self.run.deleted_any = True
+        if nodes is not None:
+            self.run.execute(f"INSERT INTO {DELETED_TABLES['node']} SELECT id FROM nodes"
+                             f" WHERE id IN (SELECT id FROM {nodes.sql})")
+        if rels is not None:
+            self.run.execute(f"INSERT INTO {DELETED_TABLES['relationship']} SELECT id, type FROM rels"
+                             f" WHERE id IN (SELECT id FROM {rels.sql})")
+
+    def _id_set(self, selects: list[tuple[str, list[Any]]], table: str) -> Relation | None:
+        if not selects:
+            return None
+        values: list[Any] = []
+        parts = []
+        for sql, parameters in selects:
+            parts.append(renumber(sql, len(values)))
+            values.extend(parameters)
+        union = " UNION ".join(f"({part})" for part in parts)
+        return self.run.materialize(f"(SELECT DISTINCT id FROM ({union}) WHERE id IS NOT NULL)", [], values)

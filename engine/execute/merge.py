@@ -1,0 +1,124 @@
+"""MERGE: the rows that matched nothing grouped by what the pattern depends on, one pattern created
+per group (ADR-0006)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.errors import UnsupportedFeature
+from engine.execute.write_support import (
+    WriterBase,
+    WriteResult,
+    column_list,
+)
+from engine.semantic import bound as b
+from engine.sqlgen.keys import group_key_parts
+from engine.sqlgen.relation import Relation
+from engine.sqlgen.runtime import error_sql
+
+if TYPE_CHECKING:
+    pass
+
+
+
+class MergeWriter(WriterBase):
+    """The MERGE part of the writer."""
+
+    # -- MERGE --------------------------------------------------------------------------------------
+
+    def merge(self, clause: b.BMerge, relation: Relation) -> WriteResult:
+        path = clause.path
+        self._check_merge_sets(clause)
+        table = self.stored_rows(relation)
+        queries, compiler, alias, parameters = self.compiler(table)
+        match_sql, _ = queries.pattern_rows([path], table, compiler, alias)
+        matched = self.run.materialize(f"({match_sql})", [], parameters.values)
+        unmatched = Relation(f"(SELECT * FROM {table.sql} WHERE __ord NOT IN (SELECT __parent FROM {matched.sql}))",
+                             relation.variables)
+        keyed, key_names = self._keyed_rows(path, unmatched)
+        # one row per pattern to create: its key, its first row, and its rank among them (new ids follow it)
+        group = ", ".join(key_names)
+        representatives = self.run.materialize(
+            f"(SELECT {group + ', ' if group else ''}min(__ord) AS __rep,"
+            f" row_number() OVER (ORDER BY min(__ord)) AS __rank FROM {keyed.sql}"
+            f"{' GROUP BY ' + group if group else ''} HAVING count(*) > 0)", [])
+        creating = self.run.row_counts[representatives.sql]
+        created = self.create_paths(
+            [path], Relation(f"(SELECT t.*, r.__rank FROM {table.sql} AS t JOIN {representatives.sql} AS r"
+                             f" ON t.__ord = r.__rep)", relation.variables), ranked_rows=creating)
+        counters: Counter[str] = Counter(created.counters)
+        new_variables = [v for v in created.relation.variables if all(v is not w for w in relation.variables)]
+        old = [v.column for v in relation.variables]
+        new = [v.column for v in new_variables]
+        matched_rows = (f"SELECT {column_list('t', old)}{column_list('m', new)}false AS __created, t.__ord AS __o1,"
+                        f" m.__k AS __o2 FROM {table.sql} AS t JOIN {matched.sql} AS m ON m.__parent = t.__ord")
+        join_keys = " AND ".join(f"u.{k} IS NOT DISTINCT FROM r.{k}" for k in key_names) or "true"
+        created_rows = (f"SELECT {column_list('u', old)}{column_list('c', new)}u.__ord = r.__rep AS __created,"
+                        f" u.__ord AS __o1, 0 AS __o2 FROM {keyed.sql} AS u JOIN {representatives.sql} AS r"
+                        f" ON {join_keys} JOIN {created.relation.sql} AS c ON c.__ord = r.__rep")
+        combined_sql = (f"(SELECT * EXCLUDE (__o1, __o2), row_number() OVER (ORDER BY __o1, __o2) AS __ord FROM"
+                        f" ({matched_rows} UNION ALL {created_rows}))")
+        if not (clause.on_create or clause.on_match):  # read once, by the next clause: not stored
+            return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined_sql})",
+                                        relation.variables + new_variables), counters)
+        combined = self.run.materialize(combined_sql, relation.variables + new_variables, dense=True)
+        for items, created_flag in ((clause.on_create, "true"), (clause.on_match, "false")):
+            if items:
+                subset = Relation(f"(SELECT * FROM {combined.sql} WHERE __created = {created_flag})",
+                                  combined.variables)
+                counters += self.set_items(items, subset).counters
+        return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined.sql})", combined.variables),
+                           counters)
+
+    def _check_merge_sets(self, clause: b.BMerge) -> None:
+        """Refuse ON MATCH SET of a property the pattern matches on: later rows would see earlier rows'
+        writes, which set-based matching cannot reproduce."""
+        matched_keys: set[tuple[int, str]] = set()
+        for element in [*clause.path.nodes, *clause.path.relationships]:
+            if isinstance(element.properties, b.BMap):
+                for key, _ in element.properties.entries:
+                    matched_keys.add((id(element.variable), key))
+        for item in clause.on_match:
+            if isinstance(item.target, b.BVariable) and isinstance(item.key, str) and (
+                    id(item.target.variable), item.key) in matched_keys:
+                raise UnsupportedFeature("ON MATCH SET of a property the MERGE pattern matches on", item.span)
+
+    def _keyed_rows(self, path: b.BoundPath, unmatched: Relation) -> tuple[Relation, list[str]]:
+        """The unmatched rows with one key column per thing the created pattern depends on: the bound
+        variables it connects and its property values. Rows with equal keys create one pattern."""
+        _, compiler, alias, parameters = self.compiler(unmatched)
+        keys: list[str] = []
+        property_keys: list[tuple[str, str]] = []
+        elements: list[b.BoundNode | b.BoundRelationship] = [*path.nodes, *path.relationships]
+        seen: set[int] = set()
+        for element in elements:
+            if not element.is_new and id(element.variable) not in seen:
+                seen.add(id(element.variable))
+                reference = b.BVariable(element.variable, type=element.variable.type, span=element.span)
+                keys.append(f"{compiler.compile(reference)} AS k{len(keys)}")
+        key_of: dict[str, Callable[[str], str]] = {}
+        for element in elements:
+            for key, value in self._property_entries(element.properties):
+                name = f"k{len(keys)}"
+                sql, key_of[name] = group_key_parts(compiler.compile(value), value.type)
+                keys.append(f"{sql} AS {name}")
+                property_keys.append((key, f"{name} IS NULL"))
+        columns = "".join(f", {key}" for key in keys)
+        where = ""
+        if property_keys:
+            # a row that would create a pattern with a null property fails the statement
+            nulls = " OR ".join(condition for _, condition in property_keys)
+            names = ", ".join(key for key, _ in property_keys)
+            refused = error_sql("SemanticError", "MergeReadOwnWrites", parameters.text(
+                f"cannot merge a pattern with a null property value ({names})"))
+            where = f" WHERE CASE WHEN {nulls} THEN {refused} ELSE true END"
+        # a property value's key is taken above the SELECT that computes it (`group_key_parts`)
+        key_columns = "".join(f", {key(name)} AS {name}" for name, key in key_of.items())
+        keyed = self.run.materialize(
+            f"(SELECT * REPLACE ({key_columns[2:]}) FROM (SELECT {alias}.*{columns} FROM {unmatched.sql} AS {alias}"
+            f"{compiler.context.join_text()}){where})" if key_of else
+            f"(SELECT {alias}.*{columns} FROM {unmatched.sql} AS {alias}{compiler.context.join_text()}{where})",
+            unmatched.variables, parameters.values)
+        return keyed, [f"k{i}" for i in range(len(keys))]

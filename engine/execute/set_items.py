@@ -1,0 +1,417 @@
+"""SET and REMOVE: properties and labels over every row at once, in rounds where a value reads what
+the clause writes (ADR-0018)."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from engine import types as t
+from engine.errors import CypherTypeError, UnsupportedFeature
+from engine.execute.write_support import (
+    WriterBase,
+    WriteResult,
+    may_hold_element,
+    stored_value,
+)
+from engine.semantic import bound as b
+from engine.semantic.scope import Variable
+from engine.sqlgen.context import Parameters
+from engine.sqlgen.expressions import ExpressionCompiler
+from engine.sqlgen.relation import Relation
+from engine.storage.schema import ENTITY_TABLES
+from engine.types import CypherType, Kind, is_storable, sql_type
+
+if TYPE_CHECKING:
+    pass
+
+
+
+class SetWriter(WriterBase):
+    """The SET and REMOVE part of the writer."""
+
+    # -- SET / REMOVE --------------------------------------------------------------------------------
+
+    def set_clause(self, clause: b.BSet, relation: Relation) -> WriteResult:
+        table = self.stored_rows(relation)
+        result = self.set_items(clause.items, table)
+        return WriteResult(table, result.counters)
+
+    def set_items(self, items: list[b.BoundSetItem], relation: Relation) -> WriteResult:
+        """The items over every row at once; or, when a value reads the graph and a target recurs in
+        several rows, in rounds that give each row the writes of the rows before it (`_rounds`)."""
+        counters: Counter[str] = Counter()
+        rounds = self._rounds(items, relation)
+        for subset in rounds or [relation]:
+            for group in _property_groups(items):
+                if len(group) > 1:
+                    counters += self._set_property_group(group, subset)
+                    continue
+                (item,) = group
+                handler = SET_ITEMS[item.kind]
+                counters += handler(self, item, subset)
+        return WriteResult(relation, counters)
+
+    def _set_property_group(self, items: list[b.BoundSetItem], relation: Relation) -> Counter[str]:
+        """`SET n.a = x, n.b = y, ...` on one node or relationship variable, values that read no graph and
+        are always storable (`_property_groups`): one table of the targets and values, one count, one
+        UPDATE, where an item at a time would take three statements each."""
+        target = items[0].target
+        entity = "node" if target.type.kind is Kind.NODE else "relationship"
+        table = ENTITY_TABLES[entity]
+        catalog = self.store.catalog
+        columns = [self.store.ensure_property_column(entity, item.key, item.value.type) for item in items]
+        column_types = [catalog.column_type(entity, item.key) or t.ANY for item in items]
+        _, compiler, alias, parameters = self.compiler(relation)
+        target_sql = compiler.entity_id(target, entity)
+        values = [stored_value(compiler.compile(item.value), item.value.type, column_type, check=False)
+                  for item, column_type in zip(items, column_types, strict=True)]
+        names = [f"v{i}" for i in range(len(items))]
+        rows = self._per_target(
+            f"(SELECT {target_sql} AS id, {''.join(f'{v} AS {name}, ' for v, name in zip(values, names, strict=True))}"
+            f"{alias}.__ord AS __ord FROM {relation.sql} AS {alias}{compiler.context.join_text()}"
+            f" WHERE ({target_sql}) IS NOT NULL)", names, parameters.values)
+        count = self._properties_set(rows, table, columns, names)
+        assignments = ", ".join(f"{column} = {stored_value(f's.v{i}', column_type, column_type)}"
+                                for i, (column, column_type) in enumerate(zip(columns, column_types, strict=True)))
+        self.run.execute(f"UPDATE {table} SET {assignments} FROM {rows.sql} AS s WHERE {table}.id = s.id")
+        self.run.changes.touch(entity, rows.sql, keys=[item.key for item in items])
+        self.run.changes.wrote(entity, keys=[item.key for item in items])
+        return Counter({"properties_set": count})
+
+    def _per_target(self, rows_sql: str, names: list[str], parameters: Sequence[Any] = ()) -> Relation:
+        """A table of one row per target (`id`) of the assignments in `rows_sql` (columns `id`, `names` and
+        `__ord`): each value is its last row's (Neo4j writes row by row, so the last write wins, null or
+        not), with `<name>__set`, how many of its rows set a value, and `<name>__removes`, whether any sets
+        null. One grouping here serves both the counters and the UPDATE."""
+        columns = ", ".join(f"arg_max_null({name}, __ord) AS {name}, count({name}) AS {name}__set,"
+                            f" bool_or({name} IS NULL) AS {name}__removes" for name in names)
+        return self.run.materialize(f"(SELECT id, {columns} FROM {rows_sql} GROUP BY id)", [], parameters)
+
+    def _properties_set(self, rows: Relation, table: str, columns: list[str], names: list[str]) -> int:
+        """Neo4j's propertiesSet for `_per_target` rows about to be written to `columns`: every value set,
+        plus one per target that loses a property it has (setting null where there is no value counts 0)."""
+        counts = " + ".join(f"coalesce(sum(s.{name}__set), 0) + count(*) FILTER (WHERE s.{name}__removes"
+                            f" AND e.{column} IS NOT NULL)" for name, column in zip(names, columns, strict=True))
+        (count,) = self.run.fetchone(f"SELECT {counts} FROM {rows.sql} AS s JOIN {table} AS e ON e.id = s.id")
+        return count
+
+    def _rounds(self, items: list[b.BoundSetItem], relation: Relation) -> list[Relation] | None:
+        """Neo4j runs SET row by row, so `SET n.hits = n.hits + 1` over three rows of one node adds 3.
+        One pass over all rows would read the old value in every row. When a value reads the graph and
+        some target recurs, round k holds the k-th row of each target (so rounds are as many as a target
+        recurs, not as many as there are rows); with targets of several variables, a row is a round.
+        None when one pass gives the same result."""
+        written = _written_keys(items)
+        if not any(_reads_graph(item.value, written)
+                   or (not isinstance(item.target, b.BVariable) and _reads_graph(item.target))
+                   for item in items if item.kind in ("property", "all", "merge")):
+            return None
+        targets: list[str] = []
+        for item in items:
+            for entity, rows_sql, values in self.targets(item, relation):
+                rows = self.run.materialize(rows_sql, [], values)
+                targets.append(f"SELECT __ord, '{entity}' AS kind, id FROM {rows.sql}")
+        union = " UNION ALL ".join(targets)
+        (repeated,) = self.run.fetchone(
+            f"SELECT count(DISTINCT (__ord, kind, id)) > count(DISTINCT (kind, id)) FROM ({union})")
+        if not repeated:
+            return None
+        variables = {id(item.target.variable) if isinstance(item.target, b.BVariable) else id(item.target)
+                     for item in items}
+        partition = "PARTITION BY kind, id " if len(variables) == 1 else ""
+        ranked = self.run.materialize(
+            f"(SELECT __ord, max(__round) AS __round FROM (SELECT __ord, dense_rank() OVER ({partition}"
+            f"ORDER BY __ord) AS __round FROM ({union})) GROUP BY __ord)", [])
+        (last,) = self.run.fetchone(f"SELECT max(__round) FROM {ranked.sql}")
+        return [Relation(f"(SELECT * FROM {relation.sql} WHERE __ord IN"
+                         f" (SELECT __ord FROM {ranked.sql} WHERE __round = {round_number}))", relation.variables)
+                for round_number in range(1, last + 1)]
+
+    def targets(self, item: b.BoundSetItem, relation: Relation, value: b.BoundExpression | None = None,
+                 column_types: dict[str, CypherType | None] | None = None) -> list[tuple[str, str, list[Any]]]:
+        """Per entity kind the target may be: (entity, SELECT of (id, v, __ord), its parameters), with the
+        value `v` in the representation of that entity's column (`column_types`)."""
+        results = []
+        kinds = {Kind.NODE: ["node"], Kind.RELATIONSHIP: ["relationship"]}.get(
+            item.target.type.kind, ["node", "relationship"])
+        if item.target.type.kind not in (Kind.NODE, Kind.RELATIONSHIP, Kind.ANY, Kind.NULL) and not b.observed(
+                item.target):  # a type read off data is checked on the rows that bring a value (`_typed_id`)
+            raise CypherTypeError(f"type mismatch: expected a node or relationship but was {item.target.type!r}",
+                                  item.span, detail="InvalidArgumentType")
+        for entity in kinds:
+            _, compiler, alias, parameters = self.compiler(relation)
+            target = compiler.entity_id(item.target, entity) if item.target.type.kind in (
+                Kind.NODE, Kind.RELATIONSHIP) else self._typed_id(compiler, item.target, entity)
+            value_sql = "NULL::VARIANT"
+            column_type = (column_types or {}).get(entity)
+            if value is not None and value.type.kind is not Kind.NULL:
+                value_sql = stored_value(compiler.compile(value), value.type, column_type or t.ANY, check=False)
+            elif column_type is not None:
+                value_sql = f"NULL::{sql_type(column_type)}"
+            results.append((entity,
+                            f"(SELECT {target} AS id, {value_sql} AS v, {alias}.__ord AS __ord FROM {relation.sql}"
+                            f" AS {alias}{compiler.context.join_text()} WHERE ({target}) IS NOT NULL)",
+                            parameters.values))
+        return results
+
+    def _check_targets(self, item: b.BoundSetItem, rows_sql: str, values: list[Any]) -> None:
+        """Run the type check of targets (`_targets`) that nothing is written to: a value that is no node or
+        relationship is still an error on its row."""
+        if item.target.type.kind not in (Kind.NODE, Kind.RELATIONSHIP, Kind.NULL):
+            self.run.fetchone(f"SELECT count(*) FROM {rows_sql}", values)
+
+    @staticmethod
+    def _typed_id(compiler: ExpressionCompiler, target: b.BoundExpression, entity: str) -> str:
+        value = compiler.variant(target)
+        code = 7 if entity == "node" else 8
+        return (f"CASE WHEN cy_kind({value}) = {code} THEN variant_extract({value}, "
+                f"'\x01{'node' if entity == 'node' else 'rel'}')::BIGINT"
+                f" WHEN cy_kind({value}) IN (0, 7, 8) THEN NULL ELSE error('CYPHER|TypeError|InvalidArgumentType|"
+                f"expected a node or relationship') END")
+
+    def _set_property(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        if not isinstance(item.key, str):
+            raise UnsupportedFeature("SET with a computed property key", item.span)
+        counters: Counter[str] = Counter()
+        for entity in _target_entities(item):
+            counters += self._set_property_for(entity, item, relation)
+        return counters
+
+    def _remove_property(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        if not isinstance(item.key, str):
+            raise UnsupportedFeature("REMOVE with a computed property key", item.span)
+        counters: Counter[str] = Counter()
+        for entity, rows_sql, values in self.targets(item, relation):
+            column = self.store.catalog.column(entity, item.key)
+            if column is None:
+                self._check_targets(item, rows_sql, values)
+                continue
+            rows = self.run.materialize(rows_sql, [], values)
+            table = "nodes" if entity == "node" else "rels"
+            (count,) = self.run.fetchone(
+                f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL AND id IN (SELECT id FROM {rows.sql})")
+            self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {rows.sql})")
+            self.run.changes.touch(entity, rows.sql, keys=[item.key])
+            self.run.changes.wrote(entity, keys=[item.key])
+            counters["properties_set"] += count
+        return counters
+
+    def _set_map(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        assert item.value is not None
+        value = item.value
+        if isinstance(value, b.BFunction) and value.name == "properties" and value.arguments[0].type.kind in (
+                Kind.NODE, Kind.RELATIONSHIP):
+            value = value.arguments[0]  # `SET a = properties(b)` is `SET a = b`
+        replace_all = item.kind == "all"
+        counters: Counter[str] = Counter()
+        if value.type.kind in (Kind.NODE, Kind.RELATIONSHIP):
+            source = "node" if value.type.kind is Kind.NODE else "relationship"
+            entries = [(key, b.BProperty(value, key, type=self.store.catalog.column_type(source, key) or t.ANY,
+                                         span=value.span))
+                       for key in self.store.catalog.columns[source]]
+        elif not (value.type.is_record or isinstance(value, b.BMap)):
+            if not self._null_map(value, relation):
+                raise UnsupportedFeature("SET += / = with a map whose keys are only known at run time", item.span)
+            entries: list[tuple[str, b.BoundExpression]] = []  # null is the empty map: = removes all, += none
+        else:
+            entries = self._property_entries(value)
+        entries, relation = self._entries_read_first(entries, relation)
+        for entity in _target_entities(item):
+            table = "nodes" if entity == "node" else "rels"
+            keys = {key for key, _ in entries}
+            # Copying another element's properties with += leaves keys it lacks alone; a map's null removes.
+            skip_null = not replace_all and value.type.kind in (Kind.NODE, Kind.RELATIONSHIP)
+            for key, entry in entries:
+                single = b.BoundSetItem("property", item.target, key, entry, (), item.span)
+                counters += self._set_property_for(entity, single, relation, skip_null=skip_null)
+            if replace_all:
+                for key, column in list(self.store.catalog.columns[entity].items()):
+                    if key in keys:
+                        continue
+                    _, compiler, alias, parameters = self.compiler(relation)
+                    target = compiler.entity_id(item.target, entity) if item.target.type.kind in (
+                        Kind.NODE, Kind.RELATIONSHIP) else self._typed_id(compiler, item.target, entity)
+                    ids = (f"(SELECT {target} AS id FROM {relation.sql} AS {alias}{compiler.context.join_text()}"
+                           f" WHERE ({target}) IS NOT NULL)")
+                    ids_table = self.run.materialize(ids, [], parameters.values)
+                    (count,) = self.run.fetchone(
+                        f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL"
+                        f" AND id IN (SELECT id FROM {ids_table.sql})")
+                    self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {ids_table.sql})")
+                    self.run.changes.touch(entity, ids_table.sql, keys=[key])
+                    self.run.changes.wrote(entity, keys=[key])
+                    counters["properties_set"] += count
+        return counters
+
+    def _null_map(self, value: b.BoundExpression, relation: Relation) -> bool:
+        """Whether `SET x = value` / `+= value` sets no key on any row: the value is null, or of a type read off
+        data that holds no map (then a non-null value on a row is the type error Neo4j raises at run time)."""
+        if not b.never_a_map(value):
+            return False
+        if value.type.kind is Kind.NULL:
+            return True
+        _, compiler, alias, parameters = self.compiler(relation)
+        checked = compiler.mismatch(value, "Map", "VARIANT")
+        # in the SELECT list, computed on the rows alone (DuckDB may push a WHERE into a joined table's scan)
+        self.run.fetchone(f"SELECT count({checked}) FROM {relation.sql} AS {alias}{compiler.context.join_text()}",
+                          parameters.values)
+        return True
+
+    def _entries_read_first(self, entries: list[tuple[str, b.BoundExpression]], relation: Relation
+                            ) -> tuple[list[tuple[str, b.BoundExpression]], Relation]:
+        """A map is one value: `SET n += {a: n.b, b: n.a}` reads both entries before writing either key. Entries
+        that read what the map writes are computed over all rows first, into a table the keys are written from."""
+        written = {key for key, _ in entries}
+        if not any(_reads_graph(entry, written) for _, entry in entries):
+            return entries, relation
+        _, compiler, alias, parameters = self.compiler(relation)
+        holders = [Variable(f"entry {key}", entry.type, f"__entry{next(_ENTRY_COLUMNS)}") for key, entry in entries]
+        values = ", ".join(f"{compiler.compile(entry)} AS {holder.column}"
+                           for holder, (_, entry) in zip(holders, entries, strict=True))
+        table = self.run.materialize(f"(SELECT {alias}.*, {values} FROM {relation.sql} AS {alias}"
+                                     f"{compiler.context.join_text()})", [*relation.variables, *holders],
+                                     parameters.values)
+        return [(key, b.BVariable(holder, type=entry.type, span=entry.span))
+                for holder, (key, entry) in zip(holders, entries, strict=True)], table
+
+    def _set_property_for(self, entity: str, item: b.BoundSetItem, relation: Relation, *,
+                          skip_null: bool = False) -> Counter[str]:
+        """`SET x.key = value` for the targets that are of `entity` kind; setting null removes."""
+        assert item.value is not None and isinstance(item.key, str)
+        if is_storable(item.value.type) is False:
+            raise CypherTypeError("property values can only be of primitive types or arrays thereof",
+                                  item.value.span, detail="InvalidPropertyType")
+        counters: Counter[str] = Counter()
+        if item.value.type.kind is Kind.NULL:
+            column = self.store.catalog.column(entity, item.key)
+        else:
+            column = self.store.ensure_property_column(entity, item.key, item.value.type)
+        if column is None:
+            for _, rows_sql, values in self.targets(item, relation):
+                self._check_targets(item, rows_sql, values)
+            return counters
+        column_type = self.store.catalog.column_type(entity, item.key)
+        for target_entity, rows_sql, values in self.targets(item, relation, item.value, {entity: column_type}):
+            if target_entity != entity:
+                continue
+            if skip_null:
+                rows_sql = f"(SELECT * FROM {rows_sql} WHERE v IS NOT NULL)"
+            rows = self._per_target(rows_sql, ["v"], values)
+            table = "nodes" if entity == "node" else "rels"
+            count = self._properties_set(rows, table, [column], ["v"])
+            # `s.v` is already in the column's representation (converted by `_targets`).
+            checked = stored_value("s.v", column_type or t.ANY, column_type or t.ANY)
+            self.run.execute(f"UPDATE {table} SET {column} = {checked} FROM {rows.sql} AS s WHERE {table}.id = s.id")
+            self.run.changes.touch(entity, rows.sql, keys=[item.key])
+            self.run.changes.wrote(entity, keys=[item.key])
+            counters["properties_set"] += count
+        return counters
+
+    def _set_labels(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        return self._change_labels(item, relation, add=True)
+
+    def _remove_labels(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        return self._change_labels(item, relation, add=False)
+
+    def _change_labels(self, item: b.BoundSetItem, relation: Relation, *, add: bool) -> Counter[str]:
+        """SET n:A / REMOVE n:A. A label counts once per node it is really added to (appended, so labels
+        keep the order they were added in) or removed from."""
+        counters: Counter[str] = Counter()
+        for entity, rows_sql, values in self.targets(item, relation):
+            if entity != "node":
+                continue
+            rows = self.run.materialize(rows_sql, [], values)
+            parameters = Parameters()
+            labels = "[" + ", ".join(parameters.text(label) for label in item.labels) + "]::VARCHAR[]"
+            changes = "NOT list_contains(n.labels, x.l)" if add else "list_contains(n.labels, x.l)"
+            (count,) = self.run.fetchone(
+                f"SELECT count(*) FROM nodes AS n, (SELECT DISTINCT unnest({labels}) AS l) AS x"
+                f" WHERE n.id IN (SELECT id FROM {rows.sql}) AND {changes}", parameters.values)
+            new_labels = (f"list_concat(labels, list_filter(list_distinct_ordered({labels}),"
+                          f" lambda l: NOT list_contains(labels, l)))" if add else
+                          f"list_filter(labels, lambda l: NOT list_contains({labels}, l))")
+            self.run.execute(f"UPDATE nodes SET labels = {new_labels} WHERE id IN (SELECT id FROM {rows.sql})",
+                             parameters.values)
+            self.run.changes.touch("node", rows.sql, labels=item.labels)
+            if add:
+                self.run.changes.wrote("node", labels=item.labels)
+            counters["labels_added" if add else "labels_removed"] += count
+        return counters
+
+
+_ENTRY_COLUMNS = itertools.count()
+"""Names of the columns a SET's map entries are computed into (`_entries_read_first`)."""
+
+
+def _reads_graph(expression: Any, written: set[str] | None = None) -> bool:
+    """Whether `expression` may read a property, label or relationship that a write can change: it reads
+    a variable that is or may hold a graph element, or runs a subquery. With `written`, the property keys
+    the writes change, `n.key` of a node or relationship variable reads the graph only for those keys."""
+    if isinstance(expression, b.BSubquery):
+        return True
+    if written is not None and isinstance(expression, b.BProperty) and isinstance(expression.subject, b.BVariable) \
+            and expression.subject.type.kind in (Kind.NODE, Kind.RELATIONSHIP):
+        return expression.key in written
+    if isinstance(expression, b.BVariable):
+        return may_hold_element(expression.variable.type)
+    if not isinstance(expression, b.BoundExpression):
+        return False
+    return any(_reads_graph(child, written) for child in b.children(expression))
+
+
+def _written_keys(items: list[b.BoundSetItem]) -> set[str] | None:
+    """The property keys SET items write (None: any, for `=` and `+=` of a map)."""
+    keys: set[str] = set()
+    for item in items:
+        if item.kind in ("all", "merge") or (item.kind in ("property", "remove_property")
+                                             and not isinstance(item.key, str)):
+            return None
+        if item.kind in ("property", "remove_property"):
+            keys.add(item.key)
+    return keys
+
+
+def _property_groups(items: list[b.BoundSetItem]) -> list[list[b.BoundSetItem]]:
+    """The items in order, consecutive `_groupable` items on one variable with distinct keys grouped when
+    none reads a key an earlier one of the group writes: a single UPDATE of them then gives what one item
+    after another would."""
+    groups: list[list[b.BoundSetItem]] = []
+    for item in items:
+        last = groups[-1] if groups else []
+        if last and _groupable(item) and _groupable(last[0]) and last[0].target.variable is item.target.variable \
+                and all(other.key != item.key for other in last) \
+                and not _reads_graph(item.value, {other.key for other in last}):
+            last.append(item)
+        else:
+            groups.append([item])
+    return groups
+
+
+def _groupable(item: b.BoundSetItem) -> bool:
+    """`SET v.key = value` on a node or relationship variable, the value always storable (so no item's
+    static error could come before an earlier item's run-time one). A group's items must also not read
+    what an earlier item of it writes (`_property_groups`)."""
+    return (item.kind == "property" and isinstance(item.key, str) and isinstance(item.target, b.BVariable)
+            and item.target.type.kind in (Kind.NODE, Kind.RELATIONSHIP) and item.value is not None
+            and item.value.type.kind is not Kind.NULL and is_storable(item.value.type) is True)
+
+
+def _target_entities(item: b.BoundSetItem) -> list[str]:
+    kind = item.target.type.kind
+    return ["node"] if kind is Kind.NODE else ["relationship"] if kind is Kind.RELATIONSHIP else [
+        "node", "relationship"]
+
+
+
+SetHandler = Callable[[SetWriter, b.BoundSetItem, Relation], Counter[str]]
+SET_ITEMS: dict[str, SetHandler] = {
+    "property": SetWriter._set_property,
+    "remove_property": SetWriter._remove_property,
+    "all": SetWriter._set_map,
+    "merge": SetWriter._set_map,
+    "labels": SetWriter._set_labels,
+    "remove_labels": SetWriter._remove_labels,
+}

@@ -1,0 +1,121 @@
+"""What the writer's parts share: a write's result, new ids, the base of the writer, stored values."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine import types as t
+from engine.errors import CypherSyntaxError
+from engine.sqlgen.context import Parameters
+from engine.sqlgen.expressions import ExpressionCompiler, to_variant
+from engine.sqlgen.generator import QueryCompiler
+from engine.sqlgen.relation import Relation
+from engine.sqlgen.runtime import error_sql
+from engine.syntax import ast
+from engine.types import CypherType, Kind, is_variant
+
+if TYPE_CHECKING:
+    from engine.execute.statement_run import StatementRun
+
+
+
+@dataclass
+class WriteResult:
+    relation: Relation
+    counters: Counter[str] = field(default_factory=Counter)
+
+
+def label_names(expression: ast.LabelExpression | None, span: Any) -> list[str]:
+    """The labels a node pattern to be created names: `:A:B` or `:A&B`, never `|` or `!`."""
+    if expression is None:
+        return []
+    if isinstance(expression, ast.LabelName):
+        return [expression.name]
+    if isinstance(expression, ast.LabelAnd):
+        return label_names(expression.left, span) + label_names(expression.right, span)
+    raise CypherSyntaxError("label expressions with |, ! or % cannot be used to create nodes", span,
+                            detail="InvalidLabelExpression")
+
+
+@dataclass(frozen=True)
+class NewId:
+    """The id of an element a CREATE makes on each input row: the block of ids the statement allocated
+    (`base`), `per_row` of them for each row in `__rank` order, this element the `index`-th of its row's."""
+
+    base: int
+    per_row: int
+    index: int
+
+    def sql(self, rank: str = "__rank") -> str:
+        """The id on the row whose rank (1, 2, ...) the SQL `rank` reads."""
+        return f"({self.base} + ({rank} - 1) * {self.per_row} + {self.index})"
+
+
+class WriterBase:
+    """What every part of the writer shares: the statement's run, its store, a compiler over a relation's
+    rows, and those rows as a table."""
+
+    def __init__(self, run: StatementRun) -> None:
+        self.run = run
+
+    @property
+    def store(self) -> Any:
+        return self.run.store
+
+    def compiler(self, relation: Relation) -> tuple[QueryCompiler, ExpressionCompiler, str, Parameters]:
+        parameters = Parameters()
+        queries = QueryCompiler(self.store.catalog, parameters)
+        queries.aliases = self.run.aliases
+        queries.tombstones = self.run.deleted_any
+        alias = queries.alias()
+        context = queries.context_for(relation, alias)
+        return queries, ExpressionCompiler(context, queries), alias, parameters
+
+
+    def stored_rows(self, relation: Relation) -> Relation:
+        """`relation` as a table, which a clause reading its rows several times needs (copied only if it is
+        a SELECT)."""
+        return relation if is_stored(self.run, relation) else self.run.materialize(relation.sql, relation.variables)
+
+
+
+def is_stored(run: StatementRun, relation: Relation) -> bool:
+    """Whether `relation` is a table this statement stored (not a SELECT that would run again per read)."""
+    return relation.sql in run.tables
+
+
+def may_hold_element(value_type: CypherType) -> bool:
+    """Whether a value of this type may be or contain a node, relationship or path (a list of strings or a
+    map of known keys holding none, the rows of `UNWIND $rows`, cannot)."""
+    if value_type.kind is Kind.LIST:
+        return may_hold_element(value_type.element or t.ANY)
+    if value_type.is_record:
+        return any(may_hold_element(field) for _, field in value_type.fields or ())
+    return value_type.kind in (Kind.NODE, Kind.RELATIONSHIP, Kind.PATH, Kind.ANY, Kind.MAP)
+
+def stored_value(sql: str, value_type: CypherType, column_type: CypherType, *, check: bool = True) -> str:
+    """SQL of a value as a column of `column_type` stores it, refusing what properties may not hold
+    (maps, graph elements, lists with nulls or mixed types). `check=False` converts only."""
+    if is_variant(column_type):
+        variant = to_variant(sql, value_type)
+        return f"cy_property({variant})" if check else variant
+    if check and column_type.kind is Kind.LIST:
+        return (f"CASE WHEN list_count({sql}) < len({sql}) THEN "
+                + error_sql("TypeError", "InvalidPropertyType",
+                            "'lists stored as properties may only hold non-null values'")
+                + f" ELSE {sql} END")
+    return sql
+
+
+def column_list(alias: str, columns: list[str]) -> str:
+    return "".join(f"{alias}.{column}, " for column in columns)
+
+
+def renumber(sql: str, offset: int) -> str:
+    """Shift `$n` placeholders by `offset` so several generated SELECTs can share one parameter list."""
+    if not offset:
+        return sql
+    return re.sub(r"\$(\d+)", lambda m: f"${int(m.group(1)) + offset}", sql)
