@@ -1,70 +1,52 @@
 """AST -> bound tree: resolve variables, infer static types, check the clause and aggregation rules.
 
-One `bind_<clause>` per clause and one `_bind_<expression>` per expression kind, chosen through the
-`CLAUSE_BINDERS` / `EXPRESSION_BINDERS` tables. Errors name the TCK's detail codes where the TCK has one.
+One `bind_<clause>` per clause, chosen through `CLAUSE_BINDERS`; patterns are bound by
+bind_patterns.py, expressions by bind_expressions.py (`EXPRESSION_BINDERS`). Errors name the TCK's
+detail codes where the TCK has one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
-from engine import temporal
 from engine import types as t
 from engine.errors import (
     CypherArgumentError,
     CypherSyntaxError,
     CypherTypeError,
-    ParameterMissing,
     ProcedureError,
     UnsupportedFeature,
 )
 from engine.procedures import ProcedureRegistry, check_arguments
 from engine.semantic import bound as b
 from engine.semantic import extensions, parameter_reads
+from engine.semantic.bind_expressions import (
+    NO_AGGREGATES,
+    NUMBER_KINDS,
+    ExpressionBinding,
+    ExpressionContext,
+    check_kinds,
+)
+from engine.semantic.bind_patterns import PatternBinding
 from engine.semantic.bound import children as _children
 from engine.semantic.bound import observed as _observed
 from engine.semantic.constants import constant_of
-from engine.semantic.functions import AGGREGATES, ARGUMENT_KINDS, SIGNATURES
+from engine.semantic.functions import AGGREGATES
 from engine.semantic.scope import ColumnNamer, Scope, Variable
-from engine.semantic.type_predicates import parse_type
 from engine.semantic.unknown import UNKNOWN
 from engine.span import Span
 from engine.syntax import ast
 from engine.types import CypherType, Kind
 
-TEMPORAL_KINDS = frozenset({Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME,
-                            Kind.ZONED_DATETIME, Kind.DURATION})
-NUMBER_KINDS = frozenset({Kind.INTEGER, Kind.FLOAT})
-# Operand kinds each arithmetic operator accepts; a literal of another kind fails at compile time.
-ARITHMETIC_OPERAND_KINDS: dict[str, frozenset[Kind]] = {
-    "+": NUMBER_KINDS | TEMPORAL_KINDS | {Kind.STRING, Kind.LIST},
-    "-": NUMBER_KINDS | TEMPORAL_KINDS,
-    "*": NUMBER_KINDS | {Kind.DURATION},
-    "/": NUMBER_KINDS | {Kind.DURATION},
-    "%": NUMBER_KINDS,
-    "^": NUMBER_KINDS,
-}
-
 UPDATING_CLAUSES = (ast.Create, ast.Merge, ast.SetClause, ast.Remove, ast.Delete, ast.Foreach)
-
-
-@dataclass(frozen=True)
-class ExpressionContext:
-    """What an expression may contain where it stands."""
-
-    aggregates: bool = False
-    in_aggregate: bool = False
-
-
-NO_AGGREGATES = ExpressionContext()
 
 
 PropertyTypes = Callable[[str, str], CypherType | None]
 
 
-class Binder:
+class Binder(PatternBinding, ExpressionBinding):
     """Binds one statement. `property_types(entity, key)` gives the type of a property column (None: no
     such column); reads of node and relationship properties take that type. `writes` records what the
     statement stores, so the caller can bind again when a write would change a column's type."""
@@ -675,7 +657,7 @@ class Binder:
         rows and the scope as they were."""
         self.updating = True
         source = self.bind_expression(clause.source, scope)
-        _check_kinds(source, {Kind.LIST}, "FOREACH")
+        check_kinds(source, {Kind.LIST}, "FOREACH")
         if clause.variable.name in scope:
             raise CypherSyntaxError(f"variable `{clause.variable.name}` already declared", clause.variable.span,
                                     detail="VariableAlreadyBound")
@@ -696,619 +678,6 @@ class Binder:
     def bind_finish(self, clause: ast.Finish, scope: Scope) -> tuple[b.BoundClause, Scope]:
         raise UnsupportedFeature("FINISH", clause.span)
 
-    # -- patterns ----------------------------------------------------------------------------------
-
-    def bind_pattern_part(self, part: ast.PatternPart, scope: Scope, *, mode: str) -> b.BoundPath:
-        repeatable = mode == "match" and self._match_mode == "repeatable_elements"
-        selector = self._bind_selector(part)
-        written_mode = part.selector.mode if part.selector is not None else None
-        if written_mode in ("trail", "acyclic") and repeatable:
-            raise CypherSyntaxError(f"REPEATABLE ELEMENTS with {written_mode.upper()} path mode is not supported",
-                                    part.span, detail="UnsupportedPathModeCombination")
-        elements, path_where = self._path_elements(part, scope)
-        if mode == "match":
-            _check_not_empty(part)
-        if part.function is not None:
-            self._check_shortest_function(part, elements)
-        nodes: list[b.BoundNode] = []
-        links: list[b.BoundRelationship | b.BoundGroup] = []
-        for element in elements:
-            if isinstance(element, ast.NodePattern):
-                nodes.append(self._bind_node(element, scope, mode))
-            elif isinstance(element, ast.QuantifiedPath):
-                links.append(self._bind_group(element, scope, repeatable))
-            else:
-                if written_mode is not None and element.length is not None:
-                    raise CypherSyntaxError(f"explicit path modes cannot be used with a variable-length relationship"
-                                            f" ({written_mode.upper()} on -[*]-): use a quantified relationship",
-                                            element.span, detail="PathModeOnVariableLength")
-                if repeatable and element.length is not None and element.length.max is None:
-                    raise CypherSyntaxError(UNBOUNDED_REPEATABLE, element.span, detail="UnboundedRepeatableElements")
-                links.append(self._bind_relationship(element, scope, mode))
-        path_variable = None
-        declared = part.variable
-        whole = part.element.elements[0] if len(part.element.elements) == 1 else None
-        if isinstance(whole, ast.QuantifiedPath) and whole.quantifier is None and whole.variable is not None:
-            if declared is not None:
-                raise CypherSyntaxError("a path pattern can declare one path variable", whole.variable.span,
-                                        detail="VariableAlreadyBound")
-            declared = whole.variable
-        if declared is not None:
-            if declared.name in scope:
-                raise CypherSyntaxError(f"variable `{declared.name}` already declared", declared.span,
-                                          detail="VariableAlreadyBound")
-            path_variable = self.new_variable(declared.name, t.PATH)
-            scope.add(path_variable)
-        where = self.bind_predicate(path_where, scope) if path_where is not None else None
-        path_mode = "acyclic" if written_mode == "acyclic" else "walk" if repeatable else "trail"
-        return b.BoundPath(nodes, links, path_variable, None, part.span, selector, path_mode, where)
-
-    def _bind_selector(self, part: ast.PatternPart) -> b.BoundSelector | None:
-        """`ANY k`, `SHORTEST k`, `ALL SHORTEST`, `SHORTEST k GROUPS` and the legacy functions as one ranking:
-        keep k paths ('any', 'shortest') or k length groups ('groups') per pair of end nodes."""
-        if part.function is not None:
-            return b.BoundSelector("shortest" if part.function == "shortestPath" else "groups", 1, part.function)
-        selector = part.selector
-        if selector is None or selector.kind == "all":
-            return None
-        kind, count = {
-            "any": ("any", selector.count if selector.count is not None else 1),
-            "any_shortest": ("shortest", 1),
-            "all_shortest": ("groups", 1),
-            "shortest_k": ("shortest", selector.count),
-            "shortest_groups": ("groups", selector.count),
-        }[selector.kind]
-        if isinstance(count, ast.Parameter):  # `SHORTEST $k`: a non-negative integer, as for SKIP / LIMIT
-            count = self._bind_parameter(count, Scope(), NO_AGGREGATES).value
-            if isinstance(count, bool) or not isinstance(count, int):
-                raise CypherArgumentError(f"the number of paths or groups must be a non-negative integer, got "
-                                          f"{count!r}", selector.span, detail="InvalidArgumentType")
-            if count < 0:
-                raise CypherArgumentError(f"the number of paths or groups must be a non-negative integer, got "
-                                          f"{count}", selector.span, detail="NegativeIntegerArgument")
-        return b.BoundSelector(kind, int(count or 0))
-
-    def _path_elements(self, part: ast.PatternPart,
-                       scope: Scope) -> tuple[list[ast.SyntaxNode], ast.Expression | None]:
-        """The pattern as node (link node)*: a parenthesised whole pattern is unwrapped (its WHERE returned),
-        a quantified relationship becomes the group it abbreviates, and an anonymous node stands between
-        adjacent groups and at an end that is a group."""
-        elements = list(part.element.elements)
-        where = None
-        if len(elements) == 1 and isinstance(elements[0], ast.QuantifiedPath) and elements[0].quantifier is None:
-            where = elements[0].where
-            elements = list(elements[0].pattern.elements)
-        for element in elements:
-            if isinstance(element, ast.QuantifiedPath) and element.variable is not None:
-                raise UnsupportedFeature("a path variable declared inside a parenthesised path pattern that "
-                                         "is not the whole pattern", element.variable.span)
-        result: list[ast.SyntaxNode] = []
-        for element in elements:
-            if isinstance(element, ast.QuantifiedPath) and element.quantifier is None:
-                raise UnsupportedFeature("a parenthesised path pattern inside a longer path pattern", element.span)
-            if isinstance(element, ast.RelationshipPattern) and element.quantifier is not None and not (
-                    element.variable is not None and element.variable.name in scope):
-                element = _quantified_relationship_group(element)
-            if not isinstance(element, ast.NodePattern) and (not result or not isinstance(result[-1], ast.NodePattern)):
-                result.append(ast.NodePattern(None, None, None, None, span=element.span))
-            result.append(element)
-        if result and not isinstance(result[-1], ast.NodePattern):
-            result.append(ast.NodePattern(None, None, None, None, span=result[-1].span))
-        return result, where
-
-    def _check_shortest_function(self, part: ast.PatternPart, elements: list[ast.SyntaxNode]) -> None:
-        name = part.function
-        links = [e for e in elements if not isinstance(e, ast.NodePattern)]
-        if any(isinstance(e, ast.QuantifiedPath) for e in links) or any(
-                isinstance(e, ast.RelationshipPattern) and e.quantifier is not None for e in part.element.elements):
-            raise CypherSyntaxError(f"{name}(...) needs a variable-length relationship (-[*]-), not a quantified "
-                                    "path pattern", part.span, detail="InvalidShortestPathPattern")
-        if len(links) != 1:
-            raise CypherSyntaxError(f"{name}(...) requires a pattern containing a single relationship", part.span,
-                                    detail="InvalidShortestPathPattern")
-        length = links[0].length
-        if length is not None and length.min is not None and length.min > 1:
-            raise CypherSyntaxError(f"{name}(...) does not support a minimal length different from 0 or 1",
-                                    links[0].span, detail="InvalidShortestPathPattern")
-
-    def _bind_group(self, group: ast.QuantifiedPath, scope: Scope, repeatable: bool) -> b.BoundGroup:
-        """A quantified path pattern: its inner variables are singletons inside it (its predicates read one
-        iteration) and lists outside (group variables)."""
-        quantifier = group.quantifier
-        assert quantifier is not None
-        low, high = quantifier.min or 0, quantifier.max
-        if high is not None and low > high:
-            raise CypherSyntaxError(f"a quantifier's lower bound ({low}) cannot be greater than its upper bound "
-                                    f"({high})", quantifier.span, detail="InvalidQuantifier")
-        if high == 0:
-            raise CypherSyntaxError("a quantifier for a path pattern must not be limited by 0", quantifier.span,
-                                    detail="InvalidQuantifier")
-        if repeatable and high is None:
-            raise CypherSyntaxError(UNBOUNDED_REPEATABLE, quantifier.span, detail="UnboundedRepeatableElements")
-        inner = list(group.pattern.elements)
-        for element in inner:
-            if isinstance(element, ast.QuantifiedPath) or (isinstance(element, ast.RelationshipPattern) and (
-                    element.quantifier is not None or element.length is not None)):
-                raise CypherSyntaxError("quantified path patterns cannot be nested: a quantified path pattern "
-                                        "cannot contain another quantified or variable-length pattern",
-                                        element.span, detail="NestedQuantifiedPath")
-        if not any(isinstance(element, ast.RelationshipPattern) for element in inner):
-            raise CypherSyntaxError("a quantified path pattern must contain at least one relationship",
-                                    group.span, detail="InvalidQuantifiedPath")
-        inner_scope = scope.copy()
-        declared: dict[str, Variable] = {}
-        nodes: list[b.BoundNode] = []
-        relationships: list[b.BoundRelationship] = []
-        for element in inner:
-            variable = getattr(element, "variable", None)
-            if variable is not None and variable.name not in declared and variable.name in scope:
-                raise CypherSyntaxError(f"variable `{variable.name}` already declared: a variable inside a "
-                                        "quantified path pattern is a new group variable", variable.span,
-                                        detail="VariableAlreadyBound")
-            if isinstance(element, ast.NodePattern):
-                bound_node = self._bind_node(element, inner_scope, "match")
-                nodes.append(bound_node)
-                bound_variable = bound_node.variable
-            else:
-                bound_relationship = self._bind_relationship(element, inner_scope, "match")
-                relationships.append(bound_relationship)
-                bound_variable = bound_relationship.variable
-            if variable is not None:
-                declared[variable.name] = bound_variable
-        where = self.bind_predicate(group.where, inner_scope) if group.where is not None else None
-        group_variables = []
-        for name, singleton in declared.items():
-            outer = self.new_variable(name, t.list_of(singleton.type))
-            scope.add(outer)
-            group_variables.append((singleton, outer))
-        return b.BoundGroup(nodes, relationships, where, low, high, group_variables, group.span)
-
-    def _bind_node(self, node: ast.NodePattern, scope: Scope, mode: str) -> b.BoundNode:
-        if node.where is not None and mode != "match":
-            raise CypherSyntaxError(f"a {mode.upper()} pattern cannot have a WHERE inside a node pattern",
-                                    node.where.span, detail="InvalidPatternPredicate")
-        properties = self._bind_pattern_properties(node.properties, scope, "node", mode)
-        if node.variable is None:
-            anonymous = b.BoundNode(self.new_variable("", t.NODE, anonymous=True), True, node.labels, properties,
-                                    node.span)
-            anonymous.where = self.bind_predicate(node.where, scope) if node.where is not None else None
-            return anonymous
-        existing = scope.lookup(node.variable.name)
-        if existing is not None:
-            if existing.type.kind not in (Kind.NODE, Kind.ANY, Kind.NULL) and not existing.observed:
-                raise CypherSyntaxError(f"type mismatch: `{node.variable.name}` was {existing.type!r}, "
-                                        "used as a node", node.variable.span, detail="VariableTypeConflict")
-            if mode in ("create", "merge") and (node.labels is not None or node.properties is not None):
-                raise CypherSyntaxError(f"can't create node `{node.variable.name}` with labels or properties "
-                                        "here: the variable is already declared", node.span,
-                                        detail="VariableAlreadyBound")
-            self._reference(existing)
-            bound_node = b.BoundNode(existing, False, node.labels, properties, node.span)
-        else:
-            variable = self.new_variable(node.variable.name, t.NODE)
-            scope.add(variable)
-            bound_node = b.BoundNode(variable, True, node.labels, properties, node.span)
-        if node.where is not None:
-            bound_node.where = self.bind_predicate(node.where, scope)
-        return bound_node
-
-    def _bind_relationship(self, relationship: ast.RelationshipPattern, scope: Scope,
-                           mode: str) -> b.BoundRelationship:
-        if relationship.where is not None and (mode != "match" or relationship.length is not None):
-            what = "a variable-length relationship" if relationship.length is not None else f"a {mode.upper()} pattern"
-            raise CypherSyntaxError(f"{what} cannot have a WHERE inside the relationship pattern",
-                                    relationship.where.span, detail="InvalidPatternPredicate")
-        length = self._relationship_length(relationship)
-        properties = self._bind_pattern_properties(relationship.properties, scope, "relationship", mode)
-        if mode in ("create", "merge") and relationship.variable is not None and relationship.variable.name in scope:
-            raise CypherSyntaxError(f"can't create relationship `{relationship.variable.name}`: the variable is "
-                                    "already declared", relationship.span, detail="VariableAlreadyBound")
-        if mode in ("create", "merge"):
-            if length is not None:
-                raise CypherSyntaxError("variable length relationships cannot be created", relationship.span,
-                                        detail="CreatingVarLength")
-            if not isinstance(relationship.types, ast.LabelName):
-                raise CypherSyntaxError("a relationship to create needs exactly one type", relationship.span,
-                                        detail="NoSingleRelationshipType")
-            if relationship.direction == "both" and mode == "create":
-                raise CypherSyntaxError("only directed relationships can be created", relationship.span,
-                                        detail="RequiresDirectedRelationship")
-        element_type = t.list_of(t.RELATIONSHIP) if length is not None else t.RELATIONSHIP
-        if relationship.variable is not None and mode == "match" and self._match_mode != "repeatable_elements":
-            seen = self._pattern_relationships
-            if relationship.variable.name in seen:
-                raise CypherSyntaxError(f"relationship `{relationship.variable.name}` appears twice in one pattern;"
-                                        " a pattern never matches a relationship twice", relationship.span,
-                                        detail="RelationshipUniquenessViolation")
-            seen.add(relationship.variable.name)
-        if relationship.variable is None:
-            variable = self.new_variable("", element_type, anonymous=True)
-            bound = b.BoundRelationship(variable, True, relationship.types, properties, relationship.direction,
-                                        length, relationship.span)
-        else:
-            existing = scope.lookup(relationship.variable.name)
-            if existing is not None:
-                if mode in ("create", "merge"):
-                    raise CypherSyntaxError(f"can't create relationship `{relationship.variable.name}`: the "
-                                            "variable is already declared", relationship.span,
-                                            detail="VariableAlreadyBound")
-                # a single relationship of a type read off data is checked on each row (`_bound_id`)
-                if existing.type.kind not in (Kind.RELATIONSHIP, Kind.ANY, Kind.NULL) and not (
-                        existing.observed if length is None else existing.type.kind is Kind.LIST):
-                    raise CypherSyntaxError(f"type mismatch: `{relationship.variable.name}` was {existing.type!r}, "
-                                            "used as a relationship", relationship.variable.span,
-                                            detail="VariableTypeConflict")
-                self._reference(existing)
-                bound = b.BoundRelationship(existing, False, relationship.types, properties,
-                                            relationship.direction, length, relationship.span)
-            else:
-                variable = self.new_variable(relationship.variable.name, element_type)
-                scope.add(variable)
-                bound = b.BoundRelationship(variable, True, relationship.types, properties, relationship.direction,
-                                            length, relationship.span)
-        if relationship.where is not None:
-            bound.where = self.bind_predicate(relationship.where, scope)
-        return bound
-
-    @staticmethod
-    def _relationship_length(relationship: ast.RelationshipPattern) -> tuple[int, int | None] | None:
-        bounds = relationship.length or relationship.quantifier
-        if bounds is None:
-            return None
-        low = 1 if bounds.min is None and relationship.length is not None else (bounds.min or 0)
-        return (low, bounds.max)
-
-    def _bind_pattern_properties(self, properties: ast.MapLiteral | ast.Parameter | None, scope: Scope,
-                                 entity: str = "node", mode: str = "match") -> b.BoundExpression | None:
-        if properties is None:
-            return None
-        bound_properties = self.bind_expression(properties, scope)
-        if mode in ("create", "merge"):
-            self._record_map_write((entity,), bound_properties)
-        if bound_properties.type.kind not in (Kind.MAP, Kind.ANY, Kind.NULL):
-            raise CypherTypeError("a pattern's properties must be a map", properties.span,
-                                  detail="InvalidParameterUse")
-        return bound_properties
-
-    # -- expressions -------------------------------------------------------------------------------
-
-    def bind_predicate(self, expression: ast.Expression, scope: Scope) -> b.BoundExpression:
-        bound_expression = self.bind_expression(expression, scope)
-        _check_kinds(bound_expression, {Kind.BOOLEAN}, "a predicate")
-        return bound_expression
-
-    def bind_expression(self, expression: ast.Expression, scope: Scope,
-                        context: ExpressionContext = NO_AGGREGATES) -> b.BoundExpression:
-        binder = EXPRESSION_BINDERS.get(type(expression))
-        if binder is None:
-            raise UnsupportedFeature(f"{type(expression).__name__} expressions", expression.span)
-        return binder(self, expression, scope, context)
-
-    def _bind_literal(self, node: ast.Literal, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        return b.BLiteral(node.value, type=t.type_of_value(node.value), span=node.span)
-
-    def _bind_parameter(self, node: ast.Parameter, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        if node.name not in self.params:
-            raise ParameterMissing(f"expected a value for parameter ${node.name}", node.span,
-                                   detail="MissingParameter")
-        value = self.params[node.name]
-        cypher_type = t.type_of_value(value)
-        parameter_reads.bound(node.name, cypher_type)
-        return b.BParameter(node.name, value, type=cypher_type, span=node.span)
-
-    def _bind_variable(self, node: ast.Variable, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        variable = scope.lookup(node.name)
-        if variable is None:
-            raise CypherSyntaxError(f"variable `{node.name}` not defined", node.span, detail="UndefinedVariable")
-        self._reference(variable)
-        return b.BVariable(variable, type=variable.type, span=node.span)
-
-    def _bind_property(self, node: ast.PropertyLookup, scope: Scope,
-                       context: ExpressionContext) -> b.BoundExpression:
-        subject = self.bind_expression(node.subject, scope, context)
-        kind = subject.type.kind
-        if subject.type.is_record:
-            field_type = subject.type.field(node.key)
-            result = field_type if field_type is not None else t.NULL
-        elif kind in (Kind.NODE, Kind.RELATIONSHIP):
-            entity = "node" if kind is Kind.NODE else "relationship"
-            result = self.property_types(entity, node.key) or t.NULL
-        elif kind in TEMPORAL_KINDS:
-            result = _temporal_component_type(subject, node)
-        elif kind in (Kind.MAP, Kind.ANY, Kind.NULL) or _observed(subject):
-            result = t.ANY
-        else:
-            raise CypherSyntaxError(f"type mismatch: expected a map, node or relationship but was {subject.type!r}",
-                                    node.span, detail="InvalidArgumentType")
-        return b.BProperty(subject, node.key, type=result, span=node.span)
-
-    def _bind_subscript(self, node: ast.Subscript, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        subject = self.bind_expression(node.subject, scope, context)
-        index = self.bind_expression(node.index, scope, context)
-        result = (subject.type.element or t.ANY) if subject.type.kind is Kind.LIST else t.ANY
-        return b.BIndex(subject, index, type=result, span=node.span)
-
-    def _bind_slice(self, node: ast.Slice, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        subject = self.bind_expression(node.subject, scope, context)
-        start = self.bind_expression(node.start, scope, context) if node.start else None
-        end = self.bind_expression(node.end, scope, context) if node.end else None
-        result = subject.type if subject.type.kind is Kind.LIST else t.ANY_LIST
-        return b.BSlice(subject, start, end, type=result, span=node.span)
-
-    def _bind_binary(self, node: ast.BinaryOp, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        left = self.bind_expression(node.left, scope, context)
-        right = self.bind_expression(node.right, scope, context)
-        if node.op in ("AND", "OR", "XOR"):
-            for operand in (left, right):
-                _check_kinds(operand, {Kind.BOOLEAN}, node.op)
-        elif node.op in ARITHMETIC_OPERAND_KINDS and not (
-                node.op == "+" and any(_may_be_list(operand) for operand in (left, right))):
-            for operand in (left, right):
-                _check_kinds(operand, ARITHMETIC_OPERAND_KINDS[node.op], node.op)
-        elif node.op == "IN":
-            _check_kinds(right, {Kind.LIST}, "IN")
-        elif node.op == "||":
-            for operand in (left, right):
-                _check_kinds(operand, {Kind.STRING, Kind.LIST}, "||")
-            mixed = {left.type.kind, right.type.kind} == {Kind.STRING, Kind.LIST}
-            if mixed and not (_observed(left) or _observed(right)):
-                raise CypherSyntaxError(f"type mismatch: || cannot join {left.type!r} and {right.type!r}",
-                                        node.span, detail="InvalidArgumentType")
-        return b.BOperator(node.op, (left, right), type=_operator_type(node.op, left.type, right.type),
-                           span=node.span)
-
-    def _bind_unary(self, node: ast.UnaryOp, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        operand = self.bind_expression(node.operand, scope, context)
-        if node.op == "NOT":
-            _check_kinds(operand, {Kind.BOOLEAN}, "NOT")
-            return b.BOperator("NOT", (operand,), type=t.BOOLEAN, span=node.span)
-        if node.op == "+":
-            return operand
-        result = operand.type if operand.type.kind in (Kind.INTEGER, Kind.FLOAT) else t.ANY
-        return b.BOperator("NEG", (operand,), type=result, span=node.span)
-
-    def _bind_is_null(self, node: ast.IsNull, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        operand = self.bind_expression(node.operand, scope, context)
-        return b.BIsNull(operand, node.negated, type=t.BOOLEAN, span=node.span)
-
-    def _bind_has_labels(self, node: ast.HasLabels, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        subject = self.bind_expression(node.subject, scope, context)
-        return b.BHasLabels(subject, node.labels, type=t.BOOLEAN, span=node.span)
-
-    def _bind_function(self, node: ast.FunctionCall, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        name = node.name.lower()
-        if name in AGGREGATES:
-            return self._bind_aggregate(node, name, scope, context)
-        signature = SIGNATURES.get(name)
-        if signature is None:
-            raise CypherSyntaxError(f"unknown function '{node.name}'", node.span, detail="UnknownFunction")
-        if node.distinct:
-            raise CypherSyntaxError(f"DISTINCT is only allowed in aggregating functions, not {node.name}",
-                                    node.span, detail="InvalidArgumentPassingMode")
-        count = len(node.arguments)
-        if count < signature.min_args or (signature.max_args is not None and count > signature.max_args):
-            raise CypherSyntaxError(f"wrong number of arguments for {node.name}()", node.span,
-                                    detail="InvalidNumberOfArguments")
-        if name == "normalize" and count == 2:  # the normal form is a keyword, not an expression
-            form = node.arguments[1]
-            if not (isinstance(form, ast.Variable) and form.name.upper() in ("NFC", "NFD", "NFKC", "NFKD")):
-                raise CypherSyntaxError("normalize() expects a normal form, NFC, NFD, NFKC or NFKD, as its second "
-                                        "argument", form.span, detail="InvalidArgumentType")
-            node = replace(node, arguments=(node.arguments[0], ast.Literal(form.name.upper(), span=form.span)))
-        arguments = tuple(self.bind_expression(argument, scope, context) for argument in node.arguments)
-        for argument, allowed in zip(arguments, signature.accepts, strict=False):
-            if allowed is not None:
-                _check_kinds(argument, allowed, f"{node.name}()")
-        return b.BFunction(name, arguments, type=signature.returns([a.type for a in arguments]), span=node.span)
-
-    def _bind_aggregate(self, node: ast.FunctionCall, name: str, scope: Scope,
-                        context: ExpressionContext) -> b.BoundExpression:
-        if not context.aggregates:
-            raise CypherSyntaxError(f"invalid use of aggregating function {node.name}(...) in this context",
-                                    node.span, detail="InvalidAggregation")
-        if context.in_aggregate:
-            raise CypherSyntaxError("can't use aggregate functions inside of aggregate functions", node.span,
-                                    detail="NestedAggregation")
-        arity, rule = AGGREGATES[name]
-        if len(node.arguments) != arity:
-            raise CypherSyntaxError(f"wrong number of arguments for {node.name}()", node.span,
-                                    detail="InvalidNumberOfArguments")
-        inner = ExpressionContext(aggregates=True, in_aggregate=True)
-        arguments = [self.bind_expression(argument, scope, inner) for argument in node.arguments]
-        for argument, allowed in zip(arguments, ARGUMENT_KINDS.get(name, ()), strict=False):
-            if allowed is not None:
-                _check_kinds(argument, allowed, f"{node.name}()")
-        if name in ("percentilecont", "percentiledisc") and isinstance(arguments[1], b.BLiteral | b.BParameter):
-            percentile = arguments[1].value
-            if isinstance(percentile, int | float) and not isinstance(percentile, bool) and not 0 <= percentile <= 1:
-                raise CypherArgumentError(f"{node.name}() needs a percentile between 0.0 and 1.0, got {percentile}",
-                                          node.span, detail="NumberOutOfRange")
-        if any(_calls(argument, "rand") for argument in arguments):
-            raise CypherSyntaxError(f"{node.name}() over rand() would aggregate values that change on every "
-                                    "evaluation", node.span, detail="NonConstantExpression")
-        return b.BAggregate(name, arguments[0], node.distinct, tuple(arguments[1:]),
-                            type=rule([a.type for a in arguments]), span=node.span)
-
-    def _bind_count_star(self, node: ast.CountStar, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        if not context.aggregates:
-            raise CypherSyntaxError("invalid use of count(*) in this context", node.span,
-                                    detail="InvalidAggregation")
-        if context.in_aggregate:
-            raise CypherSyntaxError("can't use aggregate functions inside of aggregate functions", node.span,
-                                    detail="NestedAggregation")
-        return b.BAggregate("count", None, False, type=t.INTEGER, span=node.span)
-
-    def _bind_case(self, node: ast.Case, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        subject = self.bind_expression(node.subject, scope, context) if node.subject is not None else None
-        alternatives = []
-        for condition, value in node.alternatives:
-            bound_condition = self.bind_expression(condition, scope, context)
-            if subject is not None:
-                bound_condition = b.BOperator("=", (subject, bound_condition), type=t.BOOLEAN,
-                                              span=condition.span)
-            alternatives.append((bound_condition, self.bind_expression(value, scope, context)))
-        default = self.bind_expression(node.default, scope, context) if node.default is not None else None
-        result = t.unify_all([value.type for _, value in alternatives] + ([default.type] if default else []))
-        return b.BCase(tuple(alternatives), default, type=result, span=node.span)
-
-    def _bind_list(self, node: ast.ListLiteral, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        items = tuple(self.bind_expression(item, scope, context) for item in node.items)
-        element = t.unify_all([item.type for item in items])
-        return b.BList(items, type=t.list_of(element if element.kind is not Kind.NULL else t.ANY),
-                       span=node.span)
-
-    def _bind_map(self, node: ast.MapLiteral, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        entries = []
-        for key, value in node.entries:
-            if key.startswith("\x01"):
-                raise UnsupportedFeature("map keys starting with U+0001", node.span)
-            entries.append((key, self.bind_expression(value, scope, context)))
-        return b.BMap(tuple(entries), type=t.record([(k, v.type) for k, v in entries]), span=node.span)
-
-    def _bind_list_comprehension(self, node: ast.ListComprehension, scope: Scope,
-                                 context: ExpressionContext) -> b.BoundExpression:
-        source = self.bind_expression(node.source, scope, context)
-        variable, inner = self._iteration_scope(node.variable, source, scope)
-        where = self.bind_expression(node.where, inner) if node.where else None
-        projection = self.bind_expression(node.projection, inner) if node.projection else None
-        element = projection.type if projection is not None else variable.type
-        return b.BListComprehension(variable, source, where, projection, type=t.list_of(element), span=node.span)
-
-    def _iteration_scope(self, name: ast.Variable, source: b.BoundExpression,
-                         scope: Scope) -> tuple[Variable, Scope]:
-        element = source.type.element if source.type.kind is Kind.LIST else t.ANY
-        variable = self.new_variable(name.name, element or t.ANY)
-        inner = scope.copy()
-        inner.add(variable)
-        return variable, inner
-
-    def _bind_quantifier(self, node: ast.QuantifierExpression, scope: Scope,
-                         context: ExpressionContext) -> b.BoundExpression:
-        source = self.bind_expression(node.source, scope, context)
-        variable, inner = self._iteration_scope(node.variable, source, scope)
-        if node.where is None:
-            raise CypherSyntaxError(f"{node.kind}(...) requires a WHERE predicate", node.span,
-                                    detail="InvalidArgumentType")
-        where = self.bind_expression(node.where, inner, context)
-        return b.BQuantifier(node.kind, variable, source, where, type=t.BOOLEAN, span=node.span)
-
-    def _bind_reduce(self, node: ast.Reduce, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        initial = self.bind_expression(node.initial, scope, context)
-        source = self.bind_expression(node.source, scope, context)
-        variable, inner = self._iteration_scope(node.variable, source, scope)
-        accumulator = self.new_variable(node.accumulator.name, t.ANY)
-        inner.add(accumulator)
-        # As in a list comprehension, the step runs once per element: no aggregates (InvalidAggregation).
-        expression = self.bind_expression(node.expression, inner)
-        return b.BReduce(accumulator, initial, variable, source, expression, type=t.ANY, span=node.span)
-
-    def _bind_subquery(self, node: ast.ExistsSubquery | ast.CountSubquery | ast.CollectSubquery, scope: Scope,
-                       context: ExpressionContext) -> b.BoundExpression:
-        kind = {ast.ExistsSubquery: "exists", ast.CountSubquery: "count", ast.CollectSubquery: "collect"}[type(node)]
-        query = node.query
-        if query is None:
-            assert not isinstance(node, ast.CollectSubquery)
-            match = ast.Match(False, node.pattern, node.where, span=node.span)
-            query = ast.Query((ast.SingleQuery((match,), span=node.span),), (), span=node.span)
-        self._references.append(set())
-        self._enclosing_calls.append(False)
-        updating, self.updating = self.updating, False
-        # The whole outer scope stays visible in every clause of the subquery (ADR-0016).
-        bound_query = self.bind_query(query, Scope({}, scope.visible()), subquery=kind)
-        writes, self.updating = self.updating, updating
-        self._enclosing_calls.pop()
-        referenced = self._references.pop()
-        if self._references:
-            self._references[-1].update(referenced)
-        imports = tuple(v for v in scope if id(v) in referenced)
-        if writes:
-            article = "An" if kind == "exists" else "A"
-            raise CypherSyntaxError(f"{article} {kind.title()} Expression cannot contain any updates", node.span,
-                                    detail="InvalidClauseComposition")
-        if kind == "collect":
-            # Neo4j rejects `RETURN *` here whatever it expands to (`returnVariables.includeExisting`).
-            star = any(isinstance(part.clauses[-1], ast.Return) and part.clauses[-1].projection.star
-                       for part in query.parts)
-            if star or len(bound_query.columns) != 1:
-                raise CypherSyntaxError("A Collect Expression must end with a single return column.", node.span,
-                                        detail="InvalidNumberOfColumns")
-            result = t.list_of(bound_query.output[0].type)
-        else:
-            result = t.BOOLEAN if kind == "exists" else t.INTEGER
-        return b.BSubquery(kind, bound_query, imports, type=result, span=node.span)
-
-    def _bind_pattern_expression(self, node: ast.PatternExpression, scope: Scope,
-                                 context: ExpressionContext) -> b.BoundExpression:
-        for element in node.pattern.elements:
-            variable = getattr(element, "variable", None)
-            if variable is not None and variable.name not in scope:
-                raise CypherSyntaxError(f"PatternExpressions are not allowed to introduce new variables: "
-                                        f"'{variable.name}'", variable.span, detail="UndefinedVariable")
-        part = ast.PatternPart(None, node.pattern, None, None, span=node.span)
-        exists = ast.ExistsSubquery(None, ast.Pattern((part,), span=node.span), None, span=node.span)
-        return self._bind_subquery(exists, scope, context)
-
-    def _bind_map_projection(self, node: ast.MapProjection, scope: Scope,
-                             context: ExpressionContext) -> b.BoundExpression:
-        subject = self._bind_variable(node.variable, scope, context)
-        # Neo4j checks the projected variable as a map (nodes and relationships included) at compile time.
-        if not (subject.type.is_record or _observed(subject)
-                or subject.type.kind in (Kind.MAP, Kind.NODE, Kind.RELATIONSHIP, Kind.ANY, Kind.NULL)):
-            raise CypherSyntaxError(f"type mismatch: expected a map, node or relationship but was {subject.type!r}",
-                                    node.variable.span, detail="InvalidArgumentType")
-        entries: list[tuple[str, b.BoundExpression]] = []
-        base: b.BoundExpression | None = None
-        for item in node.items:
-            if isinstance(item, ast.PropertySelector):
-                value = self._bind_property(ast.PropertyLookup(node.variable, item.key, span=item.span), scope,
-                                            context)
-                entries.append((item.key, value))
-            elif isinstance(item, ast.LiteralEntry):
-                entries.append((item.key, self.bind_expression(item.expression, scope, context)))
-            elif isinstance(item, ast.VariableSelector):
-                entries.append((item.variable.name, self._bind_variable(item.variable, scope, context)))
-            else:
-                base = b.BEntityProperties(subject, type=t.MAP, span=item.span)
-        literal = b.BMap(tuple(entries), type=t.record([(k, v.type) for k, v in entries]), span=node.span)
-        projection: b.BoundExpression = literal if base is None else \
-            b.BFunction("map_merge", (base, literal), type=t.MAP, span=node.span)
-        # "If mapVariable is null, the projection evaluates to null" (Cypher manual, Map expressions).
-        is_null = b.BIsNull(subject, False, type=t.BOOLEAN, span=node.span)
-        return b.BCase(((is_null, b.BLiteral(None, type=t.NULL, span=node.span)),), projection,
-                       type=projection.type, span=node.span)
-
-    def _bind_is_type(self, node: ast.IsType, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
-        parse_type(node.type_name, node.span)  # an unknown type or mixed nullability fails at compile time
-        operand = self.bind_expression(node.operand, scope, context)
-        return b.BIsType(operand, node.type_name, node.negated, type=t.BOOLEAN, span=node.span)
-
-    def _bind_pattern_comprehension(self, node: ast.PatternComprehension, scope: Scope,
-                                    context: ExpressionContext) -> b.BoundExpression:
-        part = ast.PatternPart(node.variable, node.pattern, None, None, span=node.span)
-        match = ast.Match(False, ast.Pattern((part,), span=node.span), node.where, span=node.span)
-        item = ast.ProjectionItem(node.projection, "value", "value", span=node.span)
-        ret = ast.Return(ast.Projection((item,), False, False, (), None, None, span=node.span), span=node.span)
-        query = ast.Query((ast.SingleQuery((match, ret), span=node.span),), (), span=node.span)
-        return self._bind_subquery(ast.CollectSubquery(query, span=node.span), scope, context)
-
-    # -- helpers -----------------------------------------------------------------------------------
-
-    def _record_map_write(self, entities: tuple[str, ...], value: b.BoundExpression) -> None:
-        """Note the property writes a map makes: one per key when the keys are known, else any key."""
-        if isinstance(value, b.BMap):
-            self.writes.extend((entities, key, entry.type) for key, entry in value.entries)
-        elif value.type.is_record:
-            self.writes.extend((entities, key, field_type) for key, field_type in value.type.fields or ())
-        elif not b.never_a_map(value):
-            self.writes.append((entities, None, t.ANY))
-
-    def new_variable(self, name: str, cypher_type: CypherType, *, anonymous: bool = False) -> Variable:
-        return Variable(name, cypher_type, self.namer.next(), anonymous)
-
-    def _reference(self, variable: Variable) -> None:
-        for references in self._references:
-            references.add(id(variable))
-
 
 def _check_call_return_aliases(query: ast.Query) -> None:
     """A CALL subquery's RETURN must name what it returns: `RETURN a`, `RETURN a.x AS y`, not `RETURN a.x`."""
@@ -1320,7 +689,6 @@ def _check_call_return_aliases(query: ast.Query) -> None:
                     raise CypherSyntaxError("Expression in CALL { RETURN ... } must be aliased (use AS)", item.span,
                                             detail="NoExpressionAlias")
 
-
 def _return_item_span(query: ast.Query, name: str) -> Span | None:
     for part in query.parts:
         last = part.clauses[-1] if part.clauses else None
@@ -1330,14 +698,11 @@ def _return_item_span(query: ast.Query, name: str) -> Span | None:
                     return item.span
     return None
 
-
 def _ast_variable_names(node: ast.SyntaxNode) -> set[str]:
     return {current.name for current in ast.walk(node) if isinstance(current, ast.Variable)}
 
-
 SHADOWING = ("The variable `{name}` is shadowing a variable with the same name from the outer scope and needs to be "
              "renamed")
-
 
 def _declaration_span(node: ast.SyntaxNode, name: str) -> Span:
     """Where `node` (a clause) names `name`: the projection item aliased to it, else the first variable of
@@ -1349,34 +714,7 @@ def _declaration_span(node: ast.SyntaxNode, name: str) -> Span:
             return current.span
     return node.span
 
-
-UNBOUNDED_REPEATABLE = ("The quantified path pattern may yield an infinite number of rows under match mode "
-                        "'REPEATABLE ELEMENTS'. Add an upper bound to the quantified path pattern.")
 SELECTIVE = frozenset({"any", "any_shortest", "all_shortest", "shortest_k", "shortest_groups"})
-
-
-def _quantified_relationship_group(relationship: ast.RelationshipPattern) -> ast.QuantifiedPath:
-    """`-[r:T WHERE p]->{m,n}` is the quantified path pattern `(()-[r:T WHERE p]->()){m,n}`."""
-    span = relationship.span
-    inner = replace(relationship, quantifier=None)
-    pattern = ast.PathPattern((ast.NodePattern(None, None, None, None, span=span), inner,
-                               ast.NodePattern(None, None, None, None, span=span)), span=span)
-    return ast.QuantifiedPath(pattern, None, relationship.quantifier, span=span)
-
-
-def _check_not_empty(part: ast.PatternPart) -> None:
-    """A path pattern must always match at least one node: one made only of quantified path patterns that may
-    all repeat zero times, such as `((n)-[r]->(m)){0,10}`, is an error (Cypher manual, Path patterns, Rules)."""
-    elements = part.element.elements
-    if len(elements) == 1 and isinstance(elements[0], ast.QuantifiedPath) and elements[0].quantifier is None:
-        elements = elements[0].pattern.elements
-    if any(not isinstance(element, ast.QuantifiedPath) or element.quantifier is None for element in elements):
-        return
-    if all((element.quantifier.min or 0) == 0 for element in elements):
-        raise CypherSyntaxError("a path pattern must match at least one node: with every quantified path pattern "
-                                "repeated zero times this one would be empty", part.span,
-                                detail="InvalidQuantifiedPath")
-
 
 def _check_quantifier_mixing(clause: ast.Match) -> None:
     """Variable-length relationships (`-[*]-`) and quantified path patterns or relationships cannot be mixed in
@@ -1400,7 +738,6 @@ def _check_quantifier_mixing(clause: ast.Match) -> None:
         raise CypherSyntaxError("Mixing variable-length relationships ('-[*]-') with quantified relationships "
                                 "('()-->*()') or quantified path patterns ('(()-->())*') is not allowed",
                                 legacy.span, detail="InvalidVariableLengthRelationship")
-
 
 def _check_match_modes(clause: ast.Match) -> None:
     """Graph-pattern rules of selectors and path modes (Cypher manual, Match modes and path modes)."""
@@ -1429,13 +766,6 @@ def _check_match_modes(clause: ast.Match) -> None:
                                 "pattern into separate MATCH clauses instead.", clause.pattern.span,
                                 detail="MixedPathModes")
 
-
-def _calls(expression: b.BoundExpression, function: str) -> bool:
-    if isinstance(expression, b.BFunction) and expression.name == function:
-        return True
-    return any(_calls(child, function) for child in _children(expression))
-
-
 def _union_output(parts: list[b.BoundSingleQuery]) -> list[Variable]:
     """The result columns of a query: a single part's own, or the first part's names and columns typed to hold
     every part's values (types.unify: different kinds meet in ANY, so each value keeps its own type)."""
@@ -1450,7 +780,6 @@ def _union_output(parts: list[b.BoundSingleQuery]) -> list[Variable]:
                       Variable(variable.name, unified, variable.column, observed=observed))
     return output
 
-
 def _unwound_type(source: CypherType) -> CypherType:
     """The type of the elements UNWIND (or FOREACH) takes from a value of type `source`: a list's elements, a
     value that is not a list itself (one element; null none)."""
@@ -1458,89 +787,12 @@ def _unwound_type(source: CypherType) -> CypherType:
         return source.element or t.ANY
     return t.ANY if source.kind in (Kind.NULL, Kind.ANY) else source
 
-
-def _may_be_list(expression: b.BoundExpression) -> bool:
-    """Whether the value may be a list as far as the query text says: then `+` appends or prepends the other
-    operand, whatever its type (`x + false` is `[..., false]` when x is a list)."""
-    return expression.type.kind in (Kind.LIST, Kind.ANY, Kind.NULL) or _observed(expression)
-
-
-def _check_kinds(expression: b.BoundExpression, allowed: frozenset[Kind] | set[Kind], what: str) -> None:
-    """Refuse at compile time an argument whose kind the query text fixes and `allowed` excludes."""
-    kind = expression.type.kind
-    if kind in allowed or kind in (Kind.ANY, Kind.NULL) or _observed(expression):
-        return
-    names = " or ".join(sorted(k.value.title() for k in allowed))
-    raise CypherSyntaxError(f"type mismatch: {what} expected {names} but was {expression.type!r}", expression.span,
-                            detail="InvalidArgumentType")
-
-
 def _entities_of(cypher_type: CypherType) -> tuple[str, ...]:
     if cypher_type.kind is Kind.NODE:
         return ("node",)
     if cypher_type.kind is Kind.RELATIONSHIP:
         return ("relationship",)
     return ("node", "relationship")
-
-
-def _operator_type(op: str, left: CypherType, right: CypherType) -> CypherType:
-    if op in ("AND", "OR", "XOR", "=", "<>", "<", ">", "<=", ">=", "STARTS WITH", "ENDS WITH", "CONTAINS", "IN",
-              "=~"):
-        return t.BOOLEAN
-    kinds = (left.kind, right.kind)
-    if Kind.NULL in kinds and op in ("+", "-", "*", "/", "%", "^", "||"):
-        return t.NULL
-    if op == "||":
-        if kinds == (Kind.STRING, Kind.STRING):
-            return t.STRING
-        if kinds == (Kind.LIST, Kind.LIST):
-            return t.list_of(t.unify(left.element or t.ANY, right.element or t.ANY))
-        return t.ANY
-    if op in ("+", "-", "*", "/", "%"):
-        if TEMPORAL_KINDS & set(kinds) and Kind.LIST not in kinds:  # a value + a list is a list
-            return _temporal_operator_type(op, left, right)
-        if kinds == (Kind.INTEGER, Kind.INTEGER):
-            return t.INTEGER
-        if set(kinds) <= {Kind.INTEGER, Kind.FLOAT}:
-            return t.FLOAT
-        if op == "+" and kinds == (Kind.STRING, Kind.STRING):
-            return t.STRING
-        if op == "+" and left.kind is Kind.LIST and right.kind is Kind.LIST:
-            return t.list_of(t.unify(left.element or t.ANY, right.element or t.ANY))
-        return t.ANY
-    if op == "^":
-        return t.FLOAT if set(kinds) <= {Kind.INTEGER, Kind.FLOAT} else t.ANY
-    return t.ANY
-
-
-def _temporal_operator_type(op: str, left: CypherType, right: CypherType) -> CypherType:
-    """Instant ± duration is the instant's type, duration ± duration and duration ×/÷ number a duration
-    (ADR-0014); with an operand of unknown type, ANY (it may be a list to append to)."""
-    lk, rk = left.kind, right.kind
-    if op in ("+", "-") and rk is Kind.DURATION and lk in TEMPORAL_KINDS:
-        return left
-    if op == "+" and lk is Kind.DURATION and rk in TEMPORAL_KINDS:
-        return right
-    if op in ("*", "/") and lk is Kind.DURATION and rk in NUMBER_KINDS:
-        return t.DURATION
-    if op == "*" and rk is Kind.DURATION and lk in NUMBER_KINDS:
-        return t.DURATION
-    return t.ANY
-
-
-def _temporal_component_type(subject: b.BoundExpression, node: ast.PropertyLookup) -> CypherType:
-    """`d.year`, `dt.timezone`, `dur.seconds`: INTEGER or STRING; a component the type lacks is an error, at
-    compile time where the query text fixes the type, else (ANY) on the rows that bring a value."""
-    component = temporal.component_kind(subject.type.kind.value, node.key)
-    if component is None:
-        if _observed(subject):
-            return t.ANY
-        raise CypherSyntaxError(f"type mismatch: {subject.type!r} has no component `{node.key}`", node.span,
-                                detail="InvalidArgumentType")
-    return t.STRING if component == "STRING" else t.INTEGER
-
-
-# -- tree queries ----------------------------------------------------------------------------------------
 
 def _variables_outside_aggregates(expression: b.BoundExpression,
                                   local: frozenset[int] = frozenset()) -> list[tuple[Variable, Span]]:
@@ -1560,7 +812,6 @@ def _variables_outside_aggregates(expression: b.BoundExpression,
         result.extend(_variables_outside_aggregates(child, local))
     return result
 
-
 def _ast_has_aggregate(expression: ast.SyntaxNode) -> bool:
     """Whether an expression calls an aggregating function outside any subquery."""
     if isinstance(expression, ast.CountStar):
@@ -1571,7 +822,6 @@ def _ast_has_aggregate(expression: ast.SyntaxNode) -> bool:
         return False
     return any(_ast_has_aggregate(child) for child in ast.children(expression))
 
-
 def _names_read(expression: b.BoundExpression) -> set[str]:
     if isinstance(expression, b.BVariable):
         return {expression.variable.name}
@@ -1580,17 +830,14 @@ def _names_read(expression: b.BoundExpression) -> set[str]:
         names |= _names_read(child)
     return names
 
-
 def _is_aggregate_call(expression: ast.Expression) -> bool:
     return isinstance(expression, ast.CountStar) or (
         isinstance(expression, ast.FunctionCall) and expression.name.lower() in AGGREGATES)
-
 
 def _is_simple_key(expression: ast.Expression) -> bool:
     while isinstance(expression, ast.PropertyLookup):
         expression = expression.subject
     return isinstance(expression, ast.Variable)
-
 
 def _replace_grouping_keys(expression: ast.Expression, names: dict[str, str]) -> ast.Expression:
     """Grouping-key sub-expressions outside aggregates -> hidden variables naming the keys."""
@@ -1603,7 +850,6 @@ def _replace_grouping_keys(expression: ast.Expression, names: dict[str, str]) ->
             isinstance(expression, ast.FunctionCall) and expression.name.lower() in AGGREGATES):
         return expression
     return ast.replace_expressions(expression, lambda child: _replace_grouping_keys(child, names))
-
 
 def _substitute_group_variables(expression: b.BoundExpression, keys: dict[str, Variable],
                                 names: dict[str, str]) -> b.BoundExpression:
@@ -1626,7 +872,6 @@ def _substitute_group_variables(expression: b.BoundExpression, keys: dict[str, V
                           and not isinstance(x, b.BAggregate) else x for x in pair) for pair in value))
     return expression
 
-
 def _replace_projected(expression: ast.Expression, by_dump: dict[str, Variable]) -> ast.Expression:
     """Replace sub-expressions of an ORDER BY item that are projected items by the item's variable name."""
     if not by_dump:
@@ -1636,8 +881,8 @@ def _replace_projected(expression: ast.Expression, by_dump: dict[str, Variable])
         return ast.Variable(matched.name, span=expression.span)
     return ast.replace_expressions(expression, lambda child: _replace_projected(child, by_dump))
 
-
 ClauseBinder = Callable[[Binder, Any, Scope], tuple[b.BoundClause, Scope]]
+
 CLAUSE_BINDERS: dict[type, ClauseBinder] = {
     ast.Match: Binder.bind_match,
     ast.Unwind: Binder.bind_unwind,
@@ -1654,39 +899,8 @@ CLAUSE_BINDERS: dict[type, ClauseBinder] = {
     ast.Finish: Binder.bind_finish,
 }
 
-ExpressionBinder = Callable[[Binder, Any, Scope, ExpressionContext], b.BoundExpression]
-EXPRESSION_BINDERS: dict[type, ExpressionBinder] = {
-    ast.Literal: Binder._bind_literal,
-    ast.Parameter: Binder._bind_parameter,
-    ast.Variable: Binder._bind_variable,
-    ast.PropertyLookup: Binder._bind_property,
-    ast.Subscript: Binder._bind_subscript,
-    ast.Slice: Binder._bind_slice,
-    ast.BinaryOp: Binder._bind_binary,
-    ast.UnaryOp: Binder._bind_unary,
-    ast.IsNull: Binder._bind_is_null,
-    ast.IsType: Binder._bind_is_type,
-    ast.HasLabels: Binder._bind_has_labels,
-    ast.FunctionCall: Binder._bind_function,
-    ast.CountStar: Binder._bind_count_star,
-    ast.Case: Binder._bind_case,
-    ast.ListLiteral: Binder._bind_list,
-    ast.MapLiteral: Binder._bind_map,
-    ast.ListComprehension: Binder._bind_list_comprehension,
-    ast.QuantifierExpression: Binder._bind_quantifier,
-    ast.Reduce: Binder._bind_reduce,
-    ast.ExistsSubquery: Binder._bind_subquery,
-    ast.CountSubquery: Binder._bind_subquery,
-    ast.CollectSubquery: Binder._bind_subquery,
-    ast.PatternExpression: Binder._bind_pattern_expression,
-    ast.PatternComprehension: Binder._bind_pattern_comprehension,
-    ast.MapProjection: Binder._bind_map_projection,
-}
-
-
 SEARCH_PROCEDURES = {"node": ("db.index.fulltext.queryNodes", "node"),
                      "relationship": ("db.index.fulltext.queryRelationships", "relationship")}
-
 
 def _expand_searches(clauses: tuple[ast.Clause, ...]) -> list[ast.Clause]:
     """`MATCH pattern SEARCH v IN (FULLTEXT INDEX i FOR q LIMIT k) SCORE AS s WHERE w` runs the index search,
@@ -1717,7 +931,6 @@ def _expand_searches(clauses: tuple[ast.Clause, ...]) -> list[ast.Clause]:
                                           tuple(yields), False, None, span=span))
         expanded.append(replace(clause, search=None))
     return expanded
-
 
 def _search_entity(pattern: ast.Pattern, name: str, span: Span) -> str:
     """Whether the SEARCH variable is the node of a one-node pattern or the relationship of a one-hop one
