@@ -1,8 +1,11 @@
-"""Runs a bound statement clause by clause, inside one transaction.
+"""Runs a bound statement clause by clause, inside one transaction, as its plan says (ADR-0002, ADR-0057).
 
-Each read clause's SELECT is materialized as a temporary table, the binding table the next clause
-reads; updating clauses run through `Writer`. After the last clause the rows are fetched in `__ord`
-order and decoded. Any error rolls the whole statement back (ADR-0002).
+Consecutive read clauses compile into one SELECT (`Step.fused`, ADR-0029), materialized as a temporary
+table only where a clause that is not a plain read needs one: a write (through `Writer`), a CALL that
+runs per row, a step that may walk levels on a large store. Before a read compiles, what the data decides
+is set on its step (prepare.py); a level walk the SQL asks for runs, and the clause compiles again over
+its table (level_walks.py). After the last clause the rows are fetched in `__ord` order and decoded. Any
+error rolls the whole statement back.
 """
 
 from __future__ import annotations
