@@ -51,3 +51,19 @@ def test_the_runner_and_the_bench_use_no_private_attribute_of_a_connection():
                         isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
     assert private and found == []
+
+
+def test_sql_generation_and_the_layers_beneath_it_run_no_sql():
+    """ADR-0058: syntax, semantic, plan and sqlgen never hold a DuckDB connection nor run a statement; what
+    the data decides reaches them on the plan step (execute/prepare.py)."""
+    found = []
+    for folder in ("syntax", "semantic", "plan", "sqlgen"):
+        for path in sorted((ROOT / "engine" / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import | ast.ImportFrom):
+                    modules = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module]
+                    found += [f"{path.relative_to(ROOT)}:{node.lineno} imports {m}" for m in modules
+                              if m and (m.split(".")[0] == "duckdb" or m.startswith("engine.execute"))]
+                if isinstance(node, ast.Attribute) and node.attr in ("execute", "fetchone", "fetchall", "fetchmany"):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno} calls .{node.attr}")
+    assert found == []
