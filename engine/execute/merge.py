@@ -30,8 +30,8 @@ class MergeWriter(WriterBase):
 
     def merge(self, clause: b.BMerge, relation: Relation) -> WriteResult:
         path = clause.path
-        self._check_merge_sets(clause)
         table = self.stored_rows(relation)
+        self._check_merge_sets(clause, table)
         queries, compiler, alias, parameters = self.compiler(table)
         match_sql, _ = queries.pattern_rows([path], table, compiler, alias)
         matched = self.run.materialize(f"({match_sql})", [], parameters.values)
@@ -72,18 +72,33 @@ class MergeWriter(WriterBase):
         return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined.sql})", combined.variables),
                            counters)
 
-    def _check_merge_sets(self, clause: b.BMerge) -> None:
-        """Refuse ON MATCH SET of a property the pattern matches on: later rows would see earlier rows'
-        writes, which set-based matching cannot reproduce."""
+    def _check_merge_sets(self, clause: b.BMerge, table: Relation) -> None:
+        """Refuse ON CREATE / ON MATCH SET of a property the pattern matches on (or of every property) over more
+        than one row: a later row would see an earlier row's write (MERGE runs row by row in Neo4j: a row whose
+        match a SET renamed creates anew), which set-based matching cannot reproduce. Over one row there is
+        no later row."""
         matched_keys: set[tuple[int, str]] = set()
         for element in [*clause.path.nodes, *clause.path.relationships]:
             if isinstance(element.properties, b.BMap):
                 for key, _ in element.properties.entries:
                     matched_keys.add((id(element.variable), key))
-        for item in clause.on_match:
-            if isinstance(item.target, b.BVariable) and isinstance(item.key, str) and (
-                    id(item.target.variable), item.key) in matched_keys:
-                raise UnsupportedFeature("ON MATCH SET of a property the MERGE pattern matches on", item.span)
+        matched_variables = {variable for variable, _ in matched_keys}
+        for item in [*clause.on_create, *clause.on_match]:
+            if not isinstance(item.target, b.BVariable) or id(item.target.variable) not in matched_variables:
+                continue
+            key = item.key
+            if item.kind in ("all", "merge") or (item.kind == "property" and (
+                    not isinstance(key, str) or (id(item.target.variable), key) in matched_keys)):
+                if self._row_count(table) > 1:
+                    raise UnsupportedFeature("ON CREATE or ON MATCH SET of a property the MERGE pattern matches on,"
+                                             " over more than one row", item.span)
+                return
+
+    def _row_count(self, table: Relation) -> int:
+        counted = self.run.row_counts.get(table.sql)
+        if counted is None:
+            (counted,) = self.run.fetchone(f"SELECT count(*) FROM {table.sql}")
+        return counted
 
     def _keyed_rows(self, path: b.BoundPath, unmatched: Relation) -> tuple[Relation, list[str]]:
         """The unmatched rows with one key column per thing the created pattern depends on: the bound

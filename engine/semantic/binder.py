@@ -429,9 +429,9 @@ class Binder(PatternBinding, ExpressionBinding):
             return b.BoundSetItem("property", target, item.target.key, value, (), item.span)
         if isinstance(item, ast.SetDynamicProperty):
             target = self.bind_expression(item.target.subject, scope)
-            key = self.bind_expression(item.target.index, scope)
+            key = _constant_key(self.bind_expression(item.target.index, scope))
             value = self.bind_expression(item.value, scope)
-            self.writes.append((_entities_of(target.type), None, value.type))
+            self.writes.append((_entities_of(target.type), key if isinstance(key, str) else None, value.type))
             return b.BoundSetItem("property", target, key, value, (), item.span)
         if isinstance(item, ast.SetAllProperties | ast.MergeProperties):
             target = self.bind_expression(item.variable, scope)
@@ -458,7 +458,7 @@ class Binder(PatternBinding, ExpressionBinding):
                 items.append(b.BoundSetItem("remove_property", target, item.target.key, None, (), item.span))
             else:
                 target = self.bind_expression(item.target.subject, scope)
-                key = self.bind_expression(item.target.index, scope)
+                key = _constant_key(self.bind_expression(item.target.index, scope))
                 items.append(b.BoundSetItem("remove_property", target, key, None, (), item.span))
         return b.BSet(items, span=clause.span), scope
 
@@ -677,6 +677,19 @@ class Binder(PatternBinding, ExpressionBinding):
 
     def bind_finish(self, clause: ast.Finish, scope: Scope) -> tuple[b.BoundClause, Scope]:
         raise UnsupportedFeature("FINISH", clause.span)
+
+
+def _constant_key(key: b.BoundExpression) -> str | b.BoundExpression:
+    """The property key of `n[key]` in SET or REMOVE when the statement gives it (a literal or a parameter: a
+    statement sent again with another key compiles again, `parameter_reads`), as `n.key` is; else the
+    expression. A key that is not a string is a type error, as in Neo4j."""
+    if not isinstance(key, b.BLiteral | b.BParameter) or key.value is UNKNOWN:
+        return key
+    value = key.value
+    if not isinstance(value, str):
+        raise CypherTypeError(f"a property key must be a String, got {t.type_name(t.type_of_value(value))}", key.span,
+                              detail="InvalidArgumentType")
+    return value
 
 
 def _check_call_return_aliases(query: ast.Query) -> None:
