@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import types as t
 from engine.errors import CypherTypeError, UnsupportedFeature
@@ -24,10 +24,6 @@ from engine.sqlgen.relation import Relation
 from engine.sqlgen.runtime import error_sql
 from engine.syntax import ast
 from engine.types import Kind, is_storable, sql_type
-
-if TYPE_CHECKING:
-    pass
-
 
 
 class CreateWriter(WriterBase):

@@ -4,7 +4,7 @@ for the statement's later reads."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.execute.write_support import (
     WriterBase,
@@ -16,10 +16,6 @@ from engine.sqlgen.expressions import DELETED_TABLES
 from engine.sqlgen.relation import Relation
 from engine.sqlgen.runtime import error_sql
 from engine.types import Kind
-
-if TYPE_CHECKING:
-    pass
-
 
 
 class DeleteWriter(WriterBase):

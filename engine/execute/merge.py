@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from engine.errors import UnsupportedFeature
 from engine.execute.write_support import (
@@ -17,10 +16,6 @@ from engine.semantic import bound as b
 from engine.sqlgen.keys import group_key_parts
 from engine.sqlgen.relation import Relation
 from engine.sqlgen.runtime import error_sql
-
-if TYPE_CHECKING:
-    pass
-
 
 
 class MergeWriter(WriterBase):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import types as t
 from engine.errors import CypherTypeError, UnsupportedFeature
@@ -19,14 +19,16 @@ from engine.execute.write_support import (
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters
-from engine.sqlgen.expressions import ExpressionCompiler
+from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, to_variant
 from engine.sqlgen.relation import Relation
+from engine.sqlgen.runtime import error_sql
+from engine.storage.encoding import KIND_CODES
 from engine.storage.schema import ENTITY_TABLES
 from engine.types import CypherType, Kind, is_storable, sql_type
 
-if TYPE_CHECKING:
-    pass
-
+RUNTIME_TYPES: dict[int, CypherType] = {KIND_CODES["BOOLEAN"]: t.BOOLEAN, KIND_CODES["INTEGER"]: t.INTEGER,
+                                          KIND_CODES["FLOAT"]: t.FLOAT, KIND_CODES["STRING"]: t.STRING}
+"""The type a property column of values of one runtime kind (`cy_kind`) is made with; other kinds: ANY."""
 
 
 class SetWriter(WriterBase):
@@ -214,8 +216,11 @@ class SetWriter(WriterBase):
                        for key in self.store.catalog.columns[source]]
         elif not (value.type.is_record or isinstance(value, b.BMap)):
             if not self._null_map(value, relation):
-                raise UnsupportedFeature("SET += / = with a map whose keys are only known at run time", item.span)
-            entries: list[tuple[str, b.BoundExpression]] = []  # null is the empty map: = removes all, += none
+                entries, relation, present = self._runtime_entries(value, relation)
+                if not replace_all:  # += writes a key only from the rows whose map holds it
+                    return self._set_entries(item, entries, present, relation)
+            else:
+                entries = []  # null is the empty map: = removes all, += none
         else:
             entries = self._property_entries(value)
         entries, relation = self._entries_read_first(entries, relation)
@@ -244,6 +249,61 @@ class SetWriter(WriterBase):
                     self.run.changes.touch(entity, ids_table.sql, keys=[key])
                     self.run.changes.wrote(entity, keys=[key])
                     counters["properties_set"] += count
+        return counters
+
+    def _runtime_entries(self, value: b.BoundExpression, relation: Relation
+                         ) -> tuple[list[tuple[str, b.BoundExpression]], Relation, dict[str, str]]:
+        """The entries of maps whose keys are only known as the statement runs (`SET n += row` over rows of
+        different keys): every row's map computed into a table, the keys any of them holds read from it, then
+        one column per key, typed as its values are (one type of Cypher's: that type, so a typed property
+        column stays typed; else ANY), with a flag per key saying whether the row's map holds it. Returns the
+        entries (a variable per key), the table, and per key the SQL of its flag."""
+        _, compiler, alias, parameters = self.compiler(relation)
+        mapped = to_variant(compiler.compile(value), value.type)
+        not_a_map = error_sql("TypeError", "InvalidArgumentType",
+                              "'SET = / += expects a map, got ' || cy_type_name(__m)")
+        element = error_sql("UnsupportedFeature", "Unsupported",
+                            "'SET = / += with a node or relationship known only at run time'")
+        holder = f"__map{next(_ENTRY_COLUMNS)}"
+        table = self.run.materialize(
+            f"(SELECT * EXCLUDE (__m), CASE WHEN cy_kind(__m) IN (0, 6) THEN __m WHEN cy_kind(__m) IN (7, 8)"
+            f" THEN {element} ELSE {not_a_map} END AS {holder} FROM (SELECT {alias}.*, {mapped} AS __m"
+            f" FROM {relation.sql} AS {alias}{compiler.context.join_text()}))", relation.variables,
+            parameters.values)
+        kinds = self.run.fetchall(
+            f"SELECT k, list(DISTINCT cy_kind(cy_map_get(m, k))) FROM (SELECT {holder} AS m,"
+            f" unnest(variant_keys({holder})) AS k FROM {table.sql} WHERE cy_kind({holder}) = 6) GROUP BY k"
+            f" ORDER BY k")
+        parameters = Parameters()
+        entries, columns, present = [], [], {}
+        for key, codes in kinds:
+            found = [code for code in codes if code != KIND_CODES["NULL"]]
+            entry_type = (t.NULL if not found else
+                          RUNTIME_TYPES.get(found[0], t.ANY) if len(found) == 1 else t.ANY)
+            entry = Variable(f"entry {key}", entry_type, f"__entry{next(_ENTRY_COLUMNS)}")
+            read = f"cy_map_get({holder}, {parameters.text(key)})"
+            columns.append(f"{convert_from_variant(read, entry_type) if found else 'NULL'} AS {entry.column}")
+            columns.append(f"coalesce(list_contains(variant_keys({holder}), {parameters.text(key)}), false)"
+                           f" AS {entry.column}_has")
+            present[key] = f"{entry.column}_has"
+            entries.append((key, b.BVariable(entry, type=entry_type, span=value.span)))
+        variables = [*relation.variables, *(entry.variable for _, entry in entries if isinstance(entry, b.BVariable))]
+        if not entries:
+            return [], table, {}
+        table = self.run.materialize(f"(SELECT *, {', '.join(columns)} FROM {table.sql})", variables,
+                                     parameters.values)
+        return entries, table, present
+
+    def _set_entries(self, item: b.BoundSetItem, entries: list[tuple[str, b.BoundExpression]],
+                     present: dict[str, str], relation: Relation) -> Counter[str]:
+        """`SET n += map` from `_runtime_entries`: each key set from the rows whose map holds it (the last such
+        row per element wins, as row after row would leave it; a null value removes the property)."""
+        counters: Counter[str] = Counter()
+        for entity in _target_entities(item):
+            for key, entry in entries:
+                holding = Relation(f"(SELECT * FROM {relation.sql} WHERE {present[key]})", relation.variables)
+                single = b.BoundSetItem("property", item.target, key, entry, (), item.span)
+                counters += self._set_property_for(entity, single, holding)
         return counters
 
     def _null_map(self, value: b.BoundExpression, relation: Relation) -> bool:
@@ -403,7 +463,6 @@ def _target_entities(item: b.BoundSetItem) -> list[str]:
     kind = item.target.type.kind
     return ["node"] if kind is Kind.NODE else ["relationship"] if kind is Kind.RELATIONSHIP else [
         "node", "relationship"]
-
 
 
 SetHandler = Callable[[SetWriter, b.BoundSetItem, Relation], Counter[str]]

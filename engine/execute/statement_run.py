@@ -96,6 +96,9 @@ full-text indexes have yet to see."""
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
         self._run_sql(sql, parameters)
 
+    def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self._run_sql(sql, parameters).fetchall()
+
     def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> tuple[Any, ...]:
         row = self._run_sql(sql, parameters).fetchone()
         assert row is not None
