@@ -240,6 +240,8 @@ class Executor:
                 run.enter(pending)
         output = query.output
         if not query.columns or not output:
+            if pending is not None:  # reads that end in FINISH still run: an error they raise is raised
+                run.settle(relation, pending)
             rows: list[tuple[Any, ...]] = []
         else:
             sql = f"SELECT {result_columns(output)} FROM {relation.sql} ORDER BY {relation.order}"

@@ -113,6 +113,8 @@ class Binder(PatternBinding, ExpressionBinding):
         output: list[Variable] = []
         columns: list[str] = []
         for clause in _expand_searches(query.clauses):
+            if isinstance(clause, ast.Finish):  # the query's end, with no result (Cypher 25)
+                continue
             binder = CLAUSE_BINDERS.get(type(clause))
             if binder is None:
                 raise UnsupportedFeature(f"{type(clause).__name__} clauses are not supported", clause.span)
@@ -151,8 +153,9 @@ class Binder(PatternBinding, ExpressionBinding):
         if not clauses:
             raise CypherSyntaxError("empty query", query.span)
         for index, clause in enumerate(clauses):
-            if isinstance(clause, ast.Return) and index != len(clauses) - 1:
-                raise CypherSyntaxError("RETURN can only be used at the end of the query", clauses[index + 1].span,
+            if isinstance(clause, ast.Return | ast.Finish) and index != len(clauses) - 1:
+                name = "RETURN" if isinstance(clause, ast.Return) else "FINISH"
+                raise CypherSyntaxError(f"{name} can only be used at the end of the query", clauses[index + 1].span,
                                         detail="InvalidClauseComposition")
         last = clauses[-1]
         ends_ok = isinstance(last, (ast.Return, ast.Finish, ast.CallSubquery, ast.CallProcedure, *UPDATING_CLAUSES))
@@ -194,6 +197,24 @@ class Binder(PatternBinding, ExpressionBinding):
 
     def bind_with(self, clause: ast.With, scope: Scope) -> tuple[b.BoundClause, Scope]:
         return self.bind_projection(clause.projection, scope, clause.where, is_return=False, span=clause.span)
+
+    def bind_let(self, clause: ast.Let, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        """`LET x = e` is `WITH *, e AS x` (Cypher 25), refused where it would aggregate."""
+        for item in clause.items:
+            if _ast_has_aggregate(item.expression):
+                raise CypherSyntaxError("LET cannot aggregate (use WITH)", item.expression.span,
+                                        detail="InvalidAggregation")
+        projection = ast.Projection(clause.items, True, False, (), None, None, span=clause.span)
+        return self.bind_projection(projection, scope, None, is_return=False, span=clause.span)
+
+    def bind_filter(self, clause: ast.Filter, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        """`FILTER condition` is `WITH * WHERE condition` (Cypher 25)."""
+        projection = ast.Projection((), True, False, (), None, None, span=clause.span)
+        return self.bind_projection(projection, scope, clause.condition, is_return=False, span=clause.span)
+
+    def bind_page(self, clause: ast.Page, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        """ORDER BY / SKIP / OFFSET / LIMIT on their own are `WITH * ORDER BY ... SKIP ... LIMIT ...`."""
+        return self.bind_projection(clause.projection, scope, None, is_return=False, span=clause.span)
 
     def bind_return(self, clause: ast.Return, scope: Scope) -> tuple[b.BoundClause, Scope]:
         return self.bind_projection(clause.projection, scope, None, is_return=True, span=clause.span)
@@ -675,9 +696,6 @@ class Binder(PatternBinding, ExpressionBinding):
             bound_clauses.append(bound_clause)
         return b.BForeach(variable, source, bound_clauses, span=clause.span), scope
 
-    def bind_finish(self, clause: ast.Finish, scope: Scope) -> tuple[b.BoundClause, Scope]:
-        raise UnsupportedFeature("FINISH", clause.span)
-
 
 def _constant_key(key: b.BoundExpression) -> str | b.BoundExpression:
     """The property key of `n[key]` in SET or REMOVE when the statement gives it (a literal or a parameter: a
@@ -909,7 +927,9 @@ CLAUSE_BINDERS: dict[type, ClauseBinder] = {
     ast.CallSubquery: Binder.bind_call_subquery,
     ast.CallProcedure: Binder.bind_call_procedure,
     ast.Foreach: Binder.bind_foreach,
-    ast.Finish: Binder.bind_finish,
+    ast.Let: Binder.bind_let,
+    ast.Filter: Binder.bind_filter,
+    ast.Page: Binder.bind_page,
 }
 
 SEARCH_PROCEDURES = {"node": ("db.index.fulltext.queryNodes", "node"),

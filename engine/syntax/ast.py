@@ -685,6 +685,29 @@ class Finish(Clause):
     """`FINISH`: run the query, return nothing."""
 
 
+@dataclass(frozen=True, slots=True)
+class Let(Clause):
+    """`LET x = e, ...` (Cypher 25): new variables beside every one in scope, as `WITH *, e AS x, ...`, but
+    with no aggregate and no DISTINCT."""
+
+    items: tuple[ProjectionItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Filter(Clause):
+    """`FILTER condition` (Cypher 25): the rows for which it is true, as `WITH * WHERE condition`."""
+
+    condition: Expression
+
+
+@dataclass(frozen=True, slots=True)
+class Page(Clause):
+    """`ORDER BY ...`, `SKIP` / `OFFSET n` and `LIMIT n` as clauses of their own (Cypher 25), as `WITH * ORDER BY
+    ... SKIP ... LIMIT ...`."""
+
+    projection: Projection
+
+
 # ----------------------------------------------------------------------------------------------------
 # Statements
 

@@ -98,7 +98,8 @@ TYPE_WORDS = frozenset({
     "NODE", "VERTEX", "RELATIONSHIP", "EDGE", "MAP", "LIST", "ARRAY", "PATH", "PROPERTY", "VALUE", "NOT",
 })
 CLAUSE_WORDS = ("MATCH", "OPTIONAL MATCH", "WITH", "RETURN", "UNWIND", "CREATE", "MERGE", "SET", "REMOVE",
-                "DELETE", "DETACH DELETE", "FOREACH", "CALL", "UNION", "FINISH")
+                "DELETE", "DETACH DELETE", "FOREACH", "CALL", "UNION", "FINISH", "LET", "FILTER", "ORDER BY",
+                "SKIP", "OFFSET", "LIMIT")
 
 
 def parse(text: str) -> ast.Statement:
@@ -368,7 +369,7 @@ class Parser:
         if parser is None:
             hint = ""
             if token.type is TT.IDENTIFIER:
-                close = difflib.get_close_matches(token.text.upper(), [*KEYWORDS, "FINISH"], n=1)
+                close = difflib.get_close_matches(token.text.upper(), [*KEYWORDS, *CONTEXTUAL_CLAUSE_PARSERS], n=1)
                 hint = f" (did you mean {close[0]}?)" if close else ""
             self.fail(f"expected a clause ({', '.join(CLAUSE_WORDS)}), found {token.describe()}{hint}")
         saved, self._clause_label_symbols = self._clause_label_symbols, set()
@@ -486,11 +487,11 @@ class Parser:
         projection = self.parse_projection(start)
         return ast.Return(projection, span=self.span_from(start))
 
-    def parse_projection(self, keyword: Token) -> ast.Projection:
-        distinct = self.match(TT.DISTINCT) is not None
-        star = self.match(TT.STAR) is not None
+    def parse_projection(self, keyword: Token, *, items_allowed: bool = True) -> ast.Projection:
+        distinct = items_allowed and self.match(TT.DISTINCT) is not None
+        star = not items_allowed or self.match(TT.STAR) is not None
         items: tuple[ast.ProjectionItem, ...] = ()
-        if not star or self.match(TT.COMMA):
+        if items_allowed and (not star or self.match(TT.COMMA)):
             items = self.comma_separated(self.parse_projection_item)
         order_by: tuple[ast.SortItem, ...] = ()
         if self.current.type is TT.ORDER:
@@ -672,6 +673,32 @@ class Parser:
             self.fail(f"expected an updating clause in FOREACH, found {self.current.describe()}")
         self.expect_closing(TT.RPAREN, "FOREACH", opened)
         return ast.Foreach(variable, source, tuple(clauses), span=self.span_from(start))
+
+    def parse_let(self) -> ast.Let:
+        """`LET name = expression, ...`: each item as `expression AS name`."""
+        start = self.advance()
+
+        def item() -> ast.ProjectionItem:
+            begin = self.current
+            name = self.parse_name("a variable after LET")
+            self.expect(TT.EQ, f"after the LET variable {name}")
+            expression_start = self.current
+            expression = self.parse_expression()
+            text = self.text[expression_start.start:self.previous.end]
+            return ast.ProjectionItem(expression, name, text, span=self.span_from(begin))
+
+        return ast.Let(self.comma_separated(item), span=self.span_from(start))
+
+    def parse_filter(self) -> ast.Filter:
+        start = self.advance()
+        self.match(TT.WHERE)  # `FILTER WHERE condition` is the same clause
+        return ast.Filter(self.parse_expression(), span=self.span_from(start))
+
+    def parse_page(self) -> ast.Page:
+        """ORDER BY / SKIP / OFFSET / LIMIT starting a clause of their own."""
+        start = self.current
+        projection = self.parse_projection(start, items_allowed=False)
+        return ast.Page(projection, span=self.span_from(start))
 
     def parse_finish(self) -> ast.Finish:
         start = self.advance()
@@ -1855,11 +1882,17 @@ CLAUSE_PARSERS: dict[TokenKind, Callable[[Parser], ast.Clause]] = {
     TT.DETACH: Parser.parse_delete,
     TT.FOREACH: Parser.parse_foreach,
     TT.CALL: Parser.parse_call_clause,
+    TT.ORDER: Parser.parse_page,
+    TT.SKIP: Parser.parse_page,
+    TT.LIMIT: Parser.parse_page,
 }
 
 # Clauses whose first word is not reserved (matched by upper-cased text).
 CONTEXTUAL_CLAUSE_PARSERS: dict[str, Callable[[Parser], ast.Clause]] = {
     "FINISH": Parser.parse_finish,
+    "LET": Parser.parse_let,
+    "FILTER": Parser.parse_filter,
+    "OFFSET": Parser.parse_page,
 }
 
 ATOM_PARSERS: dict[TokenKind, Callable[[Parser], ast.Expression]] = {
