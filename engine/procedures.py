@@ -24,7 +24,7 @@ from engine.types import CypherType, Kind
 SIGNATURE_TYPES: dict[str, CypherType] = {
     "INTEGER": t.INTEGER, "FLOAT": t.FLOAT, "NUMBER": t.ANY, "STRING": t.STRING, "BOOLEAN": t.BOOLEAN,
     "ANY": t.ANY, "NODE": t.NODE, "RELATIONSHIP": t.RELATIONSHIP, "PATH": t.PATH, "MAP": t.MAP,
-    "LIST OF ANY": t.ANY_LIST,
+    "LIST OF ANY": t.ANY_LIST, "LIST OF STRING": t.list_of(t.STRING),
 }
 
 # Which argument kinds each declared input accepts (null always; ANY is checked at run time).
