@@ -336,7 +336,7 @@ class Binder(PatternBinding, ExpressionBinding):
         for sort_item in projection.order_by:
             expression = self._bind_sort_expression(sort_item.expression, sort_scope, by_dump, aggregating,
                                                     projection.distinct, old_scope, items)
-            result.append(b.BSortItem(expression, sort_item.descending))
+            result.append(b.BSortItem(expression, sort_item.descending, sort_item.nulls_first))
         return result
 
     def _bind_sort_expression(self, expression: ast.Expression, scope: Scope, by_dump: dict[str, Variable],

@@ -300,6 +300,12 @@ class BProjectionItem:
 class BSortItem:
     expression: BoundExpression
     descending: bool
+    nulls_first: bool | None = None
+    """NULLS FIRST / NULLS LAST as written; None: null sorts as the largest value."""
+
+    @property
+    def nulls_sort_first(self) -> bool:
+        return self.descending if self.nulls_first is None else self.nulls_first
 
 
 @dataclass(eq=False)

@@ -175,14 +175,21 @@ class ProjectionCompiler:
         parts = [sort_key_parts(compiler.compile(item.expression), item.expression.type) for item in clause.order_by]
         new_variables = relation.variables
         carried = relation.carried_columns(alias)
+        # NULLS FIRST / LAST as written: a flag of its own, as a cy_key sorts null among the other values
+        nulls = [f"({value}) IS NULL AS __z{i}" for i, ((value, _), item) in enumerate(zip(parts, clause.order_by,
+                                                                                        strict=True))
+                 if item.nulls_first is not None]
         keyed = (f"(SELECT {select_list([f'{alias}.{v.column}' for v in new_variables] + carried)}"
-                 f"{select_list([f'{value} AS __s{i}' for i, (value, _) in enumerate(parts)])}{alias}.__ord AS __ord"
-                 f" FROM {relation.sql} AS {alias}{context.join_text()})")
+                 f"{select_list([f'{value} AS __s{i}' for i, (value, _) in enumerate(parts)] + nulls)}"
+                 f"{alias}.__ord AS __ord FROM {relation.sql} AS {alias}{context.join_text()})")
         keys = [f"{key(f'__s{i}')} AS __s{i}" for i, (_, key) in enumerate(parts) if key is not unchanged]
         if keys:  # taken above the values (`sort_key_parts`), below the window that orders by them
             keyed = f"(SELECT * REPLACE ({', '.join(keys)}) FROM {keyed})"
-        directions = ["DESC NULLS FIRST" if item.descending else "ASC NULLS LAST" for item in clause.order_by]
-        order = ", ".join([*[f"__s{i} {d}" for i, d in enumerate(directions)], "__ord"])
+        directions = [f"{'DESC' if item.descending else 'ASC'} NULLS {'FIRST' if item.nulls_sort_first else 'LAST'}"
+                      for item in clause.order_by]
+        order = ", ".join([*[(f"__z{i} {'DESC' if item.nulls_first else 'ASC'}, " if item.nulls_first is not None
+                               else "") + f"__s{i} {d}"
+                              for i, (d, item) in enumerate(zip(directions, clause.order_by, strict=True))], "__ord"])
         paging = ""
         if clause.limit is not None:
             paging += f" LIMIT {compiler.integer(clause.limit)}"

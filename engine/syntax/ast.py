@@ -457,6 +457,8 @@ class ProjectionItem(SyntaxNode):
 class SortItem(SyntaxNode):
     expression: Expression
     descending: bool
+    nulls_first: bool | None = None
+    """`NULLS FIRST` (True) or `NULLS LAST` (False); None: Cypher's default, null the largest value."""
 
 
 @dataclass(frozen=True, slots=True)

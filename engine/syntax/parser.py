@@ -99,7 +99,7 @@ TYPE_WORDS = frozenset({
 })
 CLAUSE_WORDS = ("MATCH", "OPTIONAL MATCH", "WITH", "RETURN", "UNWIND", "CREATE", "MERGE", "SET", "REMOVE",
                 "DELETE", "DETACH DELETE", "FOREACH", "CALL", "UNION", "FINISH", "LET", "FILTER", "ORDER BY",
-                "SKIP", "OFFSET", "LIMIT")
+                "SKIP", "OFFSET", "LIMIT", "FOR", "INSERT", "NODETACH DELETE")
 
 
 def parse(text: str) -> ast.Statement:
@@ -476,6 +476,14 @@ class Parser:
         variable = self.parse_variable()
         return ast.Unwind(expression, variable, span=self.span_from(start))
 
+    def parse_for(self) -> ast.Unwind:
+        """GQL's `FOR x IN list`: `UNWIND list AS x`."""
+        start = self.advance()
+        variable = self.parse_variable()
+        self.expect(TT.IN, "after the FOR variable")
+        expression = self.parse_expression()
+        return ast.Unwind(expression, variable, span=self.span_from(start))
+
     def parse_with(self) -> ast.With:
         start = self.advance()
         projection = self.parse_projection(start)
@@ -530,7 +538,15 @@ class Parser:
             descending = True
         elif not self.match(TT.ASC):
             self.match(TT.ASCENDING)
-        return ast.SortItem(expression, descending, span=self.span_from(start))
+        nulls_first = None
+        if self.match_word("NULLS"):
+            if self.match_word("FIRST"):
+                nulls_first = True
+            elif self.match_word("LAST"):
+                nulls_first = False
+            else:
+                self.fail(f"expected FIRST or LAST after NULLS, found {self.current.describe()}")
+        return ast.SortItem(expression, descending, nulls_first, span=self.span_from(start))
 
     # --------------------------------------------------------------------------------------------------------
     # Updating clauses
@@ -652,6 +668,8 @@ class Parser:
         detach = start.type is TT.DETACH
         if detach:
             self.expect(TT.DELETE, "after DETACH")
+        elif start.upper == "NODETACH":  # GQL: a DELETE that refuses a node with relationships, as DELETE does
+            self.expect(TT.DELETE, "after NODETACH")
         expressions = self.comma_separated(self.parse_expression)
         for expression in expressions:
             if isinstance(expression, ast.HasLabels):
@@ -1893,6 +1911,9 @@ CONTEXTUAL_CLAUSE_PARSERS: dict[str, Callable[[Parser], ast.Clause]] = {
     "LET": Parser.parse_let,
     "FILTER": Parser.parse_filter,
     "OFFSET": Parser.parse_page,
+    "FOR": Parser.parse_for,  # GQL synonyms: FOR for UNWIND, INSERT for CREATE, NODETACH DELETE for DELETE
+    "INSERT": Parser.parse_create,
+    "NODETACH": Parser.parse_delete,
 }
 
 ATOM_PARSERS: dict[TokenKind, Callable[[Parser], ast.Expression]] = {
