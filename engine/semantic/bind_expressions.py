@@ -13,6 +13,7 @@ from engine import types as t
 from engine.errors import (
     CypherArgumentError,
     CypherSyntaxError,
+    CypherTypeError,
     ParameterMissing,
     UnsupportedFeature,
 )
@@ -156,7 +157,38 @@ class ExpressionBinding:
 
     def _bind_has_labels(self, node: ast.HasLabels, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
         subject = self.bind_expression(node.subject, scope, context)
-        return b.BHasLabels(subject, node.labels, type=t.BOOLEAN, span=node.span)
+        return b.BHasLabels(subject, self.static_labels(node.labels, scope), type=t.BOOLEAN, span=node.span)
+
+    def static_labels(self, labels: ast.LabelExpression, scope: Scope) -> ast.LabelExpression:
+        """`labels` with each dynamic part (`$(e)`, `$all(e)`, `$any(e)`) replaced by the labels its expression
+        names, when the statement gives them (a literal or a parameter, as a string or a list of strings: a
+        statement sent again with other labels compiles again, `parameter_reads`). Labels read off the row
+        are refused: the SQL of a pattern is compiled before its rows exist."""
+        if isinstance(labels, ast.DynamicLabels):
+            names = self.label_names_of(labels, scope)
+            combine = ast.LabelAnd if labels.quantifier == "all" else ast.LabelOr
+            expression: ast.LabelExpression = ast.LabelName(names[0], span=labels.span)
+            for name in names[1:]:
+                expression = combine(expression, ast.LabelName(name, span=labels.span), span=labels.span)
+            return expression
+        return ast.replace_labels(labels, lambda part: self.static_labels(part, scope))
+
+    def label_names_of(self, labels: ast.DynamicLabels, scope: Scope) -> list[str]:
+        """The label names a dynamic label's expression gives (see `static_labels`)."""
+        bound = self.bind_expression(labels.expression, scope)
+        items = bound.items if isinstance(bound, b.BList) else [bound]
+        if not all(isinstance(item, b.BLiteral | b.BParameter) for item in items):
+            raise UnsupportedFeature("dynamic labels or types read off the row (only a literal or a parameter)",
+                                     labels.span)
+        values: list[Any] = []
+        for item in items:
+            value = item.value
+            values.extend(value if isinstance(bound, b.BParameter | b.BLiteral) and isinstance(value, list)
+                          else [value])
+        if not values or not all(isinstance(value, str) for value in values):
+            raise CypherTypeError("a dynamic label or type must be a string or a non-empty list of strings, got "
+                                  f"{values!r}", labels.span, detail="InvalidArgumentType")
+        return list(dict.fromkeys(values))
 
     def _bind_function(self, node: ast.FunctionCall, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
         name = node.name.lower()

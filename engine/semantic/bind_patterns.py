@@ -214,6 +214,8 @@ class PatternBinding:
         return b.BoundGroup(nodes, relationships, where, low, high, group_variables, group.span)
 
     def _bind_node(self, node: ast.NodePattern, scope: Scope, mode: str) -> b.BoundNode:
+        if node.labels is not None:
+            node = replace(node, labels=self.static_labels(node.labels, scope))
         if node.where is not None and mode != "match":
             raise CypherSyntaxError(f"a {mode.upper()} pattern cannot have a WHERE inside a node pattern",
                                     node.where.span, detail="InvalidPatternPredicate")
@@ -244,6 +246,8 @@ class PatternBinding:
 
     def _bind_relationship(self, relationship: ast.RelationshipPattern, scope: Scope,
                            mode: str) -> b.BoundRelationship:
+        if relationship.types is not None:
+            relationship = replace(relationship, types=self.static_labels(relationship.types, scope))
         if relationship.where is not None and (mode != "match" or relationship.length is not None):
             what = "a variable-length relationship" if relationship.length is not None else f"a {mode.upper()} pattern"
             raise CypherSyntaxError(f"{what} cannot have a WHERE inside the relationship pattern",

@@ -464,8 +464,21 @@ class Binder(PatternBinding, ExpressionBinding):
             target = self.bind_expression(item.variable, scope)
             if target.type.kind not in (Kind.NODE, Kind.ANY, Kind.NULL) and not _observed(target):
                 raise CypherTypeError("labels can only be set on nodes", item.span, detail="InvalidArgumentType")
-            return b.BoundSetItem("labels", target, None, None, item.labels, item.span)
+            return b.BoundSetItem("labels", target, None, None, self._label_list(item.labels, scope), item.span)
         raise UnsupportedFeature(f"{type(item).__name__} in SET", item.span)
+
+    def _label_list(self, labels: tuple[str | ast.DynamicLabels, ...], scope: Scope) -> tuple[str, ...]:
+        """The labels SET or REMOVE names, a dynamic part (`$(e)`) given by the statement (`static_labels`)."""
+        names: list[str] = []
+        for label in labels:
+            if isinstance(label, str):
+                names.append(label)
+            elif label.quantifier == "any":
+                raise CypherSyntaxError("$any() can only stand in a pattern or a label test, not in SET or REMOVE",
+                                        label.span, detail="InvalidLabelExpression")
+            else:
+                names.extend(self.label_names_of(label, scope))
+        return tuple(dict.fromkeys(names))
 
     def bind_remove(self, clause: ast.Remove, scope: Scope) -> tuple[b.BoundClause, Scope]:
         self.updating = True
@@ -473,7 +486,8 @@ class Binder(PatternBinding, ExpressionBinding):
         for item in clause.items:
             if isinstance(item, ast.RemoveLabels):
                 target = self.bind_expression(item.variable, scope)
-                items.append(b.BoundSetItem("remove_labels", target, None, None, item.labels, item.span))
+                items.append(b.BoundSetItem("remove_labels", target, None, None, self._label_list(item.labels, scope),
+                                            item.span))
             elif isinstance(item.target, ast.PropertyLookup):
                 target = self.bind_expression(item.target.subject, scope)
                 items.append(b.BoundSetItem("remove_property", target, item.target.key, None, (), item.span))

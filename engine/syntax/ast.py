@@ -353,6 +353,15 @@ class LabelWildcard(LabelExpression):
     """`%`: any label (any type)."""
 
 
+@dataclass(frozen=True, slots=True)
+class DynamicLabels(LabelExpression):
+    """`$(expression)`, `$all(expression)` or `$any(expression)` (Cypher 25): the labels (or types) a string or
+    a list of strings names, all of them or any one (`quantifier`)."""
+
+    expression: Expression
+    quantifier: str
+
+
 # ----------------------------------------------------------------------------------------------------
 # Patterns
 
@@ -514,7 +523,7 @@ class SetLabels(SetItem):
     """`n:A:B` (or `n IS A`)."""
 
     variable: Variable
-    labels: tuple[str, ...]
+    labels: tuple[str | DynamicLabels, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -527,7 +536,7 @@ class RemoveProperty(RemoveItem):
 @dataclass(frozen=True, slots=True)
 class RemoveLabels(RemoveItem):
     variable: Variable
-    labels: tuple[str, ...]
+    labels: tuple[str | DynamicLabels, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -902,21 +911,32 @@ def walk(root: SyntaxNode) -> Iterator[SyntaxNode]:
 def replace_expressions(node: SyntaxNode, transform: Callable[[Expression], Expression]) -> SyntaxNode:
     """`node` with `transform` applied to each expression directly under it (in fields, tuples and tuples of
     pairs); `node` itself when nothing changed."""
+    return _replace_children(node, transform, Expression)
+
+
+def replace_labels(labels: LabelExpression, transform: Callable[[LabelExpression], LabelExpression]) -> LabelExpression:
+    """`labels` with `transform` applied to the label expressions directly under it (the operands of `&`, `|`
+    and `!`); `labels` itself when it has none or nothing changed."""
+    return _replace_children(labels, transform, LabelExpression)  # type: ignore[return-value]
+
+
+def _replace_children(node: SyntaxNode, transform: Callable, kind: type) -> SyntaxNode:  # type: ignore[type-arg]
     changes: dict[str, object] = {}
     for spec in fields(node):
         if spec.name == "span":
             continue
         value = getattr(node, spec.name)
-        new = _replaced(value, transform)
+        new = _replaced(value, transform, kind)
         if new is not value:
             changes[spec.name] = new
     return replace(node, **changes) if changes else node
 
 
-def _replaced(value: object, transform: Callable[[Expression], Expression]) -> object:
-    if isinstance(value, Expression):
+def _replaced(value: object, transform: Callable, kind: type) -> object:  # type: ignore[type-arg]
+    if isinstance(value, kind):
         return transform(value)
     if isinstance(value, tuple) and value:
-        items = tuple(_replaced(item, transform) for item in value)
+        items = tuple(_replaced(item, transform, kind) for item in value)
         return items if any(new is not old for new, old in zip(items, value, strict=True)) else value
     return value
+

@@ -169,9 +169,12 @@ def _balanced(expression: ast.Expression) -> ast.Expression:
 
 
 def _conjunction(labels: ast.LabelExpression) -> bool:
-    """Whether a label expression only names labels joined by `&` or `:`: all that CREATE and MERGE can write."""
+    """Whether a label expression only names labels joined by `&` or `:`: all that CREATE and MERGE can write
+    (`$(e)` and `$all(e)` name labels to write; `$any(e)` does not)."""
     if isinstance(labels, ast.LabelName):
         return True
+    if isinstance(labels, ast.DynamicLabels):
+        return labels.quantifier == "all"
     return isinstance(labels, ast.LabelAnd) and _conjunction(labels.left) and _conjunction(labels.right)
 
 
@@ -593,7 +596,9 @@ class Parser:
                 self.fail(f"{clause} cannot use a variable-length relationship", detail="CreatingVarLength",
                           span=element.span)
             # Without a type and with a variable, the variable may be bound already: the binder decides.
-            if not isinstance(element.types, ast.LabelName) and (element.types or element.variable is None):
+            single = isinstance(element.types, ast.LabelName) or (
+                isinstance(element.types, ast.DynamicLabels) and element.types.quantifier == "all")
+            if not single and (element.types or element.variable is None):
                 problem = "without a type" if element.types is None else "with more than one type"
                 self.fail(f"{clause} needs exactly one relationship type, found a relationship {problem}",
                           detail="NoSingleRelationshipType", span=element.span)
@@ -637,16 +642,16 @@ class Parser:
             return ast.SetAllProperties(target, value, span=self.span_from(start))
         self.fail("expected a property (n.key), a variable or n[key] to SET", span=target.span)
 
-    def parse_label_list(self) -> tuple[str, ...]:
+    def parse_label_list(self) -> tuple[str | ast.DynamicLabels, ...]:
         """`:A:B` or `IS A` / `IS A&B` after a variable in SET and REMOVE."""
-        labels: list[str] = []
+        labels: list[str | ast.DynamicLabels] = []
         if self.match(TT.IS):
-            labels.append(self.parse_name("a label"))
+            labels.append(self.parse_dynamic_labels() or self.parse_name("a label"))
             while self.match(TT.AMP) or self.match(TT.COLON):
-                labels.append(self.parse_name("a label"))
+                labels.append(self.parse_dynamic_labels() or self.parse_name("a label"))
             return tuple(labels)
         while self.match(TT.COLON):
-            labels.append(self.parse_name("a label after ':'"))
+            labels.append(self.parse_dynamic_labels() or self.parse_name("a label after ':'"))
         return tuple(labels)
 
     def parse_remove(self) -> ast.Remove:
@@ -1136,8 +1141,27 @@ class Parser:
             self._pipe_ends_expression = saved
             self.expect_closing(TT.RPAREN, "the label expression", opened)
             return expression
+        dynamic = self.parse_dynamic_labels()
+        if dynamic is not None:
+            return dynamic
         name = self.parse_name("a label or relationship type")
         return ast.LabelName(name, span=token.span)
+
+    def parse_dynamic_labels(self) -> ast.DynamicLabels | None:
+        """`$(expression)`, `$all(expression)`, `$any(expression)` where a label or type may stand (Cypher 25)."""
+        token = self.current
+        if token.type is TT.DOLLAR:
+            quantifier = "all"
+        elif (token.type is TT.PARAMETER and str(token.value).lower() in ("all", "any")
+              and self.peek().type is TT.LPAREN):
+            quantifier = str(token.value).lower()
+        else:
+            return None
+        self.advance()
+        opened = self.expect(TT.LPAREN, "after $")
+        expression = self.parse_expression()
+        self.expect_closing(TT.RPAREN, "the dynamic label", opened)
+        return ast.DynamicLabels(expression, quantifier, span=self.span_from(token))
 
     # --------------------------------------------------------------------------------------------------------
     # Expressions, loosest binding first

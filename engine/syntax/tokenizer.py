@@ -38,6 +38,7 @@ TOKEN_PATTERN = re.compile(
       (?P<word>[^\W\d]\w*)
     | (?P<number>(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d+)?\w*)
     | (?P<open_comment>/\*)
+    | (?P<dollar>\$(?=\s*\())
     | (?P<symbol>{_SYMBOL_ALTERNATION})
     | (?P<string>'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")
     | (?P<parameter>\$(?:\w+|`(?:[^`]|``)*`))
@@ -92,6 +93,8 @@ def _tokenize(text: str) -> list[Token]:
         if kind == "word":
             keyword = KEYWORDS.get(chunk.upper())
             append(make_token(Token, (keyword or IDENTIFIER, chunk, chunk, line, column, start, end)))
+        elif kind == "dollar":  # `$(` of a dynamic label, type or key (Cypher 25)
+            append(make_token(Token, (TokenType.DOLLAR, chunk, chunk, line, column, start, end)))
         elif kind == "symbol":
             append(make_token(Token, (SYMBOLS[chunk], chunk, chunk, line, column, start, end)))
         elif kind == "number":

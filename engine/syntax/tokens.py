@@ -64,6 +64,7 @@ class TokenType:
     AMP = TokenKind("&")
     BANG = TokenKind("!")
     PERCENT = TokenKind("%")
+    DOLLAR = TokenKind("$")
     STAR = TokenKind("*")
     PLUS = TokenKind("+")
     PLUS_EQ = TokenKind("+=")
