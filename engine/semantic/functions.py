@@ -95,6 +95,11 @@ def _signatures() -> dict[str, FunctionSignature]:
         ("range", 2, 3, fixed(t.list_of(t.INTEGER))), ("keys", 1, 1, fixed(t.list_of(t.STRING))),
         ("coalesce", 1, None, unify_arguments), ("isempty", 1, 1, fixed(t.BOOLEAN)),
         ("nullif", 2, 2, lambda args: args[0]),
+        # Cypher 25 collection functions (sqlgen/collections.py)
+        ("coll.sort", 1, 1, fixed(t.ANY_LIST)), ("coll.distinct", 1, 1, fixed(t.ANY_LIST)),
+        ("coll.max", 1, 1, fixed(t.ANY)), ("coll.min", 1, 1, fixed(t.ANY)),
+        ("coll.indexof", 2, 2, fixed(t.INTEGER)), ("coll.insert", 3, 3, fixed(t.ANY_LIST)),
+        ("coll.remove", 2, 2, fixed(t.ANY_LIST)), ("coll.flatten", 1, 2, fixed(t.ANY_LIST)),
         # graph
         ("labels", 1, 1, fixed(t.list_of(t.STRING))), ("type", 1, 1, fixed(t.STRING)),
         ("id", 1, 1, fixed(t.INTEGER)), ("elementid", 1, 1, fixed(t.STRING)),
@@ -130,6 +135,9 @@ ARGUMENT_KINDS: dict[str, tuple[frozenset[Kind] | None, ...]] = {
     "left": (STRING_KINDS, INTEGER_KINDS), "right": (STRING_KINDS, INTEGER_KINDS),
     "round": (NUMBER_KINDS, NUMBER_KINDS, STRING_KINDS), "replace": (STRING_KINDS, STRING_KINDS, STRING_KINDS),
     "head": (frozenset({Kind.LIST}),), "last": (frozenset({Kind.LIST}),), "tail": (frozenset({Kind.LIST}),),
+    **{name: (frozenset({Kind.LIST}),) for name in ("coll.sort", "coll.distinct", "coll.max", "coll.min",
+                                                     "coll.indexof", "coll.flatten")},
+    "coll.insert": (frozenset({Kind.LIST}), INTEGER_KINDS), "coll.remove": (frozenset({Kind.LIST}), INTEGER_KINDS),
     "isempty": (frozenset({Kind.STRING, Kind.LIST, Kind.MAP}),),
     "id": (frozenset({Kind.NODE, Kind.RELATIONSHIP}),), "elementid": (frozenset({Kind.NODE, Kind.RELATIONSHIP}),),
     "abs": (NUMBER_KINDS,), "sign": (NUMBER_KINDS,), "ceil": (NUMBER_KINDS,), "floor": (NUMBER_KINDS,),

@@ -10,6 +10,7 @@ from engine import types as t
 from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
 from engine.sqlgen import temporal
+from engine.sqlgen.collections import FUNCTIONS as COLLECTION_FUNCTIONS
 from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entries
 from engine.sqlgen.runtime import LIST_CAP, error_sql, list_too_long
 from engine.sqlgen.sql import let, macro
@@ -441,6 +442,7 @@ FUNCTIONS: dict[str, Builder] = {
     "timestamp": _timestamp,
     "map_merge": _map_merge,
     **temporal.FUNCTIONS,  # date(), datetime.truncate(), duration.between(), ... (ADR-0014)
+    **COLLECTION_FUNCTIONS,
 }
 
 

@@ -1,0 +1,111 @@
+"""Cypher 25's collection functions `coll.*`: distinct, flatten, indexOf, insert, max, min, remove and sort.
+
+Each works on the list as VARIANTs, so a list of mixed types is one case: equality and order are Cypher's,
+through `cy_key` (the key ORDER BY and DISTINCT use: `1 = 1.0`, strings before booleans before numbers, null
+last). One SQL expression per call, over every row at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine import types as t
+from engine.errors import UnsupportedFeature
+from engine.semantic import bound as b
+from engine.sqlgen.expressions import ExpressionCompiler, convert
+from engine.sqlgen.runtime import error_sql
+from engine.sqlgen.sql import let
+
+Builder = Callable[[ExpressionCompiler, b.BFunction], str]
+
+
+def _variants(c: ExpressionCompiler, argument: b.BoundExpression) -> str:
+    """The list argument as VARIANT[]."""
+    list_sql, element = c.list_value(argument)
+    return convert(list_sql, t.list_of(element), t.ANY_LIST)
+
+
+def _sorted(values: str) -> str:
+    """`values` (VARIANT[]) in Cypher's order, nulls last."""
+    return (f"list_transform(list_sort(list_transform({values}, lambda x: {{'n': x IS NULL, 'k': cy_key(x),"
+            f" 'v': x}})), lambda s: s.v)")
+
+
+def _sort(c: ExpressionCompiler, f: b.BFunction) -> str:
+    return let([_variants(c, f.arguments[0])], _sorted)
+
+
+def _extreme(last: bool) -> Builder:
+    """coll.max / coll.min: the greatest or least non-null element in Cypher's order (null for none)."""
+    def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        return let([_variants(c, f.arguments[0])], lambda values: (
+            f"list_filter({_sorted(values)}, lambda x: x IS NOT NULL)[{-1 if last else 1}]"))
+    return build
+
+
+def _distinct(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """The elements in their order, each first equal one only (nulls: one)."""
+    return let([_variants(c, f.arguments[0])], lambda values: (
+        f"list_filter({values}, lambda x, i: list_position(list_transform({values}, lambda y: cy_key(y)),"
+        f" cy_key(x)) = i)"))
+
+
+def _index_of(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """The 0-based position of the first element equal to the value, -1 for none."""
+    return let([_variants(c, f.arguments[0]), c.variant(f.arguments[1])], lambda values, value: (
+        f"CASE WHEN {values} IS NULL THEN NULL ELSE coalesce(list_position(list_transform({values},"
+        f" lambda y: cy_key(y)), cy_key({value})) - 1, -1) END"))
+
+
+def _position_check(values: str, index: str, what: str, *, inclusive: bool) -> str:
+    """`index` when it is a position of `values` (the end too when `inclusive`), else an ArgumentError."""
+    high = f"len({values})" if inclusive else f"len({values}) - 1"
+    failure = error_sql("ArgumentError", "NumberOutOfRange",
+                        f"'{what}: index ' || {index} || ' is out of bounds for a list of ' || len({values})"
+                        " || ' elements'")
+    return f"CASE WHEN {index} < 0 OR {index} > {high} THEN {failure} ELSE {index} END"
+
+
+def _insert(c: ExpressionCompiler, f: b.BFunction) -> str:
+    values, index, value = f.arguments
+    return let([_variants(c, values), c.integer(index), c.variant(value)], lambda items, at, item: (
+        f"CASE WHEN {items} IS NULL OR {at} IS NULL THEN NULL ELSE list_concat({items}[1:"
+        f"{_position_check(items, at, 'coll.insert', inclusive=True)}], [{item}], {items}[{at} + 1:]) END"))
+
+
+def _remove(c: ExpressionCompiler, f: b.BFunction) -> str:
+    values, index = f.arguments
+    return let([_variants(c, values), c.integer(index)], lambda items, at: (
+        f"CASE WHEN {items} IS NULL OR {at} IS NULL THEN NULL ELSE list_concat({items}[1:"
+        f"{_position_check(items, at, 'coll.remove', inclusive=False)}], {items}[{at} + 2:]) END"))
+
+
+def _flatten(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """Nested lists spliced into the list, to the depth given (1 by default; a literal)."""
+    depth = 1
+    if len(f.arguments) > 1:
+        argument = f.arguments[1]
+        if not isinstance(argument, b.BLiteral) or not isinstance(argument.value, int) or argument.value < 0:
+            raise UnsupportedFeature("coll.flatten() with a depth that is not a non-negative integer literal",
+                                     argument.span)
+        depth = argument.value
+
+    def flat(values: str) -> str:
+        for _ in range(depth):
+            values = (f"flatten(list_transform({values}, lambda x: CASE WHEN cy_kind(x) = 5 THEN x::VARIANT[]"
+                      f" ELSE [x] END))")
+        return values
+
+    return let([_variants(c, f.arguments[0])], flat)
+
+
+FUNCTIONS: dict[str, Builder] = {
+    "coll.sort": _sort,
+    "coll.max": _extreme(last=True),
+    "coll.min": _extreme(last=False),
+    "coll.distinct": _distinct,
+    "coll.indexof": _index_of,
+    "coll.insert": _insert,
+    "coll.remove": _remove,
+    "coll.flatten": _flatten,
+}
