@@ -378,28 +378,49 @@ class SetWriter(WriterBase):
 
     def _change_labels(self, item: b.BoundSetItem, relation: Relation, *, add: bool) -> Counter[str]:
         """SET n:A / REMOVE n:A. A label counts once per node it is really added to (appended, so labels
-        keep the order they were added in) or removed from."""
+        keep the order they were added in) or removed from. The labels are the item's own, then those a
+        dynamic part read off the row gives (`SET n:$(row.type)`: each row's string or list of strings)."""
         counters: Counter[str] = Counter()
-        for entity, rows_sql, values in self.targets(item, relation):
+        for entity, rows_sql, values in self.targets(item, relation, item.value):
             if entity != "node":
                 continue
             rows = self.run.materialize(rows_sql, [], values)
-            parameters = Parameters()
-            labels = "[" + ", ".join(parameters.text(label) for label in item.labels) + "]::VARCHAR[]"
-            changes = "NOT list_contains(n.labels, x.l)" if add else "list_contains(n.labels, x.l)"
-            (count,) = self.run.fetchone(
-                f"SELECT count(*) FROM nodes AS n, (SELECT DISTINCT unnest({labels}) AS l) AS x"
-                f" WHERE n.id IN (SELECT id FROM {rows.sql}) AND {changes}", parameters.values)
-            new_labels = (f"list_concat(labels, list_filter(list_distinct_ordered({labels}),"
-                          f" lambda l: NOT list_contains(labels, l)))" if add else
-                          f"list_filter(labels, lambda l: NOT list_contains({labels}, l))")
-            self.run.execute(f"UPDATE nodes SET labels = {new_labels} WHERE id IN (SELECT id FROM {rows.sql})",
-                             parameters.values)
-            self.run.changes.touch("node", rows.sql, labels=item.labels)
-            if add:
-                self.run.changes.wrote("node", labels=item.labels)
-            counters["labels_added" if add else "labels_removed"] += count
+            if item.labels:
+                parameters = Parameters()
+                labels = "[" + ", ".join(parameters.text(label) for label in item.labels) + "]::VARCHAR[]"
+                pairs = f"(SELECT r.id, x.l, 0 AS __ord FROM {rows.sql} AS r, (SELECT unnest({labels}) AS l) AS x)"
+                counters += self._apply_labels(pairs, parameters.values, add=add)
+                self.run.changes.touch("node", rows.sql, labels=item.labels)
+                if add:
+                    self.run.changes.wrote("node", labels=item.labels)
+            if item.value is not None:
+                not_a_label = error_sql("TypeError", "InvalidArgumentType",
+                                        "'a dynamic label must be a string or a list of strings, got ' ||"
+                                        " cy_type_name(x)")
+                each = f"CASE WHEN cy_kind(x) = 4 THEN x::VARCHAR ELSE {not_a_label} END"
+                names = (f"CASE WHEN cy_kind(v) = 5 THEN list_transform(v::VARIANT[], lambda x: {each})"
+                         f" ELSE [(SELECT {each} FROM (SELECT v AS x))] END")
+                pairs = (f"(SELECT id, unnest({names}) AS l, __ord FROM (SELECT id, v::VARIANT AS v, __ord"
+                         f" FROM {rows.sql}))")
+                counters += self._apply_labels(pairs, [], add=add)
+                self.run.changes.touch("node", rows.sql)
+                if add:
+                    self.run.changes.wrote("node")
         return counters
+
+    def _apply_labels(self, pairs_sql: str, values: list[Any], *, add: bool) -> Counter[str]:
+        """Add or remove the labels of (id, l, __ord) `pairs_sql` to or from their nodes, in `__ord` order, each
+        counted where it changes a node."""
+        pairs = self.run.materialize(pairs_sql, [], values)
+        changes = "NOT list_contains(n.labels, p.l)" if add else "list_contains(n.labels, p.l)"
+        (count,) = self.run.fetchone(f"SELECT count(*) FROM (SELECT DISTINCT id, l FROM {pairs.sql}) AS p"
+                                     f" JOIN nodes AS n ON n.id = p.id WHERE {changes}")
+        per_node = f"(SELECT id, list(l ORDER BY __ord) AS ls FROM {pairs.sql} WHERE l IS NOT NULL GROUP BY id)"
+        new_labels = ("list_concat(nodes.labels, list_filter(list_distinct_ordered(p.ls),"
+                      " lambda l: NOT list_contains(nodes.labels, l)))" if add else
+                      "list_filter(nodes.labels, lambda l: NOT list_contains(p.ls, l))")
+        self.run.execute(f"UPDATE nodes SET labels = {new_labels} FROM {per_node} AS p WHERE nodes.id = p.id")
+        return Counter({"labels_added" if add else "labels_removed": count})
 
 
 _ENTRY_COLUMNS = itertools.count()

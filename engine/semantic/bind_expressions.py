@@ -166,6 +166,9 @@ class ExpressionBinding:
         are refused: the SQL of a pattern is compiled before its rows exist."""
         if isinstance(labels, ast.DynamicLabels):
             names = self.label_names_of(labels, scope)
+            if isinstance(names, b.BoundExpression):
+                raise UnsupportedFeature("dynamic labels or types read off the row in a pattern or a label test"
+                                         " (only a literal or a parameter; SET and REMOVE take any)", labels.span)
             combine = ast.LabelAnd if labels.quantifier == "all" else ast.LabelOr
             expression: ast.LabelExpression = ast.LabelName(names[0], span=labels.span)
             for name in names[1:]:
@@ -173,13 +176,16 @@ class ExpressionBinding:
             return expression
         return ast.replace_labels(labels, lambda part: self.static_labels(part, scope))
 
-    def label_names_of(self, labels: ast.DynamicLabels, scope: Scope) -> list[str]:
-        """The label names a dynamic label's expression gives (see `static_labels`)."""
+    def label_names_of(self, labels: ast.DynamicLabels, scope: Scope) -> list[str] | b.BoundExpression:
+        """The label names a dynamic label's expression gives (see `static_labels`), or the bound expression
+        when they are read off the row."""
         bound = self.bind_expression(labels.expression, scope)
         items = bound.items if isinstance(bound, b.BList) else [bound]
         if not all(isinstance(item, b.BLiteral | b.BParameter) for item in items):
-            raise UnsupportedFeature("dynamic labels or types read off the row (only a literal or a parameter)",
-                                     labels.span)
+            if bound.type.kind not in (Kind.STRING, Kind.LIST, Kind.ANY) and not _observed(bound):
+                raise CypherTypeError(f"a dynamic label must be a string or a list of strings, got {bound.type!r}",
+                                      labels.span, detail="InvalidArgumentType")
+            return bound
         values: list[Any] = []
         for item in items:
             value = item.value

@@ -464,21 +464,33 @@ class Binder(PatternBinding, ExpressionBinding):
             target = self.bind_expression(item.variable, scope)
             if target.type.kind not in (Kind.NODE, Kind.ANY, Kind.NULL) and not _observed(target):
                 raise CypherTypeError("labels can only be set on nodes", item.span, detail="InvalidArgumentType")
-            return b.BoundSetItem("labels", target, None, None, self._label_list(item.labels, scope), item.span)
+            names, dynamic = self._label_list(item.labels, scope)
+            return b.BoundSetItem("labels", target, None, dynamic, names, item.span)
         raise UnsupportedFeature(f"{type(item).__name__} in SET", item.span)
 
-    def _label_list(self, labels: tuple[str | ast.DynamicLabels, ...], scope: Scope) -> tuple[str, ...]:
-        """The labels SET or REMOVE names, a dynamic part (`$(e)`) given by the statement (`static_labels`)."""
+    def _label_list(self, labels: tuple[str | ast.DynamicLabels, ...],
+                    scope: Scope) -> tuple[tuple[str, ...], b.BoundExpression | None]:
+        """The labels SET or REMOVE names: those the statement gives (a dynamic part `$(e)` of a literal or a
+        parameter too, `static_labels`), and the expression of a dynamic part read off the row (a string or a
+        list of strings per row; at most one)."""
         names: list[str] = []
+        dynamic: b.BoundExpression | None = None
         for label in labels:
             if isinstance(label, str):
                 names.append(label)
-            elif label.quantifier == "any":
+                continue
+            if label.quantifier == "any":
                 raise CypherSyntaxError("$any() can only stand in a pattern or a label test, not in SET or REMOVE",
                                         label.span, detail="InvalidLabelExpression")
+            found = self.label_names_of(label, scope)
+            if not isinstance(found, b.BoundExpression):
+                names.extend(found)
+            elif dynamic is not None:
+                raise UnsupportedFeature("two dynamic label expressions read off the row in one SET or REMOVE "
+                                         "item", label.span)
             else:
-                names.extend(self.label_names_of(label, scope))
-        return tuple(dict.fromkeys(names))
+                dynamic = found
+        return tuple(dict.fromkeys(names)), dynamic
 
     def bind_remove(self, clause: ast.Remove, scope: Scope) -> tuple[b.BoundClause, Scope]:
         self.updating = True
@@ -486,8 +498,8 @@ class Binder(PatternBinding, ExpressionBinding):
         for item in clause.items:
             if isinstance(item, ast.RemoveLabels):
                 target = self.bind_expression(item.variable, scope)
-                items.append(b.BoundSetItem("remove_labels", target, None, None, self._label_list(item.labels, scope),
-                                            item.span))
+                names, dynamic = self._label_list(item.labels, scope)
+                items.append(b.BoundSetItem("remove_labels", target, None, dynamic, names, item.span))
             elif isinstance(item.target, ast.PropertyLookup):
                 target = self.bind_expression(item.target.subject, scope)
                 items.append(b.BoundSetItem("remove_property", target, item.target.key, None, (), item.span))
