@@ -4,6 +4,7 @@ connection module is imported."""
 from __future__ import annotations
 
 from engine.algorithms import procedures as algorithm_procedures
+from engine.apoc import meta as apoc_meta
 from engine.dbms import procedures as dbms_procedures
 from engine.execute.index_kinds import IndexKind, register_index_kind
 from engine.fulltext import falkordb, maintain
@@ -19,7 +20,7 @@ from engine.vector import procedures as vector_procedures
 from engine.vector.search import vector_search_call
 
 register_built_in([*fulltext_procedures.procedures(), *vector_procedures.PROCEDURES,
-                   *algorithm_procedures.PROCEDURES, *dbms_procedures.PROCEDURES])
+                   *algorithm_procedures.PROCEDURES, *dbms_procedures.PROCEDURES, *apoc_meta.PROCEDURES])
 signatures.register_functions(vector_functions.SIGNATURES)
 sql_functions.register_functions(vector_functions.FUNCTIONS)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)

@@ -1,0 +1,79 @@
+"""`apoc.meta.data()`: one row per (label, property), per (type, property) and per (label, relationship type)
+with the end labels, as neo4j-graphrag and LangChain read a graph's schema from it.
+
+APOC samples nodes; the engine reads the store whole, in one SELECT (its configuration map, `{sample: n}`,
+is accepted and changes nothing). A property's type is its column's, in APOC's names; a column of values of
+several types reports the most frequent one per label. Counts are of the elements that hold the property.
+"""
+
+from __future__ import annotations
+
+from engine.procedures import Procedure, ProcedureBuild, ProcedureField
+from engine.quoting import sql_string
+from engine.storage.encoding import KIND_CODES
+from engine.types import CypherType, Kind, is_variant
+
+APOC_TYPE_NAMES: dict[str, str] = {
+    "NULL": "NULL", "BOOLEAN": "BOOLEAN", "INTEGER": "INTEGER", "FLOAT": "FLOAT", "STRING": "STRING",
+    "LIST": "LIST", "MAP": "MAP", "NODE": "NODE", "RELATIONSHIP": "RELATIONSHIP", "PATH": "PATH",
+    "DATE": "DATE", "LOCAL TIME": "LOCAL_TIME", "ZONED TIME": "TIME", "LOCAL DATETIME": "LOCAL_DATE_TIME",
+    "ZONED DATETIME": "DATE_TIME", "DURATION": "DURATION", "POINT": "POINT",
+}
+"""Cypher's kind names (`storage.encoding.KIND_CODES`) → the type names APOC's meta procedures write."""
+
+OUTPUTS = (("label", "STRING"), ("property", "STRING"), ("count", "INTEGER"), ("unique", "BOOLEAN"),
+           ("index", "BOOLEAN"), ("existence", "BOOLEAN"), ("type", "STRING"), ("array", "BOOLEAN"),
+           ("sample", "LIST OF ANY"), ("left", "INTEGER"), ("right", "INTEGER"), ("other", "LIST OF STRING"),
+           ("otherLabels", "LIST OF STRING"), ("elementType", "STRING"))
+
+
+def _kind_name_sql(kind_sql: str) -> str:
+    """APOC's type name of a `cy_kind` code."""
+    cases = " ".join(f"WHEN {code} THEN {sql_string(APOC_TYPE_NAMES[name])}" for name, code in KIND_CODES.items())
+    return f"CASE {kind_sql} {cases} ELSE 'ANY' END"
+
+
+def _static_type(column_type: CypherType) -> tuple[str, bool]:
+    """APOC's type name of a typed column, and whether it holds lists."""
+    if column_type.kind is Kind.LIST:
+        return "LIST", True
+    return APOC_TYPE_NAMES.get(column_type.kind.value, "ANY"), False
+
+
+def _property_rows(build: ProcedureBuild, entity: str, key: str, column: str, column_type: CypherType) -> str:
+    """The rows of one property column: per label (node) or type (relationship) that has values in it."""
+    table, group = ("nodes AS e, unnest(e.labels) AS u(l)", "u.l") if entity == "node" else ("rels AS e", "e.type")
+    element = "node" if entity == "node" else "relationship"
+    if is_variant(column_type):
+        kind = f"mode(cy_kind(e.{column}))"
+        type_sql, array_sql = _kind_name_sql(kind), f"{kind} = {KIND_CODES['LIST']}"
+    else:
+        name, array = _static_type(column_type)
+        type_sql, array_sql = sql_string(name), "true" if array else "false"
+    parameters = build.compiler.context.parameters
+    return (f"SELECT {group} AS label, {parameters.text(key)} AS property, count(*) AS \"count\", {type_sql} AS"
+            f" \"type\", {array_sql} AS \"array\", NULL::VARCHAR[] AS other, '{element}' AS elementType"
+            f" FROM {table} WHERE e.{column} IS NOT NULL GROUP BY ALL")
+
+
+def _meta_data(build: ProcedureBuild) -> str:
+    catalog = build.compiler.context.catalog
+    parts = [_property_rows(build, entity, key, column, catalog.column_type(entity, key) or CypherType(Kind.ANY))
+             for entity in ("node", "relationship") for key, column in sorted(catalog.columns[entity].items())]
+    # relationships, from each label of their start node: the labels of their end nodes
+    parts.append("SELECT sl AS label, r.type AS property, count(DISTINCT r.id) AS \"count\", 'RELATIONSHIP' AS"
+                 " \"type\", false AS \"array\", list(DISTINCT el ORDER BY el) AS other, 'node' AS elementType"
+                 " FROM rels AS r JOIN nodes AS s ON s.id = r.src JOIN nodes AS t ON t.id = r.dst,"
+                 " unnest(s.labels) AS u(sl), unnest(CASE WHEN len(t.labels) = 0 THEN [NULL] ELSE t.labels END)"
+                 " AS v(el) GROUP BY ALL")
+    rows = " UNION ALL ".join(f"({part})" for part in parts)
+    return (f"(SELECT label, property, \"count\", false AS \"unique\", false AS \"index\", false AS existence,"
+            f" \"type\", \"array\", NULL::VARIANT[] AS sample, 0::BIGINT AS \"left\", 0::BIGINT AS \"right\","
+            f" list_filter(coalesce(other, []), lambda x: x IS NOT NULL) AS other, []::VARCHAR[] AS otherLabels,"
+            f" elementType, row_number() OVER (ORDER BY elementType, label, property) AS __i FROM ({rows}))")
+
+
+PROCEDURES = (
+    Procedure("apoc.meta.data", (ProcedureField("config", "MAP"),),
+              tuple(ProcedureField(name, kind) for name, kind in OUTPUTS), build=_meta_data, required_inputs=0),
+)
