@@ -1,4 +1,5 @@
-"""`apoc.meta.data()`: one row per (label, property), per (type, property) and per (label, relationship type)
+"""`apoc.meta.data()` and `apoc.meta.schema()`. `apoc.meta.data()`: one row per (label, property), per
+(type, property) and per (label, relationship type)
 with the end labels, as neo4j-graphrag and LangChain read a graph's schema from it.
 
 APOC samples nodes; the engine reads the store whole, in one SELECT (its configuration map, `{sample: n}`,
@@ -8,9 +9,15 @@ several types reports the most frequent one per label. Counts are of the element
 
 from __future__ import annotations
 
-from engine.procedures import Procedure, ProcedureBuild, ProcedureField
+from collections.abc import Callable
+from typing import Any
+
+from engine import types as t
+from engine.procedures import Procedure, ProcedureBuild, ProcedureField, ProcedurePreparation
 from engine.quoting import sql_string
+from engine.sqlgen.context import Parameters
 from engine.storage.encoding import KIND_CODES
+from engine.storage.schema import Catalog
 from engine.types import CypherType, Kind, is_variant
 
 APOC_TYPE_NAMES: dict[str, str] = {
@@ -40,7 +47,7 @@ def _static_type(column_type: CypherType) -> tuple[str, bool]:
     return APOC_TYPE_NAMES.get(column_type.kind.value, "ANY"), False
 
 
-def _property_rows(build: ProcedureBuild, entity: str, key: str, column: str, column_type: CypherType) -> str:
+def _property_rows(text: Callable[[str], str], entity: str, key: str, column: str, column_type: CypherType) -> str:
     """The rows of one property column: per label (node) or type (relationship) that has values in it."""
     table, group = ("nodes AS e, unnest(e.labels) AS u(l)", "u.l") if entity == "node" else ("rels AS e", "e.type")
     element = "node" if entity == "node" else "relationship"
@@ -50,15 +57,19 @@ def _property_rows(build: ProcedureBuild, entity: str, key: str, column: str, co
     else:
         name, array = _static_type(column_type)
         type_sql, array_sql = sql_string(name), "true" if array else "false"
-    parameters = build.compiler.context.parameters
-    return (f"SELECT {group} AS label, {parameters.text(key)} AS property, count(*) AS \"count\", {type_sql} AS"
+    return (f"SELECT {group} AS label, {text(key)} AS property, count(*) AS \"count\", {type_sql} AS"
             f" \"type\", {array_sql} AS \"array\", NULL::VARCHAR[] AS other, '{element}' AS elementType"
             f" FROM {table} WHERE e.{column} IS NOT NULL GROUP BY ALL")
 
 
 def _meta_data(build: ProcedureBuild) -> str:
-    catalog = build.compiler.context.catalog
-    parts = [_property_rows(build, entity, key, column, catalog.column_type(entity, key) or CypherType(Kind.ANY))
+    context = build.compiler.context
+    return meta_rows(context.catalog, context.parameters.text)
+
+
+def meta_rows(catalog: Catalog, text: Callable[[str], str]) -> str:
+    """The rows of `apoc.meta.data()` as a relation (its columns and `__i`); `text` binds a property key."""
+    parts = [_property_rows(text, entity, key, column, catalog.column_type(entity, key) or CypherType(Kind.ANY))
              for entity in ("node", "relationship") for key, column in sorted(catalog.columns[entity].items())]
     # relationships, from each label of their start node: the labels of their end nodes
     parts.append("SELECT sl AS label, r.type AS property, count(DISTINCT r.id) AS \"count\", 'RELATIONSHIP' AS"
@@ -73,7 +84,67 @@ def _meta_data(build: ProcedureBuild) -> str:
             f" elementType, row_number() OVER (ORDER BY elementType, label, property) AS __i FROM ({rows}))")
 
 
+def _meta_schema(preparation: ProcedurePreparation) -> str:
+    """`apoc.meta.schema()`: one row, `value`, a map per label and per relationship type of their counts,
+    properties (type, indexed, unique, existence, array) and, for labels, relationships in both directions
+    with the labels at their other end: built from `apoc.meta.data()`'s rows (one per label and property,
+    a handful per schema element, not per node), bound as one value."""
+    run = preparation.run
+    catalog: Catalog = run.store.catalog
+    parameters = Parameters()
+    rows = run.fetchall(f"SELECT label, property, \"count\", \"type\", \"array\", other, elementType"
+                        f" FROM {meta_rows(catalog, parameters.text)} ORDER BY __i", parameters.values)
+    label_counts = dict(run.fetchall("SELECT l, count(*) FROM nodes, unnest(labels) AS u(l) GROUP BY l"))
+    type_counts = dict(run.fetchall("SELECT type, count(*) FROM rels GROUP BY type"))
+    co_labels = dict(run.fetchall("SELECT l, list(DISTINCT o ORDER BY o) FILTER (WHERE o <> l) FROM nodes,"
+                                  " unnest(labels) AS u(l), unnest(labels) AS w(o) GROUP BY l"))
+    indexed = {(index.entity, label, key) for index in catalog.indexes.values()
+               for label in index.labels for key in index.properties}
+    constrained = {(constraint.kind, constraint.entity, constraint.label, key)
+                   for constraint in catalog.constraints.values() for key in constraint.properties}
+    schema: dict[str, dict[str, Any]] = {}
+    for label, count in label_counts.items():
+        schema[label] = {"count": count, "labels": co_labels.get(label) or [], "type": "node", "properties": {},
+                         "relationships": {}}
+    for name, count in type_counts.items():
+        schema.setdefault(name, {"count": count, "type": "relationship", "properties": {}})
+    rel_properties: dict[str, dict[str, Any]] = {}
+    for label, key, _count, type_name, array, _other, element_type in rows:
+        entity = "node" if element_type == "node" else "relationship"
+        if type_name == "RELATIONSHIP":
+            continue
+        entry = {"type": type_name, "indexed": (entity, label, key) in indexed, "array": bool(array),
+                 "unique": any((kind, entity, label, key) in constrained for kind in ("unique", "node_key")),
+                 "existence": any((kind, entity, label, key) in constrained for kind in ("not_null", "node_key"))}
+        if entity == "relationship":
+            rel_properties.setdefault(label, {})[key] = entry
+            if label in schema and schema[label]["type"] == "relationship":
+                schema[label]["properties"][key] = entry
+        elif label in schema:
+            schema[label]["properties"][key] = entry
+    for label, rel_type, count, type_name, _, other, _ in rows:
+        if type_name != "RELATIONSHIP":
+            continue
+        properties = rel_properties.get(rel_type, {})
+        if label in schema:
+            schema[label]["relationships"][rel_type] = {"count": count, "direction": "out", "labels": other or [],
+                                                        "properties": properties}
+        for end in other or []:
+            incoming = schema.get(end)
+            if incoming is not None and incoming["type"] == "node":
+                entry = incoming["relationships"].setdefault(
+                    rel_type, {"count": 0, "direction": "in", "labels": [], "properties": properties})
+                if entry["direction"] == "in":
+                    entry["count"] += count
+                    entry["labels"] = sorted({*entry["labels"], label})
+    bound = Parameters()
+    value = bound.bind(schema, t.ANY)
+    return run.materialize(f"(SELECT {value} AS value, 1 AS __i)", [], bound.values).sql
+
+
 PROCEDURES = (
     Procedure("apoc.meta.data", (ProcedureField("config", "MAP"),),
               tuple(ProcedureField(name, kind) for name, kind in OUTPUTS), build=_meta_data, required_inputs=0),
+    Procedure("apoc.meta.schema", (ProcedureField("config", "MAP"),), (ProcedureField("value", "MAP"),),
+              prepare=_meta_schema, required_inputs=0),
 )
