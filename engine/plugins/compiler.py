@@ -4,6 +4,7 @@ connection module is imported."""
 from __future__ import annotations
 
 from engine.algorithms import procedures as algorithm_procedures
+from engine.apoc import functions as apoc_functions
 from engine.apoc import meta as apoc_meta
 from engine.dbms import procedures as dbms_procedures
 from engine.execute.index_kinds import IndexKind, register_index_kind
@@ -25,6 +26,7 @@ signatures.register_functions(vector_functions.SIGNATURES)
 sql_functions.register_functions(vector_functions.FUNCTIONS)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
 extensions.SEARCH_CALLS["vector"] = vector_search_call
+extensions.FUNCTION_MACROS.update(apoc_functions.macros())
 register_index_kind("fulltext", IndexKind("fulltext-1.0", refresh=maintain.refresh, drop=maintain.drop))
 register_index_kind("vector", IndexKind(vector_indexes.PROVIDER, create=vector_indexes.create_vector_index,
                                         create_statement=vector_indexes.create_statement,

@@ -18,7 +18,7 @@ from engine.errors import (
     UnsupportedFeature,
 )
 from engine.semantic import bound as b
-from engine.semantic import parameter_reads
+from engine.semantic import extensions, parameter_reads
 from engine.semantic.bound import children as _children
 from engine.semantic.bound import observed as _observed
 from engine.semantic.functions import AGGREGATES, ARGUMENT_KINDS, SIGNATURES
@@ -200,6 +200,15 @@ class ExpressionBinding:
         name = node.name.lower()
         if name in AGGREGATES:
             return self._bind_aggregate(node, name, scope, context)
+        macro = extensions.FUNCTION_MACROS.get(name)
+        if macro is not None:
+            required = len(macro.parameters) if macro.required is None else macro.required
+            if not required <= len(node.arguments) <= len(macro.parameters):
+                expected = (str(required) if required == len(macro.parameters)
+                            else f"{required} to {len(macro.parameters)}")
+                raise CypherSyntaxError(f"{node.name}() takes {expected} argument(s), got {len(node.arguments)}",
+                                        node.span, detail="InvalidNumberOfArguments")
+            return self.bind_expression(macro.expand(node), scope, context)
         signature = SIGNATURES.get(name)
         if signature is None:
             raise CypherSyntaxError(f"unknown function '{node.name}'", node.span, detail="UnknownFunction")

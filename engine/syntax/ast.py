@@ -940,3 +940,8 @@ def _replaced(value: object, transform: Callable, kind: type) -> object:  # type
         return items if any(new is not old for new, old in zip(items, value, strict=True)) else value
     return value
 
+
+
+def replace_spans(node: SyntaxNode, span: Span) -> SyntaxNode:
+    """`node` with its own span `span` (its children keep theirs)."""
+    return node if node.span == span else replace(node, span=span)

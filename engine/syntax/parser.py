@@ -116,6 +116,15 @@ def parse(text: str) -> ast.Statement:
     return statement
 
 
+def parse_expression(text: str) -> ast.Expression:
+    """The one expression in `text` (function macros are written as Cypher: `semantic.extensions`)."""
+    parser = Parser(text, tokenize(text))
+    expression = parser.parse_expression()
+    if parser.current.type is not TT.EOF:
+        parser.fail(f"expected end of the expression, found {parser.current.describe()}")
+    return expression
+
+
 def parse_script(text: str) -> list[tuple[ast.Statement, Span]]:
     """Every statement of `text`, split on top-level `;`, with spans relative to the whole text."""
     tokens = tokenize(text)

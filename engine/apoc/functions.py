@@ -1,0 +1,67 @@
+"""APOC Core functions that are a Cypher expression over their arguments, registered as function macros
+(`semantic.extensions.FUNCTION_MACROS`): the binder expands a call into its expression, so each runs with
+the engine's own semantics, set-based like any expression. Their behaviour is APOC's documented one (the
+examples of the APOC documentation are `tests/conformance/apoc-functions.md`).
+
+A body names its arguments `__a0`, `__a1`, ...; its own variables start with `__` too, so an argument that
+reads a variable of the query is never captured by them.
+"""
+
+from __future__ import annotations
+
+from engine.semantic.extensions import FunctionMacro
+from engine.syntax.parser import parse_expression
+
+_NON_NULL = "[`__v` IN __a0 WHERE `__v` IS NOT NULL]"
+
+DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
+    # apoc.coll: lists
+    "apoc.coll.sum": (1, None, f"reduce(`__s` = 0.0, `__x` IN {_NON_NULL} | `__s` + `__x`)"),
+    "apoc.coll.avg": (1, None, f"CASE WHEN size({_NON_NULL}) = 0 THEN null"
+                               f" ELSE reduce(`__s` = 0.0, `__x` IN {_NON_NULL} | `__s` + `__x`)"
+                               f" / size({_NON_NULL}) END"),
+    "apoc.coll.max": (1, None, "coll.max(__a0)"),
+    "apoc.coll.min": (1, None, "coll.min(__a0)"),
+    "apoc.coll.sort": (1, None, "coll.sort(__a0)"),
+    "apoc.coll.toset": (1, None, "coll.distinct(__a0)"),
+    "apoc.coll.reverse": (1, None, "reverse(__a0)"),
+    "apoc.coll.indexof": (2, None, "coll.indexOf(__a0, __a1)"),
+    "apoc.coll.contains": (2, None, "any(`__x` IN __a0 WHERE `__x` = __a1)"),
+    "apoc.coll.containsall": (2, None, "all(`__y` IN __a1 WHERE any(`__x` IN __a0 WHERE `__x` = `__y`))"),
+    "apoc.coll.flatten": (1, 2, "CASE WHEN coalesce(__a1, false) THEN coll.flatten(__a0, 32)"
+                                " ELSE coll.flatten(__a0) END"),
+    "apoc.coll.union": (2, None, "coll.distinct(__a0 + __a1)"),
+    "apoc.coll.unionall": (2, None, "__a0 + __a1"),
+    "apoc.coll.intersection": (2, None, "coll.distinct([`__x` IN __a0 WHERE `__x` IN __a1])"),
+    "apoc.coll.subtract": (2, None, "coll.distinct([`__x` IN __a0 WHERE NOT `__x` IN __a1])"),
+    "apoc.coll.removeall": (2, None, "[`__x` IN __a0 WHERE NOT `__x` IN __a1]"),
+    "apoc.coll.occurrences": (2, None, "size([`__x` IN __a0 WHERE `__x` = __a1])"),
+    "apoc.coll.zip": (2, None, "[`__i` IN range(0, size(__a0) - 1) | [__a0[`__i`], __a1[`__i`]]]"),
+    "apoc.coll.pairs": (1, None, "[`__i` IN range(0, size(__a0) - 1) | [__a0[`__i`], __a0[`__i` + 1]]]"),
+    "apoc.coll.pairsmin": (1, None, "[`__i` IN range(0, size(__a0) - 2) | [__a0[`__i`], __a0[`__i` + 1]]]"),
+    "apoc.coll.partition": (2, None, "[`__i` IN range(0, size(__a0) - 1, __a1) | __a0[`__i`..`__i` + __a1]]"),
+    # apoc.text: strings
+    "apoc.text.join": (2, None, "CASE WHEN __a0 IS NULL THEN null WHEN size(__a0) = 0 THEN ''"
+                                " ELSE reduce(`__s` = toString(head(__a0)), `__x` IN tail(__a0) |"
+                                " `__s` + __a1 + toString(`__x`)) END"),
+    "apoc.text.capitalize": (1, None, "toUpper(left(__a0, 1)) + substring(__a0, 1)"),
+    "apoc.text.decapitalize": (1, None, "toLower(left(__a0, 1)) + substring(__a0, 1)"),
+    # elements and values
+    "apoc.label.exists": (2, None, "__a1 IN labels(__a0)"),
+    "apoc.any.property": (2, None, "__a0[__a1]"),
+    "apoc.convert.tostring": (1, None, "toString(__a0)"),
+    "apoc.convert.tointeger": (1, None, "toInteger(__a0)"),
+    "apoc.convert.tofloat": (1, None, "toFloat(__a0)"),
+    "apoc.convert.toboolean": (1, None, "toBoolean(__a0)"),
+    "apoc.date.currenttimestamp": (0, None, "timestamp()"),
+}
+"""Lower-case name → (least arguments, most arguments (None: the least), the body)."""
+
+
+def macros() -> dict[str, FunctionMacro]:
+    """The function macros of `DEFINITIONS`, their bodies parsed."""
+    result = {}
+    for name, (low, high, body) in DEFINITIONS.items():
+        count = high if high is not None else low
+        result[name] = FunctionMacro(tuple(f"__a{i}" for i in range(count)), parse_expression(body), low)
+    return result
