@@ -15,8 +15,19 @@ from engine.semantic import bound as b
 from engine.sqlgen.expressions import ExpressionCompiler, convert
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import let
+from engine.types import Kind
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
+
+
+NATIVE_ELEMENTS = frozenset({Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN})
+"""Element kinds whose SQL order and equality are Cypher's within one list of them: such a list is sorted and
+compared natively, without `cy_key` (a macro DuckDB takes a quarter of a second to bind, per use)."""
+
+
+def _native(argument: b.BoundExpression) -> bool:
+    element = argument.type.element if argument.type.kind is Kind.LIST else None
+    return element is not None and element.kind in NATIVE_ELEMENTS
 
 
 def _variants(c: ExpressionCompiler, argument: b.BoundExpression) -> str:
@@ -32,26 +43,47 @@ def _sorted(values: str) -> str:
 
 
 def _sort(c: ExpressionCompiler, f: b.BFunction) -> str:
+    if _native(f.arguments[0]):
+        return f"list_sort({c.compile(f.arguments[0])}, 'ASC', 'NULLS LAST')"
     return let([_variants(c, f.arguments[0])], _sorted)
 
 
 def _extreme(last: bool) -> Builder:
     """coll.max / coll.min: the greatest or least non-null element in Cypher's order (null for none)."""
     def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        if _native(f.arguments[0]):
+            return f"list_{'max' if last else 'min'}({c.compile(f.arguments[0])})"
         return let([_variants(c, f.arguments[0])], lambda values: (
             f"list_filter({_sorted(values)}, lambda x: x IS NOT NULL)[{-1 if last else 1}]"))
     return build
 
 
 def _distinct(c: ExpressionCompiler, f: b.BFunction) -> str:
-    """The elements in their order, each first equal one only (nulls: one)."""
-    return let([_variants(c, f.arguments[0])], lambda values: (
-        f"list_filter({values}, lambda x, i: list_position(list_transform({values}, lambda y: cy_key(y)),"
-        f" cy_key(x)) = i)"))
+    """The elements in their order, each first equal one only (nulls: one). Each element's key is made once,
+    then the keys compared (`cy_key` for values of mixed types, the values themselves for a native list)."""
+    argument = f.arguments[0]
+    if _native(argument):
+        return let([c.compile(argument)], lambda values: _first_of_each(values, "x", "x"))
+    return let([_variants(c, argument)], lambda values: _first_of_each(
+        f"list_transform({values}, lambda x: {{'k': cy_key(x), 'v': x}})", "x.k", "x.v"))
+
+
+def _first_of_each(items: str, key: str, value: str) -> str:
+    """The `value` of each of `items` (read as `x`) whose `key` comes first among equal keys (a null key once);
+    the items bound once, as `p`."""
+    keys = f"list_transform(p, lambda x: {key})"
+    first = (f"coalesce(list_position({keys}, {key}) = i, {key} IS NULL AND"
+             f" list_position(list_transform(p, lambda x: {key} IS NULL), true) = i)")
+    return (f"list_transform([{items}], lambda p: list_transform(list_filter(p, lambda x, i: {first}),"
+            f" lambda x: {value}))[1]")
 
 
 def _index_of(c: ExpressionCompiler, f: b.BFunction) -> str:
     """The 0-based position of the first element equal to the value, -1 for none."""
+    values, value = f.arguments
+    if _native(values) and value.type.kind in NATIVE_ELEMENTS:
+        return let([c.compile(values), c.compile(value)], lambda items, item: (
+            f"CASE WHEN {items} IS NULL THEN NULL ELSE coalesce(list_position({items}, {item}) - 1, -1) END"))
     return let([_variants(c, f.arguments[0]), c.variant(f.arguments[1])], lambda values, value: (
         f"CASE WHEN {values} IS NULL THEN NULL ELSE coalesce(list_position(list_transform({values},"
         f" lambda y: cy_key(y)), cy_key({value})) - 1, -1) END"))
