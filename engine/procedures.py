@@ -134,6 +134,10 @@ class ProcedureRegistry:
     def lookup(self, name: str) -> Procedure | None:
         return self.procedures.get(name) or BUILT_IN.get(name)
 
+    def names(self) -> list[str]:
+        """Every procedure a call may name: this registry's and the built-in ones."""
+        return [*self.procedures, *BUILT_IN]
+
 
 BUILT_IN: dict[str, Procedure] = {}
 """The procedures every connection has (vector search, graph algorithms, full-text queries), registered by the

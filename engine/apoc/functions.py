@@ -1,16 +1,12 @@
 """APOC Core functions that are a Cypher expression over their arguments, registered as function macros
-(`semantic.extensions.FUNCTION_MACROS`): the binder expands a call into its expression, so each runs with
+(`semantic.function_macros`): the binder expands a call into its expression, so each runs with
 the engine's own semantics, set-based like any expression. Their behaviour is APOC's documented one (the
 examples of the APOC documentation are `tests/conformance/apoc-functions.md`).
-
-A body names its arguments `__a0`, `__a1`, ...; its own variables start with `__` too, so an argument that
-reads a variable of the query is never captured by them.
 """
 
 from __future__ import annotations
 
-from engine.semantic.extensions import FunctionMacro
-from engine.syntax.parser import parse_expression
+from engine.semantic.function_macros import FunctionMacro, parse_macros
 
 _NON_NULL = "[`__v` IN __a0 WHERE `__v` IS NOT NULL]"
 
@@ -59,9 +55,5 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
 
 
 def macros() -> dict[str, FunctionMacro]:
-    """The function macros of `DEFINITIONS`, their bodies parsed."""
-    result = {}
-    for name, (low, high, body) in DEFINITIONS.items():
-        count = high if high is not None else low
-        result[name] = FunctionMacro(tuple(f"__a{i}" for i in range(count)), parse_expression(body), low)
-    return result
+    """The function macros of `DEFINITIONS`."""
+    return parse_macros(DEFINITIONS)

@@ -12,7 +12,7 @@ from engine.fulltext import falkordb, maintain
 from engine.fulltext import procedures as fulltext_procedures
 from engine.plugins import macros as _macros  # noqa: F401 - the macros come with the compiler
 from engine.procedures import register_built_in
-from engine.semantic import extensions
+from engine.semantic import extensions, function_macros
 from engine.semantic import functions as signatures
 from engine.sqlgen import functions as sql_functions
 from engine.vector import functions as vector_functions
@@ -26,7 +26,7 @@ signatures.register_functions(vector_functions.SIGNATURES)
 sql_functions.register_functions(vector_functions.FUNCTIONS)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
 extensions.SEARCH_CALLS["vector"] = vector_search_call
-extensions.FUNCTION_MACROS.update(apoc_functions.macros())
+function_macros.FUNCTION_MACROS.update(apoc_functions.macros())
 register_index_kind("fulltext", IndexKind("fulltext-1.0", refresh=maintain.refresh, drop=maintain.drop))
 register_index_kind("vector", IndexKind(vector_indexes.PROVIDER, create=vector_indexes.create_vector_index,
                                         create_statement=vector_indexes.create_statement,

@@ -18,10 +18,12 @@ from engine.errors import (
     UnsupportedFeature,
 )
 from engine.semantic import bound as b
-from engine.semantic import extensions, parameter_reads
+from engine.semantic import parameter_reads
 from engine.semantic.bound import children as _children
 from engine.semantic.bound import observed as _observed
+from engine.semantic.function_macros import FUNCTION_MACROS
 from engine.semantic.functions import AGGREGATES, ARGUMENT_KINDS, SIGNATURES
+from engine.semantic.known_names import NOT_YET_FUNCTIONS, did_you_mean
 from engine.semantic.scope import Scope, Variable
 from engine.semantic.type_predicates import parse_type
 from engine.syntax import ast
@@ -200,7 +202,7 @@ class ExpressionBinding:
         name = node.name.lower()
         if name in AGGREGATES:
             return self._bind_aggregate(node, name, scope, context)
-        macro = extensions.FUNCTION_MACROS.get(name)
+        macro = FUNCTION_MACROS.get(name)
         if macro is not None:
             required = len(macro.parameters) if macro.required is None else macro.required
             if not required <= len(node.arguments) <= len(macro.parameters):
@@ -211,7 +213,11 @@ class ExpressionBinding:
             return self.bind_expression(macro.expand(node), scope, context)
         signature = SIGNATURES.get(name)
         if signature is None:
-            raise CypherSyntaxError(f"unknown function '{node.name}'", node.span, detail="UnknownFunction")
+            if name in {known.lower() for known in NOT_YET_FUNCTIONS}:
+                raise UnsupportedFeature(f"the function {node.name}() (Neo4j or APOC has it; the engine does not "
+                                         "run it yet: docs/CYPHER25.md)", node.span)
+            hint = did_you_mean(name, [*SIGNATURES, *FUNCTION_MACROS, *AGGREGATES])
+            raise CypherSyntaxError(f"unknown function '{node.name}'{hint}", node.span, detail="UnknownFunction")
         if node.distinct:
             raise CypherSyntaxError(f"DISTINCT is only allowed in aggregating functions, not {node.name}",
                                     node.span, detail="InvalidArgumentPassingMode")

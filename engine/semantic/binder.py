@@ -34,6 +34,7 @@ from engine.semantic.bound import children as _children
 from engine.semantic.bound import observed as _observed
 from engine.semantic.constants import constant_of
 from engine.semantic.functions import AGGREGATES
+from engine.semantic.known_names import NOT_YET_PROCEDURES, did_you_mean
 from engine.semantic.scope import ColumnNamer, Scope, Variable
 from engine.semantic.unknown import UNKNOWN
 from engine.span import Span
@@ -661,7 +662,11 @@ class Binder(PatternBinding, ExpressionBinding):
         parameter_reads.calls_procedure()
         procedure = self.procedures.lookup(clause.name)
         if procedure is None:
-            raise ProcedureError(f"there is no procedure called `{clause.name}`", clause.span,
+            if clause.name.lower() in NOT_YET_PROCEDURES:
+                raise UnsupportedFeature(f"the procedure {clause.name} (Neo4j or APOC has it; the engine does not "
+                                         "run it yet: docs/CYPHER25.md)", clause.span)
+            hint = did_you_mean(clause.name, self.procedures.names())
+            raise ProcedureError(f"there is no procedure called `{clause.name}`{hint}", clause.span,
                                  detail="ProcedureNotFound")
         standalone = self._standalone
         if clause.arguments is None:

@@ -70,6 +70,10 @@ def _temporal_signatures() -> list[tuple[str, int, int | None, ReturnRule]]:
     return entries
 
 
+TRIGONOMETRIC = ("sin", "cos", "tan", "cot", "asin", "acos", "atan", "degrees", "radians", "haversin")
+"""The functions of one number in radians (or degrees) that give a float."""
+
+
 def _signatures() -> dict[str, FunctionSignature]:
     entries: list[tuple[str, int, int | None, ReturnRule]] = [
         # strings
@@ -89,6 +93,10 @@ def _signatures() -> dict[str, FunctionSignature]:
         ("ceil", 1, 1, fixed(t.FLOAT)), ("floor", 1, 1, fixed(t.FLOAT)), ("round", 1, 3, fixed(t.FLOAT)),
         ("sqrt", 1, 1, fixed(t.FLOAT)), ("exp", 1, 1, fixed(t.FLOAT)), ("log", 1, 1, fixed(t.FLOAT)),
         ("log10", 1, 1, fixed(t.FLOAT)), ("rand", 0, 0, fixed(t.FLOAT)),
+        *((name, 1, 1, fixed(t.FLOAT)) for name in TRIGONOMETRIC), ("atan2", 2, 2, fixed(t.FLOAT)),
+        ("pi", 0, 0, fixed(t.FLOAT)), ("e", 0, 0, fixed(t.FLOAT)), ("isnan", 1, 1, fixed(t.BOOLEAN)),
+        ("char_length", 1, 1, fixed(t.INTEGER)), ("character_length", 1, 1, fixed(t.INTEGER)),
+        ("randomuuid", 0, 0, fixed(t.STRING)),
         # lists and maps
         ("size", 1, 1, fixed(t.INTEGER)), ("length", 1, 1, fixed(t.INTEGER)),
         ("head", 1, 1, element_of_first), ("last", 1, 1, element_of_first), ("tail", 1, 1, like_first(Kind.LIST)),
@@ -141,6 +149,9 @@ ARGUMENT_KINDS: dict[str, tuple[frozenset[Kind] | None, ...]] = {
     "isempty": (frozenset({Kind.STRING, Kind.LIST, Kind.MAP}),),
     "id": (frozenset({Kind.NODE, Kind.RELATIONSHIP}),), "elementid": (frozenset({Kind.NODE, Kind.RELATIONSHIP}),),
     "abs": (NUMBER_KINDS,), "sign": (NUMBER_KINDS,), "ceil": (NUMBER_KINDS,), "floor": (NUMBER_KINDS,),
+    **{name: (NUMBER_KINDS,) for name in ("sin", "cos", "tan", "cot", "asin", "acos", "atan", "degrees",
+                                          "radians", "haversin", "isnan")},
+    "atan2": (NUMBER_KINDS, NUMBER_KINDS), "char_length": (STRING_KINDS,), "character_length": (STRING_KINDS,),
     # aggregates
     "sum": (NUMBER_KINDS | {Kind.DURATION},), "avg": (NUMBER_KINDS | {Kind.DURATION},),
     "stdev": (NUMBER_KINDS,), "stdevp": (NUMBER_KINDS,),

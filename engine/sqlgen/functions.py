@@ -319,6 +319,13 @@ def _numeric(sql_function: str, *, keep_integer: bool = False) -> Builder:
     return build
 
 
+def _unit_domain(sql_function: str) -> Builder:
+    """asin / acos: NaN outside [-1, 1], as Java's Math gives (DuckDB raises there)."""
+    return lambda c, f: let([c.number(f.arguments[0])], lambda x: (
+        f"CASE WHEN {x} BETWEEN -1 AND 1 THEN {sql_function}({x}) WHEN {x} IS NULL THEN NULL"
+        f" ELSE 'NaN'::DOUBLE END"))
+
+
 def _sign(c: ExpressionCompiler, f: b.BFunction) -> str:
     return f"sign({c.number(f.arguments[0])})::BIGINT"
 
@@ -419,6 +426,16 @@ FUNCTIONS: dict[str, Builder] = {
     "exp": _numeric("exp"),
     "log": _numeric("ln"),
     "log10": _numeric("log10"),
+    "sin": _numeric("sin"), "cos": _numeric("cos"), "tan": _numeric("tan"), "cot": _numeric("cot"),
+    "atan": _numeric("atan"), "asin": _unit_domain("asin"), "acos": _unit_domain("acos"),
+    "atan2": lambda c, f: f"atan2({c.number(f.arguments[0])}, {c.number(f.arguments[1])})",
+    "degrees": _numeric("degrees"), "radians": _numeric("radians"),
+    "haversin": lambda c, f: let([c.number(f.arguments[0])], lambda x: f"((1 - cos({x})) / 2)"),
+    "pi": lambda c, f: "pi()", "e": lambda c, f: "exp(1)",
+    "isnan": lambda c, f: f"isnan({c.number(f.arguments[0])})",
+    "char_length": lambda c, f: f"length({c.string(f.arguments[0])})",
+    "character_length": lambda c, f: f"length({c.string(f.arguments[0])})",
+    "randomuuid": lambda c, f: "uuid()::VARCHAR",
     "rand": lambda c, f: "random()",
     "size": _size,
     "length": _length,

@@ -1,0 +1,59 @@
+"""Names a Neo4j user may call that the engine does not run yet, and the near names of a misspelled one.
+
+A function or procedure documented by Neo4j's Cypher 25 manual or APOC Core that the engine lacks is an
+`UnsupportedFeature` naming it (docs/CYPHER25.md lists the status of each), not a syntax error suggesting the
+query is malformed; an unknown name gets the closest names the engine has.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+NOT_YET_FUNCTIONS = frozenset({
+    "valuetype", "vector", "vector_distance", "vector_norm", "vector_dimension_count", "point", "point.distance",
+    "point.withinbbox", "file", "linenumber", "graph.names", "graph.propertiesbyname", "graph.byname",
+    "graph.byelementid", "db.namefromelementid",
+    "apoc.map.merge", "apoc.map.fromPairs", "apoc.map.fromlists", "apoc.map.removekey", "apoc.map.removekeys",
+    "apoc.map.setkey", "apoc.map.clean", "apoc.map.submap", "apoc.convert.tojson", "apoc.convert.fromjsonmap",
+    "apoc.convert.fromjsonlist", "apoc.convert.tolist", "apoc.text.replace", "apoc.text.split",
+    "apoc.text.regexgroups", "apoc.text.clean", "apoc.text.lpad", "apoc.text.rpad", "apoc.text.format",
+    "apoc.util.md5", "apoc.util.sha1", "apoc.util.sha256", "apoc.node.degree", "apoc.node.relationship.exists",
+    "apoc.date.format", "apoc.date.parse", "apoc.create.uuid", "apoc.agg.first", "apoc.agg.last",
+    "apoc.agg.nth", "apoc.agg.median", "apoc.agg.statistics", "apoc.math.round",
+})
+"""Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
+
+NOT_YET_PROCEDURES = frozenset({
+    "db.schema.visualization", "db.schema.nodetypeproperties", "db.schema.reltypeproperties", "db.awaitindexes",
+    "db.awaitindex", "db.index.fulltext.listavailableanalyzers", "db.create.setnodevectorproperty",
+    "apoc.merge.node", "apoc.merge.relationship", "apoc.create.node", "apoc.create.relationship",
+    "apoc.create.addlabels", "apoc.create.setproperty", "apoc.path.expand", "apoc.path.expandconfig",
+    "apoc.path.subgraphnodes", "apoc.path.subgraphall", "apoc.path.spanningtree", "apoc.periodic.iterate",
+    "apoc.periodic.commit", "apoc.do.when", "apoc.when", "apoc.schema.nodes", "apoc.schema.assert",
+    "apoc.meta.graph", "apoc.meta.stats", "apoc.coll.partition", "apoc.cypher.run", "apoc.load.json",
+    "apoc.refactor.mergenodes", "apoc.nodes.get",
+})
+"""Procedures of Neo4j and APOC Core the engine does not run yet (lower case)."""
+
+
+CANONICAL_NAMES = (
+    "toUpper", "toLower", "toString", "toStringOrNull", "toInteger", "toIntegerOrNull", "toFloat", "toFloatOrNull",
+    "toBoolean", "toBooleanOrNull", "toBooleanList", "toFloatList", "toIntegerList", "toStringList", "startNode",
+    "endNode", "elementId", "isEmpty", "isNaN", "nullIf", "percentileCont", "percentileDisc", "stDev", "stDevP",
+    "randomUUID", "coll.indexOf", "datetime.fromEpoch", "datetime.fromEpochMillis", "duration.inMonths",
+    "duration.inDays", "duration.inSeconds", "vector.similarity.cosine", "vector.similarity.euclidean",
+    "vec.cosineDistance", "vec.euclideanDistance", "apoc.coll.toSet", "apoc.coll.containsAll",
+    "apoc.coll.removeAll", "apoc.coll.unionAll", "apoc.coll.pairsMin", "apoc.coll.indexOf",
+    "apoc.label.exists", "apoc.any.property", "apoc.date.currentTimestamp", "db.relationshipTypes",
+    "db.propertyKeys",
+)
+"""The names as Neo4j and APOC spell them, where the engine's tables hold them in lower case."""
+
+
+def did_you_mean(name: str, known: Iterable[str]) -> str:
+    """` (did you mean x?)` for the known name closest to `name` (spelled as Neo4j does), or nothing."""
+    spelled = {canonical.lower(): canonical for canonical in CANONICAL_NAMES}
+    candidates = {candidate.lower(): spelled.get(candidate.lower(), candidate) for candidate in known}
+    close = difflib.get_close_matches(name.lower(), list(candidates), n=1, cutoff=0.75)
+    return f" (did you mean {candidates[close[0]]}?)" if close else ""
