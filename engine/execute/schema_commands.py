@@ -31,6 +31,14 @@ from engine.execute.constraints import (
 )
 from engine.execute.index_kinds import INDEX_KINDS
 from engine.execute.results import Result, empty_counters
+from engine.execute.routines import (
+    FUNCTION_ALL_COLUMNS,
+    FUNCTION_COLUMNS,
+    PROCEDURE_ALL_COLUMNS,
+    PROCEDURE_COLUMNS,
+    function_rows,
+    procedure_rows,
+)
 from engine.quoting import cypher_name
 from engine.semantic import bound as b
 from engine.semantic.type_predicates import PROPERTY_SCALARS, parse_type
@@ -540,7 +548,19 @@ def show_constraints(run: StatementRun, command: b.BSchemaCommand) -> Result:
     return _listing(run, command, statement, rows, CONSTRAINT_COLUMNS, CONSTRAINT_ALL_COLUMNS)
 
 
-def _listing(run: StatementRun, command: b.BSchemaCommand, statement: ast.ShowIndexes | ast.ShowConstraints,
+def show_routines(run: StatementRun, command: b.BSchemaCommand) -> Result:
+    statement = command.statement
+    assert isinstance(statement, ast.ShowRoutines)
+    if statement.kind not in ("all", "built_in"):
+        raise UnsupportedFeature(f"SHOW {statement.kind.replace('_', ' ').upper()} {statement.what.upper()}"
+                                 " (the engine has built-in ones only)", statement.span)
+    if statement.what == "procedures":
+        return _listing(run, command, statement, procedure_rows(), PROCEDURE_COLUMNS, PROCEDURE_ALL_COLUMNS)
+    return _listing(run, command, statement, function_rows(), FUNCTION_COLUMNS, FUNCTION_ALL_COLUMNS)
+
+
+def _listing(run: StatementRun, command: b.BSchemaCommand, statement: ast.ShowIndexes | ast.ShowConstraints |
+             ast.ShowRoutines,
              rows: list[dict[str, Any]], default: tuple[str, ...], every: tuple[str, ...]) -> Result:
     """The rows of a SHOW command: its default columns, or what YIELD, WHERE and RETURN make of them (run as
     `UNWIND $rows AS row WITH row.c AS c, ... WHERE ... RETURN ...` over the listed rows)."""
@@ -563,8 +583,9 @@ def _listing(run: StatementRun, command: b.BSchemaCommand, statement: ast.ShowIn
     return _run_listing_query(run, command, statement, rows, fields)
 
 
-def _run_listing_query(run: StatementRun, command: b.BSchemaCommand, statement: ast.ShowIndexes |
-                       ast.ShowConstraints, rows: list[dict[str, Any]], fields: list[tuple[str, str]]) -> Result:
+def _run_listing_query(run: StatementRun, command: b.BSchemaCommand,
+                       statement: ast.ShowIndexes | ast.ShowConstraints | ast.ShowRoutines, rows: list[dict[str, Any]],
+                       fields: list[tuple[str, str]]) -> Result:
     span = statement.span
     parameter = "__show_rows"
     row = ast.Variable("__show_row", span=span)
@@ -597,6 +618,7 @@ SCHEMA_COMMANDS: dict[type, Callable[[Any, b.BSchemaCommand], Result]] = {
     ast.DropIndex: drop_index,
     ast.ShowIndexes: show_indexes,
     ast.ShowConstraints: show_constraints,
+    ast.ShowRoutines: show_routines,
 }
 
 

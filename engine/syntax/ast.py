@@ -806,6 +806,19 @@ class ShowIndexes(Statement):
 
 
 @dataclass(frozen=True, slots=True)
+class ShowRoutines(Statement):
+    """`SHOW [kind] PROCEDURES` or `SHOW [kind] FUNCTIONS` (`what`), with YIELD, WHERE and RETURN as for
+    SHOW INDEXES."""
+
+    what: str
+    kind: str
+    yield_items: tuple[YieldItem, ...] | None
+    yield_star: bool
+    where: Expression | None
+    returns: Return | None
+
+
+@dataclass(frozen=True, slots=True)
 class ShowConstraints(Statement):
     """`SHOW [kind] CONSTRAINTS [YIELD ...] [WHERE ...] [RETURN ...]`."""
 

@@ -1875,12 +1875,13 @@ class Parser:
     def parse_show_statement(self) -> ast.Statement:
         start = self.advance()
         words: list[str] = []
-        nouns = ("INDEX", "INDEXES", "CONSTRAINT", "CONSTRAINTS")
+        nouns = ("INDEX", "INDEXES", "CONSTRAINT", "CONSTRAINTS", "PROCEDURE", "PROCEDURES", "FUNCTION", "FUNCTIONS")
         while self.current.is_word and self.current.upper not in nouns:
             words.append(self.advance().upper.lower())
-        noun = self.match_word("INDEX", "INDEXES", "CONSTRAINT", "CONSTRAINTS")
+        noun = self.match_word(*nouns)
         if noun is None:
-            self.fail(f"expected INDEXES or CONSTRAINTS after SHOW, found {self.current.describe()}")
+            self.fail(f"expected INDEXES, CONSTRAINTS, PROCEDURES or FUNCTIONS after SHOW, found "
+                      f"{self.current.describe()}")
         kind = "_".join(words) or "all"
         yield_items: tuple[ast.YieldItem, ...] | None = None
         yield_star = False
@@ -1894,8 +1895,12 @@ class Parser:
         where = self.parse_where()
         if self.current.type is TT.RETURN:
             returns = self.parse_return()
+        span = self.span_from(start)
+        if noun.upper.startswith(("PROCEDURE", "FUNCTION")):
+            what = "procedures" if noun.upper.startswith("PROCEDURE") else "functions"
+            return ast.ShowRoutines(what, kind, yield_items, yield_star, where, returns, span=span)
         node = ast.ShowIndexes if noun.upper.startswith("INDEX") else ast.ShowConstraints
-        return node(kind, yield_items, yield_star, where, returns, span=self.span_from(start))
+        return node(kind, yield_items, yield_star, where, returns, span=span)
 
     # --------------------------------------------------------------------------------------------------------
 
