@@ -346,6 +346,54 @@ class Parser:
         return statement
 
     def parse_query(self, closing: TokenKind = TT.EOF) -> ast.Query:
+        """Queries joined by UNION, and those joined by NEXT (Cypher 25 sequential queries), left to right; a
+        part may be a conditional query (WHEN ... THEN ... ELSE ...)."""
+        query = self.parse_part(closing)
+        while (next_word := self.match_word("NEXT")) is not None:
+            query = self.sequential(query, next_word, self.parse_part(closing))
+        return query
+
+    def parse_part(self, closing: TokenKind) -> ast.Query:
+        return self.parse_conditional(closing) if self.current.type is TT.WHEN else self.parse_union(closing)
+
+    def parse_conditional(self, closing: TokenKind) -> ast.Query:
+        """`WHEN p1 THEN q1 [WHEN p2 THEN q2 ...] [ELSE q]` (Cypher 25): the first branch whose predicate is
+        true runs. As UNION ALL of the branches, each guarded by its predicate and the falsity of those
+        before (`WITH *, true AS __when WHERE ...`): the others match no row, so they neither return nor write."""
+        start = self.current
+        guards: list[ast.Expression] = []
+        parts: list[ast.SingleQuery] = []
+        previous: ast.Expression | None = None
+        while self.current.type is TT.WHEN or (parts and self.current.type is TT.ELSE):
+            is_else = self.advance().type is TT.ELSE
+            predicate = None
+            if not is_else:
+                predicate = self.parse_expression()
+                self.expect(TT.THEN, "after the WHEN predicate")
+            branch = self.parse_single_query(closing)
+            span = branch.span
+            taken = ast.FunctionCall("coalesce", (predicate, ast.Literal(False, span=span)), False, span=span) \
+                if predicate is not None else None
+            guard = taken
+            if previous is not None:
+                skipped = ast.UnaryOp("NOT", previous, span=span)
+                guard = skipped if taken is None else ast.BinaryOp("AND", skipped, taken, span=span)
+                previous = previous if taken is None else ast.BinaryOp("OR", previous, taken, span=span)
+            else:
+                previous = taken
+            guards.append(guard if guard is not None else ast.Literal(True, span=span))
+            parts.append(branch)
+            if is_else:
+                break
+        guarded = []
+        for guard, branch in zip(guards, parts, strict=True):
+            item = ast.ProjectionItem(ast.Literal(True, span=branch.span), "__when", "true", span=branch.span)
+            projection = ast.Projection((item,), True, False, (), None, None, span=branch.span)
+            guarded.append(ast.SingleQuery((ast.With(projection, guard, span=branch.span), *branch.clauses),
+                                           span=branch.span))
+        return ast.Query(tuple(guarded), (True,) * (len(guarded) - 1), span=self.span_from(start))
+
+    def parse_union(self, closing: TokenKind) -> ast.Query:
         start = self.current
         parts = [self.parse_single_query(closing)]
         union_all: list[bool] = []
@@ -359,12 +407,33 @@ class Parser:
             parts.append(self.parse_single_query(closing))
         return ast.Query(tuple(parts), tuple(union_all), span=self.span_from(start))
 
+    def sequential(self, first: ast.Query, next_word: Token, rest: ast.Query) -> ast.Query:
+        """`A NEXT B`: B runs on the rows A returns, A's columns its variables, as `CALL () { A } B` would; a B of
+        several parts (a UNION, a conditional query) as `CALL () { A } CALL (*) { B } RETURN <B's columns>`."""
+        call = ast.CallSubquery(first, (), False, False, False, span=first.span.cover(next_word.span))
+        span = first.span.cover(rest.span)
+        if len(rest.parts) == 1:
+            part = rest.parts[0]
+            return ast.Query((ast.SingleQuery((call, *part.clauses), span=span),), (), span=span)
+        clauses: list[ast.Clause] = [call, ast.CallSubquery(rest, (), True, False, False, span=rest.span)]
+        last = rest.parts[0].clauses[-1]
+        if isinstance(last, ast.Return):
+            if last.projection.star:
+                self.fail("RETURN * in a part after NEXT that has several parts (name the columns)",
+                          detail="UnsupportedFeature", span=last.span)
+            columns = tuple(ast.ProjectionItem(ast.Variable(item.alias or item.text, span=item.span), None,
+                                               item.alias or item.text, span=item.span)
+                            for item in last.projection.items)
+            clauses.append(ast.Return(ast.Projection(columns, False, False, (), None, None, span=last.span),
+                                      span=last.span))
+        return ast.Query((ast.SingleQuery(tuple(clauses), span=span),), (), span=span)
+
     def parse_single_query(self, closing: TokenKind) -> ast.SingleQuery:
         start = self.current
         clauses: list[ast.Clause] = []
         while True:
             kind = self.current.type
-            if kind is TT.UNION or kind is closing or kind is TT.SEMICOLON or kind is TT.EOF:
+            if kind in (TT.UNION, closing, TT.SEMICOLON, TT.EOF, TT.WHEN, TT.ELSE) or self.current.upper == "NEXT":
                 break
             clauses.append(self.parse_clause())
         if not clauses:
