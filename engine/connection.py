@@ -51,7 +51,7 @@ from engine.storage.open_errors import open_error
 from engine.storage.schema import GraphStore
 from engine.syntax.ast import Statement
 from engine.syntax.parser import parse, parse_script
-from engine.syntax.prefix import plan_prefix
+from engine.syntax.prefix import plan_prefix, without_query_options
 
 
 @functools.lru_cache(maxsize=256)
@@ -179,6 +179,7 @@ class Connection:
         connection's for this statement: past it the statement is stopped, rolled back, and
         StatementTimeout raised."""
         timeout = self._timeout(timeout)
+        statement = without_query_options(statement)
         mode, text = plan_prefix(statement)
         if mode is not None:
             return self._planned(mode, statement, text, params, read_only=read_only, timeout=timeout)

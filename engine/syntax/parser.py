@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import NoReturn, TypeVar
 
-from engine.errors import CypherSyntaxError
+from engine.errors import CypherSyntaxError, UnsupportedFeature
 from engine.span import Span
 from engine.syntax import ast
 from engine.syntax.tokenizer import tokenize
@@ -338,6 +338,7 @@ class Parser:
             self.fail("the statement is nested too deeply to parse")
 
     def parse_statement(self) -> ast.Statement:
+        self.skip_query_options()
         parser = STATEMENT_PARSERS.get(self.current.upper)
         statement = parser(self) if parser else None
         if statement is None:
@@ -430,6 +431,7 @@ class Parser:
 
     def parse_single_query(self, closing: TokenKind) -> ast.SingleQuery:
         start = self.current
+        self.parse_use()
         clauses: list[ast.Clause] = []
         while True:
             kind = self.current.type
@@ -443,6 +445,30 @@ class Parser:
                 if isinstance(clause, ast.CallProcedure) and clause.yield_star:
                     self.fail("YIELD * is only allowed in a standalone procedure call", span=clause.span)
         return ast.SingleQuery(tuple(clauses), span=self.span_from(start))
+
+    def skip_query_options(self) -> None:
+        """`CYPHER [version] [name=value ...]` before a statement (engine/syntax/prefix.py says why it changes
+        nothing)."""
+        if self.current.upper != "CYPHER":
+            return
+        self.advance()
+        self.match(TT.INTEGER)
+        while self.current.type in WORD_TYPES and self.peek().type is TT.EQ:
+            self.advance()
+            self.advance()
+            self.advance()
+
+    def parse_use(self) -> None:
+        """`USE name` before a query: the database is the one graph a connection holds, which answers to
+        Neo4j's default name (`neo4j`); another name is refused until a database holds several graphs."""
+        if self.current.upper != "USE" or self.peek().type not in WORD_TYPES:
+            return
+        start = self.advance()
+        name = self.parse_name("a graph name after USE")
+        while self.match(TT.DOT):
+            name += "." + self.parse_name("a graph name")
+        if name.lower() != "neo4j":
+            raise UnsupportedFeature(f"USE {name} (a connection holds one graph, `neo4j`)", self.span_from(start))
 
     def parse_clause(self) -> ast.Clause:
         token = self.current
