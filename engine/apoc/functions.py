@@ -6,7 +6,13 @@ examples of the APOC documentation are `tests/conformance/apoc-functions.md`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from engine import types as t
+from engine.semantic import bound as b
 from engine.semantic.function_macros import FunctionMacro, parse_macros
+from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entries
+from engine.sqlgen.sql import let
 
 _NON_NULL = "[`__v` IN __a0 WHERE `__v` IS NOT NULL]"
 
@@ -57,3 +63,78 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
 def macros() -> dict[str, FunctionMacro]:
     """The function macros of `DEFINITIONS`."""
     return parse_macros(DEFINITIONS)
+
+
+# -- apoc.map: maps whose keys come from the data, compiled to SQL over `{key, value}` entries ----------------
+
+def _entries(c: ExpressionCompiler, argument: b.BoundExpression) -> str:
+    """A map's (or element's) entries, [] for null."""
+    return f"coalesce({c.entries(argument)}, [])"
+
+
+def _without(entries: str, keys: str) -> str:
+    """`entries` but those whose key is in `keys` (VARCHAR[])."""
+    return f"list_filter({entries}, lambda x: NOT list_contains({keys}, x.key))"
+
+
+def _merge(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.map.merge(a, b): a's entries, b's replacing those of the same key."""
+    return let([_entries(c, f.arguments[0]), _entries(c, f.arguments[1])], lambda first, second: map_of_entries(
+        f"list_concat({_without(first, f'list_transform({second}, lambda y: y.key)')}, {second})"))
+
+
+def _set_key(c: ExpressionCompiler, f: b.BFunction) -> str:
+    subject, key, value = f.arguments
+    return let([_entries(c, subject), c.string(key), c.variant(value)], lambda entries, name, item: map_of_entries(
+        f"list_concat({_without(entries, f'[{name}]')}, [{{'key': {name}, 'value': {item}}}])"))
+
+
+def _remove_key(c: ExpressionCompiler, f: b.BFunction) -> str:
+    return let([_entries(c, f.arguments[0]), c.string(f.arguments[1])], lambda entries, name: map_of_entries(
+        _without(entries, f"[{name}]")))
+
+
+def _strings(c: ExpressionCompiler, argument: b.BoundExpression) -> str:
+    """A list argument as VARCHAR[] (its elements' text)."""
+    items, element = c.list_value(argument)
+    return f"list_transform({convert(items, t.list_of(element), t.ANY_LIST)}, lambda x: x::VARCHAR)"
+
+
+def _remove_keys(c: ExpressionCompiler, f: b.BFunction) -> str:
+    return let([_entries(c, f.arguments[0]), _strings(c, f.arguments[1])], lambda entries, names: map_of_entries(
+        _without(entries, names)))
+
+
+def _submap(c: ExpressionCompiler, f: b.BFunction) -> str:
+    return let([_entries(c, f.arguments[0]), _strings(c, f.arguments[1])], lambda entries, names: map_of_entries(
+        f"list_filter({entries}, lambda x: list_contains({names}, x.key))"))
+
+
+def _from_pairs(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.map.fromPairs([[key, value], ...])."""
+    items, element = c.list_value(f.arguments[0])
+    pairs = convert(items, t.list_of(element), t.ANY_LIST)
+    return let([pairs], lambda values: map_of_entries(
+        f"list_transform({values}, lambda p: {{'key': cy_list(p)[1]::VARCHAR, 'value': cy_list(p)[2]}})"))
+
+
+def _from_lists(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.map.fromLists(keys, values): the i-th key to the i-th value."""
+    items, element = c.list_value(f.arguments[1])
+    values = convert(items, t.list_of(element), t.ANY_LIST)
+    return let([_strings(c, f.arguments[0]), values], lambda names, found: map_of_entries(
+        f"list_transform(range(1, len({names}) + 1), lambda i: {{'key': {names}[i], 'value': {found}[i]}})"))
+
+
+SIGNATURES = [
+    ("apoc.map.merge", 2, 2, t.MAP), ("apoc.map.setkey", 3, 3, t.MAP), ("apoc.map.removekey", 2, 3, t.MAP),
+    ("apoc.map.removekeys", 2, 3, t.MAP), ("apoc.map.submap", 2, 3, t.MAP), ("apoc.map.frompairs", 1, 1, t.MAP),
+    ("apoc.map.fromlists", 2, 2, t.MAP),
+]
+"""The SQL-compiled APOC functions: (lower-case name, least and most arguments, result type)."""
+
+FUNCTIONS: dict[str, Callable[[ExpressionCompiler, b.BFunction], str]] = {
+    "apoc.map.merge": _merge, "apoc.map.setkey": _set_key, "apoc.map.removekey": _remove_key,
+    "apoc.map.removekeys": _remove_keys, "apoc.map.submap": _submap, "apoc.map.frompairs": _from_pairs,
+    "apoc.map.fromlists": _from_lists,
+}

@@ -24,6 +24,8 @@ register_built_in([*fulltext_procedures.procedures(), *vector_procedures.PROCEDU
                    *algorithm_procedures.PROCEDURES, *dbms_procedures.PROCEDURES, *apoc_meta.PROCEDURES])
 signatures.register_functions(vector_functions.SIGNATURES)
 sql_functions.register_functions(vector_functions.FUNCTIONS)
+signatures.register_functions(apoc_functions.SIGNATURES)
+sql_functions.register_functions(apoc_functions.FUNCTIONS)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
 extensions.SEARCH_CALLS["vector"] = vector_search_call
 function_macros.FUNCTION_MACROS.update(apoc_functions.macros())

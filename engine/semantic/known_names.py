@@ -14,8 +14,7 @@ NOT_YET_FUNCTIONS = frozenset({
     "valuetype", "vector", "vector_distance", "vector_norm", "vector_dimension_count", "point", "point.distance",
     "point.withinbbox", "file", "linenumber", "graph.names", "graph.propertiesbyname", "graph.byname",
     "graph.byelementid", "db.namefromelementid",
-    "apoc.map.merge", "apoc.map.fromPairs", "apoc.map.fromlists", "apoc.map.removekey", "apoc.map.removekeys",
-    "apoc.map.setkey", "apoc.map.clean", "apoc.map.submap", "apoc.convert.tojson", "apoc.convert.fromjsonmap",
+    "apoc.map.clean", "apoc.convert.tojson", "apoc.convert.fromjsonmap",
     "apoc.convert.fromjsonlist", "apoc.convert.tolist", "apoc.text.replace", "apoc.text.split",
     "apoc.text.regexgroups", "apoc.text.clean", "apoc.text.lpad", "apoc.text.rpad", "apoc.text.format",
     "apoc.util.md5", "apoc.util.sha1", "apoc.util.sha256", "apoc.node.degree", "apoc.node.relationship.exists",
@@ -46,6 +45,9 @@ CANONICAL_NAMES = (
     "vec.cosineDistance", "vec.euclideanDistance", "apoc.coll.toSet", "apoc.coll.containsAll",
     "apoc.coll.removeAll", "apoc.coll.unionAll", "apoc.coll.pairsMin", "apoc.coll.indexOf",
     "apoc.label.exists", "apoc.any.property", "apoc.date.currentTimestamp", "db.relationshipTypes",
+    "apoc.map.setKey", "apoc.map.removeKey", "apoc.map.removeKeys", "apoc.map.fromPairs",
+    "apoc.map.fromLists", "apoc.convert.toString", "apoc.convert.toInteger", "apoc.convert.toFloat",
+    "apoc.convert.toBoolean",
     "db.propertyKeys",
 )
 """The names as Neo4j and APOC spell them, where the engine's tables hold them in lower case."""
