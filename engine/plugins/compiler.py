@@ -21,7 +21,8 @@ from engine.vector import procedures as vector_procedures
 from engine.vector.search import vector_search_call
 
 register_built_in([*fulltext_procedures.procedures(), *vector_procedures.PROCEDURES,
-                   *algorithm_procedures.PROCEDURES, *dbms_procedures.PROCEDURES, *apoc_meta.PROCEDURES])
+                   *algorithm_procedures.PROCEDURES, *dbms_procedures.PROCEDURES,
+                   *dbms_procedures.SCHEMA_PROCEDURES, *apoc_meta.PROCEDURES])
 signatures.register_functions(vector_functions.SIGNATURES)
 sql_functions.register_functions(vector_functions.FUNCTIONS)
 signatures.register_functions(apoc_functions.SIGNATURES)

@@ -24,8 +24,7 @@ NOT_YET_FUNCTIONS = frozenset({
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
 NOT_YET_PROCEDURES = frozenset({
-    "db.schema.visualization", "db.schema.nodetypeproperties", "db.schema.reltypeproperties", "db.awaitindexes",
-    "db.awaitindex", "db.index.fulltext.listavailableanalyzers", "db.create.setnodevectorproperty",
+    "db.schema.visualization", "db.index.fulltext.listavailableanalyzers", "db.create.setnodevectorproperty",
     "apoc.merge.node", "apoc.merge.relationship", "apoc.create.node", "apoc.create.relationship",
     "apoc.create.addlabels", "apoc.create.setproperty", "apoc.path.expand", "apoc.path.expandconfig",
     "apoc.path.subgraphnodes", "apoc.path.subgraphall", "apoc.path.spanningtree", "apoc.periodic.iterate",
@@ -48,7 +47,8 @@ CANONICAL_NAMES = (
     "apoc.map.setKey", "apoc.map.removeKey", "apoc.map.removeKeys", "apoc.map.fromPairs",
     "apoc.map.fromLists", "apoc.convert.toString", "apoc.convert.toInteger", "apoc.convert.toFloat",
     "apoc.convert.toBoolean",
-    "db.propertyKeys",
+    "db.propertyKeys", "db.schema.nodeTypeProperties", "db.schema.relTypeProperties", "db.awaitIndexes",
+    "db.awaitIndex",
 )
 """The names as Neo4j and APOC spell them, where the engine's tables hold them in lower case."""
 
