@@ -126,15 +126,40 @@ def _from_lists(c: ExpressionCompiler, f: b.BFunction) -> str:
         f"list_transform(range(1, len({names}) + 1), lambda i: {{'key': {names}[i], 'value': {found}[i]}})"))
 
 
+def _digest(sql_function: str) -> Callable[[ExpressionCompiler, b.BFunction], str]:
+    """apoc.util.md5 / sha1 / sha256 of a list of values: the hex digest of their text, joined."""
+    def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        items, element = c.list_value(f.arguments[0])
+        values = convert(items, t.list_of(element), t.ANY_LIST)
+        return f"{sql_function}(array_to_string(list_transform({values}, lambda x: x::VARCHAR), ''))"
+    return build
+
+
+def _text_split(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.text.split(text, regex): the parts between matches of the regular expression."""
+    return f"string_split_regex({c.string(f.arguments[0])}, {c.string(f.arguments[1])})"
+
+
+def _text_replace(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.text.replace(text, regex, replacement): every match replaced; `$1` in the replacement (Java's group
+    reference) is the first group."""
+    text, pattern, replacement = (c.string(argument) for argument in f.arguments)
+    groups = f"regexp_replace({replacement}, '\\$([0-9])', '\\\\\\1', 'g')"
+    return f"regexp_replace({text}, {pattern}, {groups}, 'g')"
+
+
 SIGNATURES = [
     ("apoc.map.merge", 2, 2, t.MAP), ("apoc.map.setkey", 3, 3, t.MAP), ("apoc.map.removekey", 2, 3, t.MAP),
     ("apoc.map.removekeys", 2, 3, t.MAP), ("apoc.map.submap", 2, 3, t.MAP), ("apoc.map.frompairs", 1, 1, t.MAP),
-    ("apoc.map.fromlists", 2, 2, t.MAP),
+    ("apoc.map.fromlists", 2, 2, t.MAP), ("apoc.util.md5", 1, 1, t.STRING), ("apoc.util.sha1", 1, 1, t.STRING),
+    ("apoc.util.sha256", 1, 1, t.STRING), ("apoc.text.split", 2, 2, t.list_of(t.STRING)),
+    ("apoc.text.replace", 3, 3, t.STRING),
 ]
 """The SQL-compiled APOC functions: (lower-case name, least and most arguments, result type)."""
 
 FUNCTIONS: dict[str, Callable[[ExpressionCompiler, b.BFunction], str]] = {
     "apoc.map.merge": _merge, "apoc.map.setkey": _set_key, "apoc.map.removekey": _remove_key,
     "apoc.map.removekeys": _remove_keys, "apoc.map.submap": _submap, "apoc.map.frompairs": _from_pairs,
-    "apoc.map.fromlists": _from_lists,
+    "apoc.map.fromlists": _from_lists, "apoc.util.md5": _digest("md5"), "apoc.util.sha1": _digest("sha1"),
+    "apoc.util.sha256": _digest("sha256"), "apoc.text.split": _text_split, "apoc.text.replace": _text_replace,
 }

@@ -15,9 +15,9 @@ NOT_YET_FUNCTIONS = frozenset({
     "point.withinbbox", "file", "linenumber", "graph.names", "graph.propertiesbyname", "graph.byname",
     "graph.byelementid", "db.namefromelementid",
     "apoc.map.clean", "apoc.convert.tojson", "apoc.convert.fromjsonmap",
-    "apoc.convert.fromjsonlist", "apoc.convert.tolist", "apoc.text.replace", "apoc.text.split",
+    "apoc.convert.fromjsonlist", "apoc.convert.tolist",
     "apoc.text.regexgroups", "apoc.text.clean", "apoc.text.lpad", "apoc.text.rpad", "apoc.text.format",
-    "apoc.util.md5", "apoc.util.sha1", "apoc.util.sha256", "apoc.node.degree", "apoc.node.relationship.exists",
+    "apoc.node.degree", "apoc.node.relationship.exists",
     "apoc.date.format", "apoc.date.parse", "apoc.create.uuid", "apoc.agg.first", "apoc.agg.last",
     "apoc.agg.nth", "apoc.agg.median", "apoc.agg.statistics", "apoc.math.round",
 })
