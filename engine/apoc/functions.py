@@ -56,6 +56,8 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     "apoc.convert.tofloat": (1, None, "toFloat(__a0)"),
     "apoc.convert.toboolean": (1, None, "toBoolean(__a0)"),
     "apoc.date.currenttimestamp": (0, None, "timestamp()"),
+    "apoc.create.uuid": (0, None, "randomUUID()"),
+    "apoc.node.degree": (1, None, "COUNT { (__a0)--() }"),
 }
 """Lower-case name → (least arguments, most arguments (None: the least), the body)."""
 

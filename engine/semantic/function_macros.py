@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from engine.errors import CypherSyntaxError
 from engine.syntax import ast
 from engine.syntax.parser import parse_expression
 
@@ -27,16 +28,22 @@ class FunctionMacro:
 
     def expand(self, call: ast.FunctionCall) -> ast.Expression:
         """The body with the call's arguments in place of the parameters, every span the call's (an error in
-        the body points at the call)."""
+        the body points at the call). A parameter that names a node of a pattern in the body takes a
+        variable only."""
         arguments = dict(zip(self.parameters, call.arguments, strict=False))
         missing = ast.Literal(None, span=call.span)
+        for node in ast.walk(self.body):
+            if isinstance(node, ast.NodePattern) and node.variable is not None and \
+                    node.variable.name in arguments and not isinstance(arguments[node.variable.name], ast.Variable):
+                raise CypherSyntaxError(f"{call.name}() takes a variable there (it is matched in a pattern)",
+                                        arguments[node.variable.name].span, detail="InvalidArgumentType")
 
-        def substitute(node: ast.Expression) -> ast.Expression:
+        def substitute(node: ast.SyntaxNode) -> ast.SyntaxNode:
             if isinstance(node, ast.Variable) and node.name in self.parameters:
                 return arguments.get(node.name, missing)
-            return ast.replace_spans(ast.replace_expressions(node, substitute), call.span)  # type: ignore[return-value]
+            return ast.replace_spans(ast.replace_children(node, substitute), call.span)
 
-        return substitute(self.body)
+        return substitute(self.body)  # type: ignore[return-value]
 
 
 def parse_macros(definitions: Mapping[str, tuple[int, int | None, str]]) -> dict[str, FunctionMacro]:

@@ -17,8 +17,8 @@ NOT_YET_FUNCTIONS = frozenset({
     "apoc.map.clean", "apoc.convert.tojson", "apoc.convert.fromjsonmap",
     "apoc.convert.fromjsonlist", "apoc.convert.tolist",
     "apoc.text.regexgroups", "apoc.text.clean", "apoc.text.lpad", "apoc.text.rpad", "apoc.text.format",
-    "apoc.node.degree", "apoc.node.relationship.exists",
-    "apoc.date.format", "apoc.date.parse", "apoc.create.uuid", "apoc.agg.first", "apoc.agg.last",
+    "apoc.node.relationship.exists",
+    "apoc.date.format", "apoc.date.parse", "apoc.agg.first", "apoc.agg.last",
     "apoc.agg.nth", "apoc.agg.median", "apoc.agg.statistics", "apoc.math.round",
 })
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""

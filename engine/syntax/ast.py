@@ -927,6 +927,11 @@ def replace_expressions(node: SyntaxNode, transform: Callable[[Expression], Expr
     return _replace_children(node, transform, Expression)
 
 
+def replace_children(node: SyntaxNode, transform: Callable[[SyntaxNode], SyntaxNode]) -> SyntaxNode:
+    """`node` with `transform` applied to every syntax node directly under it (patterns too)."""
+    return _replace_children(node, transform, SyntaxNode)
+
+
 def replace_labels(labels: LabelExpression, transform: Callable[[LabelExpression], LabelExpression]) -> LabelExpression:
     """`labels` with `transform` applied to the label expressions directly under it (the operands of `&`, `|`
     and `!`); `labels` itself when it has none or nothing changed."""
