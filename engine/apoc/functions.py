@@ -42,13 +42,53 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     "apoc.coll.pairs": (1, None, "[`__i` IN range(0, size(__a0) - 1) | [__a0[`__i`], __a0[`__i` + 1]]]"),
     "apoc.coll.pairsmin": (1, None, "[`__i` IN range(0, size(__a0) - 2) | [__a0[`__i`], __a0[`__i` + 1]]]"),
     "apoc.coll.partition": (2, None, "[`__i` IN range(0, size(__a0) - 1, __a1) | __a0[`__i`..`__i` + __a1]]"),
+    "apoc.coll.duplicates": (1, None, "coll.distinct([`__x` IN __a0 WHERE size([`__y` IN __a0 WHERE `__y` = `__x`])"
+                                      " > 1])"),
+    "apoc.coll.duplicateswithcount": (1, None, "[`__x` IN coll.distinct(__a0) WHERE size([`__y` IN __a0 WHERE"
+                                               " `__y` = `__x`]) > 1 | {item: `__x`, count: size([`__y` IN __a0"
+                                               " WHERE `__y` = `__x`])}]"),
+    "apoc.coll.frequencies": (1, None, "[`__x` IN coll.distinct(__a0) | {item: `__x`, count: size([`__y` IN __a0"
+                                       " WHERE `__y` = `__x`])}]"),
+    "apoc.coll.different": (1, None, "size(coll.distinct(__a0)) = size(__a0)"),
+    "apoc.coll.dropduplicateneighbors": (1, None, "[`__i` IN range(0, size(__a0) - 1) WHERE `__i` = 0 OR"
+                                                  " __a0[`__i`] <> __a0[`__i` - 1] | __a0[`__i`]]"),
+    "apoc.coll.fill": (2, None, "[`__i` IN range(1, __a1) | __a0]"),
+    "apoc.coll.remove": (2, 3, "__a0[..__a1] + __a0[__a1 + coalesce(__a2, 1)..]"),
+    "apoc.coll.insert": (3, None, "coll.insert(__a0, __a1, __a2)"),
+    "apoc.coll.insertall": (3, None, "__a0[..__a1] + __a2 + __a0[__a1..]"),
+    "apoc.coll.set": (3, None, "__a0[..__a1] + [__a2] + __a0[__a1 + 1..]"),
+    "apoc.coll.isequalcollection": (2, None, "coll.sort(__a0) = coll.sort(__a1)"),
+    "apoc.coll.sumlongs": (1, None, f"reduce(`__s` = 0, `__x` IN {_NON_NULL} | `__s` + toInteger(`__x`))"),
+    "apoc.coll.randomitem": (1, None, "__a0[toInteger(rand() * size(__a0))]"),
     # apoc.text: strings
     "apoc.text.join": (2, None, "CASE WHEN __a0 IS NULL THEN null WHEN size(__a0) = 0 THEN ''"
                                 " ELSE reduce(`__s` = toString(head(__a0)), `__x` IN tail(__a0) |"
                                 " `__s` + __a1 + toString(`__x`)) END"),
     "apoc.text.capitalize": (1, None, "toUpper(left(__a0, 1)) + substring(__a0, 1)"),
     "apoc.text.decapitalize": (1, None, "toLower(left(__a0, 1)) + substring(__a0, 1)"),
+    "apoc.text.lpad": (2, 3, "CASE WHEN size(__a0) >= __a1 THEN __a0 ELSE reduce(`__s` = '', `__i` IN"
+                             " range(1, __a1 - size(__a0)) | `__s` + coalesce(__a2, ' ')) + __a0 END"),
+    "apoc.text.rpad": (2, 3, "CASE WHEN size(__a0) >= __a1 THEN __a0 ELSE __a0 + reduce(`__s` = '', `__i` IN"
+                             " range(1, __a1 - size(__a0)) | `__s` + coalesce(__a2, ' ')) END"),
+    "apoc.text.repeat": (2, None, "reduce(`__s` = '', `__i` IN range(1, __a1) | `__s` + __a0)"),
     # elements and values
+    "apoc.node.labels": (1, None, "labels(__a0)"),
+    "apoc.node.id": (1, None, "id(__a0)"),
+    "apoc.rel.type": (1, None, "type(__a0)"),
+    "apoc.rel.id": (1, None, "id(__a0)"),
+    "apoc.rel.startnode": (1, None, "startNode(__a0)"),
+    "apoc.rel.endnode": (1, None, "endNode(__a0)"),
+    "apoc.any.properties": (1, None, "properties(__a0)"),
+    "apoc.convert.tolist": (1, None, "CASE WHEN __a0 IS NULL THEN null WHEN __a0 IS :: LIST<ANY> THEN __a0"
+                                     " ELSE [__a0] END"),
+    "apoc.convert.toset": (1, None, "coll.distinct(__a0)"),
+    "apoc.convert.tointlist": (1, None, "toIntegerList(__a0)"),
+    "apoc.convert.tostringlist": (1, None, "toStringList(__a0)"),
+    "apoc.convert.tobooleanlist": (1, None, "toBooleanList(__a0)"),
+    "apoc.math.maxlong": (0, None, "9223372036854775807"),
+    "apoc.math.minlong": (0, None, "-9223372036854775807 - 1"),
+    "apoc.math.maxint": (0, None, "2147483647"),
+    "apoc.math.minint": (0, None, "-2147483648"),
     "apoc.label.exists": (2, None, "__a1 IN labels(__a0)"),
     "apoc.any.property": (2, None, "__a0[__a1]"),
     "apoc.convert.tostring": (1, None, "toString(__a0)"),
@@ -137,6 +177,11 @@ def _digest(sql_function: str) -> Callable[[ExpressionCompiler, b.BFunction], st
     return build
 
 
+def _text_clean(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.text.clean: lower case, letters and digits only."""
+    return f"regexp_replace(lower({c.string(f.arguments[0])}), '[^\\p{{L}}\\p{{N}}]', '', 'g')"
+
+
 def _text_split(c: ExpressionCompiler, f: b.BFunction) -> str:
     """apoc.text.split(text, regex): the parts between matches of the regular expression."""
     return f"string_split_regex({c.string(f.arguments[0])}, {c.string(f.arguments[1])})"
@@ -155,7 +200,8 @@ SIGNATURES = [
     ("apoc.map.removekeys", 2, 3, t.MAP), ("apoc.map.submap", 2, 3, t.MAP), ("apoc.map.frompairs", 1, 1, t.MAP),
     ("apoc.map.fromlists", 2, 2, t.MAP), ("apoc.util.md5", 1, 1, t.STRING), ("apoc.util.sha1", 1, 1, t.STRING),
     ("apoc.util.sha256", 1, 1, t.STRING), ("apoc.text.split", 2, 2, t.list_of(t.STRING)),
-    ("apoc.text.replace", 3, 3, t.STRING),
+    ("apoc.text.replace", 3, 3, t.STRING), ("apoc.text.clean", 1, 1, t.STRING),
+    ("apoc.text.levenshteindistance", 2, 2, t.INTEGER), ("apoc.text.hammingdistance", 2, 2, t.INTEGER),
 ]
 """The SQL-compiled APOC functions: (lower-case name, least and most arguments, result type)."""
 
@@ -164,4 +210,7 @@ FUNCTIONS: dict[str, Callable[[ExpressionCompiler, b.BFunction], str]] = {
     "apoc.map.removekeys": _remove_keys, "apoc.map.submap": _submap, "apoc.map.frompairs": _from_pairs,
     "apoc.map.fromlists": _from_lists, "apoc.util.md5": _digest("md5"), "apoc.util.sha1": _digest("sha1"),
     "apoc.util.sha256": _digest("sha256"), "apoc.text.split": _text_split, "apoc.text.replace": _text_replace,
+    "apoc.text.clean": _text_clean,
+    "apoc.text.levenshteindistance": lambda c, f: f"levenshtein({', '.join(map(c.string, f.arguments))})",
+    "apoc.text.hammingdistance": lambda c, f: f"hamming({', '.join(map(c.string, f.arguments))})",
 }

@@ -33,6 +33,27 @@ def like_first(*kinds: Kind) -> ReturnRule:
     return rule
 
 
+NATIVE_ELEMENT_KINDS = frozenset({Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN})
+"""List elements whose SQL order and equality are Cypher's within one list (the `coll.*` functions compare
+such lists natively: sqlgen/collections.py)."""
+
+
+def native_list(args: Sequence[CypherType]) -> CypherType:
+    """The first argument's type when it is a list of one native element type, else a list of ANY (or ANY
+    for a value not known to be a list)."""
+    first = args[0] if args else t.ANY
+    if first.kind is Kind.LIST:
+        return first if first.element is not None and first.element.kind in NATIVE_ELEMENT_KINDS else t.ANY_LIST
+    return t.ANY
+
+
+def native_element(args: Sequence[CypherType]) -> CypherType:
+    """The element type of a list of one native element type, else ANY."""
+    first = args[0] if args else t.ANY
+    element = first.element if first.kind is Kind.LIST else None
+    return element if element is not None and element.kind in NATIVE_ELEMENT_KINDS else t.ANY
+
+
 def numeric_like_first(args: Sequence[CypherType]) -> CypherType:
     first = args[0] if args else t.ANY
     return first if first.kind in (Kind.INTEGER, Kind.FLOAT) else t.ANY
@@ -104,8 +125,8 @@ def _signatures() -> dict[str, FunctionSignature]:
         ("coalesce", 1, None, unify_arguments), ("isempty", 1, 1, fixed(t.BOOLEAN)),
         ("nullif", 2, 2, lambda args: args[0]),
         # Cypher 25 collection functions (sqlgen/collections.py)
-        ("coll.sort", 1, 1, fixed(t.ANY_LIST)), ("coll.distinct", 1, 1, fixed(t.ANY_LIST)),
-        ("coll.max", 1, 1, fixed(t.ANY)), ("coll.min", 1, 1, fixed(t.ANY)),
+        ("coll.sort", 1, 1, native_list), ("coll.distinct", 1, 1, native_list),
+        ("coll.max", 1, 1, native_element), ("coll.min", 1, 1, native_element),
         ("coll.indexof", 2, 2, fixed(t.INTEGER)), ("coll.insert", 3, 3, fixed(t.ANY_LIST)),
         ("coll.remove", 2, 2, fixed(t.ANY_LIST)), ("coll.flatten", 1, 2, fixed(t.ANY_LIST)),
         # graph

@@ -15,8 +15,8 @@ NOT_YET_FUNCTIONS = frozenset({
     "point.withinbbox", "file", "linenumber", "graph.names", "graph.propertiesbyname", "graph.byname",
     "graph.byelementid", "db.namefromelementid",
     "apoc.map.clean", "apoc.convert.tojson", "apoc.convert.fromjsonmap",
-    "apoc.convert.fromjsonlist", "apoc.convert.tolist",
-    "apoc.text.regexgroups", "apoc.text.clean", "apoc.text.lpad", "apoc.text.rpad", "apoc.text.format",
+    "apoc.convert.fromjsonlist",
+    "apoc.text.regexgroups", "apoc.text.format",
     "apoc.node.relationship.exists",
     "apoc.date.format", "apoc.date.parse", "apoc.agg.first", "apoc.agg.last",
     "apoc.agg.nth", "apoc.agg.median", "apoc.agg.statistics", "apoc.math.round",
@@ -29,7 +29,7 @@ NOT_YET_PROCEDURES = frozenset({
     "apoc.create.addlabels", "apoc.create.setproperty", "apoc.path.expand", "apoc.path.expandconfig",
     "apoc.path.subgraphnodes", "apoc.path.subgraphall", "apoc.path.spanningtree", "apoc.periodic.iterate",
     "apoc.periodic.commit", "apoc.do.when", "apoc.when", "apoc.schema.nodes", "apoc.schema.assert",
-    "apoc.meta.graph", "apoc.meta.stats", "apoc.coll.partition", "apoc.cypher.run", "apoc.load.json",
+    "apoc.meta.graph", "apoc.meta.stats", "apoc.cypher.run", "apoc.load.json",
     "apoc.refactor.mergenodes", "apoc.nodes.get",
 })
 """Procedures of Neo4j and APOC Core the engine does not run yet (lower case)."""

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from engine import types as t
 from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
+from engine.semantic.functions import NATIVE_ELEMENT_KINDS
 from engine.sqlgen.expressions import ExpressionCompiler, convert
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import let
@@ -20,9 +21,15 @@ from engine.types import Kind
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
 
 
-NATIVE_ELEMENTS = frozenset({Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN})
+NATIVE_ELEMENTS = NATIVE_ELEMENT_KINDS
 """Element kinds whose SQL order and equality are Cypher's within one list of them: such a list is sorted and
-compared natively, without `cy_key` (a macro DuckDB takes a quarter of a second to bind, per use)."""
+compared natively, without `cy_key` (a macro DuckDB takes a quarter of a second to bind, per use); the
+function keeps its type (`semantic.functions.native_list`)."""
+
+
+def _as_declared(sql: str, f: b.BFunction) -> str:
+    """A list result as the function's declared type: a VARIANT when the argument is not known to be a list."""
+    return sql if f.type.kind is Kind.LIST else f"({sql})::VARIANT"
 
 
 def _native(argument: b.BoundExpression) -> bool:
@@ -45,7 +52,7 @@ def _sorted(values: str) -> str:
 def _sort(c: ExpressionCompiler, f: b.BFunction) -> str:
     if _native(f.arguments[0]):
         return f"list_sort({c.compile(f.arguments[0])}, 'ASC', 'NULLS LAST')"
-    return let([_variants(c, f.arguments[0])], _sorted)
+    return _as_declared(let([_variants(c, f.arguments[0])], _sorted), f)
 
 
 def _extreme(last: bool) -> Builder:
@@ -64,8 +71,8 @@ def _distinct(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
     if _native(argument):
         return let([c.compile(argument)], lambda values: _first_of_each(values, "x", "x"))
-    return let([_variants(c, argument)], lambda values: _first_of_each(
-        f"list_transform({values}, lambda x: {{'k': cy_key(x), 'v': x}})", "x.k", "x.v"))
+    return _as_declared(let([_variants(c, argument)], lambda values: _first_of_each(
+        f"list_transform({values}, lambda x: {{'k': cy_key(x), 'v': x}})", "x.k", "x.v")), f)
 
 
 def _first_of_each(items: str, key: str, value: str) -> str:
