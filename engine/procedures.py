@@ -2,11 +2,12 @@
 
 A procedure is a signature and a way to produce rows. Table-backed procedures (what the TCK declares with
 "there exists a procedure") hold their rows: a call returns the rows whose inputs equal its arguments, in
-table order. Built-in procedures produce their rows in SQL: `sql` from the arguments' SQL, or `build` from
-a `ProcedureBuild` (the bound arguments, their compiler and the running statement), for procedures that
-need constant arguments (a label, an index name) or a graph library's answer materialized first (vector
-search, `engine/vector`; graph algorithms, `engine/algorithms`). Either way the call runs set-based, once
-for all input rows, as a lateral join.
+table order. Built-in procedures produce their rows in SQL: `sql` from the arguments' SQL, `build` from a
+`ProcedureBuild` (the bound arguments and their compiler) for procedures that need constant arguments (a
+label, an index name: vector search, `engine/vector`; the catalog: `engine/apoc`, `engine/dbms`), or
+`prepare`, run by the executor before the call compiles, for a graph library's answer materialized first
+(graph algorithms, `engine/algorithms`). Either way the call runs set-based, once for all input rows, as a
+lateral join.
 """
 
 from __future__ import annotations
