@@ -11,7 +11,7 @@ import difflib
 from collections.abc import Iterable
 
 NOT_YET_FUNCTIONS = frozenset({
-    "valuetype", "vector", "vector_distance", "vector_norm", "vector_dimension_count", "point", "point.distance",
+    "vector", "vector_distance", "vector_norm", "vector_dimension_count", "point", "point.distance",
     "point.withinbbox", "file", "linenumber", "graph.names", "graph.propertiesbyname", "graph.byname",
     "graph.byelementid", "db.namefromelementid",
     "apoc.map.clean", "apoc.convert.tojson", "apoc.convert.fromjsonmap",
@@ -39,7 +39,7 @@ CANONICAL_NAMES = (
     "toUpper", "toLower", "toString", "toStringOrNull", "toInteger", "toIntegerOrNull", "toFloat", "toFloatOrNull",
     "toBoolean", "toBooleanOrNull", "toBooleanList", "toFloatList", "toIntegerList", "toStringList", "startNode",
     "endNode", "elementId", "isEmpty", "isNaN", "nullIf", "percentileCont", "percentileDisc", "stDev", "stDevP",
-    "randomUUID", "coll.indexOf", "datetime.fromEpoch", "datetime.fromEpochMillis", "duration.inMonths",
+    "randomUUID", "valueType", "coll.indexOf", "datetime.fromEpoch", "datetime.fromEpochMillis", "duration.inMonths",
     "duration.inDays", "duration.inSeconds", "vector.similarity.cosine", "vector.similarity.euclidean",
     "vec.cosineDistance", "vec.euclideanDistance", "apoc.coll.toSet", "apoc.coll.containsAll",
     "apoc.coll.removeAll", "apoc.coll.unionAll", "apoc.coll.pairsMin", "apoc.coll.indexOf",

@@ -326,6 +326,27 @@ def _unit_domain(sql_function: str) -> Builder:
         f" ELSE 'NaN'::DOUBLE END"))
 
 
+def _value_type(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """valueType(): the value's type as Cypher writes types (`INTEGER NOT NULL`, `NULL`, `LIST<STRING NOT NULL>
+    NOT NULL`); a list is named by its elements' one type (`NOTHING` when empty; without `NOT NULL` when it
+    holds nulls). A list of several element types, or of lists, is refused rather than named differently."""
+    unsupported = error_sql("UnsupportedFeature", "Unsupported",
+                            "'valueType() of a list of several element types or of lists'")
+
+    def name(value: str) -> str:
+        items = f"{value}::VARIANT[]"
+        present = f"list_filter({items}, lambda x: x IS NOT NULL)"
+        kinds = f"list_distinct(list_transform({present}, lambda x: cy_type_name(x)))"
+        nulls = f"list_count({items}) < len({items})"
+        element = (f"CASE WHEN len({kinds}) = 0 THEN CASE WHEN {nulls} THEN 'NULL' ELSE 'NOTHING' END"
+                   f" WHEN len({kinds}) > 1 OR {kinds}[1] = 'LIST' THEN {unsupported}"
+                   f" ELSE {kinds}[1] || CASE WHEN {nulls} THEN '' ELSE ' NOT NULL' END END")
+        return (f"CASE WHEN {value} IS NULL THEN 'NULL' WHEN cy_kind({value}) = 5 THEN 'LIST<' || {element} ||"
+                f" '> NOT NULL' ELSE cy_type_name({value}) || ' NOT NULL' END")
+
+    return let([c.variant(f.arguments[0])], name)
+
+
 def _sign(c: ExpressionCompiler, f: b.BFunction) -> str:
     return f"sign({c.number(f.arguments[0])})::BIGINT"
 
@@ -436,6 +457,7 @@ FUNCTIONS: dict[str, Builder] = {
     "char_length": lambda c, f: f"length({c.string(f.arguments[0])})",
     "character_length": lambda c, f: f"length({c.string(f.arguments[0])})",
     "randomuuid": lambda c, f: "uuid()::VARCHAR",
+    "valuetype": _value_type,
     "rand": lambda c, f: "random()",
     "size": _size,
     "length": _length,
