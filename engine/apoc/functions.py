@@ -89,7 +89,6 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     "apoc.math.minlong": (0, None, "-9223372036854775807 - 1"),
     "apoc.math.maxint": (0, None, "2147483647"),
     "apoc.math.minint": (0, None, "-2147483648"),
-    "apoc.label.exists": (2, None, "__a1 IN labels(__a0)"),
     "apoc.any.property": (2, None, "__a0[__a1]"),
     "apoc.convert.tostring": (1, None, "toString(__a0)"),
     "apoc.convert.tointeger": (1, None, "toInteger(__a0)"),
@@ -98,6 +97,7 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     "apoc.date.currenttimestamp": (0, None, "timestamp()"),
     "apoc.create.uuid": (0, None, "randomUUID()"),
     "apoc.node.degree": (1, None, "COUNT { (__a0)--() }"),
+    "apoc.label.exists": (2, None, "__a0:$(__a1)"),
 }
 """Lower-case name → (least arguments, most arguments (None: the least), the body)."""
 

@@ -1,6 +1,6 @@
-"""`apoc.meta.data()` and `apoc.meta.schema()`. `apoc.meta.data()`: one row per (label, property), per
-(type, property) and per (label, relationship type)
-with the end labels, as neo4j-graphrag and LangChain read a graph's schema from it.
+"""`apoc.meta.data()`, `apoc.meta.schema()` and `apoc.meta.stats()`. `apoc.meta.data()`: one row per (label,
+property), per (type, property) and per (label, relationship type) with the end labels,
+as neo4j-graphrag and LangChain read a graph's schema from it.
 
 APOC samples nodes; the engine reads the store whole, in one SELECT (its configuration map, `{sample: n}`,
 is accepted and changes nothing). A property's type is its column's, in APOC's names; a column of values of
@@ -142,9 +142,44 @@ def _meta_schema(preparation: ProcedurePreparation) -> str:
     return run.materialize(f"(SELECT {value} AS value, 1 AS __i)", [], bound.values).sql
 
 
+STATS_OUTPUTS = (("labelCount", "INTEGER"), ("relTypeCount", "INTEGER"), ("propertyKeyCount", "INTEGER"),
+                 ("nodeCount", "INTEGER"), ("relCount", "INTEGER"), ("labels", "MAP"), ("relTypes", "MAP"),
+                 ("relTypesCount", "MAP"), ("stats", "MAP"))
+
+
+def _meta_stats(preparation: ProcedurePreparation) -> str:
+    """`apoc.meta.stats()`: one row of the store's counts: per label, per relationship type, and per type
+    from or to each label (APOC's `(:Person)-[:KNOWS]->()` keys). Each count is one GROUP BY over the store
+    (rows per label and type, not per element), the maps assembled from those few rows and bound."""
+    run = preparation.run
+    labels = dict(run.fetchall("SELECT l, count(*) FROM nodes, unnest(labels) AS u(l) GROUP BY l ORDER BY l"))
+    types = dict(run.fetchall("SELECT type, count(*) FROM rels GROUP BY type ORDER BY type"))
+    ends = run.fetchall("SELECT side, l, r.type, count(DISTINCT r.id) FROM rels AS r,"
+                        " (VALUES ('start'), ('end')) AS s(side) JOIN nodes AS n ON true,"
+                        " unnest(n.labels) AS u(l) WHERE n.id = CASE side WHEN 'start' THEN r.src ELSE r.dst END"
+                        " GROUP BY ALL ORDER BY ALL")
+    rel_types: dict[str, int] = {}
+    for side, label, rel_type, count in ends:
+        key = f"(:{label})-[:{rel_type}]->()" if side == "start" else f"()-[:{rel_type}]->(:{label})"
+        rel_types[key] = count
+    rel_types.update({f"()-[:{rel_type}]->()": count for rel_type, count in types.items()})
+    (keys,) = run.fetchall("SELECT count(DISTINCT key) FROM graph_property_keys")[0]
+    (nodes,) = run.fetchall("SELECT count(*) FROM nodes")[0]
+    (rels,) = run.fetchall("SELECT count(*) FROM rels")[0]
+    stats = {"labelCount": len(labels), "relTypeCount": len(types), "propertyKeyCount": keys, "nodeCount": nodes,
+             "relCount": rels, "labels": labels, "relTypes": rel_types}
+    bound = Parameters()
+    values = [bound.bind(value, t.ANY) for value in
+              (len(labels), len(types), keys, nodes, rels, labels, rel_types, types, stats)]
+    columns = ", ".join(f"{value} AS {name}" for value, (name, _) in zip(values, STATS_OUTPUTS, strict=True))
+    return run.materialize(f"(SELECT {columns}, 1 AS __i)", [], bound.values).sql
+
+
 PROCEDURES = (
     Procedure("apoc.meta.data", (ProcedureField("config", "MAP"),),
               tuple(ProcedureField(name, kind) for name, kind in OUTPUTS), build=_meta_data, required_inputs=0),
     Procedure("apoc.meta.schema", (ProcedureField("config", "MAP"),), (ProcedureField("value", "MAP"),),
               prepare=_meta_schema, required_inputs=0),
+    Procedure("apoc.meta.stats", (), tuple(ProcedureField(name, kind) for name, kind in STATS_OUTPUTS),
+              prepare=_meta_stats),
 )

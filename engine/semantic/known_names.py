@@ -29,7 +29,7 @@ NOT_YET_PROCEDURES = frozenset({
     "apoc.create.addlabels", "apoc.create.setproperty", "apoc.path.expand", "apoc.path.expandconfig",
     "apoc.path.subgraphnodes", "apoc.path.subgraphall", "apoc.path.spanningtree", "apoc.periodic.iterate",
     "apoc.periodic.commit", "apoc.do.when", "apoc.when", "apoc.schema.nodes", "apoc.schema.assert",
-    "apoc.meta.graph", "apoc.meta.stats", "apoc.cypher.run", "apoc.load.json",
+    "apoc.meta.graph", "apoc.cypher.run", "apoc.load.json",
     "apoc.refactor.mergenodes", "apoc.nodes.get",
 })
 """Procedures of Neo4j and APOC Core the engine does not run yet (lower case)."""
