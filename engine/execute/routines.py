@@ -1,8 +1,9 @@
 """SHOW PROCEDURES and SHOW FUNCTIONS: the rows Neo4j 5 lists, for the procedures and functions the engine
 runs (its own and the feature packages' built-in ones, and the function macros), sorted by name.
 
-The engine keeps no descriptions or roles: those columns are empty strings and nulls. Every built-in
-procedure reads (`mode` READ); a function's category is its family's (Neo4j's category names).
+The engine keeps no descriptions or roles: those columns are empty strings and nulls. A built-in procedure
+reads (`mode` READ); a procedure macro has its own mode (`db.create.setNodeVectorProperty` WRITE); a
+function's category is its family's (Neo4j's category names).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.procedures import BUILT_IN, Procedure
+from engine.semantic.extensions import PROCEDURE_MACROS
 from engine.semantic.function_macros import FUNCTION_MACROS
 from engine.semantic.functions import AGGREGATES, SIGNATURES, TRIGONOMETRIC
 from engine.semantic.known_names import CANONICAL_NAMES
@@ -50,13 +52,17 @@ def _category(name: str) -> str:
 
 def procedure_rows(procedures: dict[str, Procedure] | None = None) -> list[dict[str, Any]]:
     """One row per built-in procedure (and per one of `procedures`), by name."""
-    every = {**BUILT_IN, **(procedures or {})}
-    rows = []
-    for name in sorted(every):
-        procedure = every[name]
+    every: dict[str, tuple[str, str, str]] = {}  # name → inputs, outputs, mode
+    for name, procedure in {**BUILT_IN, **(procedures or {})}.items():
         inputs = ", ".join(f"{field.name} :: {field.type_name}" for field in procedure.inputs)
         outputs = ", ".join(f"{field.name} :: {field.type_name}" for field in procedure.outputs)
-        rows.append({"name": name, "description": "", "mode": "READ", "worksOnSystem": False,
+        every[name] = inputs, outputs, "READ"
+    for macro in PROCEDURE_MACROS.values():
+        every[macro.name] = ", ".join(f"{name} :: {type_name}" for name, type_name in macro.inputs), "", macro.mode
+    rows = []
+    for name in sorted(every):
+        inputs, outputs, mode = every[name]
+        rows.append({"name": name, "description": "", "mode": mode, "worksOnSystem": False,
                      "signature": f"{name}({inputs}) :: ({outputs})", "argumentDescription": [],
                      "returnDescription": [], "admin": False, "rolesExecution": None, "rolesBoostedExecution": None,
                      "isDeprecated": False, "deprecatedBy": None, "option": {"deprecated": False}})

@@ -19,6 +19,7 @@ from engine.vector import functions as vector_functions
 from engine.vector import indexes as vector_indexes
 from engine.vector import procedures as vector_procedures
 from engine.vector.search import vector_search_call
+from engine.vector.set_property import PROCEDURE_MACROS as VECTOR_PROCEDURE_MACROS
 
 register_built_in([*fulltext_procedures.procedures(), *vector_procedures.PROCEDURES,
                    *algorithm_procedures.PROCEDURES, *dbms_procedures.PROCEDURES,
@@ -29,6 +30,7 @@ signatures.register_functions(apoc_functions.SIGNATURES)
 sql_functions.register_functions(apoc_functions.FUNCTIONS)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
 extensions.SEARCH_CALLS["vector"] = vector_search_call
+extensions.PROCEDURE_MACROS.update({macro.name.lower(): macro for macro in VECTOR_PROCEDURE_MACROS})
 function_macros.FUNCTION_MACROS.update(apoc_functions.macros())
 register_index_kind("fulltext", IndexKind("fulltext-1.0", refresh=maintain.refresh, drop=maintain.drop))
 register_index_kind("vector", IndexKind(vector_indexes.PROVIDER, create=vector_indexes.create_vector_index,

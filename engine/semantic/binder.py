@@ -113,7 +113,7 @@ class Binder(PatternBinding, ExpressionBinding):
         self._standalone = top_level and len(query.clauses) == 1
         output: list[Variable] = []
         columns: list[str] = []
-        for clause in _expand_searches(query.clauses):
+        for clause in _expand_procedure_macros(_expand_searches(query.clauses)):
             if isinstance(clause, ast.Finish):  # the query's end, with no result (Cypher 25)
                 continue
             binder = CLAUSE_BINDERS.get(type(clause))
@@ -665,7 +665,8 @@ class Binder(PatternBinding, ExpressionBinding):
             if clause.name.lower() in NOT_YET_PROCEDURES:
                 raise UnsupportedFeature(f"the procedure {clause.name} (Neo4j or APOC has it; the engine does not "
                                          "run it yet: docs/CYPHER25.md)", clause.span)
-            hint = did_you_mean(clause.name, self.procedures.names())
+            hint = did_you_mean(clause.name, [*self.procedures.names(),
+                                               *(macro.name for macro in extensions.PROCEDURE_MACROS.values())])
             raise ProcedureError(f"there is no procedure called `{clause.name}`{hint}", clause.span,
                                  detail="ProcedureNotFound")
         standalone = self._standalone
@@ -995,6 +996,27 @@ def _expand_searches(clauses: tuple[ast.Clause, ...]) -> list[ast.Clause]:
                                           tuple(yields), False, None, span=span))
         expanded.append(replace(clause, search=None))
     return expanded
+
+def _expand_procedure_macros(clauses: list[ast.Clause]) -> list[ast.Clause]:
+    """Each call of a procedure macro (`extensions.PROCEDURE_MACROS`) as the clauses it stands for."""
+    expanded: list[ast.Clause] = []
+    for clause in clauses:
+        macro = extensions.PROCEDURE_MACROS.get(clause.name.lower()) if isinstance(clause, ast.CallProcedure) \
+            else None
+        if macro is None:
+            expanded.append(clause)
+            continue
+        assert isinstance(clause, ast.CallProcedure)
+        if clause.yield_items is not None or clause.yield_star:
+            raise CypherSyntaxError(f"procedure {macro.name} yields nothing: it cannot have YIELD", clause.span,
+                                    detail="UndefinedVariable")
+        if clause.arguments is None or len(clause.arguments) != len(macro.inputs):
+            given = "none" if clause.arguments is None else len(clause.arguments)
+            raise CypherSyntaxError(f"procedure {macro.name} takes {len(macro.inputs)} argument(s), got {given}",
+                                    clause.span, detail="InvalidNumberOfArguments")
+        expanded += macro.expand(clause)
+    return expanded
+
 
 def _search_entity(pattern: ast.Pattern, name: str, span: Span) -> str:
     """Whether the SEARCH variable is the node of a one-node pattern or the relationship of a one-hop one

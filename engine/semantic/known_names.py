@@ -24,7 +24,7 @@ NOT_YET_FUNCTIONS = frozenset({
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
 NOT_YET_PROCEDURES = frozenset({
-    "db.schema.visualization", "db.index.fulltext.listavailableanalyzers", "db.create.setnodevectorproperty",
+    "db.schema.visualization", "db.index.fulltext.listavailableanalyzers",
     "apoc.merge.node", "apoc.merge.relationship", "apoc.create.node", "apoc.create.relationship",
     "apoc.create.addlabels", "apoc.create.setproperty", "apoc.path.expand", "apoc.path.expandconfig",
     "apoc.path.subgraphnodes", "apoc.path.subgraphall", "apoc.path.spanningtree", "apoc.periodic.iterate",

@@ -113,6 +113,10 @@ WRITES = {
     "schema command": "CREATE INDEX person_born FOR (p:Person) ON (p.born)",
     "lower case, read after": "create (x:Person) with x match (p) return count(p) as people",
     "hidden behind comments": "// only reads\nMATCH (p:Person) /* RETURN p */ SET p.born = 0 RETURN p",
+    # every procedure whose mode is WRITE (SHOW PROCEDURES; the test below keeps this list complete)
+    "db.create.setNodeVectorProperty": "MATCH (p:Person) CALL db.create.setNodeVectorProperty(p, 'e', [1.0])",
+    "db.create.setRelationshipVectorProperty":
+        "MATCH ()-[r:KNOWS]->() CALL db.create.setRelationshipVectorProperty(r, 'e', [1.0])",
 }
 
 
@@ -124,6 +128,11 @@ def test_read_cypher_refuses_writes_and_leaves_the_graph_unchanged(tools, statem
     assert str(refused.value).startswith("ForbiddenError: ")  # the engine's read-only refusal
     assert str(refused.value).endswith("send this one with write_cypher.")
     assert graph(tools) == before
+
+
+def test_every_writing_procedure_is_among_the_refused_writes(tools):
+    writing = tools.read_cypher("SHOW PROCEDURES YIELD name, mode WHERE mode <> 'READ' RETURN name")
+    assert {row["name"] for row in writing["rows"]} == {name for name in WRITES if "." in name}
 
 
 def test_read_cypher_refuses_foreach_and_leaves_the_graph_unchanged(tools):
