@@ -394,12 +394,16 @@ class SetWriter(WriterBase):
                 if add:
                     self.run.changes.wrote("node", labels=item.labels)
             if item.value is not None:
-                not_a_label = error_sql("TypeError", "InvalidArgumentType",
-                                        "'a dynamic label must be a string or a list of strings, got ' ||"
-                                        " cy_type_name(x)")
-                each = f"CASE WHEN cy_kind(x) = 4 THEN x::VARCHAR ELSE {not_a_label} END"
-                names = (f"CASE WHEN cy_kind(v) = 5 THEN list_transform(v::VARIANT[], lambda x: {each})"
-                         f" ELSE [(SELECT {each} FROM (SELECT v AS x))] END")
+                def label(x: str, lists: str = "") -> str:
+                    """`x` as a label name: a string; a list only where `lists` says what it stands for (DuckDB
+                    evaluates a CASE's every branch: the one for a single label must not refuse a list)."""
+                    refused = error_sql("TypeError", "InvalidArgumentType",
+                                        f"'a dynamic label must be a string or a list of strings, got ' ||"
+                                        f" cy_type_name({x})")
+                    return f"CASE WHEN cy_kind({x}) = 4 THEN {x}::VARCHAR {lists} ELSE {refused} END"
+
+                names = (f"CASE WHEN cy_kind(v) = 5 THEN list_transform(v::VARIANT[], lambda x: {label('x')})"
+                         f" ELSE [{label('v', 'WHEN cy_kind(v) = 5 THEN NULL')}] END")
                 pairs = (f"(SELECT id, unnest({names}) AS l, __ord FROM (SELECT id, v::VARIANT AS v, __ord"
                          f" FROM {rows.sql}))")
                 counters += self._apply_labels(pairs, [], add=add)
