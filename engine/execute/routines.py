@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine.procedures import BUILT_IN, Procedure
-from engine.semantic.extensions import PROCEDURE_MACROS
 from engine.semantic.function_macros import FUNCTION_MACROS
 from engine.semantic.functions import AGGREGATES, SIGNATURES, TRIGONOMETRIC
 from engine.semantic.known_names import CANONICAL_NAMES
+from engine.semantic.procedure_macros import PROCEDURE_MACROS
 
 PROCEDURE_COLUMNS = ("name", "description", "mode", "worksOnSystem")
 PROCEDURE_ALL_COLUMNS = (*PROCEDURE_COLUMNS, "signature", "argumentDescription", "returnDescription", "admin",
@@ -58,7 +58,8 @@ def procedure_rows(procedures: dict[str, Procedure] | None = None) -> list[dict[
         outputs = ", ".join(f"{field.name} :: {field.type_name}" for field in procedure.outputs)
         every[name] = inputs, outputs, "READ"
     for macro in PROCEDURE_MACROS.values():
-        every[macro.name] = ", ".join(f"{name} :: {type_name}" for name, type_name in macro.inputs), "", macro.mode
+        every[macro.name] = (", ".join(f"{name} :: {type_name}" for name, type_name in macro.inputs),
+                             ", ".join(f"{name} :: {type_name}" for name, type_name in macro.outputs), macro.mode)
     rows = []
     for name in sorted(every):
         inputs, outputs, mode = every[name]

@@ -4,6 +4,7 @@ connection module is imported."""
 from __future__ import annotations
 
 from engine.algorithms import procedures as algorithm_procedures
+from engine.apoc import create as apoc_create
 from engine.apoc import functions as apoc_functions
 from engine.apoc import meta as apoc_meta
 from engine.dbms import procedures as dbms_procedures
@@ -12,7 +13,7 @@ from engine.fulltext import falkordb, maintain
 from engine.fulltext import procedures as fulltext_procedures
 from engine.plugins import macros as _macros  # noqa: F401 - the macros come with the compiler
 from engine.procedures import register_built_in
-from engine.semantic import extensions, function_macros
+from engine.semantic import extensions, function_macros, procedure_macros
 from engine.semantic import functions as signatures
 from engine.sqlgen import functions as sql_functions
 from engine.vector import functions as vector_functions
@@ -30,7 +31,8 @@ signatures.register_functions(apoc_functions.SIGNATURES)
 sql_functions.register_functions(apoc_functions.FUNCTIONS)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
 extensions.SEARCH_CALLS["vector"] = vector_search_call
-extensions.PROCEDURE_MACROS.update({macro.name.lower(): macro for macro in VECTOR_PROCEDURE_MACROS})
+procedure_macros.PROCEDURE_MACROS.update({macro.name.lower(): macro
+                                          for macro in (*VECTOR_PROCEDURE_MACROS, *apoc_create.PROCEDURE_MACROS)})
 function_macros.FUNCTION_MACROS.update(apoc_functions.macros())
 register_index_kind("fulltext", IndexKind("fulltext-1.0", refresh=maintain.refresh, drop=maintain.drop))
 register_index_kind("vector", IndexKind(vector_indexes.PROVIDER, create=vector_indexes.create_vector_index,

@@ -35,6 +35,7 @@ from engine.semantic.bound import observed as _observed
 from engine.semantic.constants import constant_of
 from engine.semantic.functions import AGGREGATES
 from engine.semantic.known_names import NOT_YET_PROCEDURES, did_you_mean
+from engine.semantic.procedure_macros import PROCEDURE_MACROS
 from engine.semantic.scope import ColumnNamer, Scope, Variable
 from engine.semantic.unknown import UNKNOWN
 from engine.span import Span
@@ -113,7 +114,7 @@ class Binder(PatternBinding, ExpressionBinding):
         self._standalone = top_level and len(query.clauses) == 1
         output: list[Variable] = []
         columns: list[str] = []
-        for clause in _expand_procedure_macros(_expand_searches(query.clauses)):
+        for clause in _expand_procedure_macros(_expand_searches(query.clauses), self._standalone):
             if isinstance(clause, ast.Finish):  # the query's end, with no result (Cypher 25)
                 continue
             binder = CLAUSE_BINDERS.get(type(clause))
@@ -666,7 +667,7 @@ class Binder(PatternBinding, ExpressionBinding):
                 raise UnsupportedFeature(f"the procedure {clause.name} (Neo4j or APOC has it; the engine does not "
                                          "run it yet: docs/CYPHER25.md)", clause.span)
             hint = did_you_mean(clause.name, [*self.procedures.names(),
-                                               *(macro.name for macro in extensions.PROCEDURE_MACROS.values())])
+                                               *(macro.name for macro in PROCEDURE_MACROS.values())])
             raise ProcedureError(f"there is no procedure called `{clause.name}`{hint}", clause.span,
                                  detail="ProcedureNotFound")
         standalone = self._standalone
@@ -997,24 +998,23 @@ def _expand_searches(clauses: tuple[ast.Clause, ...]) -> list[ast.Clause]:
         expanded.append(replace(clause, search=None))
     return expanded
 
-def _expand_procedure_macros(clauses: list[ast.Clause]) -> list[ast.Clause]:
-    """Each call of a procedure macro (`extensions.PROCEDURE_MACROS`) as the clauses it stands for."""
+def _expand_procedure_macros(clauses: list[ast.Clause], standalone: bool) -> list[ast.Clause]:
+    """Each call of a procedure macro (`procedure_macros.PROCEDURE_MACROS`) as the clauses it stands for."""
     expanded: list[ast.Clause] = []
     for clause in clauses:
-        macro = extensions.PROCEDURE_MACROS.get(clause.name.lower()) if isinstance(clause, ast.CallProcedure) \
-            else None
+        macro = PROCEDURE_MACROS.get(clause.name.lower()) if isinstance(clause, ast.CallProcedure) else None
         if macro is None:
             expanded.append(clause)
             continue
         assert isinstance(clause, ast.CallProcedure)
-        if clause.yield_items is not None or clause.yield_star:
+        if not macro.outputs and (clause.yield_items is not None or clause.yield_star):
             raise CypherSyntaxError(f"procedure {macro.name} yields nothing: it cannot have YIELD", clause.span,
                                     detail="UndefinedVariable")
         if clause.arguments is None or len(clause.arguments) != len(macro.inputs):
             given = "none" if clause.arguments is None else len(clause.arguments)
             raise CypherSyntaxError(f"procedure {macro.name} takes {len(macro.inputs)} argument(s), got {given}",
                                     clause.span, detail="InvalidNumberOfArguments")
-        expanded += macro.expand(clause)
+        expanded += macro.expand(clause, standalone)
     return expanded
 
 

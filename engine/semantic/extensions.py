@@ -5,7 +5,7 @@ binder imports none of them.
   `CALL db.idx.fulltext.createNodeIndex(...)` is a CREATE FULLTEXT INDEX); the first that answers wins.
 - `SEARCH_CALLS`: the procedure call a `SEARCH` of an index kind stands for (a vector SEARCH), by kind;
   full-text SEARCH is the binder's own.
-- `PROCEDURE_MACROS`: procedures that stand for clauses over their arguments (Neo4j's
+- `procedure_macros.PROCEDURE_MACROS`: procedures that stand for clauses over their arguments (Neo4j's
   `db.create.setNodeVectorProperty(n, key, v)` is `SET n[key] = vecf32(v)`), by lower-case name.
 - `function_macros.FUNCTION_MACROS`: functions that stand for a Cypher expression over their arguments
   (APOC's `apoc.coll.sum(l)` is a `reduce` over `l`).
@@ -14,7 +14,6 @@ binder imports none of them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from engine.syntax import ast
@@ -25,22 +24,6 @@ SearchCall = Callable[[ast.Search, str], ast.CallProcedure]
 STATEMENT_REWRITES: list[StatementRewrite] = []
 SEARCH_CALLS: dict[str, SearchCall] = {}
 
-
-@dataclass(frozen=True)
-class ProcedureMacro:
-    """A procedure that yields nothing and stands for clauses over its arguments: the binder binds those
-    clauses in the call's place, so a writing one makes the statement updating and a read-only call refuses
-    it by the same check as any write. `mode` is Neo4j's (SHOW PROCEDURES lists it)."""
-
-    name: str
-    inputs: tuple[tuple[str, str], ...]
-    """(name, Neo4j's type name) of each argument, all required."""
-    mode: str
-    expand: Callable[[ast.CallProcedure], tuple[ast.Clause, ...]]
-    """The clauses of one call, whose arguments are given (their count checked)."""
-
-
-PROCEDURE_MACROS: dict[str, ProcedureMacro] = {}
 
 
 def rewritten(statement: ast.Query, params: Mapping[str, Any]) -> ast.Statement | None:

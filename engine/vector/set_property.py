@@ -7,11 +7,11 @@ precision and refuses what is not a list of numbers."""
 from __future__ import annotations
 
 from engine.errors import CypherSyntaxError
-from engine.semantic.extensions import ProcedureMacro
+from engine.semantic.procedure_macros import ProcedureMacro
 from engine.syntax import ast
 
 
-def _set_vector(call: ast.CallProcedure) -> tuple[ast.Clause, ...]:
+def _set_vector(call: ast.CallProcedure, standalone: bool) -> tuple[ast.Clause, ...]:
     assert call.arguments is not None
     entity, key, vector = call.arguments
     if not isinstance(entity, ast.Variable):
@@ -23,7 +23,7 @@ def _set_vector(call: ast.CallProcedure) -> tuple[ast.Clause, ...]:
 
 
 def _macro(name: str, entity: tuple[str, str]) -> ProcedureMacro:
-    return ProcedureMacro(name, (entity, ("key", "STRING"), ("vector", "LIST<FLOAT>")), "WRITE", _set_vector)
+    return ProcedureMacro(name, (entity, ("key", "STRING"), ("vector", "LIST<FLOAT>")), (), "WRITE", _set_vector)
 
 
 PROCEDURE_MACROS = (

@@ -117,6 +117,10 @@ WRITES = {
     "db.create.setNodeVectorProperty": "MATCH (p:Person) CALL db.create.setNodeVectorProperty(p, 'e', [1.0])",
     "db.create.setRelationshipVectorProperty":
         "MATCH ()-[r:KNOWS]->() CALL db.create.setRelationshipVectorProperty(r, 'e', [1.0])",
+    "apoc.create.node": "CALL apoc.create.node(['Person'], {name: 'Mallory'})",
+    "apoc.create.nodes": "CALL apoc.create.nodes(['Person'], [{name: 'Mallory'}]) YIELD node RETURN node",
+    "apoc.create.relationship":
+        "MATCH (a:Person), (b:Person) CALL apoc.create.relationship(a, 'KNOWS', {}, b) YIELD rel RETURN count(*)",
 }
 
 

@@ -1,0 +1,77 @@
+"""Procedures that stand for clauses over their arguments, by lower-case name: the binder binds a call as
+those clauses (ADR-0060), so a writing procedure is the write it performs, with the engine's counters,
+transaction and read-only check. Feature packages register theirs through the composition root
+(`engine/vector/set_property.py`, `engine/apoc/create.py`).
+
+A body written in Cypher names its arguments `__a0`, `__a1`, ... and its own variables start with `__`, so an
+argument that reads a variable of the query is never captured by them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.errors import CypherSyntaxError
+from engine.span import Span
+from engine.syntax import ast
+from engine.syntax.parser import parse
+
+
+@dataclass(frozen=True)
+class ProcedureMacro:
+    """A procedure that is clauses over its arguments. `mode` is Neo4j's (SHOW PROCEDURES lists it)."""
+
+    name: str
+    inputs: tuple[tuple[str, str], ...]
+    """(name, Neo4j's type name) of each argument, all required."""
+    outputs: tuple[tuple[str, str], ...]
+    """(name, Neo4j's type name) of each output; none: the procedure yields nothing (VOID)."""
+    mode: str
+    expand: Callable[[ast.CallProcedure, bool], tuple[ast.Clause, ...]]
+    """The clauses of one call (its argument count checked), and whether it is the statement's only clause
+    (then, without YIELD, it returns every output)."""
+
+
+PROCEDURE_MACROS: dict[str, ProcedureMacro] = {}
+
+
+def _substitute(node: ast.SyntaxNode, values: dict[str, ast.Expression], span: Span) -> ast.SyntaxNode:
+    """`node` with each variable named in `values` replaced by its value, every span `span`."""
+    if isinstance(node, ast.Variable) and node.name in values:
+        return values[node.name]
+    return ast.replace_spans(ast.replace_children(node, lambda child: _substitute(child, values, span)), span)
+
+
+def subquery_macro(name: str, inputs: tuple[tuple[str, str], ...], outputs: tuple[tuple[str, str], ...],
+                   mode: str, body: str) -> ProcedureMacro:
+    """A procedure that yields rows: `body` (Cypher over `__a0`, ...) runs in `CALL (*) { ... }` once per input
+    row and binds each output `o` as the variable `__out_o`; the call's YIELD picks and renames them and its
+    WHERE filters the rows after."""
+
+    def expand(call: ast.CallProcedure, standalone: bool) -> tuple[ast.Clause, ...]:
+        assert call.arguments is not None
+        chosen = [(field, field) for field, _ in outputs] if call.yield_items is None or call.yield_star else [
+            (item.field, item.alias.name if item.alias is not None else item.field) for item in call.yield_items]
+        if call.yield_items is None and not standalone:
+            raise CypherSyntaxError(f"procedure call {name} inside a query must YIELD its results", call.span,
+                                    detail="UndefinedVariable")
+        known = {field for field, _ in outputs}
+        for field, _ in chosen:
+            if field not in known:
+                raise CypherSyntaxError(f"procedure {name} has no output `{field}`", call.span,
+                                        detail="UndefinedVariable")
+        returned = ", ".join(f"`__out_{field}` AS `{alias}`" for field, alias in chosen)
+        text = f"CALL (*) {{ {body} RETURN {returned} }}"
+        if call.where is not None:
+            text += " WITH * WHERE __where"
+        if standalone:
+            text += " RETURN " + ", ".join(f"`{alias}` AS `{alias}`" for _, alias in chosen)
+        query = parse(text)
+        assert isinstance(query, ast.Query)
+        values = {f"__a{i}": argument for i, argument in enumerate(call.arguments)}
+        if call.where is not None:
+            values["__where"] = call.where
+        return tuple(_substitute(clause, values, call.span) for clause in query.parts[0].clauses)  # type: ignore[misc]
+
+    return ProcedureMacro(name, inputs, outputs, mode, expand)
