@@ -281,8 +281,11 @@ class SetWriter(WriterBase):
             entry_type = (t.NULL if not found else
                           RUNTIME_TYPES.get(found[0], t.ANY) if len(found) == 1 else t.ANY)
             entry = Variable(f"entry {key}", entry_type, f"__entry{next(_ENTRY_COLUMNS)}")
-            read = f"cy_map_get({holder}, {parameters.text(key)})"
-            columns.append(f"{convert_from_variant(read, entry_type) if found else 'NULL'} AS {entry.column}")
+            # a key whose values are all null is read as NULL: binding its name for a read not written would
+            # leave DuckDB one parameter too many
+            read = convert_from_variant(f"cy_map_get({holder}, {parameters.text(key)})", entry_type) if found \
+                else "NULL"
+            columns.append(f"{read} AS {entry.column}")
             columns.append(f"coalesce(list_contains(variant_keys({holder}), {parameters.text(key)}), false)"
                            f" AS {entry.column}_has")
             present[key] = f"{entry.column}_has"

@@ -121,6 +121,11 @@ WRITES = {
     "apoc.create.nodes": "CALL apoc.create.nodes(['Person'], [{name: 'Mallory'}]) YIELD node RETURN node",
     "apoc.create.relationship":
         "MATCH (a:Person), (b:Person) CALL apoc.create.relationship(a, 'KNOWS', {}, b) YIELD rel RETURN count(*)",
+    **{f"apoc.create.{name}": f"MATCH (p:Person) CALL apoc.create.{name}(p, {arguments}) YIELD node RETURN node"
+       for name, arguments in (("addLabels", "['Admin']"), ("removeLabels", "['Person']"), ("setLabels", "['X']"),
+                               ("setProperty", "'born', 0"), ("setProperties", "['born'], [0]"))},
+    **{f"apoc.create.{name}": f"MATCH ()-[r:KNOWS]->() CALL apoc.create.{name}(r, {arguments}) YIELD rel RETURN rel"
+       for name, arguments in (("setRelProperty", "'since', 0"), ("setRelProperties", "['since'], [0]"))},
 }
 
 
