@@ -233,6 +233,7 @@ class Binder(PatternBinding, ExpressionBinding):
                 raise CypherSyntaxError("RETURN * is not allowed when there are no variables in scope", span,
                                         detail="NoVariablesInScope")
             for variable in named:
+                self._reference(variable)  # an outer variable `*` carries is one a subquery imports
                 projected = self.new_variable(variable.name, variable.type)
                 projected.observed = variable.observed
                 projected.constant = None if is_return else variable.constant
