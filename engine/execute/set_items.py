@@ -196,8 +196,7 @@ class SetWriter(WriterBase):
             (count,) = self.run.fetchone(
                 f"SELECT count(*) FROM {table} WHERE {column} IS NOT NULL AND id IN (SELECT id FROM {rows.sql})")
             self.run.execute(f"UPDATE {table} SET {column} = NULL WHERE id IN (SELECT id FROM {rows.sql})")
-            self.run.changes.touch(entity, rows.sql, keys=[item.key])
-            self.run.changes.wrote(entity, keys=[item.key])
+            self._wrote_key(entity, rows.sql, item.key)
             counters["properties_set"] += count
         return counters
 
@@ -368,10 +367,14 @@ class SetWriter(WriterBase):
             # `s.v` is already in the column's representation (converted by `_targets`).
             checked = stored_value("s.v", column_type or t.ANY, column_type or t.ANY)
             self.run.execute(f"UPDATE {table} SET {column} = {checked} FROM {rows.sql} AS s WHERE {table}.id = s.id")
-            self.run.changes.touch(entity, rows.sql, keys=[item.key])
-            self.run.changes.wrote(entity, keys=[item.key])
+            self._wrote_key(entity, rows.sql, item.key)
             counters["properties_set"] += count
         return counters
+
+    def _wrote_key(self, entity: str, rows_sql: str, key: str) -> None:
+        """Tell the change log that `key` of the elements in `rows_sql` was written (indexes follow it)."""
+        self.run.changes.touch(entity, rows_sql, keys=[key])
+        self.run.changes.wrote(entity, keys=[key])
 
     def _set_labels(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
         return self._change_labels(item, relation, add=True)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.errors import CypherSyntaxError
+from engine.span import Span
 from engine.syntax import ast
 from engine.syntax.parser import parse_expression
 
@@ -38,12 +39,16 @@ class FunctionMacro:
                 raise CypherSyntaxError(f"{call.name}() takes a variable there (it is matched in a pattern)",
                                         arguments[node.variable.name].span, detail="InvalidArgumentType")
 
-        def substitute(node: ast.SyntaxNode) -> ast.SyntaxNode:
-            if isinstance(node, ast.Variable) and node.name in self.parameters:
-                return arguments.get(node.name, missing)
-            return ast.replace_spans(ast.replace_children(node, substitute), call.span)
+        values = {name: arguments.get(name, missing) for name in self.parameters}
+        return substitute(self.body, values, call.span)  # type: ignore[return-value]
 
-        return substitute(self.body)  # type: ignore[return-value]
+
+def substitute(node: ast.SyntaxNode, values: Mapping[str, ast.Expression], span: Span) -> ast.SyntaxNode:
+    """`node` with each variable named in `values` replaced by its value, every other span `span` (an error in
+    a macro's body points at its call)."""
+    if isinstance(node, ast.Variable) and node.name in values:
+        return values[node.name]
+    return ast.replace_spans(ast.replace_children(node, lambda child: substitute(child, values, span)), span)
 
 
 def parse_macros(definitions: Mapping[str, tuple[int, int | None, str]]) -> dict[str, FunctionMacro]:

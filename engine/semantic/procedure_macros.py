@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.errors import CypherSyntaxError
-from engine.span import Span
+from engine.semantic.function_macros import substitute
 from engine.syntax import ast
 from engine.syntax.parser import parse
 
@@ -34,13 +34,6 @@ class ProcedureMacro:
 
 
 PROCEDURE_MACROS: dict[str, ProcedureMacro] = {}
-
-
-def _substitute(node: ast.SyntaxNode, values: dict[str, ast.Expression], span: Span) -> ast.SyntaxNode:
-    """`node` with each variable named in `values` replaced by its value, every span `span`."""
-    if isinstance(node, ast.Variable) and node.name in values:
-        return values[node.name]
-    return ast.replace_spans(ast.replace_children(node, lambda child: _substitute(child, values, span)), span)
 
 
 def subquery_macro(name: str, inputs: tuple[tuple[str, str], ...], outputs: tuple[tuple[str, str], ...],
@@ -72,6 +65,6 @@ def subquery_macro(name: str, inputs: tuple[tuple[str, str], ...], outputs: tupl
         values = {f"__a{i}": argument for i, argument in enumerate(call.arguments)}
         if call.where is not None:
             values["__where"] = call.where
-        return tuple(_substitute(clause, values, call.span) for clause in query.parts[0].clauses)  # type: ignore[misc]
+        return tuple(substitute(clause, values, call.span) for clause in query.parts[0].clauses)  # type: ignore[misc]
 
     return ProcedureMacro(name, inputs, outputs, mode, expand)
