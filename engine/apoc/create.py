@@ -2,8 +2,8 @@
 label or set properties on the nodes or relationships given (one or a list: `addLabels`, `removeLabels`,
 `setLabels`, `setProperty`, `setProperties`, `setRelProperty`, `setRelProperties`): writing procedures
 bound as the CREATE and SET they perform (procedure macros, ADR-0060), so they are set-based, counted and
-refused by a read-only call like any CREATE. Labels may come from the row (SET takes them); a relationship's
-type must be known when the statement compiles (a literal or a parameter), as in a CREATE pattern."""
+refused by a read-only call like any CREATE. Labels and a relationship's type may come from the row, as in
+a CREATE pattern (ADR-0061)."""
 
 from __future__ import annotations
 

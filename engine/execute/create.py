@@ -18,6 +18,7 @@ from engine.execute.write_support import (
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters
+from engine.sqlgen.dynamic_labels import label_list_sql, single_type_sql
 from engine.sqlgen.expressions import ExpressionCompiler, entity_id_of
 from engine.sqlgen.generator import QueryCompiler
 from engine.sqlgen.relation import Relation
@@ -98,12 +99,10 @@ class CreateWriter(WriterBase):
         for element in elements:
             entries = self._property_entries(element.properties)
             keys = [key for key, value in entries if value.type.kind is not Kind.NULL]
-            if isinstance(element, b.BoundNode):
-                self.run.changes.wrote("node", labels=label_names(element.labels, element.span), keys=keys,
-                                        created=True)
-            else:
-                assert isinstance(element.types, ast.LabelName)
-                self.run.changes.wrote("relationship", labels=[element.types.name], keys=keys, created=True)
+            known = None if element.dynamic else label_names(
+                element.labels if isinstance(element, b.BoundNode) else element.types, element.span)
+            self.run.changes.wrote("node" if isinstance(element, b.BoundNode) else "relationship", labels=known,
+                                   keys=keys, created=True)
 
     def _ranked(self, relation: Relation) -> tuple[Relation, int]:
         """The rows with `__rank`, their 1-based position in `__ord` order (new ids are numbered by it),
@@ -171,7 +170,12 @@ class CreateWriter(WriterBase):
         self.run.execute(f"INSERT INTO nodes (id, labels{''.join(', ' + c for c in columns)}) {select}",
                          parameters.values)
         counters["nodes_created"] += rows * len(nodes)
-        counters["labels_added"] += rows * sum(len(label_names(node.labels, node.span)) for node in nodes)
+        if any(node.dynamic for node in nodes):
+            (added,) = self.run.fetchone(f"SELECT coalesce(sum(len(labels)), 0) FROM nodes WHERE id >= {base}"
+                                        f" AND id < {base + rows * len(nodes)}")
+            counters["labels_added"] += int(added)
+        else:
+            counters["labels_added"] += rows * sum(len(label_names(node.labels, node.span)) for node in nodes)
         counters["properties_set"] += self._count_properties("nodes", columns, base, rows * len(nodes))
         return counters
 
@@ -227,19 +231,16 @@ class CreateWriter(WriterBase):
                 else:
                     stored.append(f"NULL::{sql_type(column_type)}")
             if entity == "node":
-                labels = label_names(element.labels, element.span)
-                label_sql = "[" + ", ".join(parameters.text(label) for label in labels) + "]::VARCHAR[]"
-                head = [id_sql[id(element.variable)].sql(rank), label_sql]
+                head = [id_sql[id(element.variable)].sql(rank), _labels_sql(element, compiler, parameters)]
             else:
                 rel, left, right = element
-                assert isinstance(rel.types, ast.LabelName)
                 start = self._endpoint_sql(left, id_sql, alias, rank)
                 end = self._endpoint_sql(right, id_sql, alias, rank)
                 if rel.direction == "left":
                     start, end = end, start
                 missing = error_sql("SemanticError", "CreateRelationshipWithNullNode",
                                     "'failed to create a relationship: a node is null'")
-                head = [id_sql[id(rel.variable)].sql(rank), parameters.text(rel.types.name),
+                head = [id_sql[id(rel.variable)].sql(rank), _type_sql(rel, compiler, parameters),
                         f"coalesce({start}, {missing})", f"coalesce({end}, {missing})"]
             structs.append("struct_pack(" + ", ".join(f"c{i} := {sql}" for i, sql in enumerate([*head, *stored]))
                            + ")")
@@ -257,22 +258,22 @@ class CreateWriter(WriterBase):
         return int(total)
 
     def _insert_node(self, node: b.BoundNode, ranked: Relation, id_sql: dict[int, NewId]) -> Counter[str]:
-        labels = label_names(node.labels, node.span)
         _, compiler, alias, parameters = self.compiler(ranked)
         for variable_id, new_id in id_sql.items():
             compiler.context.variables[variable_id] = new_id.sql(f"{alias}.__rank")
         values = self._property_values(compiler, "node", self._property_entries(node.properties))
         columns = [column for column, _ in values]
-        label_sql = "[" + ", ".join(parameters.text(label) for label in labels) + "]::VARCHAR[]"
         own_id = id_sql[id(node.variable)].sql(f"{alias}.__rank")
-        select = ", ".join([own_id, label_sql, *[sql for _, sql in values]])
+        select = ", ".join([own_id, _labels_sql(node, compiler, parameters), *[sql for _, sql in values]])
         self.run.execute(
             f"INSERT INTO nodes (id, labels{''.join(', ' + c for c in columns)}) SELECT {select}"
             f" FROM {ranked.sql} AS {alias}{compiler.context.join_text()}", parameters.values)
         counters: Counter[str] = Counter()
         (count,) = self.run.fetchone(f"SELECT count(*) FROM {ranked.sql}")
         counters["nodes_created"] += count
-        counters["labels_added"] += count * len(labels)
+        (added,) = self.run.fetchone(f"SELECT coalesce(sum(len(labels)), 0) FROM nodes WHERE id IN"
+                                    f" (SELECT {own_id} FROM {ranked.sql} AS {alias})")
+        counters["labels_added"] += int(added)
         if columns:
             (props,) = self.run.fetchone(
                 f"SELECT coalesce(sum({' + '.join(f'({c} IS NOT NULL)::INTEGER' for c in columns)}), 0)"
@@ -282,7 +283,6 @@ class CreateWriter(WriterBase):
 
     def _insert_relationship(self, rel: b.BoundRelationship, left: b.BoundNode, right: b.BoundNode,
                              ranked: Relation, id_sql: dict[int, NewId]) -> Counter[str]:
-        assert isinstance(rel.types, ast.LabelName)
         _, compiler, alias, parameters = self.compiler(ranked)
         for variable_id, new_id in id_sql.items():
             compiler.context.variables[variable_id] = new_id.sql(f"{alias}.__rank")
@@ -295,7 +295,7 @@ class CreateWriter(WriterBase):
         own_id = id_sql[id(rel.variable)].sql(f"{alias}.__rank")
         missing = ("error('CYPHER|SemanticError|CreateRelationshipWithNullNode|"
                    "failed to create a relationship: a node is null')")
-        type_sql = parameters.text(rel.types.name)
+        type_sql = _type_sql(rel, compiler, parameters)
         select = ", ".join([own_id, type_sql, f"coalesce({start}, {missing})", f"coalesce({end}, {missing})",
                             *[sql for _, sql in values]])
         self.run.execute(
@@ -310,3 +310,21 @@ class CreateWriter(WriterBase):
                 f" FROM rels WHERE id IN (SELECT {own_id} FROM {ranked.sql} AS {alias})")
             counters["properties_set"] += props
         return counters
+
+
+def _labels_sql(node: b.BoundNode, compiler: ExpressionCompiler, parameters: Parameters) -> str:
+    """The VARCHAR[] of labels a new node gets: those the statement names, then those its row names
+    (`$(row.type)`), each once, in that order."""
+    named = "[" + ", ".join(parameters.text(label) for label in label_names(node.labels, node.span)) + "]::VARCHAR[]"
+    if not node.dynamic:
+        return named
+    read = [label_list_sql(compiler.variant(expression)) for expression in node.dynamic]
+    return f"list_distinct_ordered(flatten([{', '.join([named, *read])}]))"
+
+
+def _type_sql(rel: b.BoundRelationship, compiler: ExpressionCompiler, parameters: Parameters) -> str:
+    """A new relationship's type: the one the statement names, or the one its row names (`$(row.type)`)."""
+    if rel.dynamic:
+        return single_type_sql(compiler.variant(rel.dynamic[0]))
+    assert isinstance(rel.types, ast.LabelName)
+    return parameters.text(rel.types.name)

@@ -13,6 +13,7 @@ from engine.execute.write_support import (
     column_list,
 )
 from engine.semantic import bound as b
+from engine.sqlgen.dynamic_labels import label_list_sql
 from engine.sqlgen.keys import group_key_parts
 from engine.sqlgen.relation import Relation
 from engine.sqlgen.runtime import error_sql
@@ -97,7 +98,8 @@ class MergeWriter(WriterBase):
 
     def _keyed_rows(self, path: b.BoundPath, unmatched: Relation) -> tuple[Relation, list[str]]:
         """The unmatched rows with one key column per thing the created pattern depends on: the bound
-        variables it connects and its property values. Rows with equal keys create one pattern."""
+        variables it connects, the labels and types read off the row, and its property values. Rows with
+        equal keys create one pattern."""
         _, compiler, alias, parameters = self.compiler(unmatched)
         keys: list[str] = []
         property_keys: list[tuple[str, str]] = []
@@ -110,6 +112,8 @@ class MergeWriter(WriterBase):
                 keys.append(f"{compiler.compile(reference)} AS k{len(keys)}")
         key_of: dict[str, Callable[[str], str]] = {}
         for element in elements:
+            for names in element.dynamic:  # labels (a type) read off the row: rows naming others create others
+                keys.append(f"{label_list_sql(compiler.variant(names))} AS k{len(keys)}")
             for key, value in self._property_entries(element.properties):
                 name = f"k{len(keys)}"
                 sql, key_of[name] = group_key_parts(compiler.compile(value), value.type)

@@ -19,6 +19,7 @@ from engine.execute.write_support import (
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters
+from engine.sqlgen.dynamic_labels import label_list_sql
 from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, to_variant
 from engine.sqlgen.relation import Relation
 from engine.sqlgen.runtime import error_sql
@@ -400,16 +401,7 @@ class SetWriter(WriterBase):
                 if add:
                     self.run.changes.wrote("node", labels=item.labels)
             if item.value is not None:
-                def label(x: str, lists: str = "") -> str:
-                    """`x` as a label name: a string; a list only where `lists` says what it stands for (DuckDB
-                    evaluates a CASE's every branch: the one for a single label must not refuse a list)."""
-                    refused = error_sql("TypeError", "InvalidArgumentType",
-                                        f"'a dynamic label must be a string or a list of strings, got ' ||"
-                                        f" cy_type_name({x})")
-                    return f"CASE WHEN cy_kind({x}) = 4 THEN {x}::VARCHAR {lists} ELSE {refused} END"
-
-                names = (f"CASE WHEN cy_kind(v) = 5 THEN list_transform(v::VARIANT[], lambda x: {label('x')})"
-                         f" ELSE [{label('v', 'WHEN cy_kind(v) = 5 THEN NULL')}] END")
+                names = label_list_sql("v")
                 pairs = (f"(SELECT id, unnest({names}) AS l, __ord FROM (SELECT id, v::VARIANT AS v, __ord"
                          f" FROM {rows.sql}))")
                 counters += self._apply_labels(pairs, [], add=add)

@@ -434,6 +434,9 @@ def _visit(node: Any, footprint: Footprint, fresh: set[int]) -> None:
             footprint.reads.update(Token(kind, name) for name in _label_names(node.labels))
             if node.subject.type.kind not in (Kind.NODE, Kind.RELATIONSHIP):
                 footprint.reads.add(Token("label", "*"))
+    elif isinstance(node, b.BHasDynamicLabels):
+        if not _is_fresh(node.subject, fresh):
+            footprint.reads.add(Token("type" if node.subject.type.kind is Kind.RELATIONSHIP else "label", "*"))
     elif isinstance(node, b.BFunction) and node.name in GRAPH_READING_FUNCTIONS and not (
             node.arguments and _is_fresh(node.arguments[0], fresh)):
         footprint.reads.add(GRAPH_READING_FUNCTIONS[node.name])
@@ -488,16 +491,18 @@ def _creation_writes(paths: list[b.BoundPath], writes: set[Token]) -> None:
             if node.is_new:
                 writes.add(Token("label", ""))  # a new node, whatever its labels: unlabelled patterns see it
                 writes.update(Token("label", name) for name in _label_names(node.labels))
+                writes.update({Token("label", "*")} if node.dynamic else set())
                 writes.update(_map_keys(node.properties, "key"))
         for link in path.relationships:
             if isinstance(link, b.BoundRelationship):
                 writes.update(Token("type", name) for name in _label_names(link.types))
+                writes.update({Token("type", "*")} if link.dynamic else set())
                 writes.update(_map_keys(link.properties, "key"))
 
 
 def _set_writes(item: b.BoundSetItem) -> set[Token]:
     if item.kind in ("labels", "remove_labels"):
-        return {Token("label", name) for name in item.labels}
+        return {Token("label", name) for name in item.labels} | ({Token("label", "*")} if item.value is not None else set())
     if item.kind in ("property", "remove_property"):
         return {Token("key", item.key if isinstance(item.key, str) else "*")}
     if item.kind == "merge" and isinstance(item.value, b.BMap):

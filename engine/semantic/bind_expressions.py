@@ -26,6 +26,7 @@ from engine.semantic.functions import AGGREGATES, ARGUMENT_KINDS, SIGNATURES
 from engine.semantic.known_names import NOT_YET_FUNCTIONS, did_you_mean
 from engine.semantic.scope import Scope, Variable
 from engine.semantic.type_predicates import parse_type
+from engine.span import Span
 from engine.syntax import ast
 from engine.types import CypherType, Kind
 
@@ -159,24 +160,63 @@ class ExpressionBinding:
 
     def _bind_has_labels(self, node: ast.HasLabels, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
         subject = self.bind_expression(node.subject, scope, context)
-        return b.BHasLabels(subject, self.static_labels(node.labels, scope), type=t.BOOLEAN, span=node.span)
+        return self.label_test(subject, node.labels, scope, node.span)
+
+    def label_test(self, subject: b.BoundExpression, labels: ast.LabelExpression, scope: Scope,
+                   span: Span) -> b.BoundExpression:
+        """`subject:labels` as a predicate. A dynamic part read off the row is a test of its own
+        (`BHasDynamicLabels`: each row names its labels), joined to the rest by AND, OR and NOT as the
+        expression's `&`, `|` and `!` join them."""
+        if not reads_row_labels(labels):
+            return b.BHasLabels(subject, self.static_labels(labels, scope), type=t.BOOLEAN, span=span)
+        if isinstance(labels, ast.DynamicLabels):
+            names = self.label_names_of(labels, scope)
+            assert isinstance(names, b.BoundExpression)
+            return b.BHasDynamicLabels(subject, names, labels.quantifier, type=t.BOOLEAN, span=labels.span)
+        if isinstance(labels, ast.LabelNot):
+            return b.BOperator("NOT", (self.label_test(subject, labels.operand, scope, span),), type=t.BOOLEAN,
+                               span=span)
+        assert isinstance(labels, ast.LabelAnd | ast.LabelOr)
+        operands = (self.label_test(subject, labels.left, scope, span),
+                    self.label_test(subject, labels.right, scope, span))
+        return b.BOperator("AND" if isinstance(labels, ast.LabelAnd) else "OR", operands, type=t.BOOLEAN, span=span)
 
     def static_labels(self, labels: ast.LabelExpression, scope: Scope) -> ast.LabelExpression:
         """`labels` with each dynamic part (`$(e)`, `$all(e)`, `$any(e)`) replaced by the labels its expression
         names, when the statement gives them (a literal or a parameter, as a string or a list of strings: a
-        statement sent again with other labels compiles again, `parameter_reads`). Labels read off the row
-        are refused: the SQL of a pattern is compiled before its rows exist."""
+        statement sent again with other labels compiles again, `parameter_reads`). A part read off the row
+        (`reads_row_labels`) is the caller's to test (`label_test`) or to create (`row_labels`)."""
         if isinstance(labels, ast.DynamicLabels):
             names = self.label_names_of(labels, scope)
-            if isinstance(names, b.BoundExpression):
-                raise UnsupportedFeature("dynamic labels or types read off the row in a pattern or a label test"
-                                         " (only a literal or a parameter; SET and REMOVE take any)", labels.span)
+            assert not isinstance(names, b.BoundExpression), "a dynamic part read off the row"
             combine = ast.LabelAnd if labels.quantifier == "all" else ast.LabelOr
             expression: ast.LabelExpression = ast.LabelName(names[0], span=labels.span)
             for name in names[1:]:
                 expression = combine(expression, ast.LabelName(name, span=labels.span), span=labels.span)
             return expression
         return ast.replace_labels(labels, lambda part: self.static_labels(part, scope))
+
+    def row_labels(self, labels: ast.LabelExpression, scope: Scope,
+                   span: Span) -> tuple[ast.LabelExpression | None, tuple[b.BoundExpression, ...]]:
+        """The labels CREATE or MERGE gives an element: those the statement names (`:A:$('B')`), and the
+        expressions of the dynamic parts read off the row (`$(row.type)`: each row's string or list of
+        strings). Only `:`/`&` join what is created; `$any` names no label to create."""
+        if not reads_row_labels(labels):
+            return self.static_labels(labels, scope), ()
+        if isinstance(labels, ast.DynamicLabels):
+            if labels.quantifier == "any":
+                raise CypherSyntaxError("$any() can only stand in a MATCH pattern or a label test, not where labels"
+                                        " are created", labels.span, detail="InvalidLabelExpression")
+            names = self.label_names_of(labels, scope)
+            assert isinstance(names, b.BoundExpression)
+            return None, (names,)
+        if not isinstance(labels, ast.LabelAnd):
+            raise CypherSyntaxError("label expressions with |, ! or % cannot be used to create nodes", span,
+                                    detail="InvalidLabelExpression")
+        left, left_dynamic = self.row_labels(labels.left, scope, span)
+        right, right_dynamic = self.row_labels(labels.right, scope, span)
+        both = ast.LabelAnd(left, right, span=labels.span) if left is not None and right is not None else None
+        return both or left or right, left_dynamic + right_dynamic
 
     def label_names_of(self, labels: ast.DynamicLabels, scope: Scope) -> list[str] | b.BoundExpression:
         """The label names a dynamic label's expression gives (see `static_labels`), or the bound expression
@@ -549,3 +589,21 @@ EXPRESSION_BINDERS: dict[type, ExpressionBinder] = {
     ast.PatternComprehension: ExpressionBinding._bind_pattern_comprehension,
     ast.MapProjection: ExpressionBinding._bind_map_projection,
 }
+
+
+def reads_row_labels(labels: ast.LabelExpression) -> bool:
+    """Whether a dynamic part of `labels` reads its names off the row: an expression other than a literal, a
+    parameter or a list of those (`$(row.type)`), known only when the statement runs."""
+    if isinstance(labels, ast.DynamicLabels):
+        expression = labels.expression
+        items = expression.items if isinstance(expression, ast.ListLiteral) else (expression,)
+        return not all(isinstance(item, ast.Literal | ast.Parameter) for item in items)
+    found = False
+
+    def visit(part: ast.LabelExpression) -> ast.LabelExpression:
+        nonlocal found
+        found = found or reads_row_labels(part)
+        return part
+
+    ast.replace_labels(labels, visit)
+    return found

@@ -13,7 +13,7 @@ from engine.errors import (
     UnsupportedFeature,
 )
 from engine.semantic import bound as b
-from engine.semantic.bind_expressions import NO_AGGREGATES
+from engine.semantic.bind_expressions import NO_AGGREGATES, reads_row_labels
 from engine.semantic.scope import Scope, Variable
 from engine.syntax import ast
 from engine.types import Kind
@@ -214,8 +214,39 @@ class PatternBinding:
         return b.BoundGroup(nodes, relationships, where, low, high, group_variables, group.span)
 
     def _bind_node(self, node: ast.NodePattern, scope: Scope, mode: str) -> b.BoundNode:
+        bound = self._bind_node_pattern(node, scope, mode)
+        if node.labels is not None and reads_row_labels(node.labels):
+            self._row_label_conditions(bound, node.labels, scope, mode)
+        return bound
+
+    def _row_label_conditions(self, element: b.BoundNode | b.BoundRelationship, labels: ast.LabelExpression,
+                              scope: Scope, mode: str) -> None:
+        """Labels (a type) read off the row: CREATE and MERGE give them to what they create (`dynamic`); MATCH
+        and MERGE test them in the element's `where`, beside the labels the statement names."""
+        subject = b.BVariable(element.variable, type=element.variable.type, span=element.span)
+        if mode in ("create", "merge"):
+            static, element.dynamic = self.row_labels(labels, scope, element.span)
+            if isinstance(element, b.BoundNode):
+                element.labels = static
+            else:
+                element.types = static
+            if mode == "create":
+                return
+            tests: list[b.BoundExpression] = [b.BHasDynamicLabels(subject, names, "all", type=t.BOOLEAN,
+                                                                  span=element.span) for names in element.dynamic]
+        else:
+            tests = [self.label_test(subject, labels, scope, element.span)]
+        if element.where is not None:
+            tests.insert(0, element.where)
+        condition = tests[0]
+        for test in tests[1:]:
+            condition = b.BOperator("AND", (condition, test), type=t.BOOLEAN, span=element.span)
+        element.where = condition
+
+    def _bind_node_pattern(self, node: ast.NodePattern, scope: Scope, mode: str) -> b.BoundNode:
         if node.labels is not None:
-            node = replace(node, labels=self.static_labels(node.labels, scope))
+            node = replace(node, labels=None if reads_row_labels(node.labels) else
+                           self.static_labels(node.labels, scope))
         if node.where is not None and mode != "match":
             raise CypherSyntaxError(f"a {mode.upper()} pattern cannot have a WHERE inside a node pattern",
                                     node.where.span, detail="InvalidPatternPredicate")
@@ -246,6 +277,22 @@ class PatternBinding:
 
     def _bind_relationship(self, relationship: ast.RelationshipPattern, scope: Scope,
                            mode: str) -> b.BoundRelationship:
+        types = relationship.types
+        if types is None or not reads_row_labels(types):
+            return self._bind_relationship_pattern(relationship, scope, mode)
+        if relationship.length is not None:
+            raise UnsupportedFeature("a relationship type read off the row on a variable-length relationship",
+                                     types.span)
+        bound = self._bind_relationship_pattern(replace(relationship, types=None), scope, mode, typed=True)
+        self._row_label_conditions(bound, types, scope, mode)
+        if mode in ("create", "merge") and (bound.types is not None or len(bound.dynamic) != 1):
+            raise CypherSyntaxError("a relationship to create needs exactly one type", relationship.span,
+                                    detail="NoSingleRelationshipType")
+        return bound
+
+    def _bind_relationship_pattern(self, relationship: ast.RelationshipPattern, scope: Scope, mode: str, *,
+                                   typed: bool = False) -> b.BoundRelationship:
+        """A relationship pattern; `typed`: its type is read off the row (`_bind_relationship` binds it)."""
         if relationship.types is not None:
             relationship = replace(relationship, types=self.static_labels(relationship.types, scope))
         if relationship.where is not None and (mode != "match" or relationship.length is not None):
@@ -261,7 +308,7 @@ class PatternBinding:
             if length is not None:
                 raise CypherSyntaxError("variable length relationships cannot be created", relationship.span,
                                         detail="CreatingVarLength")
-            if not isinstance(relationship.types, ast.LabelName):
+            if not typed and not isinstance(relationship.types, ast.LabelName):
                 raise CypherSyntaxError("a relationship to create needs exactly one type", relationship.span,
                                         detail="NoSingleRelationshipType")
             if relationship.direction == "both" and mode == "create":

@@ -105,6 +105,16 @@ class BHasLabels(BoundExpression):
 
 
 @dataclass(eq=False)
+class BHasDynamicLabels(BoundExpression):
+    """`n:$(e)` / `n:$any(e)` where `e` is read off the row (Cypher 25): the labels (types) each row's string or
+    list of strings names, all of them or any one (`quantifier`)."""
+
+    subject: BoundExpression
+    names: BoundExpression
+    quantifier: str
+
+
+@dataclass(eq=False)
 class BFunction(BoundExpression):
     """A scalar function of the function table, by its canonical (lower-case) name."""
 
@@ -199,6 +209,9 @@ class BoundNode:
     span: Span
     where: BoundExpression | None = None
     """An inline `(n WHERE ...)` predicate: part of the pattern, so a pre-filter for path selectors."""
+    dynamic: tuple[BoundExpression, ...] = ()
+    """Labels read off the row that CREATE or MERGE gives the node beside `labels` (`$(row.type)`); MATCH
+    tests them in `where`."""
 
 
 @dataclass(eq=False)
@@ -214,6 +227,9 @@ class BoundRelationship:
     length: tuple[int, int | None] | None
     span: Span
     where: BoundExpression | None = None
+    dynamic: tuple[BoundExpression, ...] = ()
+    """The type read off the row that CREATE or MERGE gives the relationship (`$(row.type)`, `types` then
+    None); MATCH tests it in `where`."""
 
 
 @dataclass(eq=False)

@@ -20,6 +20,7 @@ from engine.semantic.scope import Variable
 from engine.semantic.type_predicates import PROPERTY_SCALARS, TypeTest, TypeUnion, parse_type
 from engine.sqlgen import runtime_temporal, temporal_arithmetic, temporal_values
 from engine.sqlgen.context import SelectContext
+from engine.sqlgen.dynamic_labels import has_labels_sql, has_type_sql, label_list_sql
 from engine.sqlgen.runtime import capped_concat, capped_text_concat, error_sql
 from engine.sqlgen.sql import let, macro
 from engine.storage.encoding import KIND_CODES
@@ -375,6 +376,23 @@ class ExpressionCompiler:
         return let([value, labels_sql], lambda v, labels: (
             f"CASE WHEN {v} IS NULL THEN NULL ELSE "
             f"{self.label_predicate(node.labels, labels, relationship=False)} END"))
+
+    def _has_dynamic_labels(self, node: b.BHasDynamicLabels) -> str:
+        """`n:$(e)` with `e` read off the row: the labels (type) it names tested per row."""
+        subject = node.subject
+        names = label_list_sql(self.variant(node.names))
+        if subject.type.kind is Kind.RELATIONSHIP:
+            type_sql = self.entity_column("relationship", self.compile(subject), "type")
+            return has_type_sql(type_sql, names, node.quantifier)
+        if subject.type.kind is Kind.NODE:
+            labels_sql = self.entity_column("node", self.compile(subject), "labels")
+            return has_labels_sql(labels_sql, names, node.quantifier)
+        if subject.type.kind is Kind.NULL:
+            return "NULL::BOOLEAN"
+        value = self.variant(subject)
+        labels_sql = f"(SELECT labels FROM nodes WHERE id = cy_node_id({value}))"
+        return let([value, labels_sql], lambda v, labels: (
+            f"CASE WHEN {v} IS NULL THEN NULL ELSE {has_labels_sql(labels, names, node.quantifier)} END"))
 
     def _is_type(self, node: b.BIsType) -> str:
         """`x IS [NOT] :: TYPE`: true or false, never null. A statically known kind decides at compile
@@ -935,6 +953,7 @@ EXPRESSION_SQL: dict[type, Callable[[ExpressionCompiler, b.BoundExpression], str
     b.BOperator: ExpressionCompiler._operator,
     b.BIsNull: ExpressionCompiler._is_null,
     b.BHasLabels: ExpressionCompiler._has_labels,
+    b.BHasDynamicLabels: ExpressionCompiler._has_dynamic_labels,
     b.BIsType: ExpressionCompiler._is_type,
     b.BFunction: ExpressionCompiler._function,
     b.BAggregate: ExpressionCompiler._aggregate,
