@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
+from engine import types as t
 from engine.errors import UnsupportedFeature
 from engine.execute.write_support import (
     WriterBase,
@@ -72,23 +73,42 @@ class MergeWriter(WriterBase):
         """Refuse ON CREATE / ON MATCH SET of a property the pattern matches on (or of every property) over more
         than one row: a later row would see an earlier row's write (MERGE runs row by row in Neo4j: a row whose
         match a SET renamed creates anew), which set-based matching cannot reproduce. Over one row there is
-        no later row."""
-        matched_keys: set[tuple[int, str]] = set()
+        no later row. `SET n += map` sets the map's keys: those the statement gives are checked here, those
+        known only when it runs (`+= row.properties`) on the rows."""
+        matched_keys: dict[int, set[str]] = {}
         for element in [*clause.path.nodes, *clause.path.relationships]:
-            if isinstance(element.properties, b.BMap):
-                for key, _ in element.properties.entries:
-                    matched_keys.add((id(element.variable), key))
-        matched_variables = {variable for variable, _ in matched_keys}
+            keys = {key for key, _ in self._property_entries(element.properties)} if isinstance(
+                element.properties, b.BMap) or (element.properties is not None and element.properties.type.is_record
+                                                ) else set()
+            if keys:
+                matched_keys.setdefault(id(element.variable), set()).update(keys)
         for item in [*clause.on_create, *clause.on_match]:
-            if not isinstance(item.target, b.BVariable) or id(item.target.variable) not in matched_variables:
+            if not isinstance(item.target, b.BVariable) or id(item.target.variable) not in matched_keys:
                 continue
-            key = item.key
-            if item.kind in ("all", "merge") or (item.kind == "property" and (
-                    not isinstance(key, str) or (id(item.target.variable), key) in matched_keys)):
+            matched = matched_keys[id(item.target.variable)]
+            if item.kind == "merge" and item.value is not None and not (
+                    isinstance(item.value, b.BMap) or item.value.type.is_record):
+                if self._row_count(table) > 1 and self._sets_any_key(item.value, table, matched):
+                    raise UnsupportedFeature("ON CREATE or ON MATCH SET of a property the MERGE pattern matches on,"
+                                             " over more than one row", item.span)
+                continue
+            if item.kind == "all" or (item.kind == "merge" and matched & {
+                    key for key, _ in self._property_entries(item.value)}) or (item.kind == "property" and (
+                    not isinstance(item.key, str) or item.key in matched)):
                 if self._row_count(table) > 1:
                     raise UnsupportedFeature("ON CREATE or ON MATCH SET of a property the MERGE pattern matches on,"
                                              " over more than one row", item.span)
                 return
+
+    def _sets_any_key(self, value: b.BoundExpression, table: Relation, keys: set[str]) -> bool:
+        """Whether the map `value` holds one of `keys` on a row of `table`."""
+        _, compiler, alias, parameters = self.compiler(table)
+        names = compiler.compile(b.BFunction("keys", (value,), type=t.list_of(t.STRING), span=value.span))
+        wanted = "[" + ", ".join(parameters.text(key) for key in sorted(keys)) + "]::VARCHAR[]"
+        (found,) = self.run.fetchone(
+            f"SELECT count(*) FROM {table.sql} AS {alias}{compiler.context.join_text()}"
+            f" WHERE list_has_any(({names})::VARCHAR[], {wanted})", parameters.values)
+        return bool(found)
 
     def _row_count(self, table: Relation) -> int:
         counted = self.run.row_counts.get(table.sql)

@@ -58,7 +58,7 @@ def procedure_rows(procedures: dict[str, Procedure] | None = None) -> list[dict[
         outputs = ", ".join(f"{field.name} :: {field.type_name}" for field in procedure.outputs)
         every[name] = inputs, outputs, "READ"
     for macro in PROCEDURE_MACROS.values():
-        every[macro.name] = (", ".join(f"{name} :: {type_name}" for name, type_name in macro.inputs),
+        every[macro.name] = (macro.signature_inputs(),
                              ", ".join(f"{name} :: {type_name}" for name, type_name in macro.outputs), macro.mode)
     rows = []
     for name in sorted(every):

@@ -502,7 +502,8 @@ def _creation_writes(paths: list[b.BoundPath], writes: set[Token]) -> None:
 
 def _set_writes(item: b.BoundSetItem) -> set[Token]:
     if item.kind in ("labels", "remove_labels"):
-        return {Token("label", name) for name in item.labels} | ({Token("label", "*")} if item.value is not None else set())
+        read_off_the_row = {Token("label", "*")} if item.value is not None else set()
+        return {Token("label", name) for name in item.labels} | read_off_the_row
     if item.kind in ("property", "remove_property"):
         return {Token("key", item.key if isinstance(item.key, str) else "*")}
     if item.kind == "merge" and isinstance(item.value, b.BMap):

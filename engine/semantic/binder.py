@@ -1011,11 +1011,7 @@ def _expand_procedure_macros(clauses: list[ast.Clause], standalone: bool) -> lis
         if not macro.outputs and (clause.yield_items is not None or clause.yield_star):
             raise CypherSyntaxError(f"procedure {macro.name} yields nothing: it cannot have YIELD", clause.span,
                                     detail="UndefinedVariable")
-        if clause.arguments is None or len(clause.arguments) != len(macro.inputs):
-            given = "none" if clause.arguments is None else len(clause.arguments)
-            raise CypherSyntaxError(f"procedure {macro.name} takes {len(macro.inputs)} argument(s), got {given}",
-                                    clause.span, detail="InvalidNumberOfArguments")
-        expanded += macro.expand(clause, standalone)
+        expanded += macro.expand(macro.complete(clause), standalone)
     return expanded
 
 

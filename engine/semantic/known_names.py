@@ -25,7 +25,6 @@ NOT_YET_FUNCTIONS = frozenset({
 
 NOT_YET_PROCEDURES = frozenset({
     "db.schema.visualization", "db.index.fulltext.listavailableanalyzers",
-    "apoc.merge.node", "apoc.merge.relationship",
     "apoc.create.addlabels", "apoc.create.setproperty", "apoc.path.expand", "apoc.path.expandconfig",
     "apoc.path.subgraphnodes", "apoc.path.subgraphall", "apoc.path.spanningtree", "apoc.periodic.iterate",
     "apoc.periodic.commit", "apoc.do.when", "apoc.when", "apoc.schema.nodes", "apoc.schema.assert",

@@ -10,12 +10,12 @@ argument that reads a variable of the query is never captured by them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from engine.errors import CypherSyntaxError
 from engine.semantic.function_macros import substitute
 from engine.syntax import ast
-from engine.syntax.parser import parse
+from engine.syntax.parser import parse, parse_expression
 
 
 @dataclass(frozen=True)
@@ -24,20 +24,41 @@ class ProcedureMacro:
 
     name: str
     inputs: tuple[tuple[str, str], ...]
-    """(name, Neo4j's type name) of each argument, all required."""
+    """(name, Neo4j's type name) of each argument."""
     outputs: tuple[tuple[str, str], ...]
     """(name, Neo4j's type name) of each output; none: the procedure yields nothing (VOID)."""
     mode: str
     expand: Callable[[ast.CallProcedure, bool], tuple[ast.Clause, ...]]
-    """The clauses of one call (its argument count checked), and whether it is the statement's only clause
-    (then, without YIELD, it returns every output)."""
+    """The clauses of one call (its arguments counted and completed with `defaults`), and whether it is the
+    statement's only clause (then, without YIELD, it returns every output)."""
+    defaults: tuple[str, ...] = ()
+    """The values (Cypher) of the last inputs, which a call may leave out."""
+
+    def complete(self, call: ast.CallProcedure) -> ast.CallProcedure:
+        """`call` with every input: the ones it leaves out are their defaults. A count out of range is an error."""
+        given = call.arguments or ()
+        required = len(self.inputs) - len(self.defaults)
+        if call.arguments is None or not required <= len(given) <= len(self.inputs):
+            expected = str(required) if not self.defaults else f"{required} to {len(self.inputs)}"
+            raise CypherSyntaxError(f"procedure {self.name} takes {expected} argument(s), got "
+                                    f"{'none' if call.arguments is None else len(given)}", call.span,
+                                    detail="InvalidNumberOfArguments")
+        missing = self.defaults[len(given) - required:] if len(given) < len(self.inputs) else ()
+        return replace(call, arguments=(*given, *(ast.replace_spans(parse_expression(text), call.span)
+                                                  for text in missing)))
+
+    def signature_inputs(self) -> str:
+        """The inputs as SHOW PROCEDURES writes them (`name = default :: TYPE` for an optional one)."""
+        first_default = len(self.inputs) - len(self.defaults)
+        return ", ".join(f"{name}{' = ' + self.defaults[i - first_default] if i >= first_default else ''}"
+                         f" :: {type_name}" for i, (name, type_name) in enumerate(self.inputs))
 
 
 PROCEDURE_MACROS: dict[str, ProcedureMacro] = {}
 
 
 def subquery_macro(name: str, inputs: tuple[tuple[str, str], ...], outputs: tuple[tuple[str, str], ...],
-                   mode: str, body: str) -> ProcedureMacro:
+                   mode: str, body: str, defaults: tuple[str, ...] = ()) -> ProcedureMacro:
     """A procedure that yields rows: `body` (Cypher over `__a0`, ...) runs in `CALL (*) { ... }` once per input
     row and binds each output `o` as the variable `__out_o`; the call's YIELD picks and renames them and its
     WHERE filters the rows after."""
@@ -67,4 +88,4 @@ def subquery_macro(name: str, inputs: tuple[tuple[str, str], ...], outputs: tupl
             values["__where"] = call.where
         return tuple(substitute(clause, values, call.span) for clause in query.parts[0].clauses)  # type: ignore[misc]
 
-    return ProcedureMacro(name, inputs, outputs, mode, expand)
+    return ProcedureMacro(name, inputs, outputs, mode, expand, defaults)

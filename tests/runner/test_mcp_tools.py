@@ -126,6 +126,11 @@ WRITES = {
                                ("setProperty", "'born', 0"), ("setProperties", "['born'], [0]"))},
     **{f"apoc.create.{name}": f"MATCH ()-[r:KNOWS]->() CALL apoc.create.{name}(r, {arguments}) YIELD rel RETURN rel"
        for name, arguments in (("setRelProperty", "'since', 0"), ("setRelProperties", "['since'], [0]"))},
+    **{f"apoc.merge.node{eager}": f"CALL apoc.merge.node{eager}(['Person'], {{name: 'Mallory'}}) YIELD node RETURN node"
+       for eager in ("", ".eager")},
+    **{f"apoc.merge.relationship{eager}": f"MATCH (a:Person), (b:Person) CALL apoc.merge.relationship{eager}"
+                                          "(a, 'KNOWS', {}, {}, b) YIELD rel RETURN count(*)"
+       for eager in ("", ".eager")},
 }
 
 
