@@ -27,8 +27,8 @@ NOT_YET_PROCEDURES = frozenset({
     "db.schema.visualization", "db.index.fulltext.listavailableanalyzers",
     "apoc.create.addlabels", "apoc.create.setproperty", "apoc.path.expand", "apoc.path.expandconfig",
     "apoc.path.subgraphnodes", "apoc.path.subgraphall", "apoc.path.spanningtree", "apoc.periodic.iterate",
-    "apoc.periodic.commit", "apoc.do.when", "apoc.when", "apoc.schema.nodes", "apoc.schema.assert",
-    "apoc.meta.graph", "apoc.cypher.run", "apoc.load.json",
+    "apoc.periodic.commit", "apoc.schema.nodes", "apoc.schema.assert",
+    "apoc.meta.graph", "apoc.load.json",
     "apoc.refactor.mergenodes", "apoc.nodes.get",
 })
 """Procedures of Neo4j and APOC Core the engine does not run yet (lower case)."""

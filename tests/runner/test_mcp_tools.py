@@ -126,6 +126,10 @@ WRITES = {
                                ("setProperty", "'born', 0"), ("setProperties", "['born'], [0]"))},
     **{f"apoc.create.{name}": f"MATCH ()-[r:KNOWS]->() CALL apoc.create.{name}(r, {arguments}) YIELD rel RETURN rel"
        for name, arguments in (("setRelProperty", "'since', 0"), ("setRelProperties", "['since'], [0]"))},
+    "apoc.do.when": "CALL apoc.do.when(true, 'CREATE (:Person {name: \"Mallory\"})', '', {}) YIELD value RETURN value",
+    "apoc.do.case": "CALL apoc.do.case([true, 'MATCH (p:Person) SET p.born = 0 RETURN p'], '', {}) YIELD value"
+                    " RETURN value",
+    "apoc.cypher.doIt": "CALL apoc.cypher.doIt('MATCH (p:Person) DETACH DELETE p', {}) YIELD value RETURN value",
     **{f"apoc.merge.node{eager}": f"CALL apoc.merge.node{eager}(['Person'], {{name: 'Mallory'}}) YIELD node RETURN node"
        for eager in ("", ".eager")},
     **{f"apoc.merge.relationship{eager}": f"MATCH (a:Person), (b:Person) CALL apoc.merge.relationship{eager}"
