@@ -27,16 +27,15 @@ WRITING = {"apoc.when": "apoc.do.when", "apoc.case": "apoc.do.case", "apoc.cyphe
 """The writing twin of each read-only procedure, which a query that writes needs."""
 
 
-def _inner_query(procedure: str, role: str, argument: ast.Expression, params: ast.Expression, *,
-                 writes: bool, span: Span, end: str = "RETURN") -> str:
-    """The Cypher of one query argument, as the clauses of `CALL (__params) { ... }` followed by `end` (RETURN
-    or WITH) of its `value` map: its parameters read `__params`, its columns become the map's keys."""
+def query_text(procedure: str, role: str, argument: ast.Expression, span: Span) -> tuple[str, ast.Query | None]:
+    """The text of a query argument and its parse (None for an empty text): a string literal holding one query
+    (not a UNION or a command); errors in it name the procedure and the argument."""
     if not (isinstance(argument, ast.Literal) and isinstance(argument.value, str)):
         raise UnsupportedFeature(f"{procedure} whose {role} is not a string literal (the engine compiles the "
                                  "query with the statement)", span)
     text = argument.value
     if not text.strip():
-        return f"{end} {{}} AS `__out_value`"
+        return text, None
     try:
         statement = parse(text)
     except CypherError as error:
@@ -44,37 +43,60 @@ def _inner_query(procedure: str, role: str, argument: ast.Expression, params: as
                                 detail=error.detail) from None
     if not isinstance(statement, ast.Query) or len(statement.parts) != 1:
         raise UnsupportedFeature(f"{procedure} whose {role} is not one query (a UNION or a command)", span)
-    clauses = statement.parts[0].clauses
+    return text, statement
+
+
+def returned_columns(procedure: str, role: str, query: ast.Query, span: Span) -> list[str] | None:
+    """The names of the columns a query returns, or None when it returns nothing (no RETURN)."""
+    last = query.parts[0].clauses[-1]
+    if not isinstance(last, ast.Return):
+        return None
+    if last.projection.star:
+        raise UnsupportedFeature(f"{procedure} whose {role} ends in RETURN *", span)
+    return [item.alias or item.text for item in last.projection.items]
+
+
+def _inner_query(procedure: str, role: str, argument: ast.Expression, params: ast.Expression, *,
+                 writes: bool, span: Span, end: str = "RETURN") -> str:
+    """The Cypher of one query argument, as the clauses of `CALL (__params) { ... }` followed by `end` (RETURN
+    or WITH) of its `value` map: its parameters read `__params`, its columns become the map's keys."""
+    text, statement = query_text(procedure, role, argument, span)
+    if statement is None:
+        return f"{end} {{}} AS `__out_value`"
     if not writes and _writes(statement):
         raise CypherSyntaxError(f"{procedure} runs read-only queries, and its {role} writes: use {WRITING[procedure]}",
                                 span, detail="ForbiddenStatement")
-    used = _parameters(text, params, procedure, span)
-    last = clauses[-1]
-    if not isinstance(last, ast.Return):
+    used = read_parameters(text, params, procedure, span)
+    names = returned_columns(procedure, role, statement, span)
+    if names is None:
         return f"CALL (`__params`) {{ {used} }} WITH * WHERE false {end} {{}} AS `__out_value`"
-    if last.projection.star:
-        raise UnsupportedFeature(f"{procedure} whose {role} ends in RETURN *", span)
-    names = [item.alias or item.text for item in last.projection.items]
-    entries = ", ".join(f"`{_quoted(name)}`: `{_quoted(name)}`" for name in names)
+    entries = ", ".join(f"`{quoted(name)}`: `{quoted(name)}`" for name in names)
     return f"CALL (`__params`) {{ {used} }} {end} {{{entries}}} AS `__out_value`"
 
 
-def _parameters(text: str, params: ast.Expression, procedure: str, span: Span) -> str:
-    """`text` with each `$name` read from the `__params` map; a map literal must give every one."""
+def read_parameters(text: str, params: ast.Expression | None, procedure: str, span: Span,
+                    variables: Sequence[str] = ()) -> str:
+    """`text` with each `$name` read from the `__params` map, or the variable of that name for one of
+    `variables`; a map literal `params` must give every other one."""
     pieces: list[str] = []
     position = 0
     for token in tokenize(text):
         if token.type is not TokenType.PARAMETER:
             continue
         name = str(token.value)
+        if name in variables:
+            pieces += [text[position:token.start], f"`{quoted(name)}`"]
+            position = token.end
+            continue
         if isinstance(params, ast.MapLiteral) and name not in {key for key, _ in params.entries}:
             raise ParameterMissing(f"{procedure}: the query uses ${name} and its params give no `{name}`", span)
-        pieces += [text[position:token.start], f"`__params`.`{_quoted(name)}`"]
+        pieces += [text[position:token.start], f"`__params`.`{quoted(name)}`"]
         position = token.end
     return "".join(pieces) + text[position:]
 
 
-def _quoted(name: str) -> str:
+def quoted(name: str) -> str:
+    """`name` for use between backticks."""
     return name.replace("`", "``")
 
 

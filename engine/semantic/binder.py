@@ -1011,6 +1011,9 @@ def _expand_procedure_macros(clauses: list[ast.Clause], standalone: bool) -> lis
         if not macro.outputs and (clause.yield_items is not None or clause.yield_star):
             raise CypherSyntaxError(f"procedure {macro.name} yields nothing: it cannot have YIELD", clause.span,
                                     detail="UndefinedVariable")
+        if macro.leading and expanded:
+            raise UnsupportedFeature(f"{macro.name} after other clauses (the engine runs it as a query of its "
+                                     "own: call it first)", clause.span)
         expanded += macro.expand(macro.complete(clause), standalone)
     return expanded
 

@@ -33,6 +33,8 @@ class ProcedureMacro:
     statement's only clause (then, without YIELD, it returns every output)."""
     defaults: tuple[str, ...] = ()
     """The values (Cypher) of the last inputs, which a call may leave out."""
+    leading: bool = False
+    """Whether a call must be its query's first clause (its clauses would run once over all the rows before)."""
 
     def complete(self, call: ast.CallProcedure) -> ast.CallProcedure:
         """`call` with every input: the ones it leaves out are their defaults. A count out of range is an error."""
@@ -57,6 +59,34 @@ class ProcedureMacro:
 PROCEDURE_MACROS: dict[str, ProcedureMacro] = {}
 
 
+def yielded(call: ast.CallProcedure, name: str, outputs: tuple[tuple[str, str], ...],
+            standalone: bool) -> list[tuple[str, str]]:
+    """(output, variable) for each output a call yields: those its YIELD names, under their aliases, or every
+    one (YIELD *, or a standalone call without YIELD; inside a query a call must YIELD)."""
+    if call.yield_items is None and not standalone:
+        raise CypherSyntaxError(f"procedure call {name} inside a query must YIELD its results", call.span,
+                                detail="UndefinedVariable")
+    chosen = [(field, field) for field, _ in outputs] if call.yield_items is None or call.yield_star else [
+        (item.field, item.alias.name if item.alias is not None else item.field) for item in call.yield_items]
+    known = {field for field, _ in outputs}
+    for field, _ in chosen:
+        if field not in known:
+            raise CypherSyntaxError(f"procedure {name} has no output `{field}`", call.span,
+                                    detail="UndefinedVariable")
+    return chosen
+
+
+def clauses_of(text: str, call: ast.CallProcedure) -> tuple[ast.Clause, ...]:
+    """The clauses of `text`, its `__a0`, `__a1`, ... the call's arguments and `__where` its YIELD's WHERE,
+    every span the call's."""
+    query = parse(text)
+    assert isinstance(query, ast.Query) and call.arguments is not None
+    values = {f"__a{i}": argument for i, argument in enumerate(call.arguments)}
+    if call.where is not None:
+        values["__where"] = call.where
+    return tuple(substitute(clause, values, call.span) for clause in query.parts[0].clauses)  # type: ignore[misc]
+
+
 def subquery_macro(name: str, inputs: tuple[tuple[str, str], ...], outputs: tuple[tuple[str, str], ...],
                    mode: str, body: str, defaults: tuple[str, ...] = ()) -> ProcedureMacro:
     """A procedure that yields rows: `body` (Cypher over `__a0`, ...) runs in `CALL (*) { ... }` once per input
@@ -65,27 +95,13 @@ def subquery_macro(name: str, inputs: tuple[tuple[str, str], ...], outputs: tupl
 
     def expand(call: ast.CallProcedure, standalone: bool) -> tuple[ast.Clause, ...]:
         assert call.arguments is not None
-        chosen = [(field, field) for field, _ in outputs] if call.yield_items is None or call.yield_star else [
-            (item.field, item.alias.name if item.alias is not None else item.field) for item in call.yield_items]
-        if call.yield_items is None and not standalone:
-            raise CypherSyntaxError(f"procedure call {name} inside a query must YIELD its results", call.span,
-                                    detail="UndefinedVariable")
-        known = {field for field, _ in outputs}
-        for field, _ in chosen:
-            if field not in known:
-                raise CypherSyntaxError(f"procedure {name} has no output `{field}`", call.span,
-                                        detail="UndefinedVariable")
+        chosen = yielded(call, name, outputs, standalone)
         returned = ", ".join(f"`__out_{field}` AS `{alias}`" for field, alias in chosen)
         text = f"CALL (*) {{ {body} RETURN {returned} }}"
         if call.where is not None:
             text += " WITH * WHERE __where"
         if standalone:
             text += " RETURN " + ", ".join(f"`{alias}` AS `{alias}`" for _, alias in chosen)
-        query = parse(text)
-        assert isinstance(query, ast.Query)
-        values = {f"__a{i}": argument for i, argument in enumerate(call.arguments)}
-        if call.where is not None:
-            values["__where"] = call.where
-        return tuple(substitute(clause, values, call.span) for clause in query.parts[0].clauses)  # type: ignore[misc]
+        return clauses_of(text, call)
 
     return ProcedureMacro(name, inputs, outputs, mode, expand, defaults)

@@ -129,6 +129,7 @@ WRITES = {
     "apoc.do.when": "CALL apoc.do.when(true, 'CREATE (:Person {name: \"Mallory\"})', '', {}) YIELD value RETURN value",
     "apoc.do.case": "CALL apoc.do.case([true, 'MATCH (p:Person) SET p.born = 0 RETURN p'], '', {}) YIELD value"
                     " RETURN value",
+    "apoc.periodic.iterate": "CALL apoc.periodic.iterate('MATCH (p:Person) RETURN p', 'SET p.born = 0', {})",
     "apoc.cypher.doIt": "CALL apoc.cypher.doIt('MATCH (p:Person) DETACH DELETE p', {}) YIELD value RETURN value",
     **{f"apoc.merge.node{eager}": f"CALL apoc.merge.node{eager}(['Person'], {{name: 'Mallory'}}) YIELD node RETURN node"
        for eager in ("", ".eager")},

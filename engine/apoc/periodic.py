@@ -1,0 +1,105 @@
+"""APOC Core's `apoc.periodic.iterate(cypherIterate, cypherAction, config)`: run the action for every row
+the iterate query returns, committing every `batchSize` rows, and report the batches (ADR-0062).
+
+It is bound as the Cypher it stands for: `CALL () { iterate } CALL (columns) { action } IN TRANSACTIONS OF
+batchSize ROWS ON ERROR CONTINUE REPORT STATUS`, then one row of counts. A failed batch is rolled back and
+counted, as APOC does, instead of failing the statement. The action reads the iterate query's columns as
+variables (APOC's default batch mode) or as `$name`; `config.params` gives the other parameters of both.
+"""
+
+from __future__ import annotations
+
+from engine.apoc.cypher import query_text, quoted, read_parameters, returned_columns
+from engine.errors import UnsupportedFeature
+from engine.semantic.procedure_macros import ProcedureMacro, clauses_of, yielded
+from engine.span import Span
+from engine.syntax import ast
+
+NAME = "apoc.periodic.iterate"
+OUTPUTS = (("batches", "INTEGER"), ("total", "INTEGER"), ("timeTaken", "INTEGER"),
+           ("committedOperations", "INTEGER"), ("failedOperations", "INTEGER"), ("failedBatches", "INTEGER"),
+           ("retries", "INTEGER"), ("errorMessages", "MAP"), ("batch", "MAP"), ("operations", "MAP"),
+           ("wasTerminated", "BOOLEAN"), ("failedParams", "MAP"), ("updateStatistics", "MAP"))
+DEFAULT_BATCH_SIZE = 10000
+IGNORED = {"parallel", "concurrency", "iterateList", "failedParams", "planner", "params"}
+"""Config keys that change nothing here: batches run one after another (APOC's `parallel` is allowed to)."""
+
+_COUNTS = (
+    "WITH count(`__status`) AS `__total`, count(DISTINCT `__status`.transactionId) AS `__batches`,"
+    " count(CASE WHEN NOT `__status`.committed THEN 1 END) AS `__failed`,"
+    " count(DISTINCT CASE WHEN NOT `__status`.committed THEN `__status`.transactionId END) AS `__failedBatches`,"
+    " collect(`__status`.errorMessage) AS `__errors`,"
+    " collect(DISTINCT CASE WHEN NOT `__status`.committed THEN [`__status`.transactionId,"
+    " `__status`.errorMessage] END) AS `__batchErrors`"
+    " WITH *, apoc.map.fromPairs([`__m` IN coll.distinct(`__errors`) |"
+    " [`__m`, size([`__e` IN `__errors` WHERE `__e` = `__m`])]]) AS `__opErrors`,"
+    " apoc.map.fromPairs([`__m` IN coll.distinct([`__b` IN `__batchErrors` | `__b`[1]]) |"
+    " [`__m`, size([`__b` IN `__batchErrors` WHERE `__b`[1] = `__m`])]]) AS `__bErrors`"
+    " WITH `__batches` AS `__out_batches`, `__total` AS `__out_total`, 0 AS `__out_timeTaken`,"
+    " `__total` - `__failed` AS `__out_committedOperations`, `__failed` AS `__out_failedOperations`,"
+    " `__failedBatches` AS `__out_failedBatches`, 0 AS `__out_retries`, `__opErrors` AS `__out_errorMessages`,"
+    " {total: `__batches`, committed: `__batches` - `__failedBatches`, failed: `__failedBatches`,"
+    " errors: `__bErrors`} AS `__out_batch`,"
+    " {total: `__total`, committed: `__total` - `__failed`, failed: `__failed`, errors: `__opErrors`}"
+    " AS `__out_operations`, false AS `__out_wasTerminated`, {} AS `__out_failedParams`,"
+    " null AS `__out_updateStatistics`")
+"""APOC's report from the batches' statuses: operations are rows, batches transactions, errors counted by
+message. `updateStatistics` is null: the statement's own counters hold them."""
+
+
+def _batch_size(config: ast.Expression | None, span: Span) -> int:
+    """The config's batchSize (a map literal's entry, an integer literal); the config's other keys checked."""
+    if config is None or (isinstance(config, ast.Literal) and config.value is None):
+        return DEFAULT_BATCH_SIZE
+    if not isinstance(config, ast.MapLiteral):
+        raise UnsupportedFeature(f"{NAME} with a config that is not a map literal (its batchSize must be known "
+                                 "when the statement compiles)", span)
+    size = DEFAULT_BATCH_SIZE
+    for key, value in config.entries:
+        literal = value.value if isinstance(value, ast.Literal) else ...
+        if key == "batchSize":
+            if not isinstance(literal, int) or isinstance(literal, bool) or literal < 1:
+                raise UnsupportedFeature(f"{NAME} with a batchSize that is not a positive integer literal", span)
+            size = literal
+        elif key == "retries" and literal not in (0, None):
+            raise UnsupportedFeature(f"{NAME} with retries (a failed batch fails the same way again here)", span)
+        elif key == "batchMode" and literal not in ("BATCH", "SINGLE"):
+            raise UnsupportedFeature(f"{NAME} with batchMode {literal!r} (the action reads the rows as variables:"
+                                     " BATCH or SINGLE)", span)
+        elif key not in IGNORED | {"retries", "batchMode"}:
+            raise UnsupportedFeature(f"{NAME} with the config key `{key}`", span)
+    return size
+
+
+def _expand(call: ast.CallProcedure, standalone: bool) -> tuple[ast.Clause, ...]:
+    assert call.arguments is not None
+    iterate, action, config = call.arguments
+    span = call.span
+    size = _batch_size(config, span)
+    params = next((value for key, value in config.entries if key == "params"), None) if isinstance(
+        config, ast.MapLiteral) else None
+    iterate_text, iterate_query = query_text(NAME, "cypherIterate", iterate, span)
+    action_text, action_query = query_text(NAME, "cypherAction", action, span)
+    columns = returned_columns(NAME, "cypherIterate", iterate_query, span) if iterate_query else None
+    if not columns or action_query is None:
+        raise UnsupportedFeature(f"{NAME} whose cypherIterate returns nothing or whose cypherAction is empty", span)
+    if returned_columns(NAME, "cypherAction", action_query, span) is not None:
+        raise UnsupportedFeature(f"{NAME} whose cypherAction returns rows (APOC ignores them: drop its RETURN)",
+                                 span)
+    imported = ", ".join(f"`{quoted(column)}`" for column in columns)
+    chosen = yielded(call, NAME, OUTPUTS, standalone)
+    text = (f"WITH coalesce({'__a2.params' if params is not None else 'null'}, {{}}) AS `__params`"
+            f" CALL (`__params`) {{ {read_parameters(iterate_text, params, NAME, span)} }}"
+            f" CALL ({imported}, `__params`) {{ {read_parameters(action_text, params, NAME, span, columns)} }}"
+            f" IN TRANSACTIONS OF {size} ROWS ON ERROR CONTINUE REPORT STATUS AS `__status` {_COUNTS}")
+    picked = ", ".join(f"`__out_{field}` AS `{alias}`" for field, alias in chosen)
+    text += f" RETURN {picked}" if standalone else f" WITH {picked}"
+    if call.where is not None:
+        text += " WITH * WHERE __where"
+    return clauses_of(text, call)
+
+
+PROCEDURE_MACROS: tuple[ProcedureMacro, ...] = (
+    ProcedureMacro(NAME, (("cypherIterate", "STRING"), ("cypherAction", "STRING"), ("config", "MAP")), OUTPUTS,
+                   "WRITE", _expand, ("{}",), leading=True),
+)
