@@ -12,6 +12,7 @@ from engine import types as t
 from engine.semantic import bound as b
 from engine.semantic.function_macros import FunctionMacro, parse_macros
 from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entries
+from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import let
 
 _NON_NULL = "[`__v` IN __a0 WHERE `__v` IS NOT NULL]"
@@ -203,6 +204,17 @@ def _text_replace(c: ExpressionCompiler, f: b.BFunction) -> str:
     return f"regexp_replace({text}, {pattern}, {groups}, 'g')"
 
 
+def _hamming_distance(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.text.hammingDistance(text1, text2): strings of different lengths are an argument error, as APOC's
+    "CharSequences must have the same length" (DuckDB's own refusal would surface as an internal error)."""
+    return let([c.string(argument) for argument in f.arguments], lambda first, second: (
+        f"CASE WHEN length({first}) <> length({second}) THEN "
+        + error_sql("ArgumentError", "InvalidArgumentValue",
+                    "'apoc.text.hammingDistance() needs strings of the same length, got lengths ' || "
+                    f"length({first}) || ' and ' || length({second})")
+        + f" ELSE hamming({first}, {second}) END"))
+
+
 SIGNATURES = [
     ("apoc.map.merge", 2, 2, t.MAP), ("apoc.map.setkey", 3, 3, t.MAP), ("apoc.map.removekey", 2, 3, t.MAP),
     ("apoc.map.removekeys", 2, 3, t.MAP), ("apoc.map.submap", 2, 3, t.MAP), ("apoc.map.frompairs", 1, 1, t.MAP),
@@ -220,5 +232,5 @@ FUNCTIONS: dict[str, Callable[[ExpressionCompiler, b.BFunction], str]] = {
     "apoc.util.sha256": _digest("sha256"), "apoc.text.split": _text_split, "apoc.text.replace": _text_replace,
     "apoc.text.clean": _text_clean,
     "apoc.text.levenshteindistance": lambda c, f: f"levenshtein({', '.join(map(c.string, f.arguments))})",
-    "apoc.text.hammingdistance": lambda c, f: f"hamming({', '.join(map(c.string, f.arguments))})",
+    "apoc.text.hammingdistance": _hamming_distance,
 }
