@@ -12,9 +12,19 @@ from engine import types as t
 from engine.semantic import bound as b
 from engine.semantic.function_macros import FunctionMacro, parse_macros
 from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entries
+from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import let
 
 _NON_NULL = "[`__v` IN __a0 WHERE `__v` IS NOT NULL]"
+_PATH = "[__a0, 0, ''][0]"
+_TO_LIST = ("CASE WHEN __a0 IS NULL THEN null WHEN __a0 IS :: LIST<ANY> THEN __a0 WHEN __a0 IS :: PATH THEN"
+            f" [`__i` IN range(0, 2 * length({_PATH})) | CASE WHEN `__i` % 2 = 0 THEN nodes({_PATH})[`__i` / 2]"
+            f" ELSE relationships({_PATH})[`__i` / 2] END] ELSE [__a0] END")
+"""APOC's list of a value (`ConvertUtils.convertToList`): a list as it is, a path as its nodes and relationships
+in order (a path is an `Iterable` of its elements), anything else a list of that one value. The path branch
+reads the argument as `_PATH`, the first of a list of mixed types and so typed ANY: every branch of a CASE is
+bound, and `length()` of an argument known to be a list would be a type error where the guard rules the
+branch out."""
 
 DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     # apoc.coll: lists
@@ -79,9 +89,8 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     "apoc.rel.startnode": (1, None, "startNode(__a0)"),
     "apoc.rel.endnode": (1, None, "endNode(__a0)"),
     "apoc.any.properties": (1, None, "properties(__a0)"),
-    "apoc.convert.tolist": (1, None, "CASE WHEN __a0 IS NULL THEN null WHEN __a0 IS :: LIST<ANY> THEN __a0"
-                                     " ELSE [__a0] END"),
-    "apoc.convert.toset": (1, None, "coll.distinct(__a0)"),
+    "apoc.convert.tolist": (1, None, _TO_LIST),
+    "apoc.convert.toset": (1, None, f"coll.distinct({_TO_LIST})"),
     "apoc.convert.tointlist": (1, None, "toIntegerList(__a0)"),
     "apoc.convert.tostringlist": (1, None, "toStringList(__a0)"),
     "apoc.convert.tobooleanlist": (1, None, "toBooleanList(__a0)"),
@@ -195,6 +204,17 @@ def _text_replace(c: ExpressionCompiler, f: b.BFunction) -> str:
     return f"regexp_replace({text}, {pattern}, {groups}, 'g')"
 
 
+def _hamming_distance(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.text.hammingDistance(text1, text2): strings of different lengths are an argument error, as APOC's
+    "CharSequences must have the same length" (DuckDB's own refusal would surface as an internal error)."""
+    return let([c.string(argument) for argument in f.arguments], lambda first, second: (
+        f"CASE WHEN length({first}) <> length({second}) THEN "
+        + error_sql("ArgumentError", "InvalidArgumentValue",
+                    "'apoc.text.hammingDistance() needs strings of the same length, got lengths ' || "
+                    f"length({first}) || ' and ' || length({second})")
+        + f" ELSE hamming({first}, {second}) END"))
+
+
 SIGNATURES = [
     ("apoc.map.merge", 2, 2, t.MAP), ("apoc.map.setkey", 3, 3, t.MAP), ("apoc.map.removekey", 2, 3, t.MAP),
     ("apoc.map.removekeys", 2, 3, t.MAP), ("apoc.map.submap", 2, 3, t.MAP), ("apoc.map.frompairs", 1, 1, t.MAP),
@@ -212,5 +232,5 @@ FUNCTIONS: dict[str, Callable[[ExpressionCompiler, b.BFunction], str]] = {
     "apoc.util.sha256": _digest("sha256"), "apoc.text.split": _text_split, "apoc.text.replace": _text_replace,
     "apoc.text.clean": _text_clean,
     "apoc.text.levenshteindistance": lambda c, f: f"levenshtein({', '.join(map(c.string, f.arguments))})",
-    "apoc.text.hammingdistance": lambda c, f: f"hamming({', '.join(map(c.string, f.arguments))})",
+    "apoc.text.hammingdistance": _hamming_distance,
 }
