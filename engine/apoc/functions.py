@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine import types as t
+from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
 from engine.semantic.function_macros import FunctionMacro, parse_macros
 from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entries
@@ -28,7 +29,8 @@ branch out."""
 
 DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     # apoc.coll: lists
-    "apoc.coll.sum": (1, None, f"reduce(`__s` = 0.0, `__x` IN {_NON_NULL} | `__s` + `__x`)"),
+    "apoc.coll.sum": (1, None, f"CASE WHEN size(__a0) = 0 THEN null"
+                               f" ELSE reduce(`__s` = 0.0, `__x` IN {_NON_NULL} | `__s` + `__x`) END"),
     "apoc.coll.avg": (1, None, f"CASE WHEN size({_NON_NULL}) = 0 THEN null"
                                f" ELSE reduce(`__s` = 0.0, `__x` IN {_NON_NULL} | `__s` + `__x`)"
                                f" / size({_NON_NULL}) END"),
@@ -88,7 +90,8 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     "apoc.rel.id": (1, None, "id(__a0)"),
     "apoc.rel.startnode": (1, None, "startNode(__a0)"),
     "apoc.rel.endnode": (1, None, "endNode(__a0)"),
-    "apoc.any.properties": (1, None, "properties(__a0)"),
+    "apoc.any.properties": (1, 2, "CASE WHEN __a1 IS NULL THEN properties(__a0) ELSE apoc.map.fromPairs("
+                                  "[`__k` IN __a1 WHERE `__k` IN keys(__a0) | [`__k`, __a0[`__k`]]]) END"),
     "apoc.convert.tolist": (1, None, _TO_LIST),
     "apoc.convert.toset": (1, None, f"coll.distinct({_TO_LIST})"),
     "apoc.convert.tointlist": (1, None, "toIntegerList(__a0)"),
@@ -105,7 +108,10 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     "apoc.convert.toboolean": (1, None, "toBoolean(__a0)"),
     "apoc.date.currenttimestamp": (0, None, "timestamp()"),
     "apoc.create.uuid": (0, None, "randomUUID()"),
-    "apoc.node.degree": (1, None, "COUNT { (__a0)--() }"),
+    "apoc.node.degree": (1, 2, "COUNT { (__a0)-[`__r`]-() WHERE any(`__p` IN split(coalesce(__a1, ''), '|') WHERE"
+                               " trim(replace(replace(`__p`, '>', ''), '<', '')) IN ['', type(`__r`)] AND"
+                               " CASE WHEN `__p` ENDS WITH '>' THEN startNode(`__r`) = __a0"
+                               " WHEN `__p` STARTS WITH '<' THEN endNode(`__r`) = __a0 ELSE true END) }"),
     "apoc.label.exists": (2, None, "__a0:$(__a1)"),
 }
 """Lower-case name → (least arguments, most arguments (None: the least), the body)."""
@@ -140,7 +146,20 @@ def _set_key(c: ExpressionCompiler, f: b.BFunction) -> str:
         f"list_concat({_without(entries, f'[{name}]')}, [{{'key': {name}, 'value': {item}}}])"))
 
 
+def _flat_only(f: b.BFunction) -> None:
+    """removeKey / removeKeys take a config whose `recursive: true` also removes the keys from nested maps;
+    the engine removes them from the top level only, so it refuses that config rather than answer so."""
+    if len(f.arguments) < 3:
+        return
+    config = f.arguments[2]
+    recursive = dict(config.entries).get("recursive") if isinstance(config, b.BMap) else config
+    flat = recursive is None or (isinstance(recursive, b.BLiteral) and recursive.value in (False, None))
+    if not (config.type.kind is t.Kind.NULL or flat):
+        raise UnsupportedFeature(f"{f.name}() with a config other than {{recursive: false}} (nested maps)", f.span)
+
+
 def _remove_key(c: ExpressionCompiler, f: b.BFunction) -> str:
+    _flat_only(f)
     return let([_entries(c, f.arguments[0]), c.string(f.arguments[1])], lambda entries, name: map_of_entries(
         _without(entries, f"[{name}]")))
 
@@ -152,13 +171,34 @@ def _strings(c: ExpressionCompiler, argument: b.BoundExpression) -> str:
 
 
 def _remove_keys(c: ExpressionCompiler, f: b.BFunction) -> str:
+    _flat_only(f)
     return let([_entries(c, f.arguments[0]), _strings(c, f.arguments[1])], lambda entries, names: map_of_entries(
         _without(entries, names)))
 
 
 def _submap(c: ExpressionCompiler, f: b.BFunction) -> str:
-    return let([_entries(c, f.arguments[0]), _strings(c, f.arguments[1])], lambda entries, names: map_of_entries(
-        f"list_filter({entries}, lambda x: list_contains({names}, x.key))"))
+    """apoc.map.submap(map, keys, defaults = null, fail = true): the entries of `keys`; a key the map lacks
+    takes the default at its position, or, without defaults, is an error (null when `fail` is false)."""
+    subject, keys = f.arguments[:2]
+    defaults = f.arguments[2] if len(f.arguments) > 2 else None
+    fail = c.boolean(f.arguments[3]) if len(f.arguments) > 3 else "true"
+    given = "(NULL::VARIANT[])"
+    if defaults is not None and defaults.type.kind is not t.Kind.NULL:
+        items, element = c.list_value(defaults)
+        given = f"({convert(items, t.list_of(element), t.ANY_LIST)})"
+
+    def build(entries: str, names: str, values: str, failing: str) -> str:
+        present = f"list_transform({entries}, lambda x: x.key)"
+        missing = f"list_filter(range(1, len({names}) + 1), lambda i: NOT list_contains({present}, {names}[i]))"
+        refused = error_sql("ArgumentError", "InvalidArgumentValue",
+                            f"'Key ' || {names}[{missing}[1]] || ' is not of one of the existing keys ['"
+                            f" || array_to_string({present}, ', ') || ']'")
+        defaulted = f"list_transform({missing}, lambda i: {{'key': {names}[i], 'value': {values}[i]}})"
+        found = f"list_filter({entries}, lambda x: list_contains({names}, x.key))"
+        return (f"CASE WHEN len({missing}) > 0 AND coalesce(len({values}), 0) = 0 AND {failing} THEN {refused}"
+                f" ELSE {map_of_entries(f'list_concat({found}, {defaulted})')} END")
+
+    return let([_entries(c, subject), _strings(c, keys), given, fail], build)
 
 
 def _from_pairs(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -217,7 +257,7 @@ def _hamming_distance(c: ExpressionCompiler, f: b.BFunction) -> str:
 
 SIGNATURES = [
     ("apoc.map.merge", 2, 2, t.MAP), ("apoc.map.setkey", 3, 3, t.MAP), ("apoc.map.removekey", 2, 3, t.MAP),
-    ("apoc.map.removekeys", 2, 3, t.MAP), ("apoc.map.submap", 2, 3, t.MAP), ("apoc.map.frompairs", 1, 1, t.MAP),
+    ("apoc.map.removekeys", 2, 3, t.MAP), ("apoc.map.submap", 2, 4, t.MAP), ("apoc.map.frompairs", 1, 1, t.MAP),
     ("apoc.map.fromlists", 2, 2, t.MAP), ("apoc.util.md5", 1, 1, t.STRING), ("apoc.util.sha1", 1, 1, t.STRING),
     ("apoc.util.sha256", 1, 1, t.STRING), ("apoc.text.split", 2, 2, t.list_of(t.STRING)),
     ("apoc.text.replace", 3, 3, t.STRING), ("apoc.text.clean", 1, 1, t.STRING),
