@@ -20,10 +20,11 @@ from engine.execute.profile import Profile
 from engine.execute.results import Result
 from engine.execute.schema_info import describe_schema
 from engine.execute.statement_cache import StatementCache
-from engine.host import host
+from engine.host import allow_import, host
 from engine.limits import (
     COMPILE_RECURSION,
     DEFAULT_MAX_WALK_ROWS,
+    IMPORT_VARIABLE,
     LIST_VARIABLE,
     TEXT_VARIABLE,
     WALK_VARIABLE,
@@ -125,7 +126,7 @@ def _reads_only(statement: BoundQuery | BSchemaCommand) -> bool:
     return isinstance(statement, BoundQuery) and not statement.updating
 
 
-def _open_file(path: str, memory_limit: str) -> duckdb.DuckDBPyConnection:
+def _open_file(path: str, memory_limit: str, import_dir: str | None) -> duckdb.DuckDBPyConnection:
     """A single-file database with the runtime macros, under the memory limit and with external access off
     (ADR-0022): no statement can read or write a file, load an extension or reach a network. The database
     file and the macros' cache file (ADR-0031) are opened before that applies; when the cache cannot be had
@@ -140,6 +141,7 @@ def _open_file(path: str, memory_limit: str) -> duckdb.DuckDBPyConnection:
             duck.execute(f"SET search_path = {sql_string(f'{sql_identifier(database)}.main,{runtime_catalog.SCHEMA}')}")
         else:
             macros.install(duck)
+        allow_import(duck, import_dir)
         duck.execute("SET enable_external_access = false")
     except BaseException:
         duck.close()
@@ -151,19 +153,21 @@ class Connection:
     """An open graph database. Use `engine.connect()` to make one; close it or use it as a context manager."""
 
     def __init__(self, path: str = ":memory:", limits: Limits | None = None, *,
-                 statement_cache_size: int = statement_cache.DEFAULT_SIZE) -> None:
+                 statement_cache_size: int = statement_cache.DEFAULT_SIZE, import_dir: str | None = None) -> None:
         self.path = path
         self.limits = limits or Limits()
         self._attached: str | None = None
+        self.import_dir = None if import_dir is None else os.path.realpath(import_dir)
         if path == ":memory:":
-            self._duck, self._attached = host(self.limits.memory).open()
+            self._duck, self._attached = host(self.limits.memory, self.import_dir).open()
         else:
-            self._duck = _open_file(path, self.limits.memory)
+            self._duck = _open_file(path, self.limits.memory, self.import_dir)
         self._duck.execute(f"SET TimeZone = 'UTC'; SET max_expression_depth = {MAX_SQL_DEPTH};"
                            f" {runtime.session_sql()};"
                            f" SET VARIABLE {WALK_VARIABLE} = {int(self.limits.max_walk_rows)};"
                            f" SET VARIABLE {LIST_VARIABLE} = {list_cap(self.limits.memory)};"
                            f" SET VARIABLE {TEXT_VARIABLE} = {text_cap(self.limits.memory)}")
+        self._duck.execute(f"SET VARIABLE {IMPORT_VARIABLE} = ?::VARCHAR", [self.import_dir])
         self._store = GraphStore(self._duck, shared_as=None if self._attached else os.path.realpath(path))
         self.procedures = ProcedureRegistry()
         self._executor = Executor(self._duck, self._store)
@@ -348,7 +352,8 @@ class Connection:
 
 def connect(path: str = ":memory:", *, timeout: float | None = None, memory_limit: str | None = None,
             max_walk_rows: int | None = None, write_wait: float = WRITE_WAIT,
-            statement_cache_size: int = statement_cache.DEFAULT_SIZE) -> Connection | SharedConnection:
+            statement_cache_size: int = statement_cache.DEFAULT_SIZE,
+            import_dir: str | None = None) -> Connection | SharedConnection:
     """Open the graph in `path` (created if missing), or a fresh in-memory graph for ':memory:'.
 
     `timeout`: seconds a statement may run before it is stopped and rolled back (default: no limit).
@@ -359,18 +364,20 @@ def connect(path: str = ":memory:", *, timeout: float | None = None, memory_limi
     `statement_cache_size`: how many compiled reads to keep for statements sent again (0: none; ADR-0044).
     `write_wait`: seconds a write waits while another connection writes to the same file, before it fails
     with DatabaseBusy having done nothing (default 30).
+    `import_dir`: the folder LOAD CSV reads `file:///` urls from (default: none, LOAD CSV refused), as Neo4j's
+    `server.directories.import`; a file another process holds is read with that process's (none).
 
     A file another process holds is used through that process (a SharedConnection, ADR-0055); a process
     that holds a file serves the others that open it."""
     limits = Limits(timeout=timeout, memory_limit=memory_limit, write_wait=write_wait,
                     max_walk_rows=DEFAULT_MAX_WALK_ROWS if max_walk_rows is None else max_walk_rows)
     if path == ":memory:":
-        return Connection(path, limits, statement_cache_size=statement_cache_size)
+        return Connection(path, limits, statement_cache_size=statement_cache_size, import_dir=import_dir)
 
     def open_here() -> Connection:
         """The file opened in this process, which then serves it to the others (sessions have no timeout of
         their own: each statement brings its client's)."""
-        connection = Connection(path, limits, statement_cache_size=statement_cache_size)
+        connection = Connection(path, limits, statement_cache_size=statement_cache_size, import_dir=import_dir)
         sessions = dataclasses.replace(limits, timeout=None)
         connection.on_close(holder.hold(os.path.realpath(path), lambda: Connection(
             path, sessions, statement_cache_size=statement_cache_size)))

@@ -110,6 +110,13 @@ class UnsupportedFeature(CypherError):
     phase = "compile time"
 
 
+class ExternalResourceError(CypherError):
+    """LOAD CSV could not read the file its url names: outside the import directory, missing or not CSV
+    (`Neo.ClientError.Statement.ExternalResourceFailed`)."""
+
+    kind = "ExternalResourceError"
+
+
 class ParameterMissing(CypherError):
     """The statement uses `$name` and no value was given for it."""
 

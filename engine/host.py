@@ -22,8 +22,9 @@ class MemoryHost:
     a fresh attached in-memory database (ADR-0008). External access is turned off after that, as it cannot
     be turned back on."""
 
-    def __init__(self, memory_limit: str) -> None:
+    def __init__(self, memory_limit: str, import_dir: str | None = None) -> None:
         self.base = duckdb.connect(":memory:", config={"memory_limit": memory_limit})
+        allow_import(self.base, import_dir)
         if runtime_catalog.attach(self.base):
             self.macros = runtime_catalog.SCHEMA
         else:
@@ -47,12 +48,21 @@ _hosts: dict[str, MemoryHost] = {}
 _lock = threading.Lock()
 
 
-def host(memory_limit: str) -> MemoryHost:
-    """The shared host for in-memory graphs with this memory limit (DuckDB's limit is per instance)."""
+def host(memory_limit: str, import_dir: str | None = None) -> MemoryHost:
+    """The shared host for in-memory graphs with this memory limit and import directory (DuckDB's limit and
+    the directories it may read are per instance)."""
+    key = memory_limit if import_dir is None else f"{memory_limit}|{import_dir}"
     with _lock:
-        if memory_limit not in _hosts:
-            _hosts[memory_limit] = MemoryHost(memory_limit)
-        return _hosts[memory_limit]
+        if key not in _hosts:
+            _hosts[key] = MemoryHost(memory_limit, import_dir)
+        return _hosts[key]
+
+
+def allow_import(duck: duckdb.DuckDBPyConnection, import_dir: str | None) -> None:
+    """Let the instance read the import directory's files (LOAD CSV), and no other, once external access is
+    off (DuckDB fixes the allowed directories then)."""
+    if import_dir is not None:
+        duck.execute("SET allowed_directories = ?", [[import_dir.rstrip("/") + "/"]])
 
 
 def warm_up(memory_limit: str | None = None) -> threading.Thread:

@@ -39,6 +39,9 @@ buffer manager, so `memory_limit` does not bound them (a 50-million-element `ran
 under a 500 MB limit); a list may have memory_limit / 32 elements (16 million under 500 MB), which leaves
 room for the copies list functions make."""
 
+IMPORT_VARIABLE = "cypher_import_dir"
+"""The DuckDB session variable holding the directory LOAD CSV reads `file:///` urls from (none: refused)."""
+
 TEXT_VARIABLE = "cypher_max_text_bytes"
 """The DuckDB session variable holding the most bytes a string a statement builds with `+` or `||` may have
 (`text_cap`)."""

@@ -126,7 +126,7 @@ class PageFile(pytest.File):
             if self._cells is None:
                 import engine
 
-                self._connection = engine.connect(":memory:")
+                self._connection = engine.connect(":memory:", import_dir=str(self.page.path.parent))
                 self._cells = run_cells(self.page, self._connection)
             outcome = next(self._cells)
             self._outcomes[outcome.cell.name] = outcome

@@ -150,7 +150,8 @@ def run_page(page: Page, *, database: str = ":memory:", cell: str | None = None,
              timeout: float | None = None) -> PageOutcome:
     """Run `page` on a fresh database (in memory, or the file `database`). With `cell`, run the cells
     before it unchecked, then that one, and stop. With `timeout`, a statement running longer than that
-    many seconds fails its cell with StatementTimeout (and is rolled back)."""
+    many seconds fails its cell with StatementTimeout (and is rolled back). LOAD CSV reads the files of
+    the page's folder (`file:///data.csv` is the file beside the page)."""
     outcome = PageOutcome(page=page, errors=list(page.errors))
     missing = missing_cell_error(page, cell) if cell is not None and not outcome.errors else None
     if missing:
@@ -158,7 +159,7 @@ def run_page(page: Page, *, database: str = ":memory:", cell: str | None = None,
     if outcome.errors:
         return outcome
     try:
-        connection = engine.connect(database, timeout=timeout)
+        connection = engine.connect(database, timeout=timeout, import_dir=str(page.path.parent))
     except engine.DatabaseOpenError as error:  # a bad --db path, a file that is not a database, a lock
         outcome.errors.append(PageError(page.path, 1, str(error)))
         return outcome

@@ -20,6 +20,7 @@ ERROR_KINDS: dict[str, type[CypherError]] = {
     "UnsupportedFeature": errors.UnsupportedFeature,
     "EntityNotFound": errors.EntityNotFound,
     "ConstraintValidationFailed": errors.ConstraintViolation,
+    "ExternalResourceError": errors.ExternalResourceError,
 }
 
 DETAIL_ERRORS: dict[str, type[CypherError]] = {"WalkLimitExceeded": errors.WalkLimitExceeded,
@@ -39,6 +40,11 @@ def out_of_memory(error: duckdb.Error) -> bool:
 
 STORAGE_FAILURE = re.compile(r"(?P<reason>(?:Could not (?:write|flush|fsync)|No space left)[^\n]*)", re.IGNORECASE)
 """DuckDB's text when it cannot write the file or its write-ahead log (disk full, a file size limit)."""
+
+
+EXTERNAL_RESOURCE = re.compile(r'(?:No files found that match the pattern|Could not open file|CSV Error|Error when'
+                               r' sniffing file)[^"\n]*"?(?:[^"\n]*/)?(?P<file>[^"/\n]*)"?')
+"""DuckDB's text when the CSV file LOAD CSV reads is missing or malformed."""
 
 
 def translate(error: duckdb.Error, span: Span | None) -> CypherError:
@@ -66,6 +72,11 @@ def translate(error: duckdb.Error, span: Span | None) -> CypherError:
         return errors.CypherArithmeticError("integer overflow", span, detail="IntegerOverflow")
     if "Division by zero" in message:
         return errors.CypherArithmeticError("/ by zero", span, detail="DivisionByZero")
+    external = EXTERNAL_RESOURCE.search(message)
+    if external is not None:  # a file LOAD CSV names is missing or not CSV (the url was checked in SQL)
+        reason = "no such file" if "No files found" in message else "not a CSV file the reader can read"
+        return errors.ExternalResourceError(f"Couldn't load the external resource at: file:///{external['file']}"
+                                            f" ({reason})", span, detail="ExternalResourceFailed")
     if "Unknown TimeZone" in message:  # a zone name ICU does not know (temporal values, ADR-0014)
         zone = message.split("Unknown TimeZone", 1)[1].splitlines()[0].strip(" '!")
         return errors.CypherArgumentError(f"Invalid value for TimeZone: {zone}", span, detail="InvalidArgumentValue")

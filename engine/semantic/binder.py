@@ -197,6 +197,22 @@ class Binder(PatternBinding, ExpressionBinding):
         new_scope.add(variable)
         return b.BUnwind(expression, variable, span=clause.span), new_scope
 
+    def bind_load_csv(self, clause: ast.LoadCsv, scope: Scope) -> tuple[b.BoundClause, Scope]:
+        url = self.bind_expression(clause.url, scope)
+        if not isinstance(url, b.BLiteral | b.BParameter):
+            raise UnsupportedFeature("LOAD CSV from a url read off the row (a literal or a parameter names the file)",
+                                     clause.url.span)
+        if url.type.kind not in (Kind.STRING, Kind.ANY):
+            raise CypherTypeError(f"LOAD CSV needs a url string, got {url.type!r}", clause.url.span,
+                                  detail="InvalidArgumentType")
+        if clause.variable.name in scope:
+            raise CypherSyntaxError(f"variable `{clause.variable.name}` already declared", clause.variable.span,
+                                    detail="VariableAlreadyBound")
+        variable = self.new_variable(clause.variable.name, t.MAP if clause.headers else t.list_of(t.STRING))
+        new_scope = scope.copy()
+        new_scope.add(variable)
+        return b.BLoadCsv(url, variable, clause.headers, clause.terminator or ",", span=clause.span), new_scope
+
     def bind_with(self, clause: ast.With, scope: Scope) -> tuple[b.BoundClause, Scope]:
         return self.bind_projection(clause.projection, scope, clause.where, is_return=False, span=clause.span)
 
@@ -951,6 +967,7 @@ ClauseBinder = Callable[[Binder, Any, Scope], tuple[b.BoundClause, Scope]]
 CLAUSE_BINDERS: dict[type, ClauseBinder] = {
     ast.Match: Binder.bind_match,
     ast.Unwind: Binder.bind_unwind,
+    ast.LoadCsv: Binder.bind_load_csv,
     ast.With: Binder.bind_with,
     ast.Return: Binder.bind_return,
     ast.Create: Binder.bind_create,

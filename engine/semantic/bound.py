@@ -307,6 +307,16 @@ class BUnwind(BoundClause):
 
 
 @dataclass(eq=False)
+class BLoadCsv(BoundClause):
+    """LOAD CSV: `url` is a literal or a parameter (the file is read with the statement, once)."""
+
+    url: BoundExpression
+    variable: Variable
+    headers: bool
+    terminator: str
+
+
+@dataclass(eq=False)
 class BProjectionItem:
     expression: BoundExpression
     variable: Variable

@@ -341,6 +341,25 @@ class QueryCompiler:
                       f" FROM (SELECT {list_sql} AS l)) AS {unnest_alias}")
         return Relation(f"({select})", [*relation.variables, clause.variable], relation.carried)
 
+    def load_csv(self, clause: b.BLoadCsv, relation: Relation, outer: SelectContext | None) -> Relation:
+        """LOAD CSV: each input row joined to every line of the file, in the file's order. The file is read by
+        DuckDB's CSV reader, every field as text (an empty one null); its path is the url resolved under the
+        connection's import directory (`cy_csv_path`)."""
+        alias, lines = self.alias(), self.alias("csv")
+        context = self.context_for(relation, alias, outer)
+        url = ExpressionCompiler(context, self).compile(clause.url)
+        delimiter = self.parameters.text(clause.terminator)
+        row = "(c)::VARIANT" if clause.headers else "[*COLUMNS(*)]"
+        source = (f"(SELECT {row} AS row, row_number() OVER () AS i FROM read_csv(cy_csv_path({url}),"
+                  f" header = {'true' if clause.headers else 'false'}, all_varchar = true, delim = {delimiter},"
+                  f" quote = '\"', escape = '\"', skip = 0, null_padding = true) AS c)")
+        columns = [f"{alias}.{v.column}" for v in relation.variables] + relation.carried_columns(alias)
+        columns.append(f"{lines}.row AS {clause.variable.column}")
+        order = self.row_order(outer, relation, alias, [OrderKey(f"{lines}.i")])
+        select = (f"SELECT {select_list(columns)}{order} AS __ord FROM {relation.sql} AS {alias}"
+                  f"{context.join_text()}, {source} AS {lines}")
+        return Relation(f"({select})", [*relation.variables, clause.variable], relation.carried)
+
     def projection(self, clause: b.BProjection, relation: Relation, outer: SelectContext | None) -> Relation:
         return ProjectionCompiler(self, clause, relation, outer).compile()
 
@@ -575,6 +594,7 @@ StepHandler = Callable[[QueryCompiler, b.BoundClause, Relation, SelectContext | 
 STEP_SQL: dict[type, StepHandler] = {
     b.BMatch: QueryCompiler.match,
     b.BUnwind: QueryCompiler.unwind,
+    b.BLoadCsv: QueryCompiler.load_csv,
     b.BProjection: QueryCompiler.projection,
     b.BCallSubquery: QueryCompiler.call_subquery,
     b.BCallProcedure: QueryCompiler.call_procedure,

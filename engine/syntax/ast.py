@@ -697,6 +697,17 @@ class Finish(Clause):
 
 
 @dataclass(frozen=True, slots=True)
+class LoadCsv(Clause):
+    """`LOAD CSV [WITH HEADERS] FROM url AS row [FIELDTERMINATOR 'c']`: one row per line of a CSV file, as a
+    list of strings or, with headers, a map from the header's names."""
+
+    url: Expression
+    variable: Variable
+    headers: bool
+    terminator: str | None
+
+
+@dataclass(frozen=True, slots=True)
 class Let(Clause):
     """`LET x = e, ...` (Cypher 25): new variables beside every one in scope, as `WITH *, e AS x, ...`, but
     with no aggregate and no DISTINCT."""

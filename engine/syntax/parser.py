@@ -99,7 +99,7 @@ TYPE_WORDS = frozenset({
 })
 CLAUSE_WORDS = ("MATCH", "OPTIONAL MATCH", "WITH", "RETURN", "UNWIND", "CREATE", "MERGE", "SET", "REMOVE",
                 "DELETE", "DETACH DELETE", "FOREACH", "CALL", "UNION", "FINISH", "LET", "FILTER", "ORDER BY",
-                "SKIP", "OFFSET", "LIMIT", "FOR", "INSERT", "NODETACH DELETE")
+                "SKIP", "OFFSET", "LIMIT", "FOR", "INSERT", "NODETACH DELETE", "LOAD CSV")
 
 
 def parse(text: str) -> ast.Statement:
@@ -800,6 +800,25 @@ class Parser:
             self.fail(f"expected an updating clause in FOREACH, found {self.current.describe()}")
         self.expect_closing(TT.RPAREN, "FOREACH", opened)
         return ast.Foreach(variable, source, tuple(clauses), span=self.span_from(start))
+
+    def parse_load_csv(self) -> ast.LoadCsv:
+        """`LOAD CSV [WITH HEADERS] FROM url AS row [FIELDTERMINATOR 'c']`."""
+        start = self.advance()
+        self.expect_word("CSV", "after LOAD")
+        headers = self.match(TT.WITH) is not None
+        if headers:
+            self.expect_word("HEADERS", "after LOAD CSV WITH")
+        self.expect_word("FROM", "after LOAD CSV")
+        url = self.parse_expression()
+        self.expect(TT.AS, "after the LOAD CSV url")
+        variable = self.parse_variable()
+        terminator = None
+        if self.match_word("FIELDTERMINATOR"):
+            token = self.expect(TT.STRING, "after FIELDTERMINATOR")
+            terminator = str(token.value)
+            if len(terminator) != 1:
+                self.fail("FIELDTERMINATOR must be one character", span=token.span)
+        return ast.LoadCsv(url, variable, headers, terminator, span=self.span_from(start))
 
     def parse_let(self) -> ast.Let:
         """`LET name = expression, ...`: each item as `expression AS name`."""
@@ -2042,6 +2061,7 @@ CLAUSE_PARSERS: dict[TokenKind, Callable[[Parser], ast.Clause]] = {
 CONTEXTUAL_CLAUSE_PARSERS: dict[str, Callable[[Parser], ast.Clause]] = {
     "FINISH": Parser.parse_finish,
     "LET": Parser.parse_let,
+    "LOAD": Parser.parse_load_csv,
     "FILTER": Parser.parse_filter,
     "OFFSET": Parser.parse_page,
     "FOR": Parser.parse_for,  # GQL synonyms: FOR for UNWIND, INSERT for CREATE, NODETACH DELETE for DELETE

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from engine.semantic import bound as b
 
-READ_CLAUSES = (b.BMatch, b.BUnwind, b.BProjection, b.BCallProcedure)
+READ_CLAUSES = (b.BMatch, b.BUnwind, b.BLoadCsv, b.BProjection, b.BCallProcedure)
 """The clauses that only read (a CALL subquery reads too when nothing in it writes)."""
 
 
