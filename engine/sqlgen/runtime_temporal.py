@@ -725,9 +725,12 @@ def date_text(d: str) -> str:
 
 
 def time_text(t: str) -> str:
-    return let([t], lambda t: let([seconds(t), nanos(t)], lambda s, n: (
-        f"({pad2(hours(t))} || ':' || {pad2(minutes(t))} || CASE WHEN {s} = 0 AND {n} = 0 THEN ''"
-        f" ELSE ':' || {pad2(s)} || {fraction_text(n)} END)")))
+    """`HH:MM:SS[.fraction]`, the seconds always written: Neo4j's toString() formats a temporal value with
+    Java's ISO formatters (`ISO_LOCAL_TIME` and the formatters built on it), not with `LocalTime.toString()`,
+    which drops zero seconds (`12:00`). `engine.values` keep the latter, the openCypher TCK's notation."""
+    return let([t], lambda t: (
+        f"({pad2(hours(t))} || ':' || {pad2(minutes(t))} || ':' || {pad2(seconds(t))}"
+        f" || {fraction_text(nanos(t))})"))
 
 
 def offset_text(o: str) -> str:
@@ -758,7 +761,8 @@ def _duration_text_body(v: str) -> str:
 
 
 def to_text(value: str, kind: str) -> str:
-    """Cypher's string form of a typed temporal STRUCT (`value` cheap), as `str()` of `engine.values`."""
+    """Cypher's string form of a typed temporal STRUCT (`value` cheap): `str()` of `engine.values`, except
+    that times always have their seconds (`time_text`)."""
     if kind == "DURATION":
         return call("cy_t_duration_text", value)
     parts = parts_of(value, kind)
