@@ -376,8 +376,15 @@ def at_instant(s: str, n: str, o: str, z: str) -> str:
 
 def zone_spec(text: str, body: Callable[[str, str], str]) -> str:
     """`body(fixed offset, zone name)` for a time zone string `text` (cheap): an offset such as '+01:00'
-    gives the offset and a NULL name, an IANA name a NULL offset and the name."""
-    return let([call("cy_t_offset", text)], lambda offset: body(offset, f"CASE WHEN {offset} IS NULL THEN {text} END"))
+    gives the offset and a NULL name, an IANA name a NULL offset and the name (`zone_name`)."""
+    return let([call("cy_t_offset", text)], lambda offset: body(
+        offset, f"CASE WHEN {offset} IS NULL THEN {zone_name(text)} END"))
+
+
+def zone_name(text: str) -> str:
+    """A zone name as Neo4j reads it: a space stands for `_` (`'America/Los Angeles'`, the manual's spelling,
+    is `America/Los_Angeles`); otherwise kept as written."""
+    return f"replace({text}, ' ', '_')"
 
 
 def now_instant() -> tuple[str, str]:
@@ -566,7 +573,7 @@ def _time_parts_body(text: str) -> str:
         return (f"CASE WHEN {h} IS NULL THEN {parse_failure('Time', text)}"
                 f" WHEN {h} > 23 OR {m} > 59 OR {s} > 59 THEN " + fail(f"'Invalid time: ' || {text}")
                 + f" ELSE struct_pack(t := ({h} * 3600 + {m} * 60 + {s}) * {NANOS} + {f},"
-                f" off := {p}.off, zone := {p}.zone) END")
+                f" off := {p}.off, zone := {zone_name(f'{p}.zone')}) END")
     return (f"CASE WHEN {text} IS NULL THEN NULL ELSE "
             + let([over(extract(text, TIME_RE, 10), fields)], decide) + " END")
 
