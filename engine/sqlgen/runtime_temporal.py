@@ -805,11 +805,12 @@ def component(value: str, kind: str, key: str) -> str:
     parts = parts_of(value, kind)
     d, t, o = parts.d, parts.t, parts.o
     if key in ("year", "quarter", "month", "week", "weekyear", "day", "ordinalday", "weekday", "dayofweek",
-               "dayofquarter"):
+               "dayofquarter", "quarterday"):
         return let([d], lambda d: {
             "year": year_of(d), "quarter": quarter_of(d), "month": month_of(d), "week": week_of(d),
             "weekyear": week_year_of(d), "day": day_of(d), "ordinalday": day_of_year(d),
-            "weekday": weekday_of(d), "dayofweek": weekday_of(d), "dayofquarter": day_of_quarter(d)}[key])
+            "weekday": weekday_of(d), "dayofweek": weekday_of(d), "dayofquarter": day_of_quarter(d),
+            "quarterday": day_of_quarter(d)}[key])
     simple = {
         "hour": hours(t), "minute": minutes(t), "second": seconds(t),
         "millisecond": f"({nanos(t)} // 1000000)", "microsecond": f"({nanos(t)} // 1000)", "nanosecond": nanos(t),
