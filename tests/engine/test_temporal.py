@@ -95,7 +95,7 @@ def test_invalid_values_raise_rather_than_answer(db, statement):
     "RETURN date({year: 2020, month: $none}) IS NULL",
     "RETURN localtime({hour: 1, minute: null})",
     "RETURN time({hour: 1, timezone: null})",
-    "RETURN localdatetime({year: 2020, hour: null})",
+    "RETURN localdatetime({year: 2020, month: 1, day: 1, hour: null})",
     "RETURN datetime({epochSeconds: null})",
     "RETURN duration({days: 1, seconds: $none})",
     "RETURN date.truncate('year', date('2020-05-05'), {day: null})",
