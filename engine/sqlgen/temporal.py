@@ -35,7 +35,7 @@ from engine.sqlgen.runtime_temporal import (
 )
 from engine.sqlgen.temporal_arithmetic import INSTANTS, compiled, number_of, type_error, variant_of
 from engine.temporal import PAYLOAD_FIELDS
-from engine.types import Kind, is_variant
+from engine.types import CypherType, Kind, is_variant
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
 
@@ -669,7 +669,10 @@ def truncate(target: str) -> Builder:
         if target in ("LOCAL TIME", "ZONED TIME") and unit in DATE_UNITS and unit != "day":
             raise CypherArgumentError(f"unit too large for truncating a time: {unit_argument.value}",
                                       unit_argument.span, detail="InvalidArgumentValue")
-        value = f.arguments[1]
+        # "If `input` is not provided, it will be set to the current date" (and time, and zone): the manual's
+        # `date.truncate(unit)` is `date.truncate(unit, date())`.
+        value = f.arguments[1] if len(f.arguments) > 1 else SqlValue(
+            now(target), type=CypherType(Kind(target)), span=f.span)
         if value.type.kind is Kind.NULL:
             return SQL_NULL[target]
         if len(f.arguments) > 2 and f.arguments[2].type.kind is not Kind.NULL:
