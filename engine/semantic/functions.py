@@ -74,7 +74,7 @@ class FunctionSignature:
 
 
 def _temporal_signatures() -> list[tuple[str, int, int | None, ReturnRule]]:
-    """`date(x)`, `date.transaction(zone)`, `date.truncate(unit, value, fields)`, ... for each instant type,
+    """`date(x)`, `date.transaction(zone)`, `date.truncate(unit[, value, fields])`, ... for each instant type,
     `datetime.fromepoch[millis]`, `duration(x)` and `duration.between/inMonths/inDays/inSeconds(a, b)`."""
     instants = {"date": t.DATE, "localtime": t.LOCAL_TIME, "time": t.ZONED_TIME,
                 "localdatetime": t.LOCAL_DATETIME, "datetime": t.ZONED_DATETIME}
@@ -82,7 +82,7 @@ def _temporal_signatures() -> list[tuple[str, int, int | None, ReturnRule]]:
     for name, result in instants.items():
         entries.append((name, 0, 1, fixed(result)))
         entries += [(f"{name}.{clock}", 0, 1, fixed(result)) for clock in ("transaction", "statement", "realtime")]
-        entries.append((f"{name}.truncate", 2, 3, fixed(result)))
+        entries.append((f"{name}.truncate", 1, 3, fixed(result)))
     entries += [("datetime.fromepoch", 2, 2, fixed(t.ZONED_DATETIME)),
                 ("datetime.fromepochmillis", 1, 1, fixed(t.ZONED_DATETIME)),
                 ("duration", 1, 1, fixed(t.DURATION))]

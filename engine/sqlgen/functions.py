@@ -396,7 +396,9 @@ def _relationships(c: ExpressionCompiler, f: b.BFunction) -> str:
 
 
 def _timestamp(c: ExpressionCompiler, f: b.BFunction) -> str:
-    return "epoch_ms(now())"
+    """Milliseconds of the statement's clock, truncated as `datetime().epochMillis` is (the manual: they are
+    equivalent); DuckDB's `epoch_ms(now())` rounds to the nearest millisecond instead."""
+    return "(epoch_us(now()) // 1000)"
 
 
 def _map_merge(c: ExpressionCompiler, f: b.BFunction) -> str:

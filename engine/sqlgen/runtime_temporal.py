@@ -376,8 +376,15 @@ def at_instant(s: str, n: str, o: str, z: str) -> str:
 
 def zone_spec(text: str, body: Callable[[str, str], str]) -> str:
     """`body(fixed offset, zone name)` for a time zone string `text` (cheap): an offset such as '+01:00'
-    gives the offset and a NULL name, an IANA name a NULL offset and the name."""
-    return let([call("cy_t_offset", text)], lambda offset: body(offset, f"CASE WHEN {offset} IS NULL THEN {text} END"))
+    gives the offset and a NULL name, an IANA name a NULL offset and the name (`zone_name`)."""
+    return let([call("cy_t_offset", text)], lambda offset: body(
+        offset, f"CASE WHEN {offset} IS NULL THEN {zone_name(text)} END"))
+
+
+def zone_name(text: str) -> str:
+    """A zone name as Neo4j reads it: a space stands for `_` (`'America/Los Angeles'`, the manual's spelling,
+    is `America/Los_Angeles`); otherwise kept as written."""
+    return f"replace({text}, ' ', '_')"
 
 
 def now_instant() -> tuple[str, str]:
@@ -566,7 +573,7 @@ def _time_parts_body(text: str) -> str:
         return (f"CASE WHEN {h} IS NULL THEN {parse_failure('Time', text)}"
                 f" WHEN {h} > 23 OR {m} > 59 OR {s} > 59 THEN " + fail(f"'Invalid time: ' || {text}")
                 + f" ELSE struct_pack(t := ({h} * 3600 + {m} * 60 + {s}) * {NANOS} + {f},"
-                f" off := {p}.off, zone := {p}.zone) END")
+                f" off := {p}.off, zone := {zone_name(f'{p}.zone')}) END")
     return (f"CASE WHEN {text} IS NULL THEN NULL ELSE "
             + let([over(extract(text, TIME_RE, 10), fields)], decide) + " END")
 
@@ -725,9 +732,12 @@ def date_text(d: str) -> str:
 
 
 def time_text(t: str) -> str:
-    return let([t], lambda t: let([seconds(t), nanos(t)], lambda s, n: (
-        f"({pad2(hours(t))} || ':' || {pad2(minutes(t))} || CASE WHEN {s} = 0 AND {n} = 0 THEN ''"
-        f" ELSE ':' || {pad2(s)} || {fraction_text(n)} END)")))
+    """`HH:MM:SS[.fraction]`, the seconds always written: Neo4j's toString() formats a temporal value with
+    Java's ISO formatters (`ISO_LOCAL_TIME` and the formatters built on it), not with `LocalTime.toString()`,
+    which drops zero seconds (`12:00`). `engine.values` keep the latter, the openCypher TCK's notation."""
+    return let([t], lambda t: (
+        f"({pad2(hours(t))} || ':' || {pad2(minutes(t))} || ':' || {pad2(seconds(t))}"
+        f" || {fraction_text(nanos(t))})"))
 
 
 def offset_text(o: str) -> str:
@@ -758,7 +768,8 @@ def _duration_text_body(v: str) -> str:
 
 
 def to_text(value: str, kind: str) -> str:
-    """Cypher's string form of a typed temporal STRUCT (`value` cheap), as `str()` of `engine.values`."""
+    """Cypher's string form of a typed temporal STRUCT (`value` cheap): `str()` of `engine.values`, except
+    that times always have their seconds (`time_text`)."""
     if kind == "DURATION":
         return call("cy_t_duration_text", value)
     parts = parts_of(value, kind)
@@ -794,11 +805,12 @@ def component(value: str, kind: str, key: str) -> str:
     parts = parts_of(value, kind)
     d, t, o = parts.d, parts.t, parts.o
     if key in ("year", "quarter", "month", "week", "weekyear", "day", "ordinalday", "weekday", "dayofweek",
-               "dayofquarter"):
+               "dayofquarter", "quarterday"):
         return let([d], lambda d: {
             "year": year_of(d), "quarter": quarter_of(d), "month": month_of(d), "week": week_of(d),
             "weekyear": week_year_of(d), "day": day_of(d), "ordinalday": day_of_year(d),
-            "weekday": weekday_of(d), "dayofweek": weekday_of(d), "dayofquarter": day_of_quarter(d)}[key])
+            "weekday": weekday_of(d), "dayofweek": weekday_of(d), "dayofquarter": day_of_quarter(d),
+            "quarterday": day_of_quarter(d)}[key])
     simple = {
         "hour": hours(t), "minute": minutes(t), "second": seconds(t),
         "millisecond": f"({nanos(t)} // 1000000)", "microsecond": f"({nanos(t)} // 1000)", "nanosecond": nanos(t),

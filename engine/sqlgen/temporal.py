@@ -35,7 +35,7 @@ from engine.sqlgen.runtime_temporal import (
 )
 from engine.sqlgen.temporal_arithmetic import INSTANTS, compiled, number_of, type_error, variant_of
 from engine.temporal import PAYLOAD_FIELDS
-from engine.types import Kind, is_variant
+from engine.types import CypherType, Kind, is_variant
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
 
@@ -223,6 +223,10 @@ ALLOWED = {
 }
 DURATION_FIELDS = ("years", "months", "weeks", "days", "hours", "minutes", "seconds", "milliseconds",
                    "microseconds", "nanoseconds")
+DATE_ORDERS = (("year", "month", "day"), ("year", "week", "dayofweek"), ("year", "quarter", "dayofquarter"))
+"""Calendar, week and quarter dates, largest component first."""
+COMPLETE_DATES = (*DATE_ORDERS, ("year", "ordinalday"))
+TIME_ORDER = ("hour", "minute", "second", "subsecond")
 
 
 @dataclass(frozen=True)
@@ -285,14 +289,63 @@ def _from_map(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -
         return map_entries(c, argument, lambda fields, null: _null_guard(null, _duration_from_map(c, fields, argument)))
 
     def build(fields: dict[str, b.BoundExpression], null: str | None) -> str:
+        _refuse_empty(fields, target, argument)
         if set(fields) == {"timezone"}:
             return _null_guard(null, now(target, _string(c, fields["timezone"])))
         unknown = set(fields) - ALLOWED[target]
         if unknown:
             raise CypherArgumentError(f"{target.lower()}() has no field `{sorted(unknown)[0]}`", argument.span,
                                       detail="InvalidArgumentValue")
+        _check_components(set(fields), target, argument.span)
         return _null_guard(null, _build(c, fields, target, argument))
     return map_entries(c, argument, build)
+
+
+def _check_components(keys: set[str], target: str, span: Any) -> None:
+    """Neo4j's rules for which components a map may give (its builder's `checkAssignments`), the manual's
+    "If `month` is omitted, `day` must also be omitted" and "specifying `year`, `month`, `day` and `minute`
+    is not permitted": without a selected `date`, a calendar, week or quarter date names its components
+    largest first; without a selected `time`, so do hour, minute, second and the sub-second ones; and a
+    date-time with time components needs a whole date. A selected `datetime` or epoch lifts every rule."""
+    if keys & {"datetime", "epochseconds", "epochmillis"}:
+        return
+    if "date" not in keys:
+        for order in DATE_ORDERS:
+            if keys & set(order[1:]):
+                _in_order(order, keys, span)
+    time_keys = keys & {*TIME_FIELDS, *SUBSECOND_FIELDS}
+    if time_keys and "time" not in keys:
+        _in_order(TIME_ORDER, keys | ({"subsecond"} if keys & set(SUBSECOND_FIELDS) else set()), span)
+    if target in ("LOCAL DATETIME", "ZONED DATETIME") and (time_keys or "time" in keys) and "date" not in keys:
+        chosen = next((order for order in COMPLETE_DATES if keys & set(order[1:])), ("year", "month"))
+        missing = next((name for name in chosen if name not in keys), None)
+        if missing is not None:
+            raise CypherArgumentError(f"{_FIELD_NAMES.get(missing, missing)} must be specified", span,
+                                      detail="InvalidArgumentValue")
+
+
+_FIELD_NAMES = {"dayofweek": "dayOfWeek", "dayofquarter": "dayOfQuarter", "ordinalday": "ordinalDay"}
+
+
+def _in_order(order: Sequence[str], keys: set[str], span: Any) -> None:
+    """Neo4j's `assertDefinedInOrder`: the first of `order` is given, and none after a missing one."""
+    if order[0] not in keys:
+        raise CypherArgumentError(f"{order[0]} must be specified", span, detail="InvalidArgumentValue")
+    missing = next((name for name in order if name not in keys), None)
+    given_after = [name for name in order[order.index(missing) + 1:] if name in keys] if missing else []
+    if given_after:
+        raise CypherArgumentError(
+            f"{_FIELD_NAMES.get(given_after[0], given_after[0])} cannot be specified without "
+            f"{_FIELD_NAMES.get(missing, missing)}", span, detail="InvalidArgumentValue")
+
+
+def _refuse_empty(fields: dict[str, b.BoundExpression], target: str, argument: b.BoundExpression) -> None:
+    """An empty map builds nothing: "`date({})` is invalid", "`duration()` and `duration({})` are invalid"
+    (the manual's considerations; `date()` is the current date)."""
+    if not fields:
+        name = next(function for function, kind in KIND_OF_FUNCTION.items() if kind == target)
+        raise CypherArgumentError(f"{name}() needs at least one component: {name}({{}}) is invalid", argument.span,
+                                  detail="InvalidArgumentValue")
 
 
 def _null_guard(null: str | None, sql: str) -> str:
@@ -300,6 +353,7 @@ def _null_guard(null: str | None, sql: str) -> str:
 
 
 def _duration_from_map(c: ExpressionCompiler, fields: dict[str, b.BoundExpression], argument: b.BoundExpression) -> str:
+    _refuse_empty(fields, "DURATION", argument)
     unknown = set(fields) - set(DURATION_FIELDS)
     if unknown:
         raise CypherArgumentError(f"duration() has no field `{sorted(unknown)[0]}`", argument.span,
@@ -615,7 +669,10 @@ def truncate(target: str) -> Builder:
         if target in ("LOCAL TIME", "ZONED TIME") and unit in DATE_UNITS and unit != "day":
             raise CypherArgumentError(f"unit too large for truncating a time: {unit_argument.value}",
                                       unit_argument.span, detail="InvalidArgumentValue")
-        value = f.arguments[1]
+        # "If `input` is not provided, it will be set to the current date" (and time, and zone): the manual's
+        # `date.truncate(unit)` is `date.truncate(unit, date())`.
+        value = f.arguments[1] if len(f.arguments) > 1 else SqlValue(
+            now(target), type=CypherType(Kind(target)), span=f.span)
         if value.type.kind is Kind.NULL:
             return SQL_NULL[target]
         if len(f.arguments) > 2 and f.arguments[2].type.kind is not Kind.NULL:

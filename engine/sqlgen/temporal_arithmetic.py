@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine import types as t
-from engine.errors import CypherTypeError
+from engine.errors import CypherSyntaxError, CypherTypeError
 from engine.semantic import bound as b
 from engine.sqlgen import runtime_temporal as rt
 from engine.sqlgen.runtime_temporal import call, let
@@ -79,7 +79,11 @@ def arithmetic(c: ExpressionCompiler, op: str, left: b.BoundExpression, right: b
     if lt or rt_:
         if b.observed(left) or b.observed(right):  # a type read off data: the values decide, on each row
             return _dynamic(c, op, left, right, result) if op in ARITHMETIC_MACROS else None
-        raise type_error(f"cannot apply {op} to {left.type!r} and {right.type!r}", left.span)
+        # Types the query text fixes that no operator row takes (`date - date`, `date + 1`): refused when the
+        # query compiles, `SyntaxError: InvalidArgumentType`, as `1 - 'a'` is and as the openCypher TCK
+        # classifies an operand of the wrong type (a value met at run time is a `TypeError`).
+        raise CypherSyntaxError(f"cannot apply {op} to {left.type!r} and {right.type!r}", left.span,
+                                detail="InvalidArgumentType")
     return None
 
 

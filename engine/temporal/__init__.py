@@ -110,7 +110,7 @@ def encode(value: Any) -> tuple[str, dict[str, Any]]:
 
 
 _DATE_FIELDS = ("year", "quarter", "month", "week", "weekyear", "day", "ordinalday", "weekday", "dayofweek",
-                "dayofquarter")
+                "dayofquarter", "quarterday")
 _TIME_FIELDS = ("hour", "minute", "second", "millisecond", "microsecond", "nanosecond")
 _ZONE_FIELDS = ("timezone", "offset", "offsetminutes", "offsetseconds")
 _DURATION_FIELDS = ("years", "quarters", "months", "weeks", "days", "hours", "minutes", "seconds",

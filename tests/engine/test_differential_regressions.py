@@ -153,7 +153,7 @@ def test_a_type_the_statement_writes_is_checked_per_row(query):
 
 @pytest.mark.parametrize(("query", "error"), [
     ("RETURN 'a' + true AS v", engine.CypherSyntaxError),
-    ("RETURN date('2020-01-01') + 1 AS v", engine.CypherTypeError),
+    ("RETURN date('2020-01-01') + 1 AS v", engine.CypherSyntaxError),
     ("RETURN date(1) AS v", engine.CypherTypeError),
     ("RETURN {a: 1}[1] AS v", engine.CypherTypeError),
     ("WITH date('2020-01-01') AS d RETURN d.foo AS v", engine.CypherSyntaxError),
