@@ -28,7 +28,7 @@ NOT_YET_PROCEDURES = frozenset({
     "apoc.merge.node", "apoc.merge.relationship",
     "apoc.create.addlabels", "apoc.create.setproperty", "apoc.path.expand", "apoc.path.expandconfig",
     "apoc.path.subgraphnodes", "apoc.path.subgraphall", "apoc.path.spanningtree", "apoc.periodic.iterate",
-    "apoc.periodic.commit", "apoc.do.when", "apoc.when", "apoc.schema.nodes", "apoc.schema.assert",
+    "apoc.periodic.commit", "apoc.do.when", "apoc.when", "apoc.schema.assert",
     "apoc.meta.graph", "apoc.cypher.run", "apoc.load.json",
     "apoc.refactor.mergenodes", "apoc.nodes.get",
 })
