@@ -70,6 +70,9 @@ class Procedure:
     """For a procedure that must run SQL before its rows can be read (graph algorithms, computed over the
     subgraph they read): run by the executor before the call compiles, it returns the rows relation
     (outputs and `__i`), usually over a temporary table it made."""
+    mode: str = "READ"
+    """Neo4j's mode, as SHOW PROCEDURES lists it: every built-in procedure reads, a few are declared SCHEMA
+    (APOC's `apoc.schema.nodes`) though they only read the catalog."""
 
     @property
     def built_in(self) -> bool:

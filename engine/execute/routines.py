@@ -2,8 +2,9 @@
 runs (its own and the feature packages' built-in ones, and the function macros), sorted by name.
 
 The engine keeps no descriptions or roles: those columns are empty strings and nulls. A built-in procedure
-reads (`mode` READ); a procedure macro has its own mode (`db.create.setNodeVectorProperty` WRITE); a
-function's category is its family's (Neo4j's category names).
+reads (`mode` READ, or SCHEMA for one that reads the catalog as Neo4j declares it); a procedure macro has its
+own mode (`db.create.setNodeVectorProperty` WRITE); a function's category is its family's (Neo4j's category
+names).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def procedure_rows(procedures: dict[str, Procedure] | None = None) -> list[dict[
     for name, procedure in {**BUILT_IN, **(procedures or {})}.items():
         inputs = ", ".join(f"{field.name} :: {field.type_name}" for field in procedure.inputs)
         outputs = ", ".join(f"{field.name} :: {field.type_name}" for field in procedure.outputs)
-        every[name] = inputs, outputs, "READ"
+        every[name] = inputs, outputs, procedure.mode
     for macro in PROCEDURE_MACROS.values():
         every[macro.name] = (macro.signature_inputs(),
                              ", ".join(f"{name} :: {type_name}" for name, type_name in macro.outputs), macro.mode)

@@ -10,6 +10,7 @@ from engine.apoc import functions as apoc_functions
 from engine.apoc import merge as apoc_merge
 from engine.apoc import meta as apoc_meta
 from engine.apoc import periodic as apoc_periodic
+from engine.apoc import schema as apoc_schema
 from engine.dbms import procedures as dbms_procedures
 from engine.execute.index_kinds import IndexKind, register_index_kind
 from engine.fulltext import falkordb, maintain
@@ -27,17 +28,17 @@ from engine.vector.set_property import PROCEDURE_MACROS as VECTOR_PROCEDURE_MACR
 
 register_built_in([*fulltext_procedures.procedures(), *vector_procedures.PROCEDURES,
                    *algorithm_procedures.PROCEDURES, *dbms_procedures.PROCEDURES,
-                   *dbms_procedures.SCHEMA_PROCEDURES, *apoc_meta.PROCEDURES])
+                   *dbms_procedures.SCHEMA_PROCEDURES, *apoc_meta.PROCEDURES, *apoc_schema.PROCEDURES])
 signatures.register_functions(vector_functions.SIGNATURES)
 sql_functions.register_functions(vector_functions.FUNCTIONS)
 signatures.register_functions(apoc_functions.SIGNATURES)
 sql_functions.register_functions(apoc_functions.FUNCTIONS)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
 extensions.SEARCH_CALLS["vector"] = vector_search_call
+PROCEDURE_MACRO_PACKAGES = (VECTOR_PROCEDURE_MACROS, apoc_create.PROCEDURE_MACROS, apoc_merge.PROCEDURE_MACROS,
+                            apoc_cypher.PROCEDURE_MACROS, apoc_periodic.PROCEDURE_MACROS, apoc_schema.PROCEDURE_MACROS)
 procedure_macros.PROCEDURE_MACROS.update({macro.name.lower(): macro
-                                          for macro in (*VECTOR_PROCEDURE_MACROS, *apoc_create.PROCEDURE_MACROS,
-                                                        *apoc_merge.PROCEDURE_MACROS, *apoc_cypher.PROCEDURE_MACROS,
-                                                        *apoc_periodic.PROCEDURE_MACROS)})
+                                          for package in PROCEDURE_MACRO_PACKAGES for macro in package})
 function_macros.FUNCTION_MACROS.update(apoc_functions.macros())
 register_index_kind("fulltext", IndexKind("fulltext-1.0", refresh=maintain.refresh, drop=maintain.drop))
 register_index_kind("vector", IndexKind(vector_indexes.PROVIDER, create=vector_indexes.create_vector_index,

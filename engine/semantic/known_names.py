@@ -27,7 +27,7 @@ NOT_YET_PROCEDURES = frozenset({
     "db.schema.visualization", "db.index.fulltext.listavailableanalyzers",
     "apoc.create.addlabels", "apoc.create.setproperty", "apoc.path.expand", "apoc.path.expandconfig",
     "apoc.path.subgraphnodes", "apoc.path.subgraphall", "apoc.path.spanningtree",
-    "apoc.periodic.commit", "apoc.schema.nodes", "apoc.schema.assert",
+    "apoc.periodic.commit", "apoc.schema.assert",
     "apoc.meta.graph", "apoc.load.json",
     "apoc.refactor.mergenodes", "apoc.nodes.get",
 })

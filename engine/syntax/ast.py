@@ -455,7 +455,8 @@ class Pattern(SyntaxNode):
 
 @dataclass(frozen=True, slots=True)
 class ProjectionItem(SyntaxNode):
-    """`expression [AS alias]`; `text` is the expression's exact source text (the column name if no alias)."""
+    """`expression [AS alias]`; `text` is the expression's exact source text, a variable's name for a variable
+    (the column name if no alias)."""
 
     expression: Expression
     alias: str | None

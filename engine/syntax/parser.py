@@ -632,6 +632,10 @@ class Parser:
         start = self.current
         expression = self.parse_expression()
         text = self.text[start.start:self.previous.end]
+        if isinstance(expression, ast.Variable) and text.startswith("`"):
+            # an unaliased variable projects under its name, as Neo4j names it: `WITH `x`` keeps `x` in scope
+            # (and `RETURN `x`` names its column x), not a variable spelled with the backticks
+            text = expression.name
         alias = None
         if self.match(TT.AS):
             alias = self.parse_name("an alias after AS")

@@ -150,8 +150,19 @@ def test_read_cypher_refuses_writes_and_leaves_the_graph_unchanged(tools, statem
 
 
 def test_every_writing_procedure_is_among_the_refused_writes(tools):
-    writing = tools.read_cypher("SHOW PROCEDURES YIELD name, mode WHERE mode <> 'READ' RETURN name")
+    writing = tools.read_cypher("SHOW PROCEDURES YIELD name, mode WHERE mode = 'WRITE' RETURN name")
     assert {row["name"] for row in writing["rows"]} == {name for name in WRITES if "." in name}
+
+
+def test_read_cypher_runs_the_schema_procedures_that_only_read(tools):
+    """APOC declares its index and constraint listings mode SCHEMA; they read the catalog, write nothing."""
+    listed = tools.read_cypher("SHOW PROCEDURES YIELD name, mode WHERE NOT mode IN ['READ', 'WRITE'] RETURN name, mode")
+    assert {(row["name"], row["mode"]) for row in listed["rows"]} == {
+        ("apoc.schema.nodes", "SCHEMA"), ("apoc.schema.relationships", "SCHEMA")}
+    before = graph(tools)
+    for row in listed["rows"]:
+        assert tools.read_cypher(f"CALL {row['name']}() YIELD name RETURN count(name) AS n")["rows"][0]["n"] >= 1
+    assert graph(tools) == before
 
 
 def test_read_cypher_refuses_foreach_and_leaves_the_graph_unchanged(tools):
