@@ -76,6 +76,11 @@ VARIABLE_TYPES = frozenset({TT.IDENTIFIER, TT.QUOTED_IDENTIFIER, *VARIABLE_KEYWO
 # After an identifier, the tokens that make it more than a variable: a call, COLLECT { } or a map projection,
 # a namespaced function name.
 NAME_ATOM_FOLLOWERS = frozenset({TT.LPAREN, TT.LBRACE, TT.DOT})
+SET_QUANTIFIER_OPERANDS = frozenset({
+    TT.IDENTIFIER, TT.QUOTED_IDENTIFIER, TT.STRING, TT.INTEGER, TT.FLOAT, TT.PARAMETER, TT.LBRACKET, TT.LBRACE,
+    TT.NULL, TT.TRUE, TT.FALSE, TT.CASE})
+"""What may follow `ALL` in `count(ALL x)` for the `ALL` to be the set quantifier, not a variable `all` nor
+the start of `all(x IN list WHERE ...)`."""
 LABEL_OPERATORS = frozenset({TT.PIPE, TT.AMP})
 POSTFIX_TOKENS = frozenset({TT.DOT, TT.LBRACKET, TT.COLON, TT.IS})
 # The words after IS that make it no label predicate (`n IS A`): IS NULL, IS NOT, IS TYPED, IS NORMALIZED.
@@ -1700,6 +1705,8 @@ class Parser:
         name = self.parse_symbolic_name()
         opened = self.expect(TT.LPAREN)
         distinct = self.match(TT.DISTINCT) is not None
+        if not distinct and self.current.type is TT.ALL and self.peek().type in SET_QUANTIFIER_OPERANDS:
+            self.advance()  # GQL's `count(ALL x)`: the default set quantifier, duplicates kept
         arguments: tuple[ast.Expression, ...] = ()
         if name.lower() == "trim" and not distinct:
             trimmed = self.parse_trim_specification(start, opened)
