@@ -1617,6 +1617,12 @@ class Parser:
             return ast.ExistsSubquery(query, pattern, where, span=self.span_from(start))
         if self.current.type is TT.LPAREN:
             arguments = self.parse_arguments_after_name("exists")
+            if len(arguments) == 1 and isinstance(arguments[0], ast.PatternExpression):
+                # the predicate function exists(pattern) (Cypher manual, Predicate functions): EXISTS { pattern }
+                path = arguments[0].pattern
+                part = ast.PatternPart(None, path, None, None, span=path.span)
+                return ast.ExistsSubquery(None, ast.Pattern((part,), span=path.span), None,
+                                          span=self.span_from(start))
             return ast.FunctionCall(start.text, arguments, False, span=self.span_from(start))
         self.fail(f"expected '{{' or '(' after EXISTS, found {self.current.describe()}")
 
