@@ -69,4 +69,8 @@ LIST_CONVERSIONS: dict[str, tuple[int, int | None, str]] = {
 slice `[0..]` insists on a list ("If the input is not a LIST<ANY>, an error will be returned"), which a
 comprehension alone would not: it walks a single value as a list of itself."""
 
-FUNCTION_MACROS: dict[str, FunctionMacro] = parse_macros(LIST_CONVERSIONS)
+CLOCK_FUNCTIONS: dict[str, tuple[int, int | None, str]] = {"timestamp": (0, None, "datetime().epochMillis")}
+"""timestamp(), "the equivalent of `datetime().epochMillis`" (Cypher manual, Scalar functions), rewritten as Neo4j
+rewrites it, so that both read the statement's one clock (DuckDB's now() is another, a millisecond apart)."""
+
+FUNCTION_MACROS: dict[str, FunctionMacro] = parse_macros({**LIST_CONVERSIONS, **CLOCK_FUNCTIONS})

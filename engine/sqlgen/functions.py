@@ -403,10 +403,6 @@ def _relationships(c: ExpressionCompiler, f: b.BFunction) -> str:
     return f"({path}).rels"
 
 
-def _timestamp(c: ExpressionCompiler, f: b.BFunction) -> str:
-    return "epoch_ms(now())"
-
-
 def _map_merge(c: ExpressionCompiler, f: b.BFunction) -> str:
     """`n {.*, k: v}`: the entity's (or map's) entries with the literal ones laid over them. A literal entry
     whose value is null stays, as the key with null (a JSON merge patch would remove it)."""
@@ -486,7 +482,6 @@ FUNCTIONS: dict[str, Builder] = {
     "endnode": _endpoint("dst"),
     "nodes": _nodes,
     "relationships": _relationships,
-    "timestamp": _timestamp,
     "map_merge": _map_merge,
     **temporal.FUNCTIONS,  # date(), datetime.truncate(), duration.between(), ... (ADR-0014)
     **COLLECTION_FUNCTIONS,
