@@ -61,9 +61,16 @@ def parse_macros(definitions: Mapping[str, tuple[int, int | None, str]]) -> dict
 
 
 LIST_CONVERSIONS: dict[str, tuple[int, int | None, str]] = {
-    f"to{kind}list": (1, None, f"CASE WHEN __a0 IS NULL THEN null ELSE [`__x` IN __a0 | to{kind}OrNull(`__x`)] END")
+    f"to{kind}list": (1, None,
+                      f"CASE WHEN __a0 IS NULL THEN null ELSE [`__x` IN __a0[0..] | to{kind}OrNull(`__x`)] END")
     for kind in ("boolean", "float", "integer", "string")
 }
-"""toBooleanList() and its kin: each element converted as toBooleanOrNull() (...) would, nulls kept."""
+"""toBooleanList() and its kin: each element converted as toBooleanOrNull() (...) would, nulls kept. The
+slice `[0..]` insists on a list ("If the input is not a LIST<ANY>, an error will be returned"), which a
+comprehension alone would not: it walks a single value as a list of itself."""
 
-FUNCTION_MACROS: dict[str, FunctionMacro] = parse_macros(LIST_CONVERSIONS)
+CLOCK_FUNCTIONS: dict[str, tuple[int, int | None, str]] = {"timestamp": (0, None, "datetime().epochMillis")}
+"""timestamp(), "the equivalent of `datetime().epochMillis`" (Cypher manual, Scalar functions), rewritten as Neo4j
+rewrites it, so that both read the statement's one clock (DuckDB's now() is another, a millisecond apart)."""
+
+FUNCTION_MACROS: dict[str, FunctionMacro] = parse_macros({**LIST_CONVERSIONS, **CLOCK_FUNCTIONS})

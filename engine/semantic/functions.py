@@ -199,7 +199,9 @@ AGGREGATES: dict[str, tuple[int, ReturnRule]] = {
     # Over no rows (or only nulls) the sum is the integer 0 whatever the argument (Neo4j starts from it), so
     # only a sum of integers has one type.
     "sum": (1, lambda args: t.INTEGER if args[0].kind is Kind.INTEGER else t.ANY),
-    "avg": (1, lambda args: t.DURATION if args[0].kind is Kind.DURATION else t.FLOAT),
+    # avg() of values whose type only the rows tell may be a duration as well as a float
+    "avg": (1, lambda args: t.DURATION if args[0].kind is Kind.DURATION
+            else t.FLOAT if args[0].kind in NUMBER_KINDS else t.ANY),
     "min": (1, lambda args: args[0]),
     "max": (1, lambda args: args[0]),
     "stdev": (1, fixed(t.FLOAT)),

@@ -190,6 +190,18 @@ class ExpressionCompiler:
             return macro("cy_list", self.compile(expression)), t.ANY
         return self.mismatch(expression, "List", "VARIANT[]"), t.ANY
 
+    def traversable_value(self, expression: b.BoundExpression) -> tuple[str, CypherType]:
+        """`list_value` for what a list comprehension, a quantifier or reduce() walks: as Neo4j's runtime
+        makes a value traversable, a single value that is no list is a list of itself (the manual's
+        `any(nationality IN p.nationality WHERE ...)` over a `STRING` property); null stays null."""
+        kind = expression.type.kind
+        if kind is Kind.LIST or kind is Kind.NULL:
+            return self.list_value(expression)
+        if is_variant(expression.type):
+            return macro("cy_traversable", self.compile(expression)), t.ANY
+        # the binder types the walking variable ANY, as it does for any source that is no list
+        return macro("cy_singleton", to_variant(self.compile(expression), expression.type)), t.ANY
+
     def mismatch(self, expression: b.BoundExpression, expected: str, target_sql: str) -> str:
         return mismatch_of(self.compile(expression), expression.type, expected, target_sql)
 
@@ -546,7 +558,7 @@ class ExpressionCompiler:
             if error.detail != NEEDS_SUBQUERY or self.context.lambda_depth:
                 raise
             self.context.parameters.truncate(bound)  # the lambda attempt's values are not in the SQL
-        source, _ = self.list_value(node.source)
+        source, _ = self.traversable_value(node.source)
         target = node.type.element or t.ANY
 
         def build(compiler: ExpressionCompiler) -> tuple[str, str]:
@@ -558,7 +570,7 @@ class ExpressionCompiler:
         return self._elements(node.variable, source, build, sql_type(target))
 
     def _list_comprehension_lambda(self, node: b.BListComprehension) -> str:
-        source, _ = self.list_value(node.source)
+        source, _ = self.traversable_value(node.source)
         name, inner = self._lambda(node.variable)
         result = source
         if node.where is not None:
@@ -569,7 +581,7 @@ class ExpressionCompiler:
         return result
 
     def _quantifier(self, node: b.BQuantifier) -> str:
-        source, _ = self.list_value(node.source)
+        source, _ = self.traversable_value(node.source)
         bound = len(self.context.parameters.values)
         try:
             name, inner = self._lambda(node.variable)
@@ -606,7 +618,7 @@ class ExpressionCompiler:
     def _reduce_steps(self, node: b.BReduce) -> str:
         """reduce() as a recursive CTE over the list's positions, for bodies a lambda cannot hold (they
         read node or relationship data, e.g. `reduce(d = 0, r IN relationships(p) | d + r.distance)`)."""
-        source, _ = self.list_value(node.source)
+        source, _ = self.traversable_value(node.source)
         alias = self.context.fresh("red")
         inner_context = self.context.child()
         inner_context.bind_variable(node.accumulator, f"{alias}.acc", hoistable=False)
@@ -619,7 +631,7 @@ class ExpressionCompiler:
                 f" ({steps} SELECT acc FROM {alias}_r ORDER BY i DESC LIMIT 1) END")
 
     def _reduce_lambda(self, node: b.BReduce) -> str:
-        source, element = self.list_value(node.source)
+        source, element = self.traversable_value(node.source)
         accumulator, variable = node.accumulator.column, node.variable.column
         inner_context = SelectContext(self.context.catalog, self.context.parameters, dict(self.context.variables),
                                       self.context.joins, self.context.entity_aliases, set(self.context.hoistable),

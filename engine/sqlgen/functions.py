@@ -326,21 +326,29 @@ def _unit_domain(sql_function: str) -> Builder:
         f" ELSE 'NaN'::DOUBLE END"))
 
 
+VALUE_TYPE_ORDER = ("BOOLEAN", "STRING", "INTEGER", "FLOAT", "DATE", "LOCAL TIME", "ZONED TIME", "LOCAL DATETIME",
+                    "ZONED DATETIME", "DURATION", "POINT", "NODE", "RELATIONSHIP", "MAP", "LIST", "PATH")
+"""The order of types in a normalized union (Cypher manual, Values and types, Ordering of types)."""
+
+
 def _value_type(c: ExpressionCompiler, f: b.BFunction) -> str:
     """valueType(): the value's type as Cypher writes types (`INTEGER NOT NULL`, `NULL`, `LIST<STRING NOT NULL>
-    NOT NULL`); a list is named by its elements' one type (`NOTHING` when empty; without `NOT NULL` when it
-    holds nulls). A list of several element types, or of lists, is refused rather than named differently."""
-    unsupported = error_sql("UnsupportedFeature", "Unsupported",
-                            "'valueType() of a list of several element types or of lists'")
+    NOT NULL`); a list is named by its elements' types, a normalized union in the manual's order of types when
+    there are several (`LIST<STRING NOT NULL | INTEGER NOT NULL> NOT NULL`), `NOTHING` when empty, each without
+    `NOT NULL` when it holds nulls. A list of lists is refused rather than named differently."""
+    unsupported = error_sql("UnsupportedFeature", "Unsupported", "'valueType() of a list of lists'")
+    order = "[" + ", ".join(f"'{name}'" for name in VALUE_TYPE_ORDER) + "]"
 
     def name(value: str) -> str:
         items = f"{value}::VARIANT[]"
         present = f"list_filter({items}, lambda x: x IS NOT NULL)"
         kinds = f"list_distinct(list_transform({present}, lambda x: cy_type_name(x)))"
         nulls = f"list_count({items}) < len({items})"
+        ordered = f"list_sort(list_transform({kinds}, lambda k: list_position({order}, k)))"
+        suffix = f"CASE WHEN {nulls} THEN '' ELSE ' NOT NULL' END"
+        union = f"array_to_string(list_transform({ordered}, lambda i: {order}[i] || {suffix}), ' | ')"
         element = (f"CASE WHEN len({kinds}) = 0 THEN CASE WHEN {nulls} THEN 'NULL' ELSE 'NOTHING' END"
-                   f" WHEN len({kinds}) > 1 OR {kinds}[1] = 'LIST' THEN {unsupported}"
-                   f" ELSE {kinds}[1] || CASE WHEN {nulls} THEN '' ELSE ' NOT NULL' END END")
+                   f" WHEN list_contains({kinds}, 'LIST') THEN {unsupported} ELSE {union} END")
         return (f"CASE WHEN {value} IS NULL THEN 'NULL' WHEN cy_kind({value}) = 5 THEN 'LIST<' || {element} ||"
                 f" '> NOT NULL' ELSE cy_type_name({value}) || ' NOT NULL' END")
 
@@ -393,12 +401,6 @@ def _relationships(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
     path = c.compile(argument) if argument.type.kind is Kind.PATH else f"cy_path_value({c.variant(argument)})"
     return f"({path}).rels"
-
-
-def _timestamp(c: ExpressionCompiler, f: b.BFunction) -> str:
-    """Milliseconds of the statement's clock, truncated as `datetime().epochMillis` is (the manual: they are
-    equivalent); DuckDB's `epoch_ms(now())` rounds to the nearest millisecond instead."""
-    return "(epoch_us(now()) // 1000)"
 
 
 def _map_merge(c: ExpressionCompiler, f: b.BFunction) -> str:
@@ -480,7 +482,6 @@ FUNCTIONS: dict[str, Builder] = {
     "endnode": _endpoint("dst"),
     "nodes": _nodes,
     "relationships": _relationships,
-    "timestamp": _timestamp,
     "map_merge": _map_merge,
     **temporal.FUNCTIONS,  # date(), datetime.truncate(), duration.between(), ... (ADR-0014)
     **COLLECTION_FUNCTIONS,

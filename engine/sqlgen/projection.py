@@ -10,6 +10,7 @@ from engine.errors import UnsupportedFeature
 from engine.plan.rules.order_demand import PLAIN_GROUP_KINDS, group_order_demanded, input_demanded
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
+from engine.sqlgen import runtime_temporal as rt
 from engine.sqlgen.context import SelectContext
 from engine.sqlgen.decorrelate import SharedRows
 from engine.sqlgen.expressions import ExpressionCompiler, to_variant
@@ -245,9 +246,13 @@ def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5")
     if kind is Kind.DURATION and name in ("sum", "avg"):
         return duration_aggregate(name, column, filter_clause)
     if name == "sum":
-        return _sum(aggregate, column, argument_type, distinct, filter_clause)
+        numeric = _sum(aggregate, column, argument_type, distinct, filter_clause)
+        return numeric if kind is Kind.INTEGER or kind is Kind.FLOAT else \
+            _numbers_or_durations(aggregate, column, argument_type, distinct, filter_clause, numeric)
     if name == "avg":
-        return f"avg({_numbers(aggregate, column, argument_type)}){filter_clause}"
+        numeric = f"avg({_numbers(aggregate, column, argument_type)}){filter_clause}"
+        return numeric if kind is Kind.INTEGER or kind is Kind.FLOAT else _numbers_or_durations(
+            aggregate, column, argument_type, distinct, filter_clause, f"({numeric})::VARIANT")
     if name in ("min", "max"):
         # Cypher's order across types (ORDER BY's): the value with the least or greatest sort key
         if sorts_itself(argument_type):
@@ -293,11 +298,29 @@ def _numbers(aggregate: b.BAggregate, column: str, argument_type: t.CypherType) 
     durations = aggregate.name in ("sum", "avg")
     failure = error_sql("TypeError", "InvalidArgumentType", f"'{name}() expects numbers"
                         f"{' or durations' if durations else ''}, got ' || cy_type_name({value})")
-    unsupported = error_sql("UnsupportedFeature", "Unsupported",
-                            f"'{name}() of durations among values whose type is only known at run time'")
     return (f"CASE WHEN cy_kind({value}) IN (2, 3) THEN TRY_CAST({value} AS DOUBLE)"
             f" WHEN cy_kind({value}) = 0 THEN NULL"
-            f"{f' WHEN cy_kind({value}) = 15 THEN {unsupported}' if durations else ''} ELSE {failure} END")
+            f"{f' WHEN cy_kind({value}) = {DURATION_KIND} THEN NULL' if durations else ''} ELSE {failure} END")
+
+
+DURATION_KIND = 15
+"""`cy_kind()` of a DURATION held in a VARIANT."""
+
+
+def _numbers_or_durations(aggregate: b.BAggregate, column: str, argument_type: t.CypherType, distinct: str,
+                          filter_clause: str, numeric: str) -> str:
+    """sum() or avg() over values whose type only the rows tell (a property that is a duration on some nodes):
+    `numeric` (a VARIANT, durations read as null) when no duration is among them, the durations' own sum or
+    average when only durations are, and Neo4j's TypeError when numbers and durations are mixed."""
+    value = to_variant(column, argument_type)
+    durations = f"count(*) FILTER (WHERE cy_kind({value}) = {DURATION_KIND}{distinct})"
+    numbers = f"count(*) FILTER (WHERE cy_kind({value}) IN (2, 3){distinct})"
+    name = aggregate.name
+    total = duration_aggregate(name, rt.payload(value, "DURATION"), filter_clause)
+    if name == "avg":
+        total = rt.wrap(total, "DURATION")
+    mixed = error_sql("TypeError", "InvalidArgumentType", f"'{name}() cannot mix numbers and durations'")
+    return (f"CASE WHEN {durations} = 0 THEN {numeric} WHEN {numbers} = 0 THEN {total} ELSE {mixed} END")
 
 
 def _sum(aggregate: b.BAggregate, column: str, argument_type: t.CypherType, distinct: str,

@@ -147,6 +147,9 @@ def _macros() -> list[tuple[str, str]]:
          + " END"),
         ("cy_unwind_list(v)",
          "CASE cy_kind(v) WHEN 5 THEN v::VARIANT[] WHEN 0 THEN []::VARIANT[] ELSE [v] END"),
+        # what a comprehension, a quantifier or reduce() walks: a value that is no list, a list of itself
+        ("cy_traversable(v)", "CASE cy_kind(v) WHEN 5 THEN v::VARIANT[] WHEN 0 THEN NULL ELSE [v] END"),
+        ("cy_singleton(v)", "CASE WHEN v IS NULL THEN NULL ELSE [v] END"),
         ("cy_string(v)",
          "CASE cy_kind(v) WHEN 4 THEN v::VARCHAR WHEN 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentType", "'expected a string, got ' || cy_type_name(v)")

@@ -76,6 +76,11 @@ VARIABLE_TYPES = frozenset({TT.IDENTIFIER, TT.QUOTED_IDENTIFIER, *VARIABLE_KEYWO
 # After an identifier, the tokens that make it more than a variable: a call, COLLECT { } or a map projection,
 # a namespaced function name.
 NAME_ATOM_FOLLOWERS = frozenset({TT.LPAREN, TT.LBRACE, TT.DOT})
+SET_QUANTIFIER_OPERANDS = frozenset({
+    TT.IDENTIFIER, TT.QUOTED_IDENTIFIER, TT.STRING, TT.INTEGER, TT.FLOAT, TT.PARAMETER, TT.LBRACKET, TT.LBRACE,
+    TT.NULL, TT.TRUE, TT.FALSE, TT.CASE})
+"""What may follow `ALL` in `count(ALL x)` for the `ALL` to be the set quantifier, not a variable `all` nor
+the start of `all(x IN list WHERE ...)`."""
 LABEL_OPERATORS = frozenset({TT.PIPE, TT.AMP})
 POSTFIX_TOKENS = frozenset({TT.DOT, TT.LBRACKET, TT.COLON, TT.IS})
 # The words after IS that make it no label predicate (`n IS A`): IS NULL, IS NOT, IS TYPED, IS NORMALIZED.
@@ -1635,6 +1640,12 @@ class Parser:
             return ast.ExistsSubquery(query, pattern, where, span=self.span_from(start))
         if self.current.type is TT.LPAREN:
             arguments = self.parse_arguments_after_name("exists")
+            if len(arguments) == 1 and isinstance(arguments[0], ast.PatternExpression):
+                # the predicate function exists(pattern) (Cypher manual, Predicate functions): EXISTS { pattern }
+                path = arguments[0].pattern
+                part = ast.PatternPart(None, path, None, None, span=path.span)
+                return ast.ExistsSubquery(None, ast.Pattern((part,), span=path.span), None,
+                                          span=self.span_from(start))
             return ast.FunctionCall(start.text, arguments, False, span=self.span_from(start))
         self.fail(f"expected '{{' or '(' after EXISTS, found {self.current.describe()}")
 
@@ -1723,6 +1734,8 @@ class Parser:
         name = self.parse_symbolic_name()
         opened = self.expect(TT.LPAREN)
         distinct = self.match(TT.DISTINCT) is not None
+        if not distinct and self.current.type is TT.ALL and self.peek().type in SET_QUANTIFIER_OPERANDS:
+            self.advance()  # GQL's `count(ALL x)`: the default set quantifier, duplicates kept
         arguments: tuple[ast.Expression, ...] = ()
         if name.lower() == "trim" and not distinct:
             trimmed = self.parse_trim_specification(start, opened)
