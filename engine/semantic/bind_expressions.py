@@ -158,6 +158,23 @@ class ExpressionBinding:
         operand = self.bind_expression(node.operand, scope, context)
         return b.BIsNull(operand, node.negated, type=t.BOOLEAN, span=node.span)
 
+    def _bind_is_normalized(self, node: ast.IsNormalized, scope: Scope,
+                            context: ExpressionContext) -> b.BoundExpression:
+        """`s IS [NOT] form NORMALIZED` is `normalize(s, form) = s`; a value the text types as anything but a
+        string is null (the manual: "a non-STRING value returns null")."""
+        operand = self.bind_expression(node.operand, scope, context)
+        if operand.type.kind not in (Kind.STRING, Kind.ANY, Kind.NULL) and not _observed(operand):
+            return b.BLiteral(None, type=t.NULL, span=node.span)
+        form = ast.Variable(node.form, span=node.span)
+        test: ast.Expression = ast.BinaryOp("=", ast.FunctionCall("normalize", (node.operand, form), False,
+                                                                    span=node.span), node.operand, span=node.span)
+        if node.negated:
+            test = ast.UnaryOp("NOT", test, span=node.span)
+        if operand.type.kind is not Kind.STRING:  # a string only on some rows: the others are null
+            test = ast.Case(None, ((ast.IsType(node.operand, "STRING", False, span=node.span), test),), None,
+                            span=node.span)
+        return self.bind_expression(test, scope, context)
+
     def _bind_has_labels(self, node: ast.HasLabels, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
         subject = self.bind_expression(node.subject, scope, context)
         return self.label_test(subject, node.labels, scope, node.span)
@@ -573,6 +590,7 @@ EXPRESSION_BINDERS: dict[type, ExpressionBinder] = {
     ast.UnaryOp: ExpressionBinding._bind_unary,
     ast.IsNull: ExpressionBinding._bind_is_null,
     ast.IsType: ExpressionBinding._bind_is_type,
+    ast.IsNormalized: ExpressionBinding._bind_is_normalized,
     ast.HasLabels: ExpressionBinding._bind_has_labels,
     ast.FunctionCall: ExpressionBinding._bind_function,
     ast.CountStar: ExpressionBinding._bind_count_star,

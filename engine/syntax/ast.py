@@ -174,6 +174,16 @@ class IsNull(Expression):
 
 
 @dataclass(frozen=True, slots=True)
+class IsNormalized(Expression):
+    """`operand IS [NOT] [form] NORMALIZED`: whether a string is in Unicode normal form `form` (NFC, NFD, NFKC
+    or NFKD); null for null and for a value that is not a string (Cypher manual, String operators)."""
+
+    operand: Expression
+    form: str
+    negated: bool
+
+
+@dataclass(frozen=True, slots=True)
 class IsType(Expression):
     """`operand IS :: TYPE` / `IS [NOT] TYPED TYPE`; `type_name` is normalised upper-case text, e.g.
     'INTEGER', 'LIST<STRING NOT NULL>', 'INTEGER | FLOAT'."""

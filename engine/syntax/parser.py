@@ -1381,12 +1381,7 @@ class Parser:
         if form is not None:
             self.advance()
         if self.match_word("NORMALIZED"):
-            # `s IS [NOT] [form] NORMALIZED` is `normalize(s, form) = s` (Cypher manual, String operators).
-            span = self.span_from(operand.span)
-            form_name = ast.Variable(form.upper if form else "NFC", span=span)
-            normalized = ast.FunctionCall("normalize", (operand, form_name), False, span=span)
-            test = ast.BinaryOp("=", normalized, operand, span=span)
-            return ast.UnaryOp("NOT", test, span=span) if negated else test
+            return ast.IsNormalized(operand, form.upper if form else "NFC", negated, span=self.span_from(operand.span))
         self.fail(f"expected NULL, TYPED or '::' after IS{' NOT' if negated else ''}, "
                   f"found {self.current.describe()}")
 
