@@ -86,3 +86,37 @@ def test_constraint_metadata_for_graph_documents(driver: EngineDriver) -> None:
 def test_enhanced_schema(driver: EngineDriver) -> None:
     graph = _graph(enhanced_schema=True)
     assert "  - `born`: INTEGER Min: 1964, Max: 1967" in graph.schema.splitlines()
+
+
+def _documents() -> list[object]:
+    """Two graph documents as an LLM graph transformer makes them: typed nodes with properties, and typed
+    relationships between them (one repeated, as extractions from several chunks repeat)."""
+    from langchain_core.documents import Document
+    from langchain_neo4j.graphs.graph_document import GraphDocument, Node, Relationship
+
+    ada = Node(id="Ada Lovelace", type="Person", properties={"born": 1815})
+    engine_node = Node(id="Analytical Engine", type="Machine", properties={"designed": 1837})
+    babbage = Node(id="Charles Babbage", type="Person")
+    source = Document(page_content="Ada wrote about Babbage's engine.", metadata={"id": "chunk-1"})
+    return [GraphDocument(nodes=[ada, engine_node, babbage], source=source, relationships=[
+                Relationship(source=ada, target=engine_node, type="DESCRIBED", properties={"year": 1843}),
+                Relationship(source=babbage, target=engine_node, type="DESIGNED")]),
+            GraphDocument(nodes=[ada], source=source, relationships=[
+                Relationship(source=ada, target=engine_node, type="DESCRIBED", properties={"year": 1843})])]
+
+
+@pytest.mark.parametrize("base_entity_label", [True, False], ids=["__Entity__ label", "apoc.merge"])
+def test_add_graph_documents(driver: EngineDriver, movies: engine.Connection, base_entity_label: bool) -> None:
+    """The import statements of the installed package (`SET source:$(row.type)` with a base label, or
+    `apoc.merge.node` / `apoc.merge.relationship` per row without) run unchanged and build the graph once,
+    however often a node or relationship repeats."""
+    graph = _graph(refresh_schema=False)
+    graph.add_graph_documents(_documents(), baseEntityLabel=base_entity_label, include_source=True)
+    rows = movies.execute(
+        "MATCH (p {id: 'Ada Lovelace'})-[r]->(m {id: 'Analytical Engine'}) RETURN labels(p) AS person,"
+        " labels(m) AS machine, p.born AS born, type(r) AS type, r.year AS year").fetchall()
+    base = ["__Entity__"] if base_entity_label else []
+    assert rows == [([*base, "Person"], [*base, "Machine"], 1815, "DESCRIBED", 1843)]
+    assert movies.execute("MATCH (:Person {id: 'Charles Babbage'})-[:DESIGNED]->(m:Machine) RETURN"
+                          " m.designed").fetchall() == [(1837,)]
+    assert movies.execute("MATCH (:Document {id: 'chunk-1'})-[:MENTIONS]->(n) RETURN count(n)").fetchall() == [(3,)]

@@ -103,11 +103,11 @@ def test_enhanced_properties(driver: EngineDriver, movies: engine.Connection) ->
     assert person["name"]["distinct_count"] == 3
     assert person["alive"] == {"property": "alive", "type": "BOOLEAN"}
     acted_in = {item["property"]: item for item in structured["rel_props"]["ACTED_IN"]}
-    assert acted_in["premiere"]["min"] == acted_in["premiere"]["max"] == "1999-03-31T20:00Z"
+    assert acted_in["premiere"]["min"] == acted_in["premiere"]["max"] == "1999-03-31T20:00:00Z"
     assert acted_in["roles"] == {"property": "roles", "type": "LIST", "min_size": 1, "max_size": 1}
     text = schema.format_schema(structured, is_enhanced=True)
     assert "  - `born`: INTEGER Min: 1964, Max: 1967" in text
-    assert "  - `premiere`: DATE_TIME Min: 1999-03-31T20:00Z, Max: 1999-03-31T20:00Z" in text
+    assert "  - `premiere`: DATE_TIME Min: 1999-03-31T20:00:00Z, Max: 1999-03-31T20:00:00Z" in text
     assert "  - `aliases`: LIST Min Size: 2, Max Size: 2" in text
 
 
