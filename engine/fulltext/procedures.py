@@ -17,6 +17,7 @@ from engine.fulltext import falkordb
 from engine.fulltext.query import parse_query
 from engine.fulltext.scoring import ScoreCompiler, analyze
 from engine.procedures import Procedure, ProcedureField
+from engine.quoting import sql_string
 from engine.semantic import bound as b
 from engine.storage.schema import IndexInfo
 
@@ -117,7 +118,17 @@ def procedures() -> list[Procedure]:
         (ProcedureField("node", "NODE"), ProcedureField("score", "FLOAT")),
         compile=_query_rows("node", falkordb.QUERY_NODES, "node", _labelled_index, falkordb.lucene_query),
         required_inputs=2))
+    made.append(Procedure(
+        "db.index.fulltext.listAvailableAnalyzers", (),
+        (ProcedureField("analyzer", "STRING"), ProcedureField("description", "STRING"),
+         ProcedureField("stopwords", "LIST OF STRING")),
+        sql=lambda: f"(SELECT 'standard-no-stop-words' AS analyzer, {sql_string(ANALYZER_DESCRIPTION)} AS description,"
+                    " []::VARCHAR[] AS stopwords, 1 AS __i)"))
     return made
+
+
+ANALYZER_DESCRIPTION = ("The default analyzer. Same as the 'standard' analyzer, but with no stopwords.")
+"""Neo4j's description of the one analyzer the engine's full-text indexes have (`analyzer.py`)."""
 
 
 def _labelled_index(queries: QueryCompiler, label: Any, entity: str, procedure: str, span: Any) -> IndexInfo:

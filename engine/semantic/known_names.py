@@ -24,12 +24,12 @@ NOT_YET_FUNCTIONS = frozenset({
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
 NOT_YET_PROCEDURES = frozenset({
-    "db.schema.visualization", "db.index.fulltext.listavailableanalyzers",
+    "db.schema.visualization",
     "apoc.create.addlabels", "apoc.create.setproperty", "apoc.path.expand", "apoc.path.expandconfig",
     "apoc.path.subgraphnodes", "apoc.path.subgraphall", "apoc.path.spanningtree",
     "apoc.periodic.commit", "apoc.schema.assert",
     "apoc.meta.graph", "apoc.load.json",
-    "apoc.refactor.mergenodes", "apoc.nodes.get",
+    "apoc.refactor.mergenodes",
 })
 """Procedures of Neo4j and APOC Core the engine does not run yet (lower case)."""
 
