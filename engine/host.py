@@ -23,6 +23,8 @@ class MemoryHost:
     be turned back on."""
 
     def __init__(self, memory_limit: str, import_dir: str | None = None) -> None:
+        self.registered = len(macros.REGISTERED)
+        """How many of the feature packages' macros it has: `warm_up` may make it before they register theirs."""
         self.base = duckdb.connect(":memory:", config={"memory_limit": memory_limit})
         allow_import(self.base, import_dir)
         if runtime_catalog.attach(self.base):
@@ -33,6 +35,20 @@ class MemoryHost:
         self.base.execute("SET enable_external_access = false")
         self.lock = threading.Lock()
         self.counter = itertools.count()
+
+    def complete(self) -> None:
+        """Create the feature packages' macros registered since the host was made, in its own catalog, which
+        every graph's search path then names after the shared macros."""
+        with self.lock:
+            missing = macros.REGISTERED[self.registered:]
+            if not missing:
+                return
+            self.base.execute(f"SET search_path = 'memory.main,{self.macros}'")
+            self.base.execute(";\n".join(f"CREATE OR REPLACE MACRO {signature} AS {body}"
+                                          for signature, body in missing))
+            self.registered += len(missing)
+            if self.macros != "memory.main":
+                self.macros = f"{self.macros},memory.main"
 
     def open(self) -> tuple[duckdb.DuckDBPyConnection, str]:
         with self.lock:
@@ -55,7 +71,9 @@ def host(memory_limit: str, import_dir: str | None = None) -> MemoryHost:
     with _lock:
         if key not in _hosts:
             _hosts[key] = MemoryHost(memory_limit, import_dir)
-        return _hosts[key]
+    made = _hosts[key]
+    made.complete()
+    return made
 
 
 def allow_import(duck: duckdb.DuckDBPyConnection, import_dir: str | None) -> None:

@@ -30,12 +30,18 @@ SCHEMA = f"{CATALOG}.main"
 
 def catalog_path() -> Path:
     """Where this DuckDB's file of these macros is, made or not (`$XDG_CACHE_HOME` moves it on Linux)."""
-    name = f"runtime-macros-duckdb{duckdb.__version__}-{_digest()}.duckdb"
+    name = f"runtime-macros-duckdb{duckdb.__version__}-{digest()}.duckdb"
     return Path(platformdirs.user_cache_dir("cookbook")) / name
 
 
+def digest() -> str:
+    """The macros' fingerprint as they stand (the feature packages register theirs when the compiler loads,
+    which may be after a first host was made: `host.MemoryHost.complete`)."""
+    return _digest_of(len(macros.REGISTERED))
+
+
 @functools.cache
-def _digest() -> str:
+def _digest_of(registered: int) -> str:
     return hashlib.sha256(macros.install_sql(temporary=False).encode()).hexdigest()[:16]
 
 

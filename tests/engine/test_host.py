@@ -31,3 +31,14 @@ def test_import_engine_leaves_the_compiler_unloaded():
     code = "import sys, engine; print(sorted(m for m in ('engine.connection', 'engine.compile') if m in sys.modules))"
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert output.strip() == "[]"
+
+
+def test_full_text_search_works_after_a_warm_up_before_the_compiler_loaded():
+    """`warm_up()` in a fresh process makes the host before the feature packages register their macros (the
+    CLI's order): connect must not reuse a host that lacks the full-text analyzer's macros."""
+    code = ("import engine; engine.warm_up().join(); db = engine.connect(':memory:');"
+            " db.execute(\"CREATE FULLTEXT INDEX t FOR (n:D) ON EACH [n.text]\");"
+            " db.execute(\"CREATE (:D {text: 'hello world'})\");"
+            " print(db.execute(\"CALL db.index.fulltext.queryNodes('t', 'hello') YIELD node RETURN node.text\").rows)")
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert output.strip() == "[('hello world',)]"
