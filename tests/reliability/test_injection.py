@@ -159,7 +159,23 @@ def test_no_cypher_reaches_a_file(db, statement):
     try:
         rows = db.execute(statement).fetchall()
     except engine.CypherError as error:
-        assert error.kind in ("SyntaxError", "UnsupportedFeature", "ProcedureError"), str(error)
+        assert error.kind in ("SyntaxError", "UnsupportedFeature", "ProcedureError", "ExternalResourceError"), \
+            str(error)
     else:
         assert rows == [(None,)]  # a property key that does not exist, read as such
     assert graph_state(db) == before
+
+
+@pytest.mark.parametrize("url", ["file:///../outside.csv", "file:///sub/../../outside.csv", "file:///..",
+                                 "https://example.com/x.csv", "file://localhost/etc/passwd"])
+def test_load_csv_reads_nothing_outside_its_import_directory(tmp_path, url):
+    """LOAD CSV reads the import directory only: a url climbing out of it, or of another scheme, is refused
+    before DuckDB opens anything (and DuckDB is allowed that directory alone)."""
+    imports = tmp_path / "imports"
+    (imports / "sub").mkdir(parents=True)
+    (tmp_path / "outside.csv").write_text("secret\n")
+    (imports / "inside.csv").write_text("public\n")
+    with engine.connect(":memory:", import_dir=str(imports)) as db:
+        assert db.execute("LOAD CSV FROM 'file:///inside.csv' AS row RETURN row").fetchall() == [(["public"],)]
+        with pytest.raises(engine.ExternalResourceError):
+            db.execute(f"LOAD CSV FROM '{url}' AS row RETURN row")
