@@ -14,6 +14,7 @@ import duckdb
 
 from engine.execute import macros, runtime_catalog
 from engine.limits import default_memory_limit
+from engine.plugins import macros as _feature_macros  # noqa: F401 - the full-text macros, before warm_up's host
 
 
 class MemoryHost:
