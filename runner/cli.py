@@ -1,7 +1,8 @@
 """`cookbook`: the command line over the runner. Arguments, progress, summary and exit codes; no logic.
 
     cookbook run [PAGE ...] [--cell NAME] [--update] [--db PATH] [--json FILE] [--html FILE]
-    cookbook serve --db PATH [--http [--host HOST] [--port PORT] [--token TOKEN] [--allowed-host NAME]]
+    cookbook serve --db PATH [--tools PAGE ...] [--http [--host HOST] [--port PORT] [--token TOKEN]
+                   [--allowed-host NAME]]
 
 Exit codes: 0 every cell matches its recording (or `--update` recorded it), 1 a cell drifted or failed
 with an engine error, 2 a page error (before any cell ran) or a usage error.
@@ -59,13 +60,17 @@ def build_parser() -> argparse.ArgumentParser:
                      help="stop a statement that runs longer than SECONDS: its cell fails with a timeout "
                           "error, and the statement is rolled back")
     serve = commands.add_parser(
-        "serve", help="serve a graph database to agents as MCP tools (read_cypher, write_cypher, get_schema)",
+        "serve", help="serve a graph database to agents as MCP tools (read_cypher, write_cypher, get_schema, "
+                      "and the tools pages declare)",
         description="Serve the graph in one database file as an MCP server: over stdio, or Streamable HTTP "
                     "at /mcp with --http. The file is held open, and locked against other processes, "
                     "until the server stops.")
     serve.add_argument("--db", metavar="PATH", required=True,
                        help="the database file (created if missing), or :memory: for a graph that ends with "
                             "the server")
+    serve.add_argument("--tools", nargs="+", action="extend", default=[], metavar="PAGE",
+                       help="also serve the tools these pages declare (cells marked tool=NAME: "
+                            "docs/tool-cells.md); a bare name is looked up in cookbook/")
     serve.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
     serve.add_argument("--host", default="127.0.0.1",
                        help="with --http: the address to bind (default: %(default)s)")
@@ -199,12 +204,23 @@ def serve_command(arguments: argparse.Namespace) -> int:
     it, or it is not a database) is a usage error."""
     from runner.mcp.database import CannotOpenDatabase  # the MCP SDK loads only for `serve`
     from runner.mcp.http_security import UnsafeServe
+    from runner.mcp.page_tools import ToolPagesError, declarations_of
     from runner.mcp.server import serve
 
     try:
+        pages = [read_page(path) for path in resolve_pages(arguments.tools)] if arguments.tools else []
+        declarations = declarations_of(pages)
+    except UsageError as error:
+        print(f"cookbook serve: error: {error}", file=sys.stderr)
+        return USAGE
+    except ToolPagesError as error:
+        for problem in error.errors:
+            print(problem, file=sys.stderr)
+        return USAGE
+    try:
         serve(arguments.db, http=arguments.http, host=arguments.host, port=arguments.port,
               timeout=arguments.timeout, memory_limit=arguments.memory_limit, token=arguments.token,
-              allowed_hosts=arguments.allowed_hosts)
+              allowed_hosts=arguments.allowed_hosts, declarations=declarations)
     except (CannotOpenDatabase, UnsafeServe) as error:
         print(f"cookbook serve: error: {error}", file=sys.stderr)
         return USAGE

@@ -602,6 +602,7 @@ def blocks(graph: Graph) -> dict[str, dict[str, Any]]:
     out["chunks"] = {"chunks": [{k: c[k] for k in ("key", "owner", "kind", "text", "embedding")} for c in chunks],
                      "mentions": [{"chunk": c["key"], "concept": concept} for c in chunks for concept in c["concepts"]]}
     out.update(query_params(graph, chunks))
+    out["tool-calls"] = tool_calls(out)
     return out
 
 
@@ -650,6 +651,29 @@ def query_params(graph: Graph, chunks: list[dict[str, Any]]) -> dict[str, dict[s
     params.update(memory_params(graph, params))
     params["fulltextEntry"] = {"text": "vector", "limit": 5}
     return params
+
+
+def tool_calls(params: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The page's session of typed tool calls: each of the application's tools once, with the arguments of
+    the cell it runs (so each step's rows are that cell's), then a call its input schema refuses."""
+    steps = [
+        {"tool": "find_entities", "arguments": params["fulltextEntry"]},
+        {"tool": "details", "arguments": params["details"]},
+        {"tool": "expand", "arguments": params["expand"]},
+        {"tool": "who_knows", "arguments": {"term": params["whoKnowsArea"]["term"]},
+         "note": "repo and now take their defaults"},
+        {"tool": "trace", "arguments": params["traceIssue"]},
+        {"tool": "connect", "arguments": params["connect"]},
+        {"tool": "impact", "arguments": {"term": params["impactOpenPrs"]["term"]}},
+        {"tool": "activity", "arguments": params["activity"]},
+        {"tool": "rank", "arguments": {}},
+        {"tool": "draft_triage", "arguments": params["triageIssue"]},
+        {"tool": "cypher_readonly",
+         "arguments": {"statement": "MATCH (r:Repo) RETURN r.name AS repo, r.stars AS stars ORDER BY stars DESC"}},
+        {"tool": "expand", "arguments": {"key": "person:bodhi", "limit": 0},
+         "note": "refused before it runs: limit is at least 1"},
+    ]
+    return {"steps": steps}
 
 
 def similar_threads(graph: Graph, chunks: list[dict[str, Any]], key: str, vec: list[float]) -> list[str]:

@@ -2,7 +2,9 @@
 
     values.py     engine values → JSON (nodes, relationships, paths as maps; temporals as ISO strings)
     tools.py      read_cypher / write_cypher / get_schema on one connection, without MCP
-    server.py     those tools as an MCP server on the official SDK: `cookbook serve`
+    page_tools.py the tools pages declare (docs/tool-cells.md): arguments checked, cell run, typed result
+    result_graph.py  the node keys and relationships a result holds, for a typed tool's result
+    server.py     those tools as an MCP server on the official SDK: `cookbook serve [--tools PAGE...]`
     database.py   opening a file database, and the error when another process holds it
     recording.py  a trace block's recording: render, read back, compare
     trace.py      replay a page's trace through the server, in process, on its own database

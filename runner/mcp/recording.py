@@ -12,15 +12,25 @@
     // step 3 of 7: read_cypher
     error: ForbiddenError: this statement writes to the graph (it has an updating clause); …
 
+    // step 4 of 7: details
+    | key                        | state    |
+    |----------------------------|----------|
+    | "pr:teamgraph/cookbook#13" | "MERGED" |
+    1 row
+    keys: ["pr:teamgraph/cookbook#13"]
+
 A step shows what the client got back. Rows are a table laid out like a `table` block, but each value
 is the JSON the tool sent (compact, keys sorted), not a Cypher literal: a node is the map
 `{"id": …, "labels": …, "properties": …}`, a datetime an ISO string. The footer gives the row count and
 the non-zero counters under the tool's own snake_case names. A tool error is its text after `error: `.
-A result with no `rows` (`get_schema`) is one row of its fields.
+A result with no `rows` (`get_schema`) is one row of its fields. A page's typed tool (docs/tool-cells.md)
+also returns the node keys and the relationships its result holds: after the footer, a `keys: ` line and
+a `relationships: ` line give them as JSON, each only when it is not empty.
 
 The comparison is the one `table` blocks get (`runner.check.compare`): columns, rows in order when the
 statement ends in ORDER BY and as a multiset otherwise, the row count, counters key by key; plus the
-tool name and the error text of each step. Column widths and blank lines do not matter.
+tool name, the error text, the keys and the relationships of each step. Column widths and blank lines do
+not matter.
 """
 
 from __future__ import annotations
@@ -37,6 +47,8 @@ STEP_HEADER = re.compile(r"^// step (?P<number>\d+) of (?P<total>\d+): (?P<tool>
 FOOTER = re.compile(r"^(?:\((?P<none>no) rows\)|(?P<count>\d+) rows?)(?: · (?P<counters>.+))?$")
 COUNTER = re.compile(r"^(?P<key>[a-z_]+): (?P<count>\d+)$")
 ERROR_PREFIX = "error: "
+SEEN_LINES = ("keys", "relationships")
+"""The lists a typed tool's result carries beside its rows, each recorded as a `NAME: JSON` line."""
 
 
 @dataclass
@@ -50,6 +62,8 @@ class Step:
     counters: dict[str, int] = field(default_factory=dict)
     error: str | None = None
     ordered: bool = False
+    seen: dict[str, str] = field(default_factory=dict)
+    """`keys` and `relationships` as the JSON text of their lists, each only when not empty."""
 
     def shape(self) -> Shape:
         return Shape(self.columns, self.rows, self.count, self.counters)
@@ -71,7 +85,8 @@ def step_from_result(tool: str, payload: dict[str, Any] | None, error: str | Non
     columns = list(payload.get("columns") or (rows[0] if rows else []))
     texts = [tuple(json_text(row.get(column)) for column in columns) for row in rows]
     counters = {key: count for key, count in (payload.get("counters") or {}).items() if count}
-    return Step(tool, columns, texts, len(texts), counters, ordered=ordered)
+    seen = {name: json_text(payload[name]) for name in SEEN_LINES if payload.get(name)}
+    return Step(tool, columns, texts, len(texts), counters, ordered=ordered, seen=seen)
 
 
 def render_steps(steps: list[Step]) -> str:
@@ -85,6 +100,7 @@ def render_step(number: int, total: int, step: Step) -> str:
         return head + ERROR_PREFIX + step.error + "\n"
     lines = table_text(step.columns or [], step.rows, {}).splitlines()
     lines[-1] = footer(step.count, step.counters)
+    lines.extend(f"{name}: {text}" for name, text in step.seen.items())
     return head + "".join(line + "\n" for line in lines)
 
 
@@ -117,6 +133,9 @@ def read_step(tool: str, body: list[str]) -> Step:
     if body[0].startswith(ERROR_PREFIX):
         return Step(tool, error="\n".join(body)[len(ERROR_PREFIX):])
     lines = [line.strip() for line in body if line.strip()]
+    lines, seen = split_seen(lines)
+    if not lines:
+        raise UnreadableBlock(f"the {tool} step shows no footer such as '2 rows · nodes_created: 1'")
     found = FOOTER.match(lines[-1])
     if not found:
         raise UnreadableBlock(f"{lines[-1][:40]!r} is not a footer such as '2 rows · nodes_created: 1'")
@@ -124,13 +143,27 @@ def read_step(tool: str, body: list[str]) -> Step:
     counters = read_counters(found["counters"])
     table = lines[:-1]
     if not table:
-        return Step(tool, None, [], count, counters)
+        return Step(tool, None, [], count, counters, seen=seen)
     if len(table) < 2 or not re.fullmatch(r"\|(?:-+\|)+", table[1]):
         raise UnreadableBlock(f"the {tool} step's table needs a header line and a rule line")
     widths = [len(part) for part in table[1][1:-1].split("|")]
     columns = list(split_row(table[0], widths))
     rows = [split_row(line, widths) for line in table[2:]]
-    return Step(tool, columns, rows, count, counters)
+    return Step(tool, columns, rows, count, counters, seen=seen)
+
+
+def split_seen(lines: list[str]) -> tuple[list[str], dict[str, str]]:
+    """A step's lines without its closing `keys: …` and `relationships: …` lines, and those as JSON texts
+    (canonical, so that spacing in the recording does not matter)."""
+    seen: dict[str, str] = {}
+    while lines and lines[-1].partition(": ")[0] in SEEN_LINES:
+        name, _, text = lines[-1].partition(": ")
+        try:
+            seen[name] = json_text(json.loads(text))
+        except json.JSONDecodeError as error:
+            raise UnreadableBlock(f"the {name} line is not JSON: {error.msg}") from error
+        lines = lines[:-1]
+    return lines, {name: seen[name] for name in SEEN_LINES if name in seen}
 
 
 def read_counters(text: str | None) -> dict[str, int]:
@@ -164,7 +197,8 @@ def compare_step(was: Step, now: Step) -> list[str]:
     if was.error is not None and now.error is not None:
         same = _lines(was.error) == _lines(now.error)
         return [] if same else ["the error text differs"]
-    return compare_shapes(was.shape(), now.shape(), ordered=now.ordered)
+    reasons = compare_shapes(was.shape(), now.shape(), ordered=now.ordered)
+    return reasons + [f"the {name} differ" for name in SEEN_LINES if was.seen.get(name) != now.seen.get(name)]
 
 
 def _lines(text: str) -> list[str]:

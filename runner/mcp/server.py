@@ -9,6 +9,10 @@ against the tool's `outputSchema`) and as the same JSON in a text block, for cli
 text. A failing statement comes back as a tool error (`isError: true`) whose text is the engine's
 message with its position, so the model can correct the statement; the server keeps running.
 
+With `--tools PAGE...` the server also offers the tools those pages declare (docs/tool-cells.md): each is
+listed with the input schema its page gives and the output schema of `TypedOutput`, and runs its cell
+(`page_tools.py`); an alias is one of the three above under the name the page gives it.
+
 Over stdio (the default) stdout carries only protocol messages; logs go to stderr. `--http` serves
 Streamable HTTP at `/mcp`, on 127.0.0.1 unless told otherwise.
 """
@@ -17,21 +21,24 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Annotated, Any
 
 import anyio
 import anyio.to_thread
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
+from mcp_types import Tool as ListedTool
 from pydantic import BaseModel, Field
 
 from runner.mcp.database import open_database
 from runner.mcp.http_security import BearerToken, check_exposure, transport_security
 from runner.mcp.lifetime import watch
+from runner.mcp.page_tools import OUTPUT_SCHEMA, PageTools
 from runner.mcp.pool import Connections
 from runner.mcp.stdio_guard import serve_stdio
 from runner.mcp.tools import CypherTools, ToolFailure
+from runner.page.model import ToolDeclaration
 
 NAME = "cookbook"
 DEFAULT_TIMEOUT = 30.0
@@ -81,9 +88,45 @@ SchemaResult = Annotated[CallToolResult, SchemaOutput]
 """A tool builds its CallToolResult itself (to send errors as text); the model names the output schema."""
 
 
-def build_server(tools: CypherTools) -> MCPServer:
-    """An MCP server whose tools run on `tools`' connection. It does not own or close the connection."""
-    server = MCPServer(NAME, instructions=INSTRUCTIONS, log_level="WARNING")
+class CookbookServer(MCPServer):
+    """The SDK's server, plus the tools pages declare. Their input schemas are the pages' JSON Schemas, not
+    a Python signature, so they are listed and called here, beside the SDK's own tool table; everything
+    else (the protocol, transports, errors raised by a handler) stays the SDK's."""
+
+    def __init__(self, page_tools: PageTools | None) -> None:
+        super().__init__(NAME, instructions=INSTRUCTIONS, log_level="WARNING")
+        self.page_tools = page_tools
+        self.cell_tools = page_tools.cell_tools if page_tools is not None else {}
+
+    async def list_tools(self) -> list[ListedTool]:
+        return [*await super().list_tools(), *(listed_tool(tool) for tool in self.cell_tools.values())]
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context[Any, Any] | None = None) -> Any:
+        if name not in self.cell_tools:
+            return await super().call_tool(name, arguments, context)
+        page_tools = self.page_tools
+        assert page_tools is not None
+        return await in_worker(page_tools.tools, lambda: page_tools.call(name, arguments))
+
+
+def listed_tool(tool: ToolDeclaration) -> ListedTool:
+    """How `tools/list` shows a page's tool: its page's description and input schema, the typed output."""
+    return ListedTool(name=tool.name, description=tool.description, input_schema=tool.input_schema,
+                      output_schema=OUTPUT_SCHEMA, annotations=declared_hints(tool))
+
+
+def declared_hints(tool: ToolDeclaration) -> ToolAnnotations:
+    if tool.read_only:
+        return ToolAnnotations(title=tool.name, read_only_hint=True, open_world_hint=False)
+    return ToolAnnotations(title=tool.name, read_only_hint=False, destructive_hint=True, idempotent_hint=False,
+                           open_world_hint=False)
+
+
+def build_server(tools: CypherTools, page_tools: PageTools | None = None) -> MCPServer:
+    """An MCP server whose tools run on `tools`' connection, with the tools of `page_tools` beside the
+    three. It does not own or close the connection."""
+    server = CookbookServer(page_tools)
 
     async def read_cypher(statement: Statement, parameters: Parameters = None) -> ReadResult:
         """Run one Cypher statement that only reads, and return its rows. A statement that would write
@@ -101,8 +144,13 @@ def build_server(tools: CypherTools) -> MCPServer:
         constraints."""
         return await in_worker(tools, tools.get_schema)
 
-    for function in (read_cypher, write_cypher, get_schema):
-        server.add_tool(function, annotations=TOOL_HINTS[function.__name__])
+    functions = {function.__name__: function for function in (read_cypher, write_cypher, get_schema)}
+    for name, function in functions.items():
+        server.add_tool(function, annotations=TOOL_HINTS[name])
+    for alias in (page_tools.declarations.values() if page_tools is not None else ()):
+        if alias.alias is not None:
+            server.add_tool(functions[alias.alias], name=alias.name, description=alias.description or None,
+                            annotations=TOOL_HINTS[alias.alias])
     return server
 
 
@@ -145,11 +193,12 @@ def tool_result(call: Any) -> CallToolResult:
 
 def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: int = 8000,
           timeout: float | None = DEFAULT_TIMEOUT, memory_limit: str | None = None, token: str | None = None,
-          allowed_hosts: Sequence[str] = ()) -> None:
+          allowed_hosts: Sequence[str] = (), declarations: Mapping[str, ToolDeclaration] | None = None) -> None:
     """Serve the graph in `database` (a file, created if missing, or ':memory:') until the client goes, or
     SIGINT / SIGTERM (lifetime.py). A statement running longer than `timeout` seconds (None: no limit)
     fails as a tool error; `memory_limit` is the engine's (default: its own). Over HTTP beyond loopback,
-    `token` and `allowed_hosts` are required (http_security.py)."""
+    `token` and `allowed_hosts` are required (http_security.py). `declarations` are the pages' tools to
+    serve beside the three (`page_tools.declarations_of`)."""
     if http:
         check_exposure(host, token, allowed_hosts)
     watcher = watch(stdio=not http)
@@ -158,7 +207,8 @@ def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: i
         lambda: open_database(database, timeout=timeout, memory_limit=memory_limit))
     connections = watcher.connection = Connections(connection, more)
     try:
-        server = build_server(CypherTools(connection, connections))
+        tools = CypherTools(connection, connections)
+        server = build_server(tools, PageTools(tools, declarations) if declarations else None)
         if http:
             serve_http(server, host, port, token, allowed_hosts)
         else:

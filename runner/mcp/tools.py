@@ -9,15 +9,16 @@ updating clause, and the transaction is rolled back whatever happens), never a l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
 from runner.mcp.pool import Connections
 from runner.mcp.values import JsonValue, row_to_json, to_json
 
 Params = Mapping[str, Any] | None
+T = TypeVar("T")
 
 HINTS: dict[type[engine.CypherError], str] = {
     engine.ReadOnlyViolation: "read_cypher only runs statements that read; send this one with write_cypher.",
@@ -69,17 +70,32 @@ class CypherTools:
             schema = connection.schema()
         return {str(key): to_json(value) for key, value in schema.items()}
 
+    def run_cell(self, text: str, parameters: Params, *, read_only: bool,
+                 hints: Mapping[type[engine.CypherError], str] | None = None) -> list[engine.Result]:
+        """A page cell's `;`-separated statements in order, each its own transaction, as `cookbook run` runs
+        them; with `read_only`, one that writes is refused before it runs. `hints` replace HINTS."""
+        results = self._on_connection(lambda connection: connection.execute_script(
+            text, dict(parameters or {}), read_only=read_only), text, HINTS if hints is None else hints)
+        self.last_ordered = bool(results and results[-1].ordered)
+        return results
+
     def _execute(self, statement: str, parameters: Params, *, read_only: bool) -> engine.Result:
+        result = self._on_connection(lambda connection: connection.execute(
+            statement, dict(parameters or {}), read_only=read_only), statement, HINTS)
+        self.last_ordered = bool(result.ordered)
+        return result
+
+    def _on_connection(self, run: Callable[[engine.Connection], T], text: str,
+                       hints: Mapping[type[engine.CypherError], str]) -> T:
+        """`run` on a borrowed connection, its errors turned into the ToolFailure the model reads."""
         assert self.connections is not None
         with self.connections.borrow() as connection:
             try:
-                result = connection.execute(statement, dict(parameters or {}), read_only=read_only)
+                return run(connection)
             except engine.CypherError as error:
-                raise ToolFailure(error_text(error, statement)) from error
+                raise ToolFailure(error_text(error, text, hints)) from error
             except Exception as error:  # an engine bug must reach the model as an error, not end the server
                 raise ToolFailure(f"EngineError: {type(error).__name__}: {error}") from error
-            self.last_ordered = bool(result.ordered)
-        return result
 
 
 def counters_of(result: engine.Result) -> dict[str, int]:
@@ -87,8 +103,9 @@ def counters_of(result: engine.Result) -> dict[str, int]:
     return {name: int(result.counters.get(name, 0)) for name in engine.COUNTER_NAMES}
 
 
-def error_text(error: engine.CypherError, statement: str) -> str:
+def error_text(error: engine.CypherError, statement: str,
+               hints: Mapping[type[engine.CypherError], str] = HINTS) -> str:
     """`SyntaxError: … (line 1, column 10)`, the line with a caret under the column, and a hint."""
     text = f"{error.kind}: {error.with_source(statement)}"
-    hint = next((hint for kind, hint in HINTS.items() if isinstance(error, kind)), None)
+    hint = next((hint for kind, hint in hints.items() if isinstance(error, kind)), None)
     return text + (f"\n{hint}" if hint else "")

@@ -8,7 +8,8 @@ the page's run saw at that cell.
 
 The client is the SDK's `Client` over its in-memory JSON-RPC transport (`mode="legacy"`: initialize,
 then `tools/call` requests), so each call goes through the same handlers, argument validation and
-result conversion as over stdio.
+result conversion as over stdio. The server has the tools the page itself declares (docs/tool-cells.md)
+beside the three, as `cookbook serve --tools PAGE` would, so a trace can record typed tool calls.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from mcp_types import CallToolResult
 
 import engine
 from runner.check.compare import Check
+from runner.mcp.page_tools import PageTools
 from runner.mcp.recording import Step, check_steps, step_from_result
 from runner.mcp.server import build_server
 from runner.mcp.tools import CypherTools
@@ -42,7 +44,8 @@ def replay_trace(page: Page, trace: Trace) -> list[Step]:
     steps = page.data[trace.calls].values["steps"]
     with engine.connect(":memory:") as connection:
         build_database(page, trace, connection)
-        return anyio.run(replay_calls, CypherTools(connection), steps)
+        tools = CypherTools(connection)
+        return anyio.run(replay_calls, tools, steps, PageTools(tools, page.tools) if page.tools else None)
 
 
 def build_database(page: Page, trace: Trace, connection: engine.Connection) -> None:
@@ -56,10 +59,12 @@ def build_database(page: Page, trace: Trace, connection: engine.Connection) -> N
                              f"{error}") from error
 
 
-async def replay_calls(tools: CypherTools, steps: list[dict[str, Any]]) -> list[Step]:
-    """Send each step's call to a server on `tools`, one after another, and keep what came back."""
+async def replay_calls(tools: CypherTools, steps: list[dict[str, Any]],
+                       page_tools: PageTools | None = None) -> list[Step]:
+    """Send each step's call to a server on `tools` (and `page_tools`), one after another, and keep what
+    came back."""
     results = []
-    async with Client(build_server(tools), mode="legacy") as client:
+    async with Client(build_server(tools, page_tools), mode="legacy") as client:
         for step in steps:
             tools.last_ordered = False
             result = await client.call_tool(step["tool"], step.get("arguments") or {})

@@ -20,7 +20,8 @@ from markdown_it import MarkdownIt
 from runner.errors import PageError, PageWarning
 from runner.page.front_matter import find_front_matter, read_front_matter
 from runner.page.info_string import InfoString, parse_info_string
-from runner.page.model import Cell, DataBlock, Fence, Page, RecordedBlock, Trace
+from runner.page.model import Cell, DataBlock, Fence, Page, RecordedBlock, ToolBlock, Trace
+from runner.page.tools import declare_tools
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 FENCE_OPEN = re.compile(r"^(?P<indent> {0,3})(?P<marker>`{3,}|~{3,})(?P<info>.*)$")
@@ -55,7 +56,7 @@ def parse_page(source: str, path: str | Path = "<page>") -> Page:
     found = find_front_matter(lines)
     if found:  # blank the front matter so markdown-it's line numbers stay those of the file
         lines = [""] * (found[1] + 1) + lines[found[1] + 1:]
-    reader = _PageReader(page)
+    reader = _PageReader(page, lines)
     for fence in find_fences(lines):
         reader.add(fence)
     reader.finish()
@@ -129,9 +130,12 @@ class BlockKind:
 class _PageReader:
     """Turns fences, in page order, into the page's cells, data blocks and recorded blocks."""
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, lines: list[str]) -> None:
         self.page = page
+        self.lines = lines
         self.current: Cell | None = None
+        self.unread_tools: set[str] = set()
+        """Tools whose block could not be read: no declaration is made up for them without it."""
 
     def error(self, line: int, message: str) -> None:
         self.page.errors.append(PageError(self.page.path, line, message))
@@ -166,6 +170,8 @@ class _PageReader:
         if name is None:
             if "params" in info.attributes or "setup" in info.flags or "error" in info.flags:
                 self.warn(fence.line, "a `cypher` block with params=, setup or error but no cell=NAME is not run")
+            elif "tool" in info.attributes:
+                self.warn(fence.line, "a `cypher` block with tool= but no cell=NAME is no tool: a tool is a cell")
             return
         if not name:
             self.error(fence.line, "cell= needs a name")
@@ -173,14 +179,23 @@ class _PageReader:
         earlier = self.page.cell(name)
         if earlier:
             self.error(fence.line, f"duplicate cell name {name!r} (first defined at line {earlier.line})")
+        tool = info.attributes.get("tool")
+        if tool == "":
+            self.error(fence.line, "tool= needs a name")
         cell = Cell(name=name, fence=fence, params=info.attributes.get("params"), setup="setup" in info.flags,
-                    expects_error="error" in info.flags)
+                    expects_error="error" in info.flags, tool=tool or None)
         self.current = cell
         if not earlier:
             self.page.cells.append(cell)
 
     def read_data(self, fence: Fence, info: InfoString) -> None:
         name = info.attributes.get("data")
+        if "tool" in info.attributes:
+            if name is not None:
+                self.error(fence.line, "a `json` block is data=NAME or tool=NAME, not both")
+            else:
+                self.read_tool_block(fence, info.attributes["tool"])
+            return
         if name is None:
             return  # plain JSON
         if not name:
@@ -190,17 +205,36 @@ class _PageReader:
             first = self.page.data[name].line
             self.error(fence.line, f"duplicate data block name {name!r} (first defined at line {first})")
             return
+        values = self._json_object(fence, f"data block {name!r}", "a JSON object whose keys are parameters")
+        if values is not None:
+            self.page.data[name] = DataBlock(name=name, values=values, fence=fence)
+
+    def read_tool_block(self, fence: Fence, name: str) -> None:
+        """A ```` ```json tool=NAME ```` block: checked against the tool schema once the page is read."""
+        if not name:
+            self.error(fence.line, "tool= needs a name")
+            return
+        if name in self.page.tool_blocks:
+            first = self.page.tool_blocks[name].line
+            self.error(fence.line, f"duplicate tool block {name!r} (first defined at line {first})")
+            return
+        values = self._json_object(fence, f"tool block {name!r}", "a JSON object declaring the tool")
+        if values is None:
+            self.unread_tools.add(name)
+        else:
+            self.page.tool_blocks[name] = ToolBlock(name=name, values=values, fence=fence)
+
+    def _json_object(self, fence: Fence, what: str, expected: str) -> dict[str, Any] | None:
         try:
             values = json.loads(fence.content)
         except json.JSONDecodeError as error:
             self.error(fence.content_line + error.lineno - 1,
-                       f"invalid JSON in data block {name!r}: {error.msg} (column {error.colno})")
-            return
+                       f"invalid JSON in {what}: {error.msg} (column {error.colno})")
+            return None
         if not isinstance(values, dict):
-            self.error(fence.line, f"data block {name!r} must be a JSON object whose keys are parameters, "
-                                   f"not {_json_kind(values)}")
-            return
-        self.page.data[name] = DataBlock(name=name, values=values, fence=fence)
+            self.error(fence.line, f"{what} must be {expected}, not {_json_kind(values)}")
+            return None
+        return values
 
     def read_recorded(self, fence: Fence, info: InfoString) -> None:
         kind = info.language
@@ -245,7 +279,7 @@ class _PageReader:
                 suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
                 self.error(cell.line,
                            f"cell {cell.name!r}: params={cell.params} names no data block{suggestion}")
-
+        declare_tools(self.page, self.lines, self.unread_tools)
 
     def _check_trace(self, trace: Trace) -> None:
         if not self.page.cells_through(trace.start):
@@ -285,8 +319,8 @@ def _json_kind(value: object) -> str:
 
 
 BLOCK_KINDS: dict[str, BlockKind] = {
-    "cypher": BlockKind(keys=("cell", "params"), flags=("setup", "error"), read=_PageReader.read_cell),
-    "json": BlockKind(keys=("data",), flags=(), read=_PageReader.read_data),
+    "cypher": BlockKind(keys=("cell", "params", "tool"), flags=("setup", "error"), read=_PageReader.read_cell),
+    "json": BlockKind(keys=("data", "tool"), flags=(), read=_PageReader.read_data),
     "table": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),
     "gram": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),
     "error": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),

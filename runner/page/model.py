@@ -50,6 +50,13 @@ class DataBlock:
 
 
 @dataclass
+class ToolBlock(DataBlock):
+    """A ```` ```json tool=NAME ```` block: the declaration of tool NAME (its description, access,
+    parameters, key columns, or the server tool it is an alias of), checked against
+    runner/schemas/tool.schema.json."""
+
+
+@dataclass
 class RecordedBlock:
     """A ```` ```table ````, ```` ```gram ```` or ```` ```error ```` block: the recorded result of the cell
     above it (an `error` block records the error a cell marked `error` raises)."""
@@ -71,7 +78,8 @@ class Cell:
     """A ```` ```cypher cell=NAME ```` block: one or more `;`-separated statements, run in page order.
 
     `expects_error` is the bare word `error` in its info string: the cell passes when it raises the
-    error its ```` ```error ```` block records (docs/error-cells.md).
+    error its ```` ```error ```` block records (docs/error-cells.md). `tool` is its `tool=NAME`: the cell
+    is also the MCP tool NAME (docs/tool-cells.md).
     """
 
     name: str
@@ -80,6 +88,7 @@ class Cell:
     setup: bool = False
     expects_error: bool = False
     recorded: RecordedBlock | None = None
+    tool: str | None = None
 
     @property
     def line(self) -> int:
@@ -109,6 +118,37 @@ class Trace(Cell):
 
 
 @dataclass
+class ToolDeclaration:
+    """A tool a page offers: the cell marked `tool=NAME` (None for an alias) with what its `json tool=NAME`
+    block declares, or what the page implies where the block is silent.
+
+    `parameters` maps each parameter name to its JSON Schema; one with a `default` may be left out of a
+    call. `line` is where the tool is declared, for errors: its cell's line, or its block's for an alias.
+    """
+
+    name: str
+    description: str
+    line: int
+    cell: Cell | None = None
+    access: str = "read"
+    parameters: dict[str, dict[str, Any]] = field(default_factory=dict)
+    keys: list[str] = field(default_factory=list)
+    alias: str | None = None
+
+    @property
+    def read_only(self) -> bool:
+        return self.access == "read"
+
+    @property
+    def input_schema(self) -> dict[str, Any]:
+        """The MCP `inputSchema`: an object of the declared parameters, nothing else; those without a
+        default are required."""
+        return {"type": "object", "properties": self.parameters,
+                "required": [name for name, schema in self.parameters.items() if "default" not in schema],
+                "additionalProperties": False}
+
+
+@dataclass
 class Page:
     """A parsed page. `errors` are the problems that keep it from running; `warnings` do not.
 
@@ -120,6 +160,8 @@ class Page:
     front_matter: dict[str, Any] = field(default_factory=dict)
     cells: list[Cell] = field(default_factory=list)
     data: dict[str, DataBlock] = field(default_factory=dict)
+    tool_blocks: dict[str, ToolBlock] = field(default_factory=dict)
+    tools: dict[str, ToolDeclaration] = field(default_factory=dict)
     errors: list[PageError] = field(default_factory=list)
     warnings: list[PageWarning] = field(default_factory=list)
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
-from runner.mcp.recording import STEP_HEADER
+from runner.mcp.recording import STEP_HEADER, split_seen
 from runner.page.front_matter import find_front_matter
 from runner.page.info_string import parse_info_string
 from runner.page.markdown import find_fences, split_lines
@@ -278,7 +278,10 @@ def steps_html(text: str) -> str:
             shown = f'<pre class="cb-error">{escape(content)}</pre>'
         else:
             try:
-                shown = table_html(read_table(content))
+                table, seen = split_seen([line.strip() for line in content.split("\n") if line.strip()])
+                shown = table_html(read_table("\n".join(table))) + "".join(
+                    f'<p class="cb-step-seen"><span class="cb-cell-kind">{escape(name)}</span> '
+                    f"<code>{escape(text)}</code></p>" for name, text in seen.items())
             except ValueError:
                 shown = f'<pre class="cb-text">{escape(content)}</pre>'
         parts.append(f'<div class="cb-step"><div class="cb-step-head">{escape(title)}</div>{shown}</div>')

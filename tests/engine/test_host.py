@@ -42,3 +42,17 @@ def test_full_text_search_works_after_a_warm_up_before_the_compiler_loaded():
             " print(db.execute(\"CALL db.index.fulltext.queryNodes('t', 'hello') YIELD node RETURN node.text\").rows)")
     output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert output.strip() == "[('hello world',)]"
+
+
+def test_the_host_warm_up_made_has_the_feature_packages_macros():
+    """`cookbook run` calls warm_up() before anything imports the compiler: the host it makes must have the
+    full-text macros too, or creating a full-text index fails (ft_ascii_tokens did not exist)."""
+    code = ("import engine; engine.warm_up('112MB').join()\n"
+            "with engine.connect(memory_limit='112MB') as db:\n"
+            "    db.execute(\"CREATE (:Doc {title: 'vector indexes'})\")\n"
+            "    db.execute(\"CALL db.idx.fulltext.createNodeIndex('Doc', 'title')\")\n"
+            "    print(db.execute(\"CALL db.idx.fulltext.queryNodes('Doc', 'vector') YIELD node RETURN count(*)\")"
+            ".rows)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[(1,)]"

@@ -157,3 +157,22 @@ def test_an_unreadable_recording_is_a_drift_that_update_rewrites(text, reason):
     check = check_steps(text, STEPS)
     assert not check.equal and reason in check.reasons[0]
     assert check.actual == render_steps(STEPS)
+
+
+TYPED = Step("chain", ["p"], [('{"nodes": []}',)], 1, seen={
+    "keys": '["person:ada", "person:grace"]',
+    "relationships": '[{"end": "person:grace", "id": 0, "start": "person:ada", "type": "KNOWS"}]'})
+
+
+def test_a_typed_steps_keys_and_relationships_are_recorded_and_compared():
+    text = render_steps([TYPED])
+    assert text.splitlines()[-3:] == [
+        "1 row", 'keys: ["person:ada", "person:grace"]',
+        'relationships: [{"end": "person:grace", "id": 0, "start": "person:ada", "type": "KNOWS"}]']
+    assert read_steps(text)[0].seen == TYPED.seen
+    assert check_steps(text.replace('["person:ada", "person:grace"]', '["person:ada","person:grace"]'), [TYPED]).equal
+    drifted = check_steps(text.replace('"person:grace"]', '"person:alan"]'), [TYPED])
+    assert drifted.reasons == ["step 1 (chain): the keys differ"]
+    assert "relationships differ" in check_steps(text.replace("KNOWS", "LIKES"), [TYPED]).reasons[0]
+    assert check_steps(text.replace("keys: [", "keys: {"), [TYPED]).reasons[0].startswith(
+        "the recorded trace cannot be read: the keys line is not JSON")
