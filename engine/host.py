@@ -1,7 +1,9 @@
 """The DuckDB instance in-memory graphs share (ADR-0008), and making it ahead of time (ADR-0027).
 
 Only DuckDB and the runtime macros are imported here, not the compiler, so that `warm_up()` can start
-the host's DuckDB work while the caller goes on importing the rest of the engine.
+the host's DuckDB work while the caller goes on importing the rest of the engine. The runtime macros are the
+core's and the feature packages' (engine/plugins/macros.py): a host made before the compiler registered the
+latter would lack them for good, as `cookbook run` once made it (full-text indexes failed there).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import duckdb
 
 from engine.execute import macros, runtime_catalog
 from engine.limits import default_memory_limit
+from engine.plugins import macros as _feature_macros  # noqa: F401 - the feature packages' macros, before any host
 
 
 class MemoryHost:
