@@ -51,6 +51,7 @@ from engine.values import (
     Path,
     Relationship,
     Time,
+    Vector,
     java_double_text,
 )
 
@@ -89,6 +90,7 @@ __all__ = [
     "StorageError",
     "Time",
     "UnsupportedFeature",
+    "Vector",
     "WalkLimitExceeded",
     "connect",
     "java_double_text",
