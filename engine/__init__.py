@@ -52,6 +52,7 @@ from engine.values import (
     Path,
     Relationship,
     Time,
+    Vector,
     java_double_text,
 )
 
@@ -91,6 +92,7 @@ __all__ = [
     "StorageError",
     "Time",
     "UnsupportedFeature",
+    "Vector",
     "WalkLimitExceeded",
     "connect",
     "java_double_text",

@@ -1,7 +1,9 @@
 """The DuckDB instance in-memory graphs share (ADR-0008), and making it ahead of time (ADR-0027).
 
 Only DuckDB and the runtime macros are imported here, not the compiler, so that `warm_up()` can start
-the host's DuckDB work while the caller goes on importing the rest of the engine.
+the host's DuckDB work while the caller goes on importing the rest of the engine. The runtime macros are the
+core's and the feature packages' (engine/plugins/macros.py, registered when the compiler loads): a host made
+before then adds those when a connection next asks for it (`MemoryHost.complete`).
 """
 
 from __future__ import annotations

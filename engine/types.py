@@ -18,6 +18,7 @@ from typing import Any
 
 from engine import temporal
 from engine.quoting import sql_identifier
+from engine.values import Vector
 
 
 class Kind(Enum):
@@ -39,6 +40,7 @@ class Kind(Enum):
     ZONED_DATETIME = "ZONED DATETIME"
     DURATION = "DURATION"
     POINT = "POINT"
+    VECTOR = "VECTOR"
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,9 @@ ZONED_TIME = CypherType(Kind.ZONED_TIME)
 LOCAL_DATETIME = CypherType(Kind.LOCAL_DATETIME)
 ZONED_DATETIME = CypherType(Kind.ZONED_DATETIME)
 DURATION = CypherType(Kind.DURATION)
+VECTOR = CypherType(Kind.VECTOR)
+"""A Cypher 25 VECTOR: a VARIANT object tagged `\\x01vector` (ADR-0072); its coordinate type and dimension are
+only known at run time."""
 TEMPORAL_KINDS = frozenset({Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME, Kind.ZONED_DATETIME,
                             Kind.DURATION})
 
@@ -190,6 +195,8 @@ def type_of_value(value: Any) -> CypherType:
         return list_of(type_of_items(value))
     if type(value) in temporal.VALUE_KINDS:
         return CypherType(Kind(temporal.VALUE_KINDS[type(value)]))
+    if isinstance(value, Vector):
+        return VECTOR
     return ANY
 
 
@@ -234,7 +241,7 @@ def is_storable(cypher_type: CypherType) -> bool | None:
     """Whether values of this type may be stored as properties: True, False, or None (only known at run time)."""
     kind = cypher_type.kind
     if kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NULL, Kind.DATE, Kind.LOCAL_TIME,
-                Kind.ZONED_TIME, Kind.LOCAL_DATETIME, Kind.ZONED_DATETIME, Kind.DURATION, Kind.POINT):
+                Kind.ZONED_TIME, Kind.LOCAL_DATETIME, Kind.ZONED_DATETIME, Kind.DURATION, Kind.POINT, Kind.VECTOR):
         return True
     if kind in (Kind.MAP, Kind.NODE, Kind.RELATIONSHIP, Kind.PATH):
         return False

@@ -8,6 +8,7 @@ temporal values get small frozen classes of their own so callers can tell them a
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -200,6 +201,55 @@ class Duration:
 TEMPORAL_TYPES = (Date, LocalTime, Time, LocalDateTime, DateTime, Duration)
 
 
+VECTOR_COORDINATE_TYPES = ("INTEGER8", "INTEGER16", "INTEGER32", "INTEGER", "FLOAT32", "FLOAT")
+"""The coordinate types of a VECTOR by their default names (Cypher manual, Values and types, Vectors), in the
+order of their ranges: the integer types of 8 to 64 bits, then the float types of 32 and 64 bits."""
+
+INTEGER_COORDINATE_BITS = {"INTEGER8": 8, "INTEGER16": 16, "INTEGER32": 32, "INTEGER": 64}
+MAX_VECTOR_DIMENSION = 4096
+
+
+@dataclass(frozen=True)
+class Vector:
+    """A Cypher 25 VECTOR: its coordinate type (a default name of `VECTOR_COORDINATE_TYPES`) and its
+    coordinates, ints for the integer types and floats for the float types (a FLOAT32 coordinate is the
+    float the 32-bit one widens to). Its dimension is the number of coordinates."""
+
+    coordinate_type: str
+    coordinates: tuple[int | float, ...]
+
+    def __post_init__(self) -> None:
+        if self.coordinate_type not in VECTOR_COORDINATE_TYPES:
+            raise ValueError(f"not a vector coordinate type: {self.coordinate_type!r}")
+        bits = INTEGER_COORDINATE_BITS.get(self.coordinate_type)
+        if bits is not None:
+            coordinates: tuple[int | float, ...] = tuple(int(c) for c in self.coordinates)
+            if any(not -(2 ** (bits - 1)) <= c < 2 ** (bits - 1) for c in coordinates):
+                raise ValueError(f"a coordinate does not fit {self.coordinate_type}")
+        else:
+            rounded = _float32 if self.coordinate_type == "FLOAT32" else float
+            coordinates = tuple(rounded(float(c)) for c in self.coordinates)
+            if not all(map(math.isfinite, coordinates)):
+                raise ValueError(f"a coordinate is not a finite {self.coordinate_type}")
+        if not 1 <= len(coordinates) <= MAX_VECTOR_DIMENSION:
+            raise ValueError(f"a vector has 1 to {MAX_VECTOR_DIMENSION} coordinates, not {len(coordinates)}")
+        object.__setattr__(self, "coordinates", coordinates)
+
+    @property
+    def dimension(self) -> int:
+        return len(self.coordinates)
+
+    def __str__(self) -> str:
+        """The form of Neo4j's result tables: `vector([1, 2, 3], 3, INTEGER NOT NULL)`."""
+        if self.coordinate_type in INTEGER_COORDINATE_BITS:
+            texts = [str(c) for c in self.coordinates]
+        elif self.coordinate_type == "FLOAT32":
+            texts = [java_float_text(float(c)) for c in self.coordinates]
+        else:
+            texts = [java_double_text(float(c)) for c in self.coordinates]
+        return f"vector([{', '.join(texts)}], {self.dimension}, {self.coordinate_type} NOT NULL)"
+
+
 PLAIN_EXPONENTS = range(-3, 7)
 """Decimal exponents Java writes in plain notation: 1e-3 <= |x| < 1e7 (`0.001`, `1234567.0`); others get `1.0E7`."""
 
@@ -259,3 +309,30 @@ def java_subnormal_texts() -> dict[float, str]:
     smallest = math.ulp(0.0)
     doubles = (n * smallest for n in range(1, math.ceil(TWO_DIGIT_LIMIT / smallest)))
     return {x: java_double_text(x) for x in doubles if _java_digits(x) != _shortest_digits(x)}
+
+
+def _float32(x: float) -> float:
+    """The double a 32-bit float nearest `x` widens to (infinite beyond the 32-bit range)."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
+
+
+def java_float_text(x: float) -> str:
+    """A 32-bit float (given as the double it widens to) as Java's Float.toString writes it: the shortest
+    digits that read back as the same 32-bit float, in the notation of `java_double_text` (`1.05`, not the
+    widened double's `1.0499999523162842`)."""
+    if math.isnan(x) or math.isinf(x) or x == 0:
+        return java_double_text(x)
+    sign = "-" if x < 0 else ""
+    magnitude = abs(x)
+    for precision in range(1, 10):
+        digits = f"{magnitude:.{precision - 1}e}"
+        if _float32(float(digits)) == magnitude:
+            if precision == 1:  # Java takes the nearest of the two-digit ones then (`1.4E-45`, not `1.0E-45`)
+                nearest = f"{magnitude:.1e}"
+                digits = nearest if _float32(float(nearest)) == magnitude else digits
+            mantissa, exponent = digits.split("e")
+            return sign + _java_notation(mantissa.replace(".", "").rstrip("0") or "0", int(exponent))
+    return java_double_text(x)

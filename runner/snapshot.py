@@ -126,6 +126,8 @@ VALUE_RECORDS: dict[type, Callable[[Any], Any]] = {
     engine.LocalDateTime: lambda value: Tagged("localdatetime", str(value)),
     engine.DateTime: lambda value: Tagged("datetime", str(value)),
     engine.Duration: lambda value: Tagged("duration", str(value)),
+    engine.Vector: lambda value: Tagged("vector", {"coordinateType": value.coordinate_type,
+                                                   "coordinates": list(value.coordinates)}),
 }
 """Python type of a result value → its snapshot data."""
 
@@ -231,6 +233,7 @@ TAGGED_VALUES: dict[str, Callable[[Any], Any]] = {
     "localdatetime": lambda text: engine.LocalDateTime(**_fields("localdatetime", text)),
     "datetime": lambda text: engine.DateTime(**_fields("datetime", text)),
     "duration": _duration,
+    "vector": lambda data: engine.Vector(data["coordinateType"], tuple(data["coordinates"])),
 }
 """Snapshot tag → the engine value it stands for."""
 

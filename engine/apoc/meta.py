@@ -35,8 +35,9 @@ OUTPUTS = (("label", "STRING"), ("property", "STRING"), ("count", "INTEGER"), ("
 
 
 def _kind_name_sql(kind_sql: str) -> str:
-    """APOC's type name of a `cy_kind` code."""
-    cases = " ".join(f"WHEN {code} THEN {sql_string(APOC_TYPE_NAMES[name])}" for name, code in KIND_CODES.items())
+    """APOC's type name of a `cy_kind` code (a kind APOC does not name, a VECTOR, is ANY)."""
+    cases = " ".join(f"WHEN {code} THEN {sql_string(APOC_TYPE_NAMES[name])}" for name, code in KIND_CODES.items()
+                     if name in APOC_TYPE_NAMES)
     return f"CASE {kind_sql} {cases} ELSE 'ANY' END"
 
 

@@ -14,7 +14,7 @@ import duckdb
 
 from engine import temporal
 from engine import types as t
-from engine.storage.encoding import TAG, tag_key
+from engine.storage.encoding import TAG, tag_key, vector_from_payload
 from engine.storage.schema import Catalog
 from engine.types import CypherType, Kind, is_variant
 from engine.values import Node, Path, Relationship
@@ -23,7 +23,7 @@ Visit = Callable[[str, Any], Any]
 Plan = Callable[[Any, Visit], Any]
 """Rebuilds one non-null value, calling `visit` for every node, relationship and path in it."""
 ENTITY_VISITS = {Kind.NODE: "node", Kind.RELATIONSHIP: "relationship", Kind.PATH: "path"}
-NODE_TAG, REL_TAG, PATH_TAG = (tag_key(kind) for kind in ("NODE", "RELATIONSHIP", "PATH"))
+NODE_TAG, REL_TAG, PATH_TAG, VECTOR_TAG = (tag_key(kind) for kind in ("NODE", "RELATIONSHIP", "PATH", "VECTOR"))
 TEMPORAL_TAGS = {tag_key(kind): kind for kind in temporal.PAYLOAD_FIELDS}
 
 
@@ -131,6 +131,8 @@ class Decoder:
             return visit("path", payload)
         if key in TEMPORAL_TAGS:
             return temporal.decode(TEMPORAL_TAGS[key], payload)
+        if key == VECTOR_TAG:
+            return vector_from_payload(payload)
         raise ValueError(f"unknown tagged value {key!r}")
 
     def _collect(self, kind: str, value: Any) -> None:

@@ -191,6 +191,8 @@ def _property_type(statement: ast.CreateConstraint) -> str:
     names: dict[str, int] = {}
     for test in parse_type(text, statement.span).alternatives:
         element = test.element.alternatives if test.element is not None else ()
+        if test.base == "VECTOR":
+            raise UnsupportedFeature(f"property type constraints on VECTOR types (`{text}`)", statement.span)
         if test.base in order and test.nullable:
             names[test.base] = order[test.base]
         elif (test.base == "LIST" and test.nullable and len(element) == 1 and element[0].base in order

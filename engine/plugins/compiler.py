@@ -24,6 +24,7 @@ from engine.sqlgen import functions as sql_functions
 from engine.vector import functions as vector_functions
 from engine.vector import indexes as vector_indexes
 from engine.vector import procedures as vector_procedures
+from engine.vector import vector_type
 from engine.vector.search import vector_search_call
 from engine.vector.set_property import PROCEDURE_MACROS as VECTOR_PROCEDURE_MACROS
 
@@ -32,6 +33,9 @@ register_built_in([*fulltext_procedures.procedures(), *vector_procedures.PROCEDU
                    *dbms_procedures.SCHEMA_PROCEDURES, *apoc_meta.PROCEDURES, *apoc_schema.PROCEDURES])
 signatures.register_functions(vector_functions.SIGNATURES)
 sql_functions.register_functions(vector_functions.FUNCTIONS)
+signatures.register_functions(vector_type.SIGNATURES)
+sql_functions.register_functions(vector_type.FUNCTIONS)
+signatures.KEYWORD_ARGUMENTS.update(vector_type.KEYWORDS)
 signatures.register_functions(apoc_functions.SIGNATURES)
 sql_functions.register_functions(apoc_functions.FUNCTIONS)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
@@ -42,6 +46,7 @@ PROCEDURE_MACRO_PACKAGES = (VECTOR_PROCEDURE_MACROS, apoc_create.PROCEDURE_MACRO
 procedure_macros.PROCEDURE_MACROS.update({macro.name.lower(): macro
                                           for package in PROCEDURE_MACRO_PACKAGES for macro in package})
 function_macros.FUNCTION_MACROS.update(apoc_functions.macros())
+function_macros.FUNCTION_MACROS.update(function_macros.parse_macros(vector_type.LIST_CONVERSIONS))
 register_index_kind("fulltext", IndexKind("fulltext-1.0", refresh=maintain.refresh, drop=maintain.drop))
 register_index_kind("vector", IndexKind(vector_indexes.PROVIDER, create=vector_indexes.create_vector_index,
                                         create_statement=vector_indexes.create_statement,

@@ -4,5 +4,6 @@ from __future__ import annotations
 
 from engine.execute.macros import register_macros
 from engine.fulltext import analyzer, scoring
+from engine.vector import macros as vector
 
-register_macros(analyzer.MACROS + scoring.MACROS)
+register_macros(analyzer.MACROS + scoring.MACROS + vector.MACROS)

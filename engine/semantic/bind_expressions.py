@@ -22,7 +22,7 @@ from engine.semantic import parameter_reads
 from engine.semantic.bound import children as _children
 from engine.semantic.bound import observed as _observed
 from engine.semantic.function_macros import FUNCTION_MACROS
-from engine.semantic.functions import AGGREGATES, ARGUMENT_KINDS, SIGNATURES
+from engine.semantic.functions import AGGREGATES, ARGUMENT_KINDS, KEYWORD_ARGUMENTS, SIGNATURES, KeywordArgument
 from engine.semantic.known_names import NOT_YET_FUNCTIONS, did_you_mean
 from engine.semantic.scope import Scope, Variable
 from engine.semantic.type_predicates import parse_type
@@ -111,12 +111,14 @@ class ExpressionBinding:
 
     def _bind_subscript(self, node: ast.Subscript, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
         subject = self.bind_expression(node.subject, scope, context)
+        _refuse_vector_elements(subject)
         index = self.bind_expression(node.index, scope, context)
         result = (subject.type.element or t.ANY) if subject.type.kind is Kind.LIST else t.ANY
         return b.BIndex(subject, index, type=result, span=node.span)
 
     def _bind_slice(self, node: ast.Slice, scope: Scope, context: ExpressionContext) -> b.BoundExpression:
         subject = self.bind_expression(node.subject, scope, context)
+        _refuse_vector_elements(subject)
         start = self.bind_expression(node.start, scope, context) if node.start else None
         end = self.bind_expression(node.end, scope, context) if node.end else None
         result = subject.type if subject.type.kind is Kind.LIST else t.ANY_LIST
@@ -288,6 +290,11 @@ class ExpressionBinding:
                 raise CypherSyntaxError("normalize() expects a normal form, NFC, NFD, NFKC or NFKD, as its second "
                                         "argument", form.span, detail="InvalidArgumentType")
             node = replace(node, arguments=(node.arguments[0], ast.Literal(form.name.upper(), span=form.span)))
+        keyword = KEYWORD_ARGUMENTS.get(name)
+        if keyword is not None and count > keyword.position:
+            node = replace(node, arguments=tuple(
+                _keyword(argument, keyword, node.name) if index == keyword.position else argument
+                for index, argument in enumerate(node.arguments)))
         arguments = tuple(self.bind_expression(argument, scope, context) for argument in node.arguments)
         for argument, allowed in zip(arguments, signature.accepts, strict=False):
             if allowed is not None:
@@ -512,6 +519,27 @@ def _may_be_list(expression: b.BoundExpression) -> bool:
     """Whether the value may be a list as far as the query text says: then `+` appends or prepends the other
     operand, whatever its type (`x + false` is `[..., false]` when x is a list)."""
     return expression.type.kind in (Kind.LIST, Kind.ANY, Kind.NULL) or _observed(expression)
+
+
+def _refuse_vector_elements(subject: b.BoundExpression) -> None:
+    """`v[0]`, `v[0..2]` of a VECTOR the query text fixes: "it is not possible to access or slice individual
+    elements" of a vector (Cypher manual, Values and types, Vectors); one known only at run time is a TypeError
+    there."""
+    if subject.type.kind is Kind.VECTOR:
+        raise CypherSyntaxError("the coordinates of a VECTOR cannot be accessed or sliced (toFloatList() and "
+                                "toIntegerList() give them as a list)", subject.span, detail="InvalidArgumentType")
+
+
+def _keyword(argument: ast.Expression, keyword: KeywordArgument, function: str) -> ast.Expression:
+    """A keyword argument as the string literal of its canonical name; anything but one of its words is a
+    syntax error, a string naming one too (the keyword is not a value)."""
+    word = argument.name.upper() if isinstance(argument, ast.Variable) else None
+    if word not in keyword.names:
+        choices = ", ".join(sorted(set(keyword.names.values())))
+        raise CypherSyntaxError(f"{function}() expects {keyword.what} ({choices}) as argument {keyword.position + 1}",
+                                argument.span, detail="InvalidArgumentType")
+    return ast.Literal(keyword.names[word], span=argument.span)
+
 
 def check_kinds(expression: b.BoundExpression, allowed: frozenset[Kind] | set[Kind], what: str) -> None:
     """Refuse at compile time an argument whose kind the query text fixes and `allowed` excludes."""

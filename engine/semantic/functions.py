@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from engine import types as t
 from engine.types import CypherType, Kind
@@ -156,7 +157,7 @@ ARGUMENT_KINDS: dict[str, tuple[frozenset[Kind] | None, ...]] = {
     "nodes": (frozenset({Kind.PATH}),),
     "relationships": (frozenset({Kind.PATH}),),
     "length": (frozenset({Kind.PATH}),),
-    "size": (frozenset({Kind.STRING, Kind.LIST}),),
+    "size": (frozenset({Kind.STRING, Kind.LIST, Kind.VECTOR}),),
     "tolower": (STRING_KINDS,), "toupper": (STRING_KINDS,), "lower": (STRING_KINDS,), "upper": (STRING_KINDS,),
     "trim": (STRING_KINDS,), "ltrim": (STRING_KINDS, STRING_KINDS), "rtrim": (STRING_KINDS, STRING_KINDS),
     "btrim": (STRING_KINDS, STRING_KINDS), "normalize": (STRING_KINDS,),
@@ -185,11 +186,31 @@ ARGUMENT_KINDS: dict[str, tuple[frozenset[Kind] | None, ...]] = {
 SIGNATURES: dict[str, FunctionSignature] = _signatures()
 
 
-def register_functions(entries: Sequence[tuple[str, int, int | None, CypherType]]) -> None:
+def register_functions(entries: Sequence[tuple[Any, ...]]) -> None:
     """Functions a feature package adds (the vector functions): (lower-case name, least and most arguments,
-    result type); registered by the composition root (engine/plugins)."""
-    for name, low, high, result in entries:
-        SIGNATURES[name] = FunctionSignature(name, low, high, fixed(result), ARGUMENT_KINDS.get(name, ()))
+    result type or rule[, the kinds each argument accepts]); registered by the composition root
+    (engine/plugins)."""
+    for name, low, high, result, *accepts in entries:
+        rule = fixed(result) if isinstance(result, CypherType) else result
+        SIGNATURES[name] = FunctionSignature(name, low, high, rule,
+                                             accepts[0] if accepts else ARGUMENT_KINDS.get(name, ()))
+
+
+@dataclass(frozen=True)
+class KeywordArgument:
+    """An argument written as a keyword, not an expression (`vector(v, 3, INT8)`, `vector_norm(v, EUCLIDEAN)`):
+    the binder takes the bare name there as `names[word]`, a string literal, and refuses anything else."""
+
+    position: int
+    names: dict[str, str]
+    """Each accepted word (upper case) → the canonical name the function's SQL reads."""
+    what: str
+    """What the argument is, for the error: `a coordinate type`."""
+
+
+KEYWORD_ARGUMENTS: dict[str, KeywordArgument] = {}
+"""Function (lower-case name) → its keyword argument; filled by the feature packages through the composition
+root, as `register_functions` is."""
 
 # Aggregating functions: name -> (arity, result rule from the argument type); the kinds each argument
 # accepts are in ARGUMENT_KINDS.

@@ -9,7 +9,12 @@ Semantics (Cypher manual, "Type predicate expressions"): every type includes nul
 `NOT NULL`; `NULL` holds only null and `NOTHING` holds nothing (not even null); `ANY` holds everything; a
 list matches `LIST<T>` when every element matches `T` (so the empty list matches every list type); the inner
 types of a closed union must all be nullable or all `NOT NULL`. `PROPERTY VALUE` is the union of the types a
-property can store: the scalar property types and homogeneous lists of them without nulls.
+property can store: the scalar property types, vectors, and homogeneous lists of scalars without nulls.
+
+`VECTOR<TYPE>(DIMENSION)` (Values and types, Vectors, Supertypes) tests a vector's coordinate type and
+dimension; `VECTOR<TYPE>` and `VECTOR(DIMENSION)` leave one of them open and `VECTOR` both. The coordinate
+type may be written by any of its aliases (`INT8` for `INTEGER8`), and inside the brackets with `NOT NULL`,
+which changes nothing: a coordinate is never null.
 """
 
 from __future__ import annotations
@@ -45,9 +50,18 @@ SYNONYMS: dict[str, str] = {
     "NOTHING": "NOTHING", "NULL": "NULL",
 }
 
-# Scalar types a property can hold; PROPERTY VALUE is these and homogeneous lists of them.
+# Scalar types a property can hold; PROPERTY VALUE is these, vectors, and homogeneous lists of the scalars.
 PROPERTY_SCALARS = ("BOOLEAN", "STRING", "INTEGER", "FLOAT", "DATE", "LOCAL TIME", "ZONED TIME", "LOCAL DATETIME",
                     "ZONED DATETIME", "DURATION", "POINT")
+
+COORDINATE_TYPES: dict[str, str] = {
+    "INTEGER8": "INTEGER8", "INT8": "INTEGER8", "INTEGER16": "INTEGER16", "INT16": "INTEGER16",
+    "INTEGER32": "INTEGER32", "INT32": "INTEGER32", "INTEGER": "INTEGER", "INT": "INTEGER", "INT64": "INTEGER",
+    "INTEGER64": "INTEGER", "SIGNED INTEGER": "INTEGER", "FLOAT32": "FLOAT32", "FLOAT": "FLOAT", "FLOAT64": "FLOAT",
+}
+"""A vector coordinate type's names (Cypher manual, Values and types, Vectors, Supported coordinate types) →
+its default name, the one values and `valueType()` are written with."""
+MAX_VECTOR_DIMENSION = 4096
 
 
 @dataclass(frozen=True)
@@ -57,6 +71,10 @@ class TypeTest:
     base: str
     nullable: bool
     element: TypeUnion | None = None
+    coordinate: str | None = None
+    """Of a VECTOR type, its coordinate type's default name, or None for any."""
+    dimension: int | None = None
+    """Of a VECTOR type, its dimension, or None for any."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +87,7 @@ class TypeUnion:
         return any(test.nullable for test in self.alternatives)
 
 
-_TOKEN = re.compile(r"[<>|]|[A-Z0-9_]+")
+_TOKEN = re.compile(r"[<>|()]|[A-Z0-9_]+")
 
 
 class _TypeReader:
@@ -110,6 +128,8 @@ class _TypeReader:
         tests: list[TypeTest]
         if word in ("LIST", "ARRAY") and self.peek() == "<":
             tests = [TypeTest("LIST", True, self.bracketed())]
+        elif word == "VECTOR":
+            tests = [self.vector()]
         elif word == "ANY" and (self.peek() == "<" or (self.peek() == "VALUE" and self.peek(1) == "<")):
             if self.peek() == "VALUE":
                 self.take()
@@ -127,6 +147,34 @@ class _TypeReader:
             self.take()
             tests = self.nullability([TypeTest("LIST", True, TypeUnion(tuple(tests)))])
         return tests
+
+    def vector(self) -> TypeTest:
+        """After `VECTOR`: an optional `<coordinate type [NOT NULL]>` and an optional `(dimension)`."""
+        coordinate = dimension = None
+        if self.peek() == "<":
+            self.take()
+            words = []
+            while self.peek() not in (None, ">", "NOT"):
+                words.append(self.take())
+            name = " ".join(words)
+            if name not in COORDINATE_TYPES:
+                raise self.fail(f"unknown vector coordinate type `{name}` (one of INTEGER8, INTEGER16, INTEGER32, "
+                                f"INTEGER, FLOAT32 or FLOAT and their aliases)")
+            coordinate = COORDINATE_TYPES[name]
+            if self.peek() == "NOT":
+                self.take()
+                if self.take() != "NULL":
+                    raise self.fail(f"expected NOT NULL in `{self.text}`")
+            if self.take() != ">":
+                raise self.fail(f"expected '>' in `{self.text}`")
+        if self.peek() == "(":
+            self.take()
+            text = self.take()
+            if not text.isdigit() or not 1 <= int(text) <= MAX_VECTOR_DIMENSION or self.take() != ")":
+                raise self.fail(f"a VECTOR type's dimension is an integer from 1 to {MAX_VECTOR_DIMENSION}: "
+                                f"`{self.text}`")
+            dimension = int(text)
+        return TypeTest("VECTOR", True, coordinate=coordinate, dimension=dimension)
 
     def bracketed(self) -> TypeUnion:
         if self.take() != "<":
@@ -147,7 +195,7 @@ class _TypeReader:
             if test.base == "NULL":  # `NULL NOT NULL` holds no value at all
                 result.append(TypeTest("NOTHING", False))
             else:
-                result.append(TypeTest(test.base, False, test.element))
+                result.append(TypeTest(test.base, False, test.element, test.coordinate, test.dimension))
         return result
 
 

@@ -19,7 +19,7 @@ from engine import values as cypher_values
 from engine.errors import UnsupportedFeature
 from engine.semantic.scope import Variable
 from engine.sqlgen.decorrelate import SharedRows
-from engine.storage.encoding import tag_key
+from engine.storage.encoding import tag_key, vector_payload
 from engine.storage.schema import ENTITY_TABLES, Catalog
 from engine.types import ANY, CypherType, Kind, sql_type, type_of_value
 
@@ -30,6 +30,8 @@ def encode_json(value: Any, cypher_type: CypherType | None = None) -> Any:
     if isinstance(value, cypher_values.TEMPORAL_TYPES):
         kind, payload = temporal.encode(value)
         return payload if cypher_type is not None and cypher_type.kind.value == kind else {tag_key(kind): payload}
+    if isinstance(value, cypher_values.Vector):
+        return {tag_key("VECTOR"): vector_payload(value)}
     if isinstance(value, dict):
         record = cypher_type if cypher_type is not None and cypher_type.is_record else None
         return {str(k): encode_json(v, record.field(str(k)) if record else None) for k, v in value.items()}

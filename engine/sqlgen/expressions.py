@@ -672,7 +672,8 @@ def type_test_sql(value: str, union: TypeUnion, depth: int) -> str:
     nullable = "true" if union.nullable else "false"
     branches = []
     scalars = sorted({KIND_CODES[test.base] for test in union.alternatives
-                      if test.base in KIND_CODES and test.base not in ("LIST", "NULL")})
+                      if test.base in KIND_CODES and test.base not in ("LIST", "NULL")
+                      and test.coordinate is None and test.dimension is None})
     if scalars:
         branches.append(f"{kind} IN ({', '.join(map(str, scalars))})")
     for test in union.alternatives:
@@ -683,8 +684,16 @@ def type_test_sql(value: str, union: TypeUnion, depth: int) -> str:
             inner = type_test_sql(element, test.element or TypeUnion(()), depth + 1)
             branches.append(f"({kind} = 5 AND coalesce(list_bool_and(list_transform(TRY_CAST({value} AS VARIANT[]),"
                             f" lambda {element}: {inner})), true))")
+        elif test.base == "VECTOR" and (test.coordinate is not None or test.dimension is not None):
+            parts = [f"{kind} = {KIND_CODES['VECTOR']}"]
+            if test.coordinate is not None:
+                parts.append(f"cy_vector_type({value}) = {sql_string(test.coordinate)}")
+            if test.dimension is not None:
+                parts.append(f"cy_vector_dimension({value}) = {test.dimension}")
+            branches.append(" AND ".join(parts))
         elif test.base == "PROPERTY VALUE":
             codes = ", ".join(str(KIND_CODES[name]) for name in PROPERTY_SCALARS)
+            branches.append(f"{kind} = {KIND_CODES['VECTOR']}")
             element = f"e{depth}"
             kinds = f"list_transform(TRY_CAST({value} AS VARIANT[]), lambda {element}: coalesce(cy_kind({element}), 0))"
             branches.append(

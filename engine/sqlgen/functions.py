@@ -70,8 +70,11 @@ def _size(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"len({c.compile(argument)})"
     if kind is Kind.NULL:
         return "NULL::BIGINT"
-    return by_kind(c, argument, {4: lambda v: f"length({as_text(v)})", 5: lambda v: f"len({as_list(v)})"},
-                   "size() expects a string or a list")
+    if kind is Kind.VECTOR:  # a vector's size is its dimension (Cypher manual, Vector functions)
+        return macro("cy_vector_dimension", c.compile(argument))
+    return by_kind(c, argument, {4: lambda v: f"length({as_text(v)})", 5: lambda v: f"len({as_list(v)})",
+                                 17: lambda v: f"cy_vector_dimension({v})"},
+                   "size() expects a string, a list or a vector")
 
 def _length(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
@@ -333,24 +336,27 @@ VALUE_TYPE_ORDER = ("BOOLEAN", "STRING", "INTEGER", "FLOAT", "DATE", "LOCAL TIME
 
 def _value_type(c: ExpressionCompiler, f: b.BFunction) -> str:
     """valueType(): the value's type as Cypher writes types (`INTEGER NOT NULL`, `NULL`, `LIST<STRING NOT NULL>
-    NOT NULL`); a list is named by its elements' types, a normalized union in the manual's order of types when
-    there are several (`LIST<STRING NOT NULL | INTEGER NOT NULL> NOT NULL`), `NOTHING` when empty, each without
-    `NOT NULL` when it holds nulls. A list of lists is refused rather than named differently."""
+    NOT NULL`, `VECTOR<INTEGER8 NOT NULL>(3) NOT NULL`); a list is named by its elements' types, a normalized
+    union in the manual's order of types when there are several (`LIST<STRING NOT NULL | INTEGER NOT NULL> NOT
+    NULL`), `NOTHING` when empty, each without `NOT NULL` when it holds nulls. A list of lists is refused
+    rather than named differently."""
     unsupported = error_sql("UnsupportedFeature", "Unsupported", "'valueType() of a list of lists'")
     order = "[" + ", ".join(f"'{name}'" for name in VALUE_TYPE_ORDER) + "]"
 
     def name(value: str) -> str:
         items = f"{value}::VARIANT[]"
         present = f"list_filter({items}, lambda x: x IS NOT NULL)"
-        kinds = f"list_distinct(list_transform({present}, lambda x: cy_type_name(x)))"
+        kinds = f"list_distinct(list_transform({present}, lambda x: cy_full_type_name(x)))"
         nulls = f"list_count({items}) < len({items})"
-        ordered = f"list_sort(list_transform({kinds}, lambda k: list_position({order}, k)))"
+        # sorted by the type's place in the manual's order (a VECTOR after them all), each named as it is
+        ordered = (f"list_transform(list_sort(list_transform({kinds}, lambda k: struct_pack(p := coalesce("
+                   f"list_position({order}, k), {len(VALUE_TYPE_ORDER) + 1}), k := k))), lambda s: s.k)")
         suffix = f"CASE WHEN {nulls} THEN '' ELSE ' NOT NULL' END"
-        union = f"array_to_string(list_transform({ordered}, lambda i: {order}[i] || {suffix}), ' | ')"
+        union = f"array_to_string(list_transform({ordered}, lambda k: k || {suffix}), ' | ')"
         element = (f"CASE WHEN len({kinds}) = 0 THEN CASE WHEN {nulls} THEN 'NULL' ELSE 'NOTHING' END"
                    f" WHEN list_contains({kinds}, 'LIST') THEN {unsupported} ELSE {union} END")
         return (f"CASE WHEN {value} IS NULL THEN 'NULL' WHEN cy_kind({value}) = 5 THEN 'LIST<' || {element} ||"
-                f" '> NOT NULL' ELSE cy_type_name({value}) || ' NOT NULL' END")
+                f" '> NOT NULL' ELSE cy_full_type_name({value}) || ' NOT NULL' END")
 
     return let([c.variant(f.arguments[0])], name)
 

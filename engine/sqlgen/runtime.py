@@ -22,12 +22,13 @@ from collections.abc import Callable
 from engine.limits import IMPORT_VARIABLE, LIST_VARIABLE, TEXT_VARIABLE, default_memory_limit, list_cap, text_cap
 from engine.quoting import sql_identifier, sql_string
 from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, tag_key
-from engine.values import PLAIN_EXPONENTS, java_subnormal_texts
+from engine.values import PLAIN_EXPONENTS, VECTOR_COORDINATE_TYPES, java_subnormal_texts
 
-# Ascending ORDER BY rank of each kind (Cypher's orderability: maps first, numbers last, null after).
+# Ascending ORDER BY rank of each kind (Cypher's orderability: maps first, numbers last, null after). The
+# manual places no VECTOR in its hierarchy of values; the engine orders vectors after points (ADR-0072).
 ORDER_RANKS: dict[int, int] = {
-    6: 0, 7: 1, 8: 2, 5: 3, 9: 4, 14: 5, 13: 6, 10: 7, 12: 8, 11: 9, 15: 10, 16: 11, 4: 12, 1: 13,
-    2: 14, 3: 14, 0: 15,
+    6: 0, 7: 1, 8: 2, 5: 3, 9: 4, 14: 5, 13: 6, 10: 7, 12: 8, 11: 9, 15: 10, 16: 11, 17: 12, 4: 13, 1: 14,
+    2: 15, 3: 15, 0: 16,
 }
 
 MAX_DEPTH = 4
@@ -101,7 +102,7 @@ def _type_name_sql(kind_sql: str) -> str:
 
 
 def _rank_sql(kind_sql: str) -> str:
-    return _by_kind({kind: str(rank) for kind, rank in ORDER_RANKS.items()}, kind_sql, "16")
+    return _by_kind({kind: str(rank) for kind, rank in ORDER_RANKS.items()}, kind_sql, "17")
 
 
 def _tag_payload(kind: str) -> str:
@@ -171,9 +172,12 @@ def _macros() -> list[tuple[str, str]]:
         ("cy_shape(v)", "CASE cy_kind(v) WHEN 5 THEN [len(v::VARIANT[])::VARCHAR] ELSE cy_map_keys(v) END"),
     ]
     primitive = "(1, 2, 3, 4, 10, 11, 12, 13, 14, 15, 16)"
+    # a vector is a property value of its own, but never an element of a stored list (Cypher manual, Property,
+    # structural, and constructed values)
+    storable = "(1, 2, 3, 4, 10, 11, 12, 13, 14, 15, 16, 17)"
     macros += [
         ("cy_property(v)",
-         f"CASE WHEN v IS NULL THEN NULL WHEN cy_kind(v) IN {primitive} THEN v"
+         f"CASE WHEN v IS NULL THEN NULL WHEN cy_kind(v) IN {storable} THEN v"
          " WHEN cy_kind(v) = 5 THEN CASE"
          f" WHEN len(list_filter(v::VARIANT[], lambda e: e IS NULL OR cy_kind(e) NOT IN {primitive})) > 0 THEN "
          + error_sql("TypeError", "InvalidPropertyType",
@@ -191,7 +195,7 @@ def _macros() -> list[tuple[str, str]]:
         ("list_distinct_ordered(l)", "list_filter(l, lambda x, i: list_position(l, x) = i)"),
         ("cy_csv_path(url)", _CSV_PATH),
     ]
-    macros += _equality_macros() + _comparison_macros() + _key_macros() + _arithmetic_macros()
+    macros += _vector_macros() + _equality_macros() + _comparison_macros() + _key_macros() + _arithmetic_macros()
     return macros
 
 
@@ -205,6 +209,35 @@ _CSV_PATH = (
     + f" ELSE getvariable('{IMPORT_VARIABLE}') || '/' || substr(url, 9) END")
 """The file a LOAD CSV url names: `file:///a/b.csv` is `a/b.csv` in the connection's import directory (Neo4j's
 `server.directories.import`); any other url, or one climbing out with `..`, is refused."""
+
+
+def _vector_macros() -> list[tuple[str, str]]:
+    """A Cypher 25 VECTOR inside a VARIANT (ADR-0072): `{"\\x01vector": {"c": coordinates, "t": type}}`, the
+    coordinates BIGINTs for the integer coordinate types and DOUBLEs for the float ones (a FLOAT32 coordinate
+    is the double its 32-bit float widens to), `t` the coordinate type's default name. Equal vectors are
+    equal VARIANTs, so `=`, DISTINCT and grouping need nothing of their own."""
+    tag = sql_string(tag_key("VECTOR"))
+    order = "[" + ", ".join(sql_string(name) for name in VECTOR_COORDINATE_TYPES) + "]"
+    return [
+        ("cy_vector_of(t, c)",
+         f"struct_pack({sql_identifier(tag_key('VECTOR'))} := struct_pack(c := c, t := t))::VARIANT"),
+        ("cy_vector_values(v)", f"variant_extract(variant_extract(v, {tag}), 'c')"),
+        ("cy_vector_type(v)", f"variant_extract(variant_extract(v, {tag}), 't')::VARCHAR"),
+        ("cy_vector_doubles(v)", "cy_vector_values(v)::DOUBLE[]"),
+        ("cy_vector_dimension(v)", "len(cy_vector_values(v)::VARIANT[])::BIGINT"),
+        ("cy_vector_type_name(v)",
+         "'VECTOR<' || cy_vector_type(v) || ' NOT NULL>(' || cy_vector_dimension(v)::VARCHAR || ')'"),
+        # ORDER BY among vectors: by coordinate type, then dimension, then coordinates; the text keeps two
+        # INTEGER vectors apart that differ beyond a double's precision
+        ("cy_vector_key(v)",
+         f"struct_pack(t := list_position({order}, cy_vector_type(v)), n := cy_vector_dimension(v),"
+         " c := cy_vector_doubles(v), x := v::VARCHAR)"),
+        ("cy_vector(v)",
+         "CASE cy_kind(v) WHEN 17 THEN v WHEN 0 THEN NULL ELSE "
+         + error_sql("TypeError", "InvalidArgumentType", "'expected a VECTOR, got ' || cy_type_name(v)")
+         + " END"),
+        ("cy_full_type_name(v)", "CASE WHEN cy_kind(v) = 17 THEN cy_vector_type_name(v) ELSE cy_type_name(v) END"),
+    ]
 
 
 def _scalar_eq(a: str, b: str) -> str:
@@ -308,7 +341,8 @@ def _key_macros() -> list[tuple[str, str]]:
             f" {v}::DOUBLE = trunc({v}::DOUBLE) AND abs({v}::DOUBLE) < 9.2e18 THEN {v}::DOUBLE::BIGINT END,"
             f" s := CASE WHEN cy_kind({v}) IN (1, 4, 9, 16) THEN {v}::VARCHAR END,"
             f" t := CASE WHEN cy_kind({v}) BETWEEN 10 AND 14 THEN {v}"
-            f" WHEN cy_kind({v}) = 15 THEN cy_t_duration_key({v})::VARIANT END"
+            f" WHEN cy_kind({v}) = 15 THEN cy_t_duration_key({v})::VARIANT END,"
+            f" w := CASE WHEN cy_kind({v}) = 17 THEN cy_vector_key({v}) END"
         )
 
     macros = [("cy_key_0(v)",

@@ -4,9 +4,16 @@ Nodes, relationships, paths and temporal values are VARIANT objects whose single
 kind's tag (`\x01node`, `\x01date`, ...); a user map can never hold such a key, since the compiler refuses
 map keys that start with U+0001. `KIND_CODES` number the kinds as the runtime's `cy_kind` returns them.
 Storage (typed columns read as VARIANT), SQL generation and decoding all read this one table.
+
+A Cypher 25 VECTOR is `{"\x01vector": {"c": coordinates, "t": coordinate type}}` (ADR-0072), made and read by
+`vector_payload` and `vector_from_payload` on the Python side and the `cy_vector_*` macros in SQL.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from engine.values import INTEGER_COORDINATE_BITS, Vector
 
 TAG = "\x01"
 
@@ -15,6 +22,7 @@ KIND_CODES: dict[str, int] = {
     "NULL": 0, "BOOLEAN": 1, "INTEGER": 2, "FLOAT": 3, "STRING": 4, "LIST": 5, "MAP": 6,
     "NODE": 7, "RELATIONSHIP": 8, "PATH": 9, "DATE": 10, "LOCAL TIME": 11, "ZONED TIME": 12,
     "LOCAL DATETIME": 13, "ZONED DATETIME": 14, "DURATION": 15, "POINT": 16,
+    "VECTOR": 17,
 }
 KIND_NAMES: dict[int, str] = {code: name for name, code in KIND_CODES.items()}
 
@@ -22,10 +30,22 @@ KIND_NAMES: dict[int, str] = {code: name for name, code in KIND_CODES.items()}
 TAGS: dict[str, str] = {
     "NODE": "node", "RELATIONSHIP": "rel", "PATH": "path", "DATE": "date", "LOCAL TIME": "localtime",
     "ZONED TIME": "time", "LOCAL DATETIME": "localdatetime", "ZONED DATETIME": "datetime",
-    "DURATION": "duration", "POINT": "point",
+    "DURATION": "duration", "POINT": "point", "VECTOR": "vector",
 }
 
 
 def tag_key(kind: str) -> str:
     """The reserved object key marking a value of `kind` ('NODE', 'DATE', ...)."""
     return TAG + TAGS[kind]
+
+
+def vector_payload(vector: Vector) -> dict[str, Any]:
+    """The payload under a vector's tag: its coordinates (ints for the integer types, floats for the float
+    types, which JSON keeps apart: `2` against `2.0`) and its coordinate type."""
+    return {"c": list(vector.coordinates), "t": vector.coordinate_type}
+
+
+def vector_from_payload(payload: dict[str, Any]) -> Vector:
+    kind = str(payload["t"])
+    convert = int if kind in INTEGER_COORDINATE_BITS else float
+    return Vector(kind, tuple(convert(c) for c in payload["c"]))

@@ -101,6 +101,7 @@ TYPE_WORDS = frozenset({
     "FLOAT", "FLOAT64", "DATE", "LOCAL", "ZONED", "TIME", "DATETIME", "TIMESTAMP", "ZONE", "DURATION",
     "POINT", "TIMEZONE",
     "NODE", "VERTEX", "RELATIONSHIP", "EDGE", "MAP", "LIST", "ARRAY", "PATH", "PROPERTY", "VALUE", "NOT",
+    "VECTOR", "INT8", "INT16", "INT32", "INT64", "INTEGER8", "INTEGER16", "INTEGER32", "FLOAT32",
 })
 CLAUSE_WORDS = ("MATCH", "OPTIONAL MATCH", "WITH", "RETURN", "UNWIND", "CREATE", "MERGE", "SET", "REMOVE",
                 "DELETE", "DETACH DELETE", "FOREACH", "CALL", "UNION", "FINISH", "LET", "FILTER", "ORDER BY",
@@ -1410,6 +1411,13 @@ class Parser:
                 self.expect(TT.GT, "to close the type's '<'")
                 words[-1] += f"<{inner}>"
                 continue
+            elif token.type is TT.LPAREN and words and words[-1].startswith("VECTOR") and "(" not in words[-1]:
+                # `VECTOR(3)`, `VECTOR<INT8>(3)`: a vector type's dimension
+                self.advance()
+                dimension = self.expect(TT.INTEGER, "as the dimension of a VECTOR type")
+                self.expect(TT.RPAREN, "to close the VECTOR type's dimension")
+                words[-1] += f"({dimension.text})"
+                continue
             else:
                 break
             self.advance()
@@ -1738,9 +1746,18 @@ class Parser:
                 return trimmed
             arguments = trimmed
         elif self.current.type is not TT.RPAREN:
-            arguments = self.comma_separated(self.parse_nested_expression)
+            arguments = self.comma_separated(self.parse_argument)
         self.expect_closing(TT.RPAREN, f"the arguments of {name}()", opened)
         return ast.FunctionCall(name, arguments, distinct, span=self.span_from(start))
+
+    def parse_argument(self) -> ast.Expression:
+        """A function's argument. `SIGNED INTEGER`, the one coordinate type of two words (`vector(v, 3, SIGNED
+        INTEGER)`), is read as one name, which the binder takes as the keyword it is."""
+        if self.at_word("SIGNED") and self.at_word("INTEGER", 1) and self.peek(2).type in (TT.RPAREN, TT.COMMA):
+            start = self.advance()
+            self.advance()
+            return ast.Variable("SIGNED INTEGER", span=self.span_from(start))
+        return self.parse_nested_expression()
 
     def parse_trim_specification(self, start: Token, opened: Token) -> ast.FunctionCall | tuple[ast.Expression, ...]:
         """`trim([LEADING | TRAILING | BOTH] [characters] FROM input)` as `ltrim` / `rtrim` / `btrim(input[,

@@ -1,9 +1,12 @@
 """Vector functions: FalkorDB's `vecf32`, `vec.cosineDistance`, `vec.euclideanDistance` and Neo4j's
 `vector.similarity.cosine` / `vector.similarity.euclidean`.
 
-A vector is a LIST<FLOAT> (SQL DOUBLE[]); `vecf32` rounds its elements to 32-bit floats, the precision
-FalkorDB keeps. The distances are DuckDB's list functions; Neo4j's similarities are its documented maps of
-them into [0, 1]: (1 + cos) / 2 and 1 / (1 + d²).
+A vector is a LIST<FLOAT> (SQL DOUBLE[]) or a Cypher 25 VECTOR (its coordinates as doubles); `vecf32` rounds
+its elements to 32-bit floats, the precision FalkorDB keeps. FalkorDB's distances are DuckDB's list functions.
+Neo4j's similarities are those of its latest vector index provider, `vector-2.0`, in 32-bit floats as the
+manual says ("Floating point operations are performed with float32 arithmetic"): cosine `max((1 + u·v) / 2, 0)`
+of the vectors scaled to unit length (scaled in doubles, then rounded to 32 bits), euclidean `1 / (1 + d²)`;
+a vector with a coordinate that is not a finite 32-bit float, or, for cosine, of length 0, is refused.
 """
 
 from __future__ import annotations
@@ -14,15 +17,18 @@ from engine import types as t
 from engine.semantic import bound as b
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
-from engine.sqlgen.sql import let
+from engine.sqlgen.sql import let, macro
 from engine.types import Kind
 
 
 def float_list(c: ExpressionCompiler, expression: b.BoundExpression, what: str) -> str:
-    """SQL DOUBLE[] of a list of numbers without nulls; null stays null, anything else is a type error."""
+    """SQL DOUBLE[] of a list of numbers without nulls, or of a VECTOR's coordinates; null stays null, anything
+    else is a type error."""
     kind, element = expression.type.kind, expression.type.element
     if kind is Kind.NULL:
         return "NULL::DOUBLE[]"
+    if kind is Kind.VECTOR:
+        return macro("cy_vector_doubles", c.compile(expression))
     if kind is Kind.LIST and element is not None and element.kind is Kind.FLOAT:
         value = c.compile(expression)
     elif kind is Kind.LIST and element is not None and element.kind is Kind.INTEGER:
@@ -30,7 +36,8 @@ def float_list(c: ExpressionCompiler, expression: b.BoundExpression, what: str) 
     else:
         def checked(raw: str) -> str:
             failure = error_sql("TypeError", "InvalidArgumentType", f"'{what} expects a list of numbers'")
-            return (f"CASE WHEN {raw} IS NULL THEN NULL::DOUBLE[] WHEN TRY_CAST({raw} AS DOUBLE[]) IS NULL"
+            return (f"CASE WHEN {raw} IS NULL THEN NULL::DOUBLE[] WHEN cy_kind({raw}) = 17 THEN"
+                    f" cy_vector_doubles({raw}) WHEN TRY_CAST({raw} AS DOUBLE[]) IS NULL"
                     f" THEN {failure} ELSE TRY_CAST({raw} AS DOUBLE[]) END")
         value = let([c.variant(expression)], checked)
 
@@ -52,7 +59,8 @@ def _pair(name: str, body: Callable[[str, str], str]) -> Callable[[ExpressionCom
             failure = error_sql("ArgumentError", "InvalidArgumentValue",
                                 f"'{name}(): the vectors have different dimensions, ' || len({a}) || ' and ' || "
                                 f"len({z})")
-            return f"CASE WHEN len({a}) <> len({z}) THEN {failure} ELSE {body(a, z)} END"
+            return (f"CASE WHEN {a} IS NULL OR {z} IS NULL THEN NULL::DOUBLE WHEN len({a}) <> len({z}) THEN {failure}"
+                    f" ELSE {body(a, z)} END")
         return let([left, right], checked)
     return build
 
@@ -71,7 +79,8 @@ FUNCTIONS = {
     "vec.cosinedistance": _pair("vec.cosineDistance", lambda a, z: f"list_cosine_distance({a}, {z})"),
     "vec.euclideandistance": _pair("vec.euclideanDistance", lambda a, z: f"list_distance({a}, {z})"),
     "vector.similarity.cosine": _pair("vector.similarity.cosine",
-                                      lambda a, z: f"(1 + list_cosine_similarity({a}, {z})) / 2"),
+                                      lambda a, z: f"cy_vec_similarity_cosine({a}, {z})::DOUBLE"),
     "vector.similarity.euclidean": _pair("vector.similarity.euclidean",
-                                         lambda a, z: f"1 / (1 + list_distance({a}, {z}) ** 2)"),
+                                         lambda a, z: f"cy_vec_similarity_euclidean({a}, {z})::DOUBLE"),
 }
+

@@ -7,9 +7,10 @@ The two differ in how they name the index and in their score:
 - Neo4j `(indexName, k, query)`: the score is a similarity in [0, 1], (1 + cos) / 2 or 1 / (1 + d²), and
   rows come most similar first.
 
-Ties go to the lower node id. Nodes whose property is not a list of the index's dimension (or, for cosine,
-is all zeros) are not in the index, as in Neo4j; a query vector of another dimension is an error. The call
-is one SELECT per calling row set: a lateral subquery over the label's nodes, ranked by row_number.
+Ties go to the lower node id. Nodes whose property is not a list or a VECTOR (Cypher 25, ADR-0072) of the
+index's dimension (or, for cosine, is all zeros) are not in the index, as in Neo4j; a query vector of another
+dimension is an error. The call is one SELECT per calling row set: a lateral subquery over the label's nodes,
+ranked by row_number.
 """
 
 from __future__ import annotations
@@ -64,8 +65,9 @@ def _knn(build: ProcedureBuild, index: IndexInfo, k_arg: BoundExpression, query_
     element = column_type.element
     if column_type.kind is Kind.LIST and element is not None and element.kind is Kind.FLOAT:
         stored = f"n.{column}"
-    else:  # integers, or a VARIANT column: only the values that are lists of numbers are vectors
-        stored = f"TRY_CAST(n.{column} AS DOUBLE[])"
+    else:  # integers, or a VARIANT column: the values that are lists of numbers or VECTORs are vectors
+        stored = (f"coalesce(TRY_CAST(n.{column} AS DOUBLE[]), CASE WHEN cy_kind(n.{column}) = 17"
+                  f" THEN cy_vector_doubles(n.{column}) END)")
     k = compiler.integer(k_arg)
     query = float_list(compiler, query_arg, "the query vector")
     dimension = str(config.dimensions) if config.dimensions is not None else "len(q.v)"

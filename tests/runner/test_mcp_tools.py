@@ -35,6 +35,7 @@ VALUES = [
     (engine.Time(9, 0, 0, 0, -18000), "09:00:00-05:00"),
     (engine.LocalTime(9, 0), "09:00:00"),
     (engine.Duration(14, 3, 3600), "P1Y2M3DT1H"),
+    (engine.Vector("INTEGER8", (1, 2)), {"coordinateType": "INTEGER8", "dimension": 2, "coordinates": [1, 2]}),
     ({"at": [engine.Date(2026, 1, 1)]}, {"at": ["2026-01-01"]}),
 ]
 

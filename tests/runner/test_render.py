@@ -160,6 +160,9 @@ def test_relationship_direction_follows_the_walk():
     (engine.Time(9, 0, offset_seconds=-19800), '"09:00:00-05:30"'),
     (engine.LocalDateTime(2026, 3, 2, 9, 0), '"2026-03-02T09:00:00"'),
     (engine.Duration(months=14, days=3, seconds=3600), '"P1Y2M3DT1H"'),
+    (engine.Vector("INTEGER", (1, 2, 3)), "vector([1, 2, 3], 3, INTEGER NOT NULL)"),
+    (engine.Vector("FLOAT32", (1.05, 5)), "vector([1.05, 5.0], 2, FLOAT32 NOT NULL)"),
+    (engine.Vector("FLOAT", (1e-5,)), "vector([1.0E-5], 1, FLOAT NOT NULL)"),
     (engine.Node(3, ("Person",), {"name": "Ada"}), '(n3:Person {name: "Ada"})'),
     (engine.Relationship(4, "KNOWS", 3, 5), "(n3)-[r4:KNOWS]->(n5)"),
 ])

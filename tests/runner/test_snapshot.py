@@ -31,6 +31,7 @@ VALUES = [
     engine.DateTime(2026, 3, 2, 9, 0), engine.DateTime(1, 1, 1, 0, 0, 1, 1, -3661),
     engine.Duration(), engine.Duration(14, 3, 3725, 0), engine.Duration(-14, -3, -1, 500000000),
     engine.Duration(0, 0, 0, 1),
+    engine.Vector("INTEGER8", (1, -2)), engine.Vector("FLOAT32", (0.1, 3.5)), engine.Vector("FLOAT", (1e-5,)),
 ]
 
 
