@@ -54,7 +54,7 @@ def _inner_query(procedure: str, role: str, argument: ast.Expression, params: as
         return f"CALL (`__params`) {{ {used} }} WITH * WHERE false {end} {{}} AS `__out_value`"
     if last.projection.star:
         raise UnsupportedFeature(f"{procedure} whose {role} ends in RETURN *", span)
-    names = [item.alias or item.text for item in last.projection.items]
+    names = [item.column for item in last.projection.items]
     entries = ", ".join(f"`{_quoted(name)}`: `{_quoted(name)}`" for name in names)
     return f"CALL (`__params`) {{ {used} }} {end} {{{entries}}} AS `__out_value`"
 

@@ -245,7 +245,7 @@ class Binder(PatternBinding, ExpressionBinding):
             if item.alias is None and not is_return and not isinstance(item.expression, ast.Variable):
                 raise CypherSyntaxError("expression in WITH must be aliased (use AS)", item.span,
                                         detail="NoExpressionAlias")
-            name = item.alias if item.alias is not None else item.text
+            name = item.column
             if name in columns:
                 raise CypherSyntaxError(f"multiple result columns with the same name `{name}`", item.span,
                                         detail="ColumnNameConflict")
@@ -759,7 +759,7 @@ def _return_item_span(query: ast.Query, name: str) -> Span | None:
         last = part.clauses[-1] if part.clauses else None
         if isinstance(last, ast.Return):
             for item in last.projection.items:
-                if (item.alias or item.text) == name:
+                if item.column == name:
                     return item.span
     return None
 
@@ -773,7 +773,7 @@ def _declaration_span(node: ast.SyntaxNode, name: str) -> Span:
     """Where `node` (a clause) names `name`: the projection item aliased to it, else the first variable of
     that name in it, else the clause."""
     for current in ast.walk(node):
-        if isinstance(current, ast.ProjectionItem) and (current.alias or current.text) == name:
+        if isinstance(current, ast.ProjectionItem) and current.column == name:
             return current.span
         if isinstance(current, ast.Variable) and current.name == name:
             return current.span
