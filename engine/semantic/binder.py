@@ -114,7 +114,7 @@ class Binder(PatternBinding, ExpressionBinding):
         self._standalone = top_level and len(query.clauses) == 1
         output: list[Variable] = []
         columns: list[str] = []
-        for clause in _expand_procedure_macros(_expand_searches(query.clauses), self._standalone):
+        for clause in _expand_procedure_macros(_expand_searches(query.clauses), self._standalone, self.params):
             if isinstance(clause, ast.Finish):  # the query's end, with no result (Cypher 25)
                 continue
             binder = CLAUSE_BINDERS.get(type(clause))
@@ -999,7 +999,8 @@ def _expand_searches(clauses: tuple[ast.Clause, ...]) -> list[ast.Clause]:
         expanded.append(replace(clause, search=None))
     return expanded
 
-def _expand_procedure_macros(clauses: list[ast.Clause], standalone: bool) -> list[ast.Clause]:
+def _expand_procedure_macros(clauses: list[ast.Clause], standalone: bool,
+                             params: Mapping[str, Any]) -> list[ast.Clause]:
     """Each call of a procedure macro (`procedure_macros.PROCEDURE_MACROS`) as the clauses it stands for."""
     expanded: list[ast.Clause] = []
     for clause in clauses:
@@ -1011,7 +1012,7 @@ def _expand_procedure_macros(clauses: list[ast.Clause], standalone: bool) -> lis
         if not macro.outputs and (clause.yield_items is not None or clause.yield_star):
             raise CypherSyntaxError(f"procedure {macro.name} yields nothing: it cannot have YIELD", clause.span,
                                     detail="UndefinedVariable")
-        expanded += macro.expand(macro.complete(clause), standalone)
+        expanded += macro.expand(macro.complete(clause), standalone, params)
     return expanded
 
 
