@@ -9,6 +9,7 @@ from engine.apoc import cypher as apoc_cypher
 from engine.apoc import functions as apoc_functions
 from engine.apoc import merge as apoc_merge
 from engine.apoc import meta as apoc_meta
+from engine.apoc import path as apoc_path
 from engine.dbms import procedures as dbms_procedures
 from engine.execute.index_kinds import IndexKind, register_index_kind
 from engine.fulltext import falkordb, maintain
@@ -35,7 +36,8 @@ extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
 extensions.SEARCH_CALLS["vector"] = vector_search_call
 procedure_macros.PROCEDURE_MACROS.update({macro.name.lower(): macro
                                           for macro in (*VECTOR_PROCEDURE_MACROS, *apoc_create.PROCEDURE_MACROS,
-                                                        *apoc_merge.PROCEDURE_MACROS, *apoc_cypher.PROCEDURE_MACROS)})
+                                                        *apoc_merge.PROCEDURE_MACROS, *apoc_cypher.PROCEDURE_MACROS,
+                                                        *apoc_path.PROCEDURE_MACROS)})
 function_macros.FUNCTION_MACROS.update(apoc_functions.macros())
 register_index_kind("fulltext", IndexKind("fulltext-1.0", refresh=maintain.refresh, drop=maintain.drop))
 register_index_kind("vector", IndexKind(vector_indexes.PROVIDER, create=vector_indexes.create_vector_index,

@@ -25,8 +25,7 @@ NOT_YET_FUNCTIONS = frozenset({
 
 NOT_YET_PROCEDURES = frozenset({
     "db.schema.visualization", "db.index.fulltext.listavailableanalyzers",
-    "apoc.create.addlabels", "apoc.create.setproperty", "apoc.path.expand", "apoc.path.expandconfig",
-    "apoc.path.subgraphnodes", "apoc.path.subgraphall", "apoc.path.spanningtree", "apoc.periodic.iterate",
+    "apoc.create.addlabels", "apoc.create.setproperty", "apoc.periodic.iterate",
     "apoc.periodic.commit", "apoc.schema.nodes", "apoc.schema.assert",
     "apoc.meta.graph", "apoc.load.json",
     "apoc.refactor.mergenodes", "apoc.nodes.get",
