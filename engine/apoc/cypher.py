@@ -10,8 +10,9 @@ no row, an empty one yields `{}`, as APOC's do. The read-only forms refuse a que
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import Any
 
 from engine.errors import CypherError, CypherSyntaxError, ParameterMissing, UnsupportedFeature
 from engine.semantic.procedure_macros import ProcedureMacro, subquery_macro
@@ -53,7 +54,7 @@ def returned_columns(procedure: str, role: str, query: ast.Query, span: Span) ->
         return None
     if last.projection.star:
         raise UnsupportedFeature(f"{procedure} whose {role} ends in RETURN *", span)
-    return [item.alias or item.text for item in last.projection.items]
+    return [item.column for item in last.projection.items]
 
 
 def _inner_query(procedure: str, role: str, argument: ast.Expression, params: ast.Expression, *,
@@ -137,10 +138,10 @@ def _macro(name: str, inputs: tuple[tuple[str, str], ...], mode: str, defaults: 
     """A procedure whose body is made from its call: `body` gives the Cypher (over `__a0`, ...) and the
     arguments those names stand for."""
 
-    def expand(call: ast.CallProcedure, standalone: bool) -> tuple[ast.Clause, ...]:
+    def expand(call: ast.CallProcedure, standalone: bool, params: Mapping[str, Any]) -> tuple[ast.Clause, ...]:
         text, arguments = body(call)
         return subquery_macro(name, inputs, _VALUE, mode, text).expand(replace(call, arguments=arguments),
-                                                                       standalone)
+                                                                       standalone, params)
 
     return ProcedureMacro(name, inputs, _VALUE, mode, expand, defaults)
 

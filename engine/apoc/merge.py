@@ -6,7 +6,9 @@ identifying properties are a pattern's property map, so their keys must be known
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from engine.semantic.procedure_macros import ProcedureMacro, subquery_macro
 from engine.syntax import ast
@@ -30,10 +32,10 @@ _REL_BODY = ("WITH *, __a0 AS `__from`, __a4 AS `__to`"
 def _with_ident(macro: ProcedureMacro, position: int) -> ProcedureMacro:
     """`macro` whose body's `{__identProps: 0}` is the call's argument at `position`."""
 
-    def expand(call: ast.CallProcedure, standalone: bool) -> tuple[ast.Clause, ...]:
+    def expand(call: ast.CallProcedure, standalone: bool, params: Mapping[str, Any]) -> tuple[ast.Clause, ...]:
         assert call.arguments is not None
         ident = call.arguments[position]
-        return tuple(_splice(clause, ident) for clause in macro.expand(call, standalone))  # type: ignore[misc]
+        return tuple(_splice(clause, ident) for clause in macro.expand(call, standalone, params))  # type: ignore[misc]
 
     return replace(macro, expand=expand)
 

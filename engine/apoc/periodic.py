@@ -9,6 +9,9 @@ variables (APOC's default batch mode) or as `$name`; `config.params` gives the o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from engine.apoc.cypher import query_text, quoted, read_parameters, returned_columns
 from engine.errors import UnsupportedFeature
 from engine.semantic.procedure_macros import ProcedureMacro, clauses_of, yielded
@@ -71,7 +74,7 @@ def _batch_size(config: ast.Expression | None, span: Span) -> int:
     return size
 
 
-def _expand(call: ast.CallProcedure, standalone: bool) -> tuple[ast.Clause, ...]:
+def _expand(call: ast.CallProcedure, standalone: bool, _values: Mapping[str, Any]) -> tuple[ast.Clause, ...]:
     assert call.arguments is not None
     iterate, action, config = call.arguments
     span = call.span

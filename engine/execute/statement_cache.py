@@ -88,7 +88,7 @@ class StatementCache:
             if any(name not in params or type_of_value(params[name]) != cypher_type
                    for name, cypher_type in entry.types):
                 return None
-            if any(not _same(params[name], value) for name, value in entry.inspected):
+            if any(name not in params or not _same(params[name], value) for name, value in entry.inspected):
                 return None
             values = list(entry.compiled.values)
             for slot in entry.compiled.slots:

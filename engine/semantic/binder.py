@@ -114,7 +114,7 @@ class Binder(PatternBinding, ExpressionBinding):
         self._standalone = top_level and len(query.clauses) == 1
         output: list[Variable] = []
         columns: list[str] = []
-        for clause in _expand_procedure_macros(_expand_searches(query.clauses), self._standalone):
+        for clause in _expand_procedure_macros(_expand_searches(query.clauses), self._standalone, self.params):
             if isinstance(clause, ast.Finish):  # the query's end, with no result (Cypher 25)
                 continue
             binder = CLAUSE_BINDERS.get(type(clause))
@@ -261,7 +261,7 @@ class Binder(PatternBinding, ExpressionBinding):
             if item.alias is None and not is_return and not isinstance(item.expression, ast.Variable):
                 raise CypherSyntaxError("expression in WITH must be aliased (use AS)", item.span,
                                         detail="NoExpressionAlias")
-            name = item.alias if item.alias is not None else item.text
+            name = item.column
             if name in columns:
                 raise CypherSyntaxError(f"multiple result columns with the same name `{name}`", item.span,
                                         detail="ColumnNameConflict")
@@ -775,7 +775,7 @@ def _return_item_span(query: ast.Query, name: str) -> Span | None:
         last = part.clauses[-1] if part.clauses else None
         if isinstance(last, ast.Return):
             for item in last.projection.items:
-                if (item.alias or item.text) == name:
+                if item.column == name:
                     return item.span
     return None
 
@@ -789,7 +789,7 @@ def _declaration_span(node: ast.SyntaxNode, name: str) -> Span:
     """Where `node` (a clause) names `name`: the projection item aliased to it, else the first variable of
     that name in it, else the clause."""
     for current in ast.walk(node):
-        if isinstance(current, ast.ProjectionItem) and (current.alias or current.text) == name:
+        if isinstance(current, ast.ProjectionItem) and current.column == name:
             return current.span
         if isinstance(current, ast.Variable) and current.name == name:
             return current.span
@@ -1016,7 +1016,8 @@ def _expand_searches(clauses: tuple[ast.Clause, ...]) -> list[ast.Clause]:
         expanded.append(replace(clause, search=None))
     return expanded
 
-def _expand_procedure_macros(clauses: list[ast.Clause], standalone: bool) -> list[ast.Clause]:
+def _expand_procedure_macros(clauses: list[ast.Clause], standalone: bool,
+                             params: Mapping[str, Any]) -> list[ast.Clause]:
     """Each call of a procedure macro (`procedure_macros.PROCEDURE_MACROS`) as the clauses it stands for."""
     expanded: list[ast.Clause] = []
     for clause in clauses:
@@ -1031,7 +1032,7 @@ def _expand_procedure_macros(clauses: list[ast.Clause], standalone: bool) -> lis
         if macro.leading and expanded:
             raise UnsupportedFeature(f"{macro.name} after other clauses (the engine runs it as a query of its "
                                      "own: call it first)", clause.span)
-        expanded += macro.expand(macro.complete(clause), standalone)
+        expanded += macro.expand(macro.complete(clause), standalone, params)
     return expanded
 
 

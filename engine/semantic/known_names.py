@@ -24,10 +24,7 @@ NOT_YET_FUNCTIONS = frozenset({
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
 NOT_YET_PROCEDURES = frozenset({
-    "db.schema.visualization",
-    "apoc.create.addlabels", "apoc.create.setproperty", "apoc.path.expand", "apoc.path.expandconfig",
-    "apoc.path.subgraphnodes", "apoc.path.subgraphall", "apoc.path.spanningtree",
-    "apoc.periodic.commit", "apoc.schema.assert",
+    "db.schema.visualization", "apoc.periodic.commit", "apoc.schema.assert",
     "apoc.meta.graph", "apoc.load.json",
     "apoc.refactor.mergenodes",
 })

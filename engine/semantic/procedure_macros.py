@@ -9,8 +9,9 @@ argument that reads a variable of the query is never captured by them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.errors import CypherSyntaxError
 from engine.semantic.function_macros import substitute
@@ -28,9 +29,11 @@ class ProcedureMacro:
     outputs: tuple[tuple[str, str], ...]
     """(name, Neo4j's type name) of each output; none: the procedure yields nothing (VOID)."""
     mode: str
-    expand: Callable[[ast.CallProcedure, bool], tuple[ast.Clause, ...]]
-    """The clauses of one call (its arguments counted and completed with `defaults`), and whether it is the
-    statement's only clause (then, without YIELD, it returns every output)."""
+    expand: Callable[[ast.CallProcedure, bool, Mapping[str, Any]], tuple[ast.Clause, ...]]
+    """The clauses of one call (its arguments counted and completed with `defaults`), given whether it is the
+    statement's only clause (then, without YIELD, it returns every output) and the statement's parameters (a
+    macro that compiles what a parameter gives, as the path expanders compile their filters, notes each value
+    it reads: `parameter_reads.inspected`)."""
     defaults: tuple[str, ...] = ()
     """The values (Cypher) of the last inputs, which a call may leave out."""
     leading: bool = False
@@ -93,7 +96,7 @@ def subquery_macro(name: str, inputs: tuple[tuple[str, str], ...], outputs: tupl
     row and binds each output `o` as the variable `__out_o`; the call's YIELD picks and renames them and its
     WHERE filters the rows after."""
 
-    def expand(call: ast.CallProcedure, standalone: bool) -> tuple[ast.Clause, ...]:
+    def expand(call: ast.CallProcedure, standalone: bool, params: Mapping[str, Any]) -> tuple[ast.Clause, ...]:
         assert call.arguments is not None
         chosen = yielded(call, name, outputs, standalone)
         returned = ", ".join(f"`__out_{field}` AS `{alias}`" for field, alias in chosen)

@@ -12,7 +12,8 @@ Representation choices the binder relies on:
   the middle operand is the *same* node object in both comparisons (openCypher: `a < b AND b <= c`).
 * Label expressions: `:A:B` (the legacy conjunction) becomes `LabelAnd`; `:R|S` and the legacy `:R|:S`
   become `LabelOr`.
-* `ProjectionItem.text` is the exact source text of the expression: the column name when there is no alias.
+* `ProjectionItem.text` is the exact source text of the expression; with no alias it names the column unless the
+  expression is a variable (`RETURN `n`` names `n`): `ProjectionItem.column`.
 * Keyword-like names (`n.count`, `{end: 1}`, `:Match`) are plain strings: keywords are accepted as names.
 * A `-` written before a number is part of the literal: `-1` is `Literal(-1)` (so -9223372036854775808 fits).
 * Parentheses leave no node: `(a + b)` is the BinaryOp itself, with a span that takes in the parentheses.
@@ -471,6 +472,14 @@ class ProjectionItem(SyntaxNode):
     expression: Expression
     alias: str | None
     text: str
+
+    @property
+    def column(self) -> str:
+        """The column (and variable) it names: its alias, else a variable's name (`RETURN `n`` names `n`, as
+        in Neo4j), else the expression's text."""
+        if self.alias is not None:
+            return self.alias
+        return self.expression.name if isinstance(self.expression, Variable) else self.text
 
 
 @dataclass(frozen=True, slots=True)

@@ -428,8 +428,8 @@ class Parser:
             if last.projection.star:
                 self.fail("RETURN * in a part after NEXT that has several parts (name the columns)",
                           detail="UnsupportedFeature", span=last.span)
-            columns = tuple(ast.ProjectionItem(ast.Variable(item.alias or item.text, span=item.span), None,
-                                               item.alias or item.text, span=item.span)
+            columns = tuple(ast.ProjectionItem(ast.Variable(item.column, span=item.span), None, item.column,
+                                               span=item.span)
                             for item in last.projection.items)
             clauses.append(ast.Return(ast.Projection(columns, False, False, (), None, None, span=last.span),
                                       span=last.span))

@@ -6,12 +6,15 @@ precision and refuses what is not a list of numbers."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from engine.errors import CypherSyntaxError
 from engine.semantic.procedure_macros import ProcedureMacro
 from engine.syntax import ast
 
 
-def _set_vector(call: ast.CallProcedure, standalone: bool) -> tuple[ast.Clause, ...]:
+def _set_vector(call: ast.CallProcedure, standalone: bool, params: Mapping[str, Any]) -> tuple[ast.Clause, ...]:
     assert call.arguments is not None
     entity, key, vector = call.arguments
     if not isinstance(entity, ast.Variable):

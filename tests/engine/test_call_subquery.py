@@ -38,3 +38,13 @@ def test_a_returned_variable_already_in_the_outer_scope_is_already_bound() -> No
         db.execute("WITH 1 AS x CALL () { RETURN 2 AS x } RETURN x")
     assert (raised.value.kind, raised.value.detail) == ("SyntaxError", "VariableAlreadyBound")
     assert raised.value.message == "Variable `x` already declared in outer scope"
+
+
+def test_a_variable_returned_in_backticks_is_the_variable() -> None:
+    """`RETURN `n`` names its column `n`, as Neo4j does (the variable, not the text): a CALL subquery hands `n`
+    out, and a UNION of such parts has the column `n`."""
+    with engine.connect(":memory:") as db:
+        db.execute("CREATE (), ()")
+        assert db.execute("CALL () { MATCH (n) RETURN `n` UNION ALL MATCH (n) RETURN `n` } "
+                          "RETURN count(n) AS c").fetchall() == [(4,)]
+        assert db.execute("MATCH (`n`) RETURN `n` LIMIT 1").columns == ["n"]

@@ -79,6 +79,13 @@ CASES: list[tuple[str, list[dict]]] = [
     ("MATCH (p:Person) RETURN p.name AS n, p.score * $f AS s ORDER BY s DESC, n", [{"f": v} for v in (2, 0.5, -1)]),
     ("MATCH (p:Person) WITH p ORDER BY p.name LIMIT $n RETURN collect(p.name) AS names",
      [{"n": v} for v in (1, 3, 0)]),
+    # a config the path expanders compile into the pattern: only looked at, never bound (absent: a miss)
+    ("MATCH (p:Person {name: 'Ann'}) CALL apoc.path.expandConfig(p, $config) YIELD path"
+     " RETURN length(path) AS l, count(*) AS c ORDER BY l",
+     [{"config": {"relationshipFilter": "KNOWS>", "maxLevel": 2}}, {"config": {"relationshipFilter": "KNOWS"}},
+      {}, {"config": {"relationshipFilter": "LIVES_IN>", "minLevel": 1}}, {"config": None}, {"config": 3}]),
+    ("MATCH (p:Person {name: 'Ann'}) CALL apoc.path.subgraphNodes(p, {maxLevel: $d}) YIELD node"
+     " RETURN node.name AS n ORDER BY n", [{"d": v} for v in (1, 0, 2, "x")]),
 ]
 
 
