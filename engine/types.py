@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from engine import temporal
+from engine import temporal, values
 from engine.quoting import sql_identifier
 
 
@@ -81,6 +81,7 @@ ZONED_TIME = CypherType(Kind.ZONED_TIME)
 LOCAL_DATETIME = CypherType(Kind.LOCAL_DATETIME)
 ZONED_DATETIME = CypherType(Kind.ZONED_DATETIME)
 DURATION = CypherType(Kind.DURATION)
+POINT = CypherType(Kind.POINT)
 TEMPORAL_KINDS = frozenset({Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME, Kind.ZONED_DATETIME,
                             Kind.DURATION})
 
@@ -108,6 +109,8 @@ NATIVE_SQL: dict[Kind, str] = {
     Kind.NODE: "BIGINT",
     Kind.RELATIONSHIP: "BIGINT",
     Kind.PATH: "STRUCT(nodes BIGINT[], rels BIGINT[])",
+    # Spatial points: the CRS code, then the coordinates, z null in 2D (ADR-0070).
+    Kind.POINT: "STRUCT(c BIGINT, x DOUBLE, y DOUBLE, z DOUBLE)",
     # Temporal values: one STRUCT per type (ADR-0014).
     **{kind: temporal.payload_sql_type(kind.value) for kind in TEMPORAL_KINDS},
 }
@@ -190,6 +193,8 @@ def type_of_value(value: Any) -> CypherType:
         return list_of(type_of_items(value))
     if type(value) in temporal.VALUE_KINDS:
         return CypherType(Kind(temporal.VALUE_KINDS[type(value)]))
+    if type(value) is values.Point:
+        return POINT
     return ANY
 
 
@@ -243,7 +248,8 @@ def is_storable(cypher_type: CypherType) -> bool | None:
 
 # -- property columns ---------------------------------------------------------------------------------
 
-COLUMN_KINDS = (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, *sorted(TEMPORAL_KINDS, key=lambda k: k.value))
+COLUMN_KINDS = (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, *sorted(TEMPORAL_KINDS, key=lambda k: k.value),
+                Kind.POINT)
 
 
 def column_type(value_type: CypherType) -> CypherType | None:

@@ -126,6 +126,7 @@ VALUE_RECORDS: dict[type, Callable[[Any], Any]] = {
     engine.LocalDateTime: lambda value: Tagged("localdatetime", str(value)),
     engine.DateTime: lambda value: Tagged("datetime", str(value)),
     engine.Duration: lambda value: Tagged("duration", str(value)),
+    engine.Point: lambda value: Tagged("point", {"srid": value.srid, "x": value.x, "y": value.y, "z": value.z}),
 }
 """Python type of a result value → its snapshot data."""
 
@@ -231,6 +232,7 @@ TAGGED_VALUES: dict[str, Callable[[Any], Any]] = {
     "localdatetime": lambda text: engine.LocalDateTime(**_fields("localdatetime", text)),
     "datetime": lambda text: engine.DateTime(**_fields("datetime", text)),
     "duration": _duration,
+    "point": lambda data: engine.Point(**data),
 }
 """Snapshot tag → the engine value it stands for."""
 

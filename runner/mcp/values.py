@@ -102,6 +102,7 @@ JSON_MAPPERS: dict[type, Callable[[Any], JsonValue]] = {
     + _offset(value.offset_seconds),
     engine.LocalTime: lambda value: _clock(value.hour, value.minute, value.second, value.nanosecond),
     engine.Duration: str,
+    engine.Point: str,
 }
 """Python type of a result value → its JSON form (looked up along the MRO, so `True` finds `bool`
 before `int`)."""

@@ -7,8 +7,9 @@ round-trip form with `.0` when integral, lists `[1, "a"]`, maps `{key: value}` w
 
 Where the spec says nothing this module uses Cypher's own forms, as the engine's `toString` gives them:
 the other temporal values as quoted strings (`"2026-03-02"`, `"09:00:00"`, `"09:00:00+01:00"`,
-`"2026-03-02T09:00:00"`, `"P1Y2M3DT4H"`), times always with seconds like datetimes; floats in Java's
-notation (`engine.java_double_text`): the shortest round-trip digits, plain from 1e-3 up to 1e7 (`0.001`,
+`"2026-03-02T09:00:00"`, `"P1Y2M3DT4H"`), times always with seconds like datetimes; points unquoted as
+toString() writes them, a Cypher expression for the point (`point({x: 1.0, y: 2.0, crs: 'cartesian'})`); floats in
+Java's notation (`engine.java_double_text`): the shortest round-trip digits, plain from 1e-3 up to 1e7 (`0.001`,
 `1234567.0`) and `1.0E7` / `1.5E-4` outside that range; `NaN`, `Infinity`, `-Infinity`. In strings `"` and `\\`
 are escaped with a backslash, as are line breaks, tabs and other control characters (`\\n`, `\\u0001`),
 so a value never spans lines; other characters are written as they are.
@@ -168,6 +169,7 @@ VALUE_FORMATTERS: dict[type, Callable[[Any, Seen], str]] = {
     engine.Time: lambda value, seen: format_time(value),
     engine.LocalTime: lambda value, seen: format_local_time(value),
     engine.Duration: lambda value, seen: f'"{value}"',
+    engine.Point: lambda value, seen: str(value),
 }
 """Python type of a result value → its literal text. A value of any other type is an error."""
 
