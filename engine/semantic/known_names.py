@@ -11,8 +11,8 @@ import difflib
 from collections.abc import Iterable
 
 NOT_YET_FUNCTIONS = frozenset({
-    "vector", "vector_distance", "vector_norm", "vector_dimension_count", "point", "point.distance",
-    "point.withinbbox", "file", "linenumber", "graph.names", "graph.propertiesbyname", "graph.byname",
+    "vector", "vector_distance", "vector_norm", "vector_dimension_count",
+    "file", "linenumber", "graph.names", "graph.propertiesbyname", "graph.byname",
     "graph.byelementid", "db.namefromelementid",
     "apoc.map.clean", "apoc.convert.tojson", "apoc.convert.fromjsonmap",
     "apoc.convert.fromjsonlist",
