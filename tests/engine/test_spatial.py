@@ -127,3 +127,14 @@ def test_points_in_a_mixed_column_order_and_compare() -> None:
         assert _rows(db, "MATCH (n:M) WHERE n.v IS :: POINT RETURN n.v.srid AS s ORDER BY s") == [
             (4326,), (7203,), (9157,)]
         assert _rows(db, "MATCH (n:M) WHERE n.v = point({x: 2.0, y: 1.0}) RETURN count(*)") == [(1,)]
+
+
+def test_schema_procedure_names_point_and_temporal_column_types() -> None:
+    """Typed point and date columns are reported by their Java names, as Neo4j does (they read as MAP when
+    the column's STRUCT was cast to a VARIANT without its tag)."""
+    with engine.connect(":memory:") as db:
+        _rows(db, "CREATE (:D {d: date('2020-01-01'), ds: [date('2020-01-01')], p: point({x: 1, y: 2}),"
+                  " ps: [point({x: 1, y: 2})]})")
+        rows = _rows(db, "CALL db.schema.nodeTypeProperties() YIELD propertyName, propertyTypes"
+                         " RETURN propertyName, propertyTypes ORDER BY propertyName")
+    assert rows == [("d", ["Date"]), ("ds", ["DateArray"]), ("p", ["Point"]), ("ps", ["PointArray"])]
