@@ -630,7 +630,11 @@ class ExpressionCompiler:
                                       self.context.alias_prefix, self.context.aggregates, self.context.counter,
                                       self.context.lambda_depth + 1)
         inner_context.bind_variable(node.accumulator, accumulator, hoistable=False)
-        inner_context.bind_variable(node.variable, variable, hoistable=False)
+        # the elements reach the step as VARIANTs (list_reduce folds values of one type): a temporal value or a
+        # point is read back as its STRUCT, which its components and operators take (`d.year` read null before)
+        element_sql = convert_from_variant(variable, element) if (
+            element.kind in t.TEMPORAL_KINDS or element.kind is Kind.POINT) else variable
+        inner_context.bind_variable(node.variable, element_sql, hoistable=False)
         inner = ExpressionCompiler(inner_context, self.queries)
         return (f"list_reduce(list_transform({source}, lambda x: {to_variant('x', element)}),"
                 f" lambda {accumulator}, {variable}: {inner.variant(node.expression)}, {self.variant(node.initial)})")
