@@ -160,6 +160,8 @@ def test_relationship_direction_follows_the_walk():
     (engine.Time(9, 0, offset_seconds=-19800), '"09:00:00-05:30"'),
     (engine.LocalDateTime(2026, 3, 2, 9, 0), '"2026-03-02T09:00:00"'),
     (engine.Duration(months=14, days=3, seconds=3600), '"P1Y2M3DT1H"'),
+    (engine.Point(7203, 1, 2), "point({x: 1.0, y: 2.0, crs: 'cartesian'})"),
+    (engine.Point(4979, 56.7, 12.78, 8), "point({x: 56.7, y: 12.78, z: 8.0, crs: 'wgs-84-3d'})"),
     (engine.Node(3, ("Person",), {"name": "Ada"}), '(n3:Person {name: "Ada"})'),
     (engine.Relationship(4, "KNOWS", 3, 5), "(n3)-[r4:KNOWS]->(n5)"),
 ])

@@ -31,6 +31,8 @@ VALUES = [
     engine.DateTime(2026, 3, 2, 9, 0), engine.DateTime(1, 1, 1, 0, 0, 1, 1, -3661),
     engine.Duration(), engine.Duration(14, 3, 3725, 0), engine.Duration(-14, -3, -1, 500000000),
     engine.Duration(0, 0, 0, 1),
+    engine.Point(7203, 1, 2), engine.Point(9157, -1.5, 0, 1e20), engine.Point(4326, 12.5, 55.6),
+    engine.Point(4979, 1, 2, 3), [engine.Point(7203, 0, 0)],
 ]
 
 
