@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from engine import temporal
+from engine import temporal, values
 from engine.quoting import sql_identifier
 from engine.values import Vector
 
@@ -86,6 +86,7 @@ DURATION = CypherType(Kind.DURATION)
 VECTOR = CypherType(Kind.VECTOR)
 """A Cypher 25 VECTOR: a VARIANT object tagged `\\x01vector` (ADR-0072); its coordinate type and dimension are
 only known at run time."""
+POINT = CypherType(Kind.POINT)
 TEMPORAL_KINDS = frozenset({Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME, Kind.ZONED_DATETIME,
                             Kind.DURATION})
 
@@ -113,6 +114,8 @@ NATIVE_SQL: dict[Kind, str] = {
     Kind.NODE: "BIGINT",
     Kind.RELATIONSHIP: "BIGINT",
     Kind.PATH: "STRUCT(nodes BIGINT[], rels BIGINT[])",
+    # Spatial points: the CRS code, then the coordinates, z null in 2D (ADR-0070).
+    Kind.POINT: "STRUCT(c BIGINT, x DOUBLE, y DOUBLE, z DOUBLE)",
     # Temporal values: one STRUCT per type (ADR-0014).
     **{kind: temporal.payload_sql_type(kind.value) for kind in TEMPORAL_KINDS},
 }
@@ -197,6 +200,8 @@ def type_of_value(value: Any) -> CypherType:
         return CypherType(Kind(temporal.VALUE_KINDS[type(value)]))
     if isinstance(value, Vector):
         return VECTOR
+    if type(value) is values.Point:
+        return POINT
     return ANY
 
 
@@ -250,7 +255,8 @@ def is_storable(cypher_type: CypherType) -> bool | None:
 
 # -- property columns ---------------------------------------------------------------------------------
 
-COLUMN_KINDS = (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, *sorted(TEMPORAL_KINDS, key=lambda k: k.value))
+COLUMN_KINDS = (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, *sorted(TEMPORAL_KINDS, key=lambda k: k.value),
+                Kind.POINT)
 
 
 def column_type(value_type: CypherType) -> CypherType | None:

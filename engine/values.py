@@ -336,3 +336,44 @@ def java_float_text(x: float) -> str:
             mantissa, exponent = digits.split("e")
             return sign + _java_notation(mantissa.replace(".", "").rstrip("0") or "0", int(exponent))
     return java_double_text(x)
+POINT_CRS: dict[int, tuple[str, int, bool]] = {
+    7203: ("cartesian", 2, False), 9157: ("cartesian-3d", 3, False),
+    4326: ("wgs-84", 2, True), 4979: ("wgs-84-3d", 3, True),
+}
+"""The four coordinate reference systems of Cypher's POINT type, by SRID: name, dimensions, geographic."""
+
+POINT_COMPONENTS: dict[str, str] = {
+    "x": "FLOAT", "y": "FLOAT", "z": "FLOAT", "longitude": "FLOAT", "latitude": "FLOAT", "height": "FLOAT",
+    "crs": "STRING", "srid": "INTEGER",
+}
+"""A point's components (`p.x`, `p.crs`, ...), lower-cased as Cypher matches them, and their types."""
+
+
+@dataclass(frozen=True)
+class Point:
+    """A spatial point (ADR-0070): the SRID of its coordinate reference system and its 2 or 3 coordinates (`z`
+    is None for a 2D point). For a geographic point `x` is the longitude, `y` the latitude, `z` the height."""
+
+    srid: int
+    x: float
+    y: float
+    z: float | None = None
+
+    def __post_init__(self) -> None:
+        if not all(math.isfinite(value) for value in (self.x, self.y, self.z or 0.0)):
+            raise ValueError("a point's coordinates are finite")
+        if self.srid not in POINT_CRS:
+            raise ValueError(f"unknown coordinate reference system: code={self.srid}")
+        if (self.z is not None) != (POINT_CRS[self.srid][1] == 3):
+            raise ValueError(f"a {self.crs} point has {POINT_CRS[self.srid][1]} coordinates")
+
+    @property
+    def crs(self) -> str:
+        return POINT_CRS[self.srid][0]
+
+    def __str__(self) -> str:
+        """Cypher's toString(): `point({x: 1.0, y: 2.0, crs: 'cartesian'})`."""
+        coordinates = [self.x, self.y] if self.z is None else [self.x, self.y, self.z]
+        parts = ", ".join(f"{name}: {java_double_text(float(value))}"
+                          for name, value in zip("xyz", coordinates, strict=False))
+        return f"point({{{parts}, crs: '{self.crs}'}})"

@@ -128,6 +128,7 @@ VALUE_RECORDS: dict[type, Callable[[Any], Any]] = {
     engine.Duration: lambda value: Tagged("duration", str(value)),
     engine.Vector: lambda value: Tagged("vector", {"coordinateType": value.coordinate_type,
                                                    "coordinates": list(value.coordinates)}),
+    engine.Point: lambda value: Tagged("point", {"srid": value.srid, "x": value.x, "y": value.y, "z": value.z}),
 }
 """Python type of a result value → its snapshot data."""
 
@@ -234,6 +235,7 @@ TAGGED_VALUES: dict[str, Callable[[Any], Any]] = {
     "datetime": lambda text: engine.DateTime(**_fields("datetime", text)),
     "duration": _duration,
     "vector": lambda data: engine.Vector(data["coordinateType"], tuple(data["coordinates"])),
+    "point": lambda data: engine.Point(**data),
 }
 """Snapshot tag → the engine value it stands for."""
 

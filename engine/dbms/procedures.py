@@ -11,6 +11,8 @@ follows (Neo4j 5, Cypher 25).
 from __future__ import annotations
 
 from engine.procedures import Procedure, ProcedureBuild, ProcedureField
+from engine.storage.schema import to_variant
+from engine.types import ANY
 
 KERNEL_VERSION = "5.26.0"
 """The Neo4j version reported by `dbms.components()`: the release line whose semantics the engine follows."""
@@ -58,10 +60,10 @@ def _java_type_sql(kind_name_sql: str) -> str:
     return f"CASE {kind_name_sql} {cases} ELSE {kind_name_sql} END"
 
 
-def _value_type_sql(column: str) -> str:
-    """The Java type name of one stored value (a list: its first element's + `Array`)."""
-    first = f"cy_type_name(({column})::VARIANT)"
-    element = f"cy_type_name((({column})::VARIANT::VARIANT[])[1])"
+def _value_type_sql(value: str) -> str:
+    """The Java type name of one stored value, as a VARIANT (a list: its first element's + `Array`)."""
+    first = f"cy_type_name({value})"
+    element = f"cy_type_name((({value})::VARIANT[])[1])"
     return (f"CASE WHEN {first} LIKE 'LIST%' THEN {_java_type_sql(element)} || 'Array'"
             f" ELSE {_java_type_sql(first)} END")
 
@@ -73,7 +75,10 @@ def _type_properties(build: ProcedureBuild, entity: str) -> str:
     table = "nodes" if entity == "node" else "rels"
     group = "list_sort(e.labels)" if entity == "node" else "e.type"
     totals = f"(SELECT {group} AS g, count(*) AS total FROM {table} AS e GROUP BY ALL)"
-    parts = [f"SELECT {group} AS g, {text(key)} AS propertyName, list(DISTINCT {_value_type_sql(f'e.{column}')})"
+    # a typed column's values as VARIANTs the way reads see them (a date or point column's STRUCT under its tag:
+    # cast as it is, it was a MAP)
+    parts = [f"SELECT {group} AS g, {text(key)} AS propertyName,"
+             f" list(DISTINCT {_value_type_sql(to_variant(f'e.{column}', catalog.column_type(entity, key) or ANY))})"
              f" AS propertyTypes, count(*) AS holding FROM {table} AS e WHERE e.{column} IS NOT NULL GROUP BY ALL"
              for key, column in sorted(catalog.columns[entity].items())]
     found = " UNION ALL ".join(f"({part})" for part in parts) if parts else (

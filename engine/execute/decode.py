@@ -17,7 +17,7 @@ from engine import types as t
 from engine.storage.encoding import TAG, tag_key, vector_from_payload
 from engine.storage.schema import Catalog
 from engine.types import CypherType, Kind, is_variant
-from engine.values import Node, Path, Relationship
+from engine.values import Node, Path, Point, Relationship
 
 Visit = Callable[[str, Any], Any]
 Plan = Callable[[Any, Visit], Any]
@@ -25,6 +25,13 @@ Plan = Callable[[Any, Visit], Any]
 ENTITY_VISITS = {Kind.NODE: "node", Kind.RELATIONSHIP: "relationship", Kind.PATH: "path"}
 NODE_TAG, REL_TAG, PATH_TAG, VECTOR_TAG = (tag_key(kind) for kind in ("NODE", "RELATIONSHIP", "PATH", "VECTOR"))
 TEMPORAL_TAGS = {tag_key(kind): kind for kind in temporal.PAYLOAD_FIELDS}
+POINT_TAG = tag_key("POINT")
+
+
+def decode_point(payload: dict[str, Any]) -> Point:
+    """A point's STRUCT (`c` the SRID, `x`, `y`, `z` null in 2D) as fetched, as a `Point` (ADR-0070)."""
+    z = payload.get("z")
+    return Point(int(payload["c"]), float(payload["x"]), float(payload["y"]), None if z is None else float(z))
 
 
 def result_columns(variables: Sequence[Any]) -> str:
@@ -98,6 +105,8 @@ class Decoder:
         if kind in t.TEMPORAL_KINDS:
             temporal_kind = kind.value
             return lambda value, visit: temporal.decode(temporal_kind, value)
+        if kind is Kind.POINT:
+            return lambda value, visit: decode_point(value)
         if kind is Kind.LIST:
             item = self._plan(cypher_type.element or t.ANY)
             assert item is not None  # a list of values as fetched is as fetched
@@ -133,6 +142,8 @@ class Decoder:
             return temporal.decode(TEMPORAL_TAGS[key], payload)
         if key == VECTOR_TAG:
             return vector_from_payload(payload)
+        if key == POINT_TAG:
+            return decode_point(payload)
         raise ValueError(f"unknown tagged value {key!r}")
 
     def _collect(self, kind: str, value: Any) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import duckdb
 
-from engine.sqlgen import runtime, runtime_temporal
+from engine.sqlgen import runtime, runtime_spatial, runtime_temporal
 
 REGISTERED: list[tuple[str, str]] = []
 """Macros of the feature packages (full-text analysis and scoring), registered by engine/features.py before any
@@ -20,7 +20,7 @@ def register_macros(macros: Iterable[tuple[str, str]]) -> None:
 
 def all_macros() -> list[tuple[str, str]]:
     """Every runtime macro, `(signature, body)`, in an order that creates each after the ones it names."""
-    return runtime.MACROS + runtime_temporal.MACROS + REGISTERED
+    return runtime.MACROS + runtime_temporal.MACROS + runtime_spatial.MACROS + REGISTERED
 
 
 def prepare_session(connection: duckdb.DuckDBPyConnection) -> None:

@@ -29,6 +29,7 @@ from engine.semantic.type_predicates import parse_type
 from engine.span import Span
 from engine.syntax import ast
 from engine.types import CypherType, Kind
+from engine.values import POINT_COMPONENTS
 
 TEMPORAL_KINDS = frozenset({Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME,
                             Kind.ZONED_DATETIME, Kind.DURATION})
@@ -102,6 +103,8 @@ class ExpressionBinding:
             result = self.property_types(entity, node.key) or t.NULL
         elif kind in TEMPORAL_KINDS:
             result = _temporal_component_type(subject, node)
+        elif kind is Kind.POINT:
+            result = _point_component_type(node.key)
         elif kind in (Kind.MAP, Kind.ANY, Kind.NULL) or _observed(subject):
             result = t.ANY
         else:
@@ -603,6 +606,13 @@ def _temporal_component_type(subject: b.BoundExpression, node: ast.PropertyLooku
         raise CypherSyntaxError(f"type mismatch: {subject.type!r} has no component `{node.key}`", node.span,
                                 detail="InvalidArgumentType")
     return t.STRING if component == "STRING" else t.INTEGER
+
+
+def _point_component_type(key: str) -> CypherType:
+    """`p.x`, `p.crs`, `p.srid`: FLOAT, STRING or INTEGER (names matched ignoring case); a name points lack is
+    an error on the rows that bring a point, as in Neo4j (ADR-0070), so its type is ANY."""
+    name = POINT_COMPONENTS.get(key.lower())
+    return CypherType(Kind(name)) if name is not None else t.ANY
 
 
 ExpressionBinder = Callable[[ExpressionBinding, Any, Scope, ExpressionContext], b.BoundExpression]

@@ -139,6 +139,9 @@ def _signatures() -> dict[str, FunctionSignature]:
         # temporal (ADR-0014)
         ("timestamp", 0, 0, fixed(t.INTEGER)),
         *_temporal_signatures(),
+        # spatial (ADR-0070)
+        ("point", 1, 1, fixed(t.POINT)), ("point.distance", 2, 2, fixed(t.FLOAT)),
+        ("point.withinbbox", 3, 3, fixed(t.BOOLEAN)),
     ]
     return {name: FunctionSignature(name, low, high, rule, ARGUMENT_KINDS.get(name, ()))
             for name, low, high, rule in entries}
@@ -180,6 +183,9 @@ ARGUMENT_KINDS: dict[str, tuple[frozenset[Kind] | None, ...]] = {
     "sum": (NUMBER_KINDS | {Kind.DURATION},), "avg": (NUMBER_KINDS | {Kind.DURATION},),
     "stdev": (NUMBER_KINDS,), "stdevp": (NUMBER_KINDS,),
     "percentilecont": (NUMBER_KINDS, NUMBER_KINDS), "percentiledisc": (NUMBER_KINDS, NUMBER_KINDS),
+    # spatial: point() takes a map (a node or relationship is one, by its properties), the others points
+    "point": (frozenset({Kind.MAP, Kind.NODE, Kind.RELATIONSHIP}),),
+    "point.distance": (frozenset({Kind.POINT}),) * 2, "point.withinbbox": (frozenset({Kind.POINT}),) * 3,
 }
 
 

@@ -11,8 +11,7 @@ import difflib
 from collections.abc import Iterable
 
 NOT_YET_FUNCTIONS = frozenset({
-    "point", "point.distance",
-    "point.withinbbox", "file", "linenumber", "graph.names", "graph.propertiesbyname", "graph.byname",
+    "file", "linenumber", "graph.names", "graph.propertiesbyname", "graph.byname",
     "graph.byelementid", "db.namefromelementid",
     "apoc.map.clean", "apoc.convert.tojson", "apoc.convert.fromjsonmap",
     "apoc.convert.fromjsonlist",

@@ -32,6 +32,9 @@ def encode_json(value: Any, cypher_type: CypherType | None = None) -> Any:
         return payload if cypher_type is not None and cypher_type.kind.value == kind else {tag_key(kind): payload}
     if isinstance(value, cypher_values.Vector):
         return {tag_key("VECTOR"): vector_payload(value)}
+    if isinstance(value, cypher_values.Point):
+        payload = {"c": value.srid, "x": value.x, "y": value.y, "z": value.z}
+        return payload if cypher_type is not None and cypher_type.kind is Kind.POINT else {tag_key("POINT"): payload}
     if isinstance(value, dict):
         record = cypher_type if cypher_type is not None and cypher_type.is_record else None
         return {str(k): encode_json(v, record.field(str(k)) if record else None) for k, v in value.items()}

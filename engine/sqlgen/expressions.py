@@ -18,7 +18,7 @@ from engine.semantic import bound as b
 from engine.semantic.constants import constant_of
 from engine.semantic.scope import Variable
 from engine.semantic.type_predicates import PROPERTY_SCALARS, TypeTest, TypeUnion, parse_type
-from engine.sqlgen import runtime_temporal, temporal_arithmetic, temporal_values
+from engine.sqlgen import runtime_temporal, spatial_values, temporal_arithmetic, temporal_values
 from engine.sqlgen.context import SelectContext
 from engine.sqlgen.dynamic_labels import has_labels_sql, has_type_sql, label_list_sql
 from engine.sqlgen.runtime import capped_concat, capped_text_concat, error_sql
@@ -51,6 +51,8 @@ def to_variant(sql: str, cypher_type: CypherType) -> str:
         return f"cy_path({sql})"
     if kind in t.TEMPORAL_KINDS:
         return temporal_values.to_variant(sql, kind)
+    if kind is Kind.POINT:
+        return spatial_values.to_variant(sql)
     if kind is Kind.LIST:
         element = cypher_type.element or t.ANY
         if _variant_cast_is_exact(element):
@@ -92,7 +94,7 @@ def convert(sql: str, source: CypherType, target: CypherType) -> str:
         return f"CASE WHEN ({sql}) IS NULL THEN NULL ELSE struct_pack({entries}) END"
     if target.kind is Kind.FLOAT and source.kind is Kind.INTEGER:
         return f"({sql})::DOUBLE"
-    if target.kind in t.TEMPORAL_KINDS and is_variant(source):
+    if (target.kind in t.TEMPORAL_KINDS or target.kind is Kind.POINT) and is_variant(source):
         return convert_from_variant(sql, target)
     raise UnsupportedFeature(f"converting {source!r} to {target!r}")
 
@@ -277,6 +279,8 @@ class ExpressionCompiler:
         if kind in t.TEMPORAL_KINDS and node.type.kind is not Kind.ANY:
             with runtime_temporal.isolated():
                 return temporal_values.component(self.compile(subject), kind, node.key)
+        if kind is Kind.POINT and not is_variant(subject.type):
+            return spatial_values.component(self.compile(subject), node.key)
         # a value only known at run time, or a component its observed type lacks: checked on each row
         value = self.variant(subject)
         catalog = self.context.catalog
@@ -296,7 +300,7 @@ class ExpressionCompiler:
         return let([value, node_read, rel_read], lambda v, from_node, from_rel: (
             f"CASE cy_kind({v}) WHEN 6 THEN variant_extract({v}, {key})"
             f" WHEN 0 THEN NULL WHEN 7 THEN {from_node} WHEN 8 THEN {from_rel}"
-            f"{temporal_branches(v, node.key)} ELSE "
+            f"{temporal_branches(v, node.key)}{spatial_values.variant_component_branches(v, node.key)} ELSE "
             + error_sql("TypeError", "InvalidArgumentType",
                         f"'type mismatch: expected a map, node or relationship but was ' || cy_type_name({v})")
             + " END"))
@@ -638,7 +642,11 @@ class ExpressionCompiler:
                                       self.context.alias_prefix, self.context.aggregates, self.context.counter,
                                       self.context.lambda_depth + 1)
         inner_context.bind_variable(node.accumulator, accumulator, hoistable=False)
-        inner_context.bind_variable(node.variable, variable, hoistable=False)
+        # the elements reach the step as VARIANTs (list_reduce folds values of one type): a temporal value or a
+        # point is read back as its STRUCT, which its components and operators take (`d.year` read null before)
+        element_sql = convert_from_variant(variable, element) if (
+            element.kind in t.TEMPORAL_KINDS or element.kind is Kind.POINT) else variable
+        inner_context.bind_variable(node.variable, element_sql, hoistable=False)
         inner = ExpressionCompiler(inner_context, self.queries)
         return (f"list_reduce(list_transform({source}, lambda x: {to_variant('x', element)}),"
                 f" lambda {accumulator}, {variable}: {inner.variant(node.expression)}, {self.variant(node.initial)})")
@@ -658,6 +666,7 @@ STATIC_TYPE_NAMES: dict[Kind, str] = {
     Kind.NODE: "NODE", Kind.RELATIONSHIP: "RELATIONSHIP", Kind.PATH: "PATH", Kind.DATE: "DATE",
     Kind.LOCAL_TIME: "LOCAL TIME", Kind.ZONED_TIME: "ZONED TIME", Kind.LOCAL_DATETIME: "LOCAL DATETIME",
     Kind.ZONED_DATETIME: "ZONED DATETIME", Kind.DURATION: "DURATION",
+    Kind.POINT: "POINT",
 }
 
 
@@ -743,7 +752,8 @@ def equality_sql(left: tuple[str, CypherType], right: tuple[str, CypherType]) ->
             return f"({a} = {b_})"
         a_double, b_double = f"({a})::DOUBLE", f"({b_})::DOUBLE"
         return f"({a_double} = {b_double} AND NOT isnan({a_double}))"
-    if lk == rk and (lk in (Kind.STRING, Kind.BOOLEAN, Kind.NODE, Kind.RELATIONSHIP) or lk in t.TEMPORAL_KINDS):
+    if lk == rk and (lk in (Kind.STRING, Kind.BOOLEAN, Kind.NODE, Kind.RELATIONSHIP, Kind.POINT)
+                     or lk in t.TEMPORAL_KINDS):
         return f"({a} = {b_})"
     if lk is Kind.LIST and rk is Kind.LIST and a_type.element == b_type.element and a_type.element is not None \
             and a_type.element.kind in NATIVE_EQUAL_ELEMENTS:
@@ -753,7 +763,7 @@ def equality_sql(left: tuple[str, CypherType], right: tuple[str, CypherType]) ->
         return (f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL WHEN len({a}) <> len({b_}) THEN false"
                 f" ELSE [false, NULL, true][coalesce(list_min({codes}), 2) + 1] END")
     known = {Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP, Kind.PATH,
-             Kind.LIST, Kind.MAP, *t.TEMPORAL_KINDS}
+             Kind.LIST, Kind.MAP, Kind.POINT, *t.TEMPORAL_KINDS}
     if lk in known and rk in known and lk != rk and not ({lk, rk} <= set(NUMERIC)):
         return f"CASE WHEN ({a}) IS NULL OR ({b_}) IS NULL THEN NULL ELSE false END"
     return macro("cy_eq", to_variant(a, a_type), to_variant(b_, b_type))
@@ -845,6 +855,8 @@ def convert_from_variant(sql: str, target: CypherType) -> str:
         return sql
     if target.kind in t.TEMPORAL_KINDS:
         return temporal_values.from_variant(sql, target.kind)
+    if target.kind is Kind.POINT:
+        return spatial_values.from_variant(sql)
     return f"({sql})::{sql_type(target)}"
 
 

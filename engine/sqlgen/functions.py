@@ -9,7 +9,7 @@ from typing import Any
 from engine import types as t
 from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
-from engine.sqlgen import temporal
+from engine.sqlgen import spatial, spatial_values, temporal
 from engine.sqlgen.collections import FUNCTIONS as COLLECTION_FUNCTIONS
 from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entries
 from engine.sqlgen.runtime import LIST_CAP, error_sql, list_too_long
@@ -261,10 +261,13 @@ def _to_string(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"cy_float_to_string({c.compile(argument)})"
     if argument.type.kind in TEMPORAL_KINDS:
         return temporal.to_string(c, argument)
+    if argument.type.kind is Kind.POINT:
+        return spatial_values.to_string(c.compile(argument))
     # toStringOrNull(): null for the kinds toString() refuses (lists, maps, nodes, relationships, paths).
     or_null = " WHEN cy_kind({0}) BETWEEN 5 AND 9 THEN NULL" if f.name == "tostringornull" else ""
     return let([c.variant(argument)], lambda value: (
         f"CASE{or_null.format(value)} WHEN cy_kind({value}) BETWEEN 10 AND 15 THEN cy_t_to_string({value})"
+        f" WHEN cy_kind({value}) = {spatial_values.CODE} THEN {spatial_values.to_string(spatial_values.payload(value))}"
         f" ELSE cy_to_string({value}) END"))
 
 
@@ -490,6 +493,7 @@ FUNCTIONS: dict[str, Builder] = {
     "relationships": _relationships,
     "map_merge": _map_merge,
     **temporal.FUNCTIONS,  # date(), datetime.truncate(), duration.between(), ... (ADR-0014)
+    **spatial.FUNCTIONS,  # point(), point.distance(), point.withinBBox() (ADR-0070)
     **COLLECTION_FUNCTIONS,
 }
 

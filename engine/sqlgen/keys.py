@@ -10,12 +10,14 @@ from engine.sqlgen.expressions import to_variant
 from engine.sqlgen.temporal_values import key as temporal_key
 from engine.types import Kind
 
-_NATIVE_KEY_KINDS = frozenset({Kind.NULL, Kind.BOOLEAN, Kind.INTEGER, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP})
+_NATIVE_KEY_KINDS = frozenset({Kind.NULL, Kind.BOOLEAN, Kind.INTEGER, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP,
+                               Kind.POINT})
 
 
 def _natively_keyed(cypher_type: t.CypherType) -> bool:
     """Whether SQL grouping (nulls equal, lists and structs compared element-wise) is Cypher equivalence
-    for every value of this type: scalars without a float, and lists and records of them. A record's
+    for every value of this type: scalars without a float, points (whose coordinates are always floats, never
+    NaN: ADR-0070), and lists and records of them. A record's
     fields are fixed by its type, so `{a: null}` never meets `{}` there. Keying these natively spares
     DuckDB binding `cy_key`, which costs a quarter of a second for a record of two strings."""
     if cypher_type.kind in _NATIVE_KEY_KINDS:
@@ -42,7 +44,7 @@ def keys_itself(cypher_type: t.CypherType) -> bool:
 def sorts_itself(cypher_type: t.CypherType) -> bool:
     """Whether a value of this type is its own sort key (SQL order is Cypher's order)."""
     return cypher_type.kind in (Kind.NULL, Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NODE,
-                                Kind.RELATIONSHIP)
+                                Kind.RELATIONSHIP, Kind.POINT)
 
 
 def group_key_parts(sql: str, cypher_type: t.CypherType) -> tuple[str, Callable[[str], str]]:

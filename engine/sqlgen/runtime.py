@@ -27,7 +27,7 @@ from engine.values import PLAIN_EXPONENTS, VECTOR_COORDINATE_TYPES, java_subnorm
 # Ascending ORDER BY rank of each kind (Cypher's orderability: maps first, numbers last, null after). The
 # manual places no VECTOR in its hierarchy of values; the engine orders vectors after points (ADR-0072).
 ORDER_RANKS: dict[int, int] = {
-    6: 0, 7: 1, 8: 2, 5: 3, 9: 4, 14: 5, 13: 6, 10: 7, 12: 8, 11: 9, 15: 10, 16: 11, 17: 12, 4: 13, 1: 14,
+    6: 0, 7: 1, 8: 2, 5: 3, 9: 4, 16: 5, 14: 6, 13: 7, 10: 8, 12: 9, 11: 10, 15: 11, 17: 12, 4: 13, 1: 14,
     2: 15, 3: 15, 0: 16,
 }
 
@@ -339,8 +339,8 @@ def _key_macros() -> list[tuple[str, str]]:
             f" WHEN cy_kind({v}) = 8 THEN variant_extract({v}, {rel})::DOUBLE END,"
             f" i := CASE WHEN cy_kind({v}) = 2 THEN {v}::BIGINT WHEN cy_kind({v}) = 3 AND"
             f" {v}::DOUBLE = trunc({v}::DOUBLE) AND abs({v}::DOUBLE) < 9.2e18 THEN {v}::DOUBLE::BIGINT END,"
-            f" s := CASE WHEN cy_kind({v}) IN (1, 4, 9, 16) THEN {v}::VARCHAR END,"
-            f" t := CASE WHEN cy_kind({v}) BETWEEN 10 AND 14 THEN {v}"
+            f" s := CASE WHEN cy_kind({v}) IN (1, 4, 9) THEN {v}::VARCHAR END,"
+            f" t := CASE WHEN cy_kind({v}) BETWEEN 10 AND 14 OR cy_kind({v}) = 16 THEN {v}"
             f" WHEN cy_kind({v}) = 15 THEN cy_t_duration_key({v})::VARIANT END,"
             f" w := CASE WHEN cy_kind({v}) = 17 THEN cy_vector_key({v}) END"
         )

@@ -31,13 +31,17 @@ from engine.types import (
 
 Entity = Literal["node", "relationship"]
 
+TAGGED_KINDS = TEMPORAL_KINDS | {Kind.POINT}
+"""Column kinds whose STRUCTs travel in a VARIANT under their reserved key (ADR-0014, ADR-0070)."""
+
+
 def to_variant(column: str, column_type: CypherType) -> str:
-    """A typed column's values as VARIANTs: scalars and lists of them cast, temporal STRUCTs under their
-    reserved key (ADR-0014)."""
+    """A typed column's values as VARIANTs: scalars and lists of them cast, temporal and point STRUCTs under
+    their reserved key (ADR-0014, ADR-0070)."""
     element = column_type.element
-    if column_type.kind is Kind.LIST and element is not None and element.kind in TEMPORAL_KINDS:
+    if column_type.kind is Kind.LIST and element is not None and element.kind in TAGGED_KINDS:
         return f"list_transform({column}, lambda x: {_tagged('x', element.kind)})::VARIANT"
-    if column_type.kind in TEMPORAL_KINDS:
+    if column_type.kind in TAGGED_KINDS:
         return _tagged(column, column_type.kind)
     return f"{column}::VARIANT"
 

@@ -105,6 +105,7 @@ JSON_MAPPERS: dict[type, Callable[[Any], JsonValue]] = {
     engine.Vector: lambda value: {"coordinateType": value.coordinate_type, "dimension": value.dimension,
                                   "coordinates": [_float(c) if isinstance(c, float) else c
                                                   for c in value.coordinates]},
+    engine.Point: str,
 }
 """Python type of a result value → its JSON form (looked up along the MRO, so `True` finds `bool`
 before `int`)."""

@@ -7,13 +7,14 @@ round-trip form with `.0` when integral, lists `[1, "a"]`, maps `{key: value}` w
 
 Where the spec says nothing this module uses Cypher's own forms, as the engine's `toString` gives them:
 the other temporal values as quoted strings (`"2026-03-02"`, `"09:00:00"`, `"09:00:00+01:00"`,
-`"2026-03-02T09:00:00"`, `"P1Y2M3DT4H"`), times always with seconds like datetimes; floats in Java's
-notation (`engine.java_double_text`): the shortest round-trip digits, plain from 1e-3 up to 1e7 (`0.001`,
-`1234567.0`) and `1.0E7` / `1.5E-4` outside that range; `NaN`, `Infinity`, `-Infinity`; a Cypher 25 VECTOR as
-the manual's result tables write one, `vector([1, 2, 3], 3, INTEGER NOT NULL)` (coordinates, dimension,
-coordinate type: `engine.Vector.__str__`, a FLOAT32 coordinate with the shortest digits of its 32-bit float).
-In strings `"` and `\\` are escaped with a backslash, as are line breaks, tabs and other control characters
-(`\\n`, `\\u0001`), so a value never spans lines; other characters are written as they are.
+`"2026-03-02T09:00:00"`, `"P1Y2M3DT4H"`), times always with seconds like datetimes; points unquoted as
+toString() writes them, a Cypher expression for the point (`point({x: 1.0, y: 2.0, crs: 'cartesian'})`); floats
+in Java's notation (`engine.java_double_text`): the shortest round-trip digits, plain from 1e-3 up to 1e7
+(`0.001`, `1234567.0`) and `1.0E7` / `1.5E-4` outside that range; `NaN`, `Infinity`, `-Infinity`; a Cypher 25
+VECTOR as the manual's result tables write one, `vector([1, 2, 3], 3, INTEGER NOT NULL)` (coordinates,
+dimension, coordinate type: `engine.Vector.__str__`, a FLOAT32 coordinate with the shortest digits of its 32-bit
+float). In strings `"` and `\\` are escaped with a backslash, as are line breaks, tabs and other control
+characters (`\\n`, `\\u0001`), so a value never spans lines; other characters are written as they are.
 
 A relationship that is a value on its own (not inside a path) is written with its end nodes as
 references, `(n3)-[r7:KNOWS]->(n4)`, so that it is still gram.
@@ -171,6 +172,7 @@ VALUE_FORMATTERS: dict[type, Callable[[Any, Seen], str]] = {
     engine.LocalTime: lambda value, seen: format_local_time(value),
     engine.Duration: lambda value, seen: f'"{value}"',
     engine.Vector: lambda value, seen: str(value),
+    engine.Point: lambda value, seen: str(value),
 }
 """Python type of a result value → its literal text. A value of any other type is an error."""
 

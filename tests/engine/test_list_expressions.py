@@ -25,3 +25,15 @@ def test_aggregates_around_reduce_still_work() -> None:
         query = ("UNWIND [1, 2, 3] AS y "
                  "RETURN reduce(s = count(y), x IN collect(y) | s + x) AS r")
         assert db.execute(query).fetchall() == [(9,)]
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("WITH [date('2020-01-01'), date('2021-05-01')] AS ds RETURN reduce(s = 0, d IN ds | s + d.year) AS r", 4041),
+    ("WITH [duration('P1D'), duration('P2D')] AS ds RETURN reduce(s = 0, d IN ds | s + d.days) AS r", 3),
+    ("WITH [point({x: 1, y: 2}), point({x: 3, y: 4})] AS ps RETURN reduce(s = 0.0, p IN ps | s + p.y) AS r", 6.0),
+])
+def test_reduce_reads_components_of_temporal_values_and_points(query: str, expected: object) -> None:
+    """The step sees each element as a VARIANT (list_reduce folds values of one type): a date's `d.year` read
+    null from it, a point's `p.y` failed to bind, until the element was read back as its STRUCT."""
+    with engine.connect(":memory:") as db:
+        assert db.execute(query).fetchall() == [(expected,)]

@@ -36,6 +36,7 @@ VALUES = [
     (engine.LocalTime(9, 0), "09:00:00"),
     (engine.Duration(14, 3, 3600), "P1Y2M3DT1H"),
     (engine.Vector("INTEGER8", (1, 2)), {"coordinateType": "INTEGER8", "dimension": 2, "coordinates": [1, 2]}),
+    (engine.Point(4326, 12.5, 55.6), "point({x: 12.5, y: 55.6, crs: 'wgs-84'})"),
     ({"at": [engine.Date(2026, 1, 1)]}, {"at": ["2026-01-01"]}),
 ]
 

@@ -163,6 +163,8 @@ def test_relationship_direction_follows_the_walk():
     (engine.Vector("INTEGER", (1, 2, 3)), "vector([1, 2, 3], 3, INTEGER NOT NULL)"),
     (engine.Vector("FLOAT32", (1.05, 5)), "vector([1.05, 5.0], 2, FLOAT32 NOT NULL)"),
     (engine.Vector("FLOAT", (1e-5,)), "vector([1.0E-5], 1, FLOAT NOT NULL)"),
+    (engine.Point(7203, 1, 2), "point({x: 1.0, y: 2.0, crs: 'cartesian'})"),
+    (engine.Point(4979, 56.7, 12.78, 8), "point({x: 56.7, y: 12.78, z: 8.0, crs: 'wgs-84-3d'})"),
     (engine.Node(3, ("Person",), {"name": "Ada"}), '(n3:Person {name: "Ada"})'),
     (engine.Relationship(4, "KNOWS", 3, 5), "(n3)-[r4:KNOWS]->(n5)"),
 ])

@@ -32,6 +32,8 @@ VALUES = [
     engine.Duration(), engine.Duration(14, 3, 3725, 0), engine.Duration(-14, -3, -1, 500000000),
     engine.Duration(0, 0, 0, 1),
     engine.Vector("INTEGER8", (1, -2)), engine.Vector("FLOAT32", (0.1, 3.5)), engine.Vector("FLOAT", (1e-5,)),
+    engine.Point(7203, 1, 2), engine.Point(9157, -1.5, 0, 1e20), engine.Point(4326, 12.5, 55.6),
+    engine.Point(4979, 1, 2, 3), [engine.Point(7203, 0, 0)],
 ]
 
 
