@@ -84,7 +84,7 @@ LOCAL_DATETIME = CypherType(Kind.LOCAL_DATETIME)
 ZONED_DATETIME = CypherType(Kind.ZONED_DATETIME)
 DURATION = CypherType(Kind.DURATION)
 VECTOR = CypherType(Kind.VECTOR)
-"""A Cypher 25 VECTOR: a VARIANT object tagged `\\x01vector` (ADR-0072); its coordinate type and dimension are
+"""A Cypher 25 VECTOR: a VARIANT object tagged `\\x01vector` (ADR-0066); its coordinate type and dimension are
 only known at run time."""
 POINT = CypherType(Kind.POINT)
 TEMPORAL_KINDS = frozenset({Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LOCAL_DATETIME, Kind.ZONED_DATETIME,
@@ -114,7 +114,7 @@ NATIVE_SQL: dict[Kind, str] = {
     Kind.NODE: "BIGINT",
     Kind.RELATIONSHIP: "BIGINT",
     Kind.PATH: "STRUCT(nodes BIGINT[], rels BIGINT[])",
-    # Spatial points: the CRS code, then the coordinates, z null in 2D (ADR-0070).
+    # Spatial points: the CRS code, then the coordinates, z null in 2D (ADR-0065).
     Kind.POINT: "STRUCT(c BIGINT, x DOUBLE, y DOUBLE, z DOUBLE)",
     # Temporal values: one STRUCT per type (ADR-0014).
     **{kind: temporal.payload_sql_type(kind.value) for kind in TEMPORAL_KINDS},

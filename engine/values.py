@@ -351,7 +351,7 @@ POINT_COMPONENTS: dict[str, str] = {
 
 @dataclass(frozen=True)
 class Point:
-    """A spatial point (ADR-0070): the SRID of its coordinate reference system and its 2 or 3 coordinates (`z`
+    """A spatial point (ADR-0065): the SRID of its coordinate reference system and its 2 or 3 coordinates (`z`
     is None for a 2D point). For a geographic point `x` is the longitude, `y` the latitude, `z` the height."""
 
     srid: int

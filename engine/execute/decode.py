@@ -29,7 +29,7 @@ POINT_TAG = tag_key("POINT")
 
 
 def decode_point(payload: dict[str, Any]) -> Point:
-    """A point's STRUCT (`c` the SRID, `x`, `y`, `z` null in 2D) as fetched, as a `Point` (ADR-0070)."""
+    """A point's STRUCT (`c` the SRID, `x`, `y`, `z` null in 2D) as fetched, as a `Point` (ADR-0065)."""
     z = payload.get("z")
     return Point(int(payload["c"]), float(payload["x"]), float(payload["y"]), None if z is None else float(z))
 

@@ -610,7 +610,7 @@ def _temporal_component_type(subject: b.BoundExpression, node: ast.PropertyLooku
 
 def _point_component_type(key: str) -> CypherType:
     """`p.x`, `p.crs`, `p.srid`: FLOAT, STRING or INTEGER (names matched ignoring case); a name points lack is
-    an error on the rows that bring a point, as in Neo4j (ADR-0070), so its type is ANY."""
+    an error on the rows that bring a point, as in Neo4j (ADR-0065), so its type is ANY."""
     name = POINT_COMPONENTS.get(key.lower())
     return CypherType(Kind(name)) if name is not None else t.ANY
 

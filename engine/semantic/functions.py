@@ -139,7 +139,7 @@ def _signatures() -> dict[str, FunctionSignature]:
         # temporal (ADR-0014)
         ("timestamp", 0, 0, fixed(t.INTEGER)),
         *_temporal_signatures(),
-        # spatial (ADR-0070)
+        # spatial (ADR-0065)
         ("point", 1, 1, fixed(t.POINT)), ("point.distance", 2, 2, fixed(t.FLOAT)),
         ("point.withinbbox", 3, 3, fixed(t.BOOLEAN)),
     ]

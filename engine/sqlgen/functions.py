@@ -493,7 +493,7 @@ FUNCTIONS: dict[str, Builder] = {
     "relationships": _relationships,
     "map_merge": _map_merge,
     **temporal.FUNCTIONS,  # date(), datetime.truncate(), duration.between(), ... (ADR-0014)
-    **spatial.FUNCTIONS,  # point(), point.distance(), point.withinBBox() (ADR-0070)
+    **spatial.FUNCTIONS,  # point(), point.distance(), point.withinBBox() (ADR-0065)
     **COLLECTION_FUNCTIONS,
 }
 

@@ -17,7 +17,7 @@ _NATIVE_KEY_KINDS = frozenset({Kind.NULL, Kind.BOOLEAN, Kind.INTEGER, Kind.STRIN
 def _natively_keyed(cypher_type: t.CypherType) -> bool:
     """Whether SQL grouping (nulls equal, lists and structs compared element-wise) is Cypher equivalence
     for every value of this type: scalars without a float, points (whose coordinates are always floats, never
-    NaN: ADR-0070), and lists and records of them. A record's
+    NaN: ADR-0065), and lists and records of them. A record's
     fields are fixed by its type, so `{a: null}` never meets `{}` there. Keying these natively spares
     DuckDB binding `cy_key`, which costs a quarter of a second for a record of two strings."""
     if cypher_type.kind in _NATIVE_KEY_KINDS:

@@ -25,7 +25,7 @@ from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, tag_key
 from engine.values import PLAIN_EXPONENTS, VECTOR_COORDINATE_TYPES, java_subnormal_texts
 
 # Ascending ORDER BY rank of each kind (Cypher's orderability: maps first, numbers last, null after). The
-# manual places no VECTOR in its hierarchy of values; the engine orders vectors after points (ADR-0072).
+# manual places no VECTOR in its hierarchy of values; the engine orders vectors after points (ADR-0066).
 ORDER_RANKS: dict[int, int] = {
     6: 0, 7: 1, 8: 2, 5: 3, 9: 4, 16: 5, 14: 6, 13: 7, 10: 8, 12: 9, 11: 10, 15: 11, 17: 12, 4: 13, 1: 14,
     2: 15, 3: 15, 0: 16,
@@ -212,7 +212,7 @@ _CSV_PATH = (
 
 
 def _vector_macros() -> list[tuple[str, str]]:
-    """A Cypher 25 VECTOR inside a VARIANT (ADR-0072): `{"\\x01vector": {"c": coordinates, "t": type}}`, the
+    """A Cypher 25 VECTOR inside a VARIANT (ADR-0066): `{"\\x01vector": {"c": coordinates, "t": type}}`, the
     coordinates BIGINTs for the integer coordinate types and DOUBLEs for the float ones (a FLOAT32 coordinate
     is the double its 32-bit float widens to), `t` the coordinate type's default name. Equal vectors are
     equal VARIANTs, so `=`, DISTINCT and grouping need nothing of their own."""

@@ -1,4 +1,4 @@
-"""Spatial points in the SQL runtime (ADR-0070): DuckDB macros over a point's STRUCT.
+"""Spatial points in the SQL runtime (ADR-0065): DuckDB macros over a point's STRUCT.
 
 A point is `STRUCT(c BIGINT, x DOUBLE, y DOUBLE, z DOUBLE)`: `c` the SRID of its coordinate reference system,
 then its coordinates (`z` null in 2D; for a geographic point x is the longitude, y the latitude, z the height).

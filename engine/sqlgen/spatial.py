@@ -1,4 +1,4 @@
-"""The spatial functions: bound expressions -> SQL (ADR-0070): `point()`, `point.distance()` and
+"""The spatial functions: bound expressions -> SQL (ADR-0065): `point()`, `point.distance()` and
 `point.withinBBox()` (a point's forms, components and text are in sqlgen/spatial_values.py).
 
 Static types choose the SQL, as for temporal values: `point({x: n.a, y: n.b})` knows its keys when the query

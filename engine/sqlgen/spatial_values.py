@@ -1,4 +1,4 @@
-"""Spatial points in SQL that need no expression compiler (ADR-0070): between a point's STRUCT and VARIANT
+"""Spatial points in SQL that need no expression compiler (ADR-0065): between a point's STRUCT and VARIANT
 forms, its components and its text. The expression compiler builds on this module; the spatial functions
 (sqlgen/spatial.py) build on both."""
 

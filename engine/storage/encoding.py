@@ -5,7 +5,7 @@ kind's tag (`\x01node`, `\x01date`, ...); a user map can never hold such a key, 
 map keys that start with U+0001. `KIND_CODES` number the kinds as the runtime's `cy_kind` returns them.
 Storage (typed columns read as VARIANT), SQL generation and decoding all read this one table.
 
-A Cypher 25 VECTOR is `{"\x01vector": {"c": coordinates, "t": coordinate type}}` (ADR-0072), made and read by
+A Cypher 25 VECTOR is `{"\x01vector": {"c": coordinates, "t": coordinate type}}` (ADR-0066), made and read by
 `vector_payload` and `vector_from_payload` on the Python side and the `cy_vector_*` macros in SQL.
 """
 

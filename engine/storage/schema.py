@@ -32,12 +32,12 @@ from engine.types import (
 Entity = Literal["node", "relationship"]
 
 TAGGED_KINDS = TEMPORAL_KINDS | {Kind.POINT}
-"""Column kinds whose STRUCTs travel in a VARIANT under their reserved key (ADR-0014, ADR-0070)."""
+"""Column kinds whose STRUCTs travel in a VARIANT under their reserved key (ADR-0014, ADR-0065)."""
 
 
 def to_variant(column: str, column_type: CypherType) -> str:
     """A typed column's values as VARIANTs: scalars and lists of them cast, temporal and point STRUCTs under
-    their reserved key (ADR-0014, ADR-0070)."""
+    their reserved key (ADR-0014, ADR-0065)."""
     element = column_type.element
     if column_type.kind is Kind.LIST and element is not None and element.kind in TAGGED_KINDS:
         return f"list_transform({column}, lambda x: {_tagged('x', element.kind)})::VARIANT"

@@ -1,4 +1,4 @@
-"""The SQL macros of the vector functions (ADR-0072), apart from their SQL generation so that the composition
+"""The SQL macros of the vector functions (ADR-0066), apart from their SQL generation so that the composition
 root can register them (engine/plugins/macros.py) before anything of the compiler is imported: the in-memory
 host creates every runtime macro once, when it is made (engine/host.py).
 
@@ -91,7 +91,7 @@ _INVALID = {
 }
 
 SIMILARITY_MACROS: list[tuple[str, str]] = [
-    # Neo4j's vector-2.0 similarities of two DOUBLE[] (ADR-0072): each vector made valid (`cy_vec_unit`,
+    # Neo4j's vector-2.0 similarities of two DOUBLE[] (ADR-0066): each vector made valid (`cy_vec_unit`,
     # `cy_vec_finite32`) or refused, then compared in 32-bit floats.
     ("cy_vec_finite32(v, message)",
      "CASE WHEN list_bool_and(list_transform(v, lambda x: isfinite(TRY_CAST(x AS FLOAT))))"

@@ -7,7 +7,7 @@ The two differ in how they name the index and in their score:
 - Neo4j `(indexName, k, query)`: the score is a similarity in [0, 1], (1 + cos) / 2 or 1 / (1 + d²), and
   rows come most similar first.
 
-Ties go to the lower node id. Nodes whose property is not a list or a VECTOR (Cypher 25, ADR-0072) of the
+Ties go to the lower node id. Nodes whose property is not a list or a VECTOR (Cypher 25, ADR-0066) of the
 index's dimension (or, for cosine, is all zeros) are not in the index, as in Neo4j; a query vector of another
 dimension is an error. The call is one SELECT per calling row set: a lateral subquery over the label's nodes,
 ranked by row_number.

@@ -1,5 +1,5 @@
 """Cypher 25's VECTOR functions: `vector()`, `vector_dimension_count()`, `vector_distance()`, `vector_norm()`,
-and the list conversions of a vector (ADR-0072).
+and the list conversions of a vector (ADR-0066).
 
 A VECTOR travels as a tagged VARIANT (`cy_vector_*` macros of `engine.sqlgen.runtime`). `vector()` checks and
 coerces its coordinates in one expression per row: the dimension (1 to 4096, and the value's length), no null,

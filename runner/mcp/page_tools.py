@@ -6,7 +6,7 @@ out take their schema's `default`. The cell runs as `cookbook run` runs it (its 
 a transaction), read-only for a tool declared `read`: the engine refuses a statement that writes, as it
 does for `read_cypher`, and nothing is changed. The result is the last statement's rows, the keys of the
 nodes it holds, the relationships it traversed, the counters and the Cypher that ran (`TypedOutput`).
-`server.py` adapts this to MCP; ADR-0075.
+`server.py` adapts this to MCP; ADR-0067.
 """
 
 from __future__ import annotations

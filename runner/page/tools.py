@@ -2,7 +2,7 @@
 
 A recipe page already holds named, parameterised, tested Cypher with prose around it, which is what an
 agent's tool is; this module reads what a page says about its tools and checks it before anything runs
-(docs/tool-cells.md, ADR-0075). Each block is checked against runner/schemas/tool.schema.json with
+(docs/tool-cells.md, ADR-0067). Each block is checked against runner/schemas/tool.schema.json with
 jsonschema, each problem reported at the line of the key at fault. What one block cannot say alone is
 checked here: a block whose tool no cell is, two cells as one tool, a tool with no description, a name
 the server's own tools have, and the cell's own `params=` data block, which must be a valid call of the

@@ -1,4 +1,4 @@
-"""Spatial points (ADR-0070): the three ways point() is compiled agree, points travel in and out as
+"""Spatial points (ADR-0065): the three ways point() is compiled agree, points travel in and out as
 `engine.Point` (parameters, results, stored properties, a file database), and their text is Cypher's.
 
 point() of a map of given values is worked out as the query compiles (`constant_point`), of a map literal or

@@ -1,4 +1,4 @@
-"""The Cypher 25 VECTOR type (docs/adr/0072-vectors-are-tagged-variants.md): the Python value, parameters,
+"""The Cypher 25 VECTOR type (docs/adr/0066-vectors-are-tagged-variants.md): the Python value, parameters,
 the run-time paths of values whose type only the data decides, order and grouping, vector indexes over VECTOR
 properties, and the text of a FLOAT32 coordinate. The manual's examples are the conformance page
 tests/conformance/cypher25-vectors.md."""
