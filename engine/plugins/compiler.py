@@ -4,6 +4,7 @@ connection module is imported."""
 from __future__ import annotations
 
 from engine.algorithms import procedures as algorithm_procedures
+from engine.apoc import aggregates as apoc_aggregates
 from engine.apoc import create as apoc_create
 from engine.apoc import functions as apoc_functions
 from engine.apoc import merge as apoc_merge
@@ -17,6 +18,7 @@ from engine.procedures import register_built_in
 from engine.semantic import extensions, function_macros, procedure_macros
 from engine.semantic import functions as signatures
 from engine.sqlgen import functions as sql_functions
+from engine.sqlgen import projection
 from engine.vector import functions as vector_functions
 from engine.vector import indexes as vector_indexes
 from engine.vector import procedures as vector_procedures
@@ -30,6 +32,8 @@ signatures.register_functions(vector_functions.SIGNATURES)
 sql_functions.register_functions(vector_functions.FUNCTIONS)
 signatures.register_functions(apoc_functions.SIGNATURES)
 sql_functions.register_functions(apoc_functions.FUNCTIONS)
+signatures.register_aggregates(apoc_aggregates.BINDINGS)
+projection.register_aggregates(apoc_aggregates.AGGREGATES)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
 extensions.SEARCH_CALLS["vector"] = vector_search_call
 procedure_macros.PROCEDURE_MACROS.update({macro.name.lower(): macro
