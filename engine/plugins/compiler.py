@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.algorithms import procedures as algorithm_procedures
 from engine.apoc import aggregates as apoc_aggregates
 from engine.apoc import create as apoc_create
+from engine.apoc import dates as apoc_dates
 from engine.apoc import functions as apoc_functions
 from engine.apoc import merge as apoc_merge
 from engine.apoc import meta as apoc_meta
@@ -32,6 +33,8 @@ signatures.register_functions(vector_functions.SIGNATURES)
 sql_functions.register_functions(vector_functions.FUNCTIONS)
 signatures.register_functions(apoc_functions.SIGNATURES)
 sql_functions.register_functions(apoc_functions.FUNCTIONS)
+signatures.register_functions(apoc_dates.SIGNATURES)
+sql_functions.register_functions(apoc_dates.FUNCTIONS)
 signatures.register_aggregates(apoc_aggregates.BINDINGS)
 projection.register_aggregates(apoc_aggregates.AGGREGATES)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)

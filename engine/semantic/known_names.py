@@ -18,8 +18,7 @@ NOT_YET_FUNCTIONS = frozenset({
     "apoc.convert.fromjsonlist",
     "apoc.text.regexgroups", "apoc.text.format",
     "apoc.node.relationship.exists",
-    "apoc.date.format", "apoc.date.parse", "apoc.agg.first", "apoc.agg.last",
-    "apoc.agg.nth", "apoc.agg.median", "apoc.agg.statistics", "apoc.math.round",
+    "apoc.math.round",
 })
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
@@ -43,6 +42,7 @@ CANONICAL_NAMES = (
     "vec.cosineDistance", "vec.euclideanDistance", "apoc.coll.toSet", "apoc.coll.containsAll",
     "apoc.coll.removeAll", "apoc.coll.unionAll", "apoc.coll.pairsMin", "apoc.coll.indexOf",
     "apoc.label.exists", "apoc.any.property", "apoc.date.currentTimestamp", "db.relationshipTypes",
+    "apoc.date.toISO8601", "apoc.date.fromISO8601", "apoc.date.toYears", "apoc.agg.maxItems", "apoc.agg.minItems",
     "apoc.map.setKey", "apoc.map.removeKey", "apoc.map.removeKeys", "apoc.map.fromPairs",
     "apoc.map.fromLists", "apoc.convert.toString", "apoc.convert.toInteger", "apoc.convert.toFloat",
     "apoc.convert.toBoolean",
