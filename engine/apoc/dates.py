@@ -13,13 +13,13 @@ transition skips or repeats, and instants before 1582-10-15 (Java's calendar is 
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine import types as t
+from engine.apoc.binding import bind
 from engine.errors import UnsupportedFeature
 from engine.quoting import sql_string
 from engine.semantic import bound as b
@@ -29,7 +29,6 @@ from engine.sqlgen.runtime_temporal import fdiv, fmod, offset_at, zone_spec, zon
 from engine.sqlgen.sql import let
 
 DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss"
-_BOUND_NAMES = itertools.count()
 MAX_LONG = 9223372036854775807
 GREGORIAN_START_MS = -12219292800000
 """1582-10-15T00:00:00Z: before it Java's GregorianCalendar counts days in the Julian calendar."""
@@ -47,12 +46,6 @@ PATTERN_LETTERS = "GyYMLwWDdFEuaHkKhmsSzZX"
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December")
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-
-
-def bind(value: str, body: Callable[[str], str]) -> str:
-    """`body(name)` with `value` evaluated once and named (`let` binds only what it deems heavy)."""
-    name = f"bound{next(_BOUND_NAMES)}"
-    return f"list_transform([{value}], lambda {name}: {body(name)})[1]"
 
 
 def _fail(message_sql: str, detail: str = "InvalidArgumentValue") -> str:

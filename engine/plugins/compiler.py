@@ -10,6 +10,7 @@ from engine.apoc import dates as apoc_dates
 from engine.apoc import functions as apoc_functions
 from engine.apoc import merge as apoc_merge
 from engine.apoc import meta as apoc_meta
+from engine.apoc import text as apoc_text
 from engine.dbms import procedures as dbms_procedures
 from engine.execute.index_kinds import IndexKind, register_index_kind
 from engine.fulltext import falkordb, maintain
@@ -35,6 +36,8 @@ signatures.register_functions(apoc_functions.SIGNATURES)
 sql_functions.register_functions(apoc_functions.FUNCTIONS)
 signatures.register_functions(apoc_dates.SIGNATURES)
 sql_functions.register_functions(apoc_dates.FUNCTIONS)
+signatures.register_functions(apoc_text.SIGNATURES)
+sql_functions.register_functions(apoc_text.FUNCTIONS)
 signatures.register_aggregates(apoc_aggregates.BINDINGS)
 projection.register_aggregates(apoc_aggregates.AGGREGATES)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)

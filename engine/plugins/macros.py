@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
+from engine.apoc import text as apoc_text
 from engine.execute.macros import register_macros
 from engine.fulltext import analyzer, scoring
 
-register_macros(analyzer.MACROS + scoring.MACROS)
+register_macros(analyzer.MACROS + scoring.MACROS + apoc_text.MACROS)
