@@ -8,6 +8,7 @@ from engine.apoc import aggregates as apoc_aggregates
 from engine.apoc import create as apoc_create
 from engine.apoc import dates as apoc_dates
 from engine.apoc import functions as apoc_functions
+from engine.apoc import json as apoc_json
 from engine.apoc import maps as apoc_maps
 from engine.apoc import merge as apoc_merge
 from engine.apoc import meta as apoc_meta
@@ -41,6 +42,8 @@ signatures.register_functions(apoc_text.SIGNATURES)
 sql_functions.register_functions(apoc_text.FUNCTIONS)
 signatures.register_functions(apoc_maps.SIGNATURES)
 sql_functions.register_functions(apoc_maps.FUNCTIONS)
+signatures.register_functions(apoc_json.SIGNATURES)
+sql_functions.register_functions(apoc_json.FUNCTIONS)
 signatures.register_aggregates(apoc_aggregates.BINDINGS)
 projection.register_aggregates(apoc_aggregates.AGGREGATES)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
