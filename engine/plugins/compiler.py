@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.algorithms import procedures as algorithm_procedures
 from engine.apoc import aggregates as apoc_aggregates
+from engine.apoc import collections as apoc_collections
 from engine.apoc import create as apoc_create
 from engine.apoc import dates as apoc_dates
 from engine.apoc import functions as apoc_functions
@@ -44,6 +45,8 @@ signatures.register_functions(apoc_maps.SIGNATURES)
 sql_functions.register_functions(apoc_maps.FUNCTIONS)
 signatures.register_functions(apoc_json.SIGNATURES)
 sql_functions.register_functions(apoc_json.FUNCTIONS)
+signatures.register_functions(apoc_collections.SIGNATURES)
+sql_functions.register_functions(apoc_collections.FUNCTIONS)
 signatures.register_aggregates(apoc_aggregates.BINDINGS)
 projection.register_aggregates(apoc_aggregates.AGGREGATES)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
