@@ -26,6 +26,8 @@ from engine.types import Kind, is_variant, sql_type
 
 DEFAULT_PERCENTILES = (0.5, 0.75, 0.9, 0.95, 0.99)
 """The percentiles apoc.agg.percentiles and apoc.agg.statistics give when none are named."""
+UNREAD_PERCENTILES = (0.5, 0.75, 0.9, 0.95, 0.9, 0.99)
+"""The percentiles of an aggregate that saw no row: its field's initial value (APOC's tests show six nulls)."""
 
 
 def _integer(c: ExpressionCompiler, argument: b.BoundExpression) -> str:
@@ -135,9 +137,12 @@ def _rank_values(aggregate: b.BAggregate, columns: list[str], distinct: str) -> 
     value, integer = _recorded(aggregate, columns[0])
     values = f"list_sort(list({value}){_present(columns[0], distinct)})"
     integers = f"coalesce(bool_and({integer}){_present(columns[0], distinct)}, true)"
-    wanted = (_constant(aggregate, columns[1], "percentiles") if len(columns) > 1
-              else "[" + ", ".join(f"{p}::DOUBLE" for p in DEFAULT_PERCENTILES) + "]")
-    return values, integers, wanted
+    given = (_constant(aggregate, columns[1], "percentiles") if len(columns) > 1
+             else "[" + ", ".join(f"{p}::DOUBLE" for p in DEFAULT_PERCENTILES) + "]")
+    # over no rows APOC's aggregate never reads its argument and keeps its field's first value, which names
+    # 0.9 twice: six percentiles
+    unread = "[" + ", ".join(f"{p}::DOUBLE" for p in UNREAD_PERCENTILES) + "]"
+    return values, integers, f"CASE WHEN count(*) = 0 THEN {unread} ELSE {given} END"
 
 
 def _at_percentile(values: str, p: str) -> str:
