@@ -1,7 +1,8 @@
 """The DuckDB instance in-memory graphs share (ADR-0008), and making it ahead of time (ADR-0027).
 
-Only DuckDB and the runtime macros are imported here, not the compiler, so that `warm_up()` can start
-the host's DuckDB work while the caller goes on importing the rest of the engine.
+Only DuckDB and the runtime macros are imported here (with the feature packages' macros, which
+`engine.plugins.macros` registers), not the compiler, so that `warm_up()` can start the host's DuckDB work
+while the caller goes on importing the rest of the engine.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import duckdb
 
 from engine.execute import macros, runtime_catalog
 from engine.limits import default_memory_limit
+from engine.plugins import macros as _feature_macros  # noqa: F401 - registered before the macros are built
 
 
 class MemoryHost:

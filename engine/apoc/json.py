@@ -16,54 +16,13 @@ from collections.abc import Callable
 
 from engine import types as t
 from engine.apoc.binding import bind
+from engine.apoc.macros import MAX_JSON_DEPTH as MAX_DEPTH
+from engine.apoc.macros import refused as _refused
 from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
 from engine.types import Kind
-
-MAX_DEPTH = 8
-"""How deep toJson writes lists and maps inside one another (as the runtime's recursive macros go)."""
-
-CONTROL_ESCAPES = {8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r"}
-
-
-def _refused(what: str) -> str:
-    return error_sql("UnsupportedFeature", "Unsupported", f"'apoc.convert.toJson() of {what}'")
-
-
-def json_macros() -> list[tuple[str, str]]:
-    """`cy_apoc_json_string(s)`: a JSON string as Jackson escapes it (quote, backslash, control characters);
-    `cy_apoc_json_scalar(v)`; `cy_apoc_json_0(v)` ... the value at each depth, a list's or map's children
-    written once by the next level (`cy_apoc_json_join` puts them together)."""
-    short = " ".join(f"WHEN {code} THEN '{text}'" for code, text in CONTROL_ESCAPES.items())
-    control = (f"array_to_string(list_transform(string_split(replace(replace(s, '\\', '\\\\'), '\"', '\\\"'), ''),"
-               f" lambda ch: CASE WHEN unicode(ch) >= 32 THEN ch ELSE CASE unicode(ch) {short}"
-               " ELSE '\\u00' || upper(lpad(to_hex(unicode(ch)), 2, '0')) END END), '')")
-    fraction = "regexp_extract(t, '^([^.]*)(?:[.]([0-9]+))?(.*)$', ['pre', 'frac', 'post'])"
-    macros = [
-        ("cy_apoc_json_string(s)",
-         f"'\"' || CASE WHEN regexp_matches(s, '[\\x00-\\x1f]') THEN {control}"
-         " ELSE replace(replace(s, '\\', '\\\\'), '\"', '\\\"') END || '\"'"),
-        ("cy_apoc_java_time_parts(p)",
-         "p.pre || CASE WHEN p.frac = '' THEN '' ELSE '.' || rpad(p.frac, ((length(p.frac) + 2) // 3 * 3)::INTEGER,"
-         " '0') END || p.post"),
-        ("cy_apoc_java_time(t)", f"list_transform([{fraction}], lambda p: cy_apoc_java_time_parts(p))[1]"),
-        ("cy_apoc_json_scalar(v)",
-         "CASE WHEN v IS NULL OR cy_kind(v) = 0 THEN 'null'"
-         " WHEN cy_kind(v) = 1 THEN CASE WHEN TRY_CAST(v AS BOOLEAN) THEN 'true' ELSE 'false' END"
-         " WHEN cy_kind(v) = 2 THEN TRY_CAST(v AS BIGINT)::VARCHAR"
-         " WHEN cy_kind(v) = 3 THEN CASE WHEN isnan(TRY_CAST(v AS DOUBLE)) THEN '\"NaN\"'"
-         " WHEN isinf(TRY_CAST(v AS DOUBLE)) THEN CASE WHEN TRY_CAST(v AS DOUBLE) > 0 THEN '\"Infinity\"'"
-         " ELSE '\"-Infinity\"' END ELSE cy_float_to_string(TRY_CAST(v AS DOUBLE)) END"
-         " WHEN cy_kind(v) = 4 THEN cy_apoc_json_string(TRY_CAST(v AS VARCHAR))"
-         " WHEN cy_kind(v) BETWEEN 10 AND 14 THEN list_transform([cy_t_to_string(v)], lambda t:"
-         " cy_apoc_json_string(cy_apoc_java_time(t)))[1]"
-         " WHEN cy_kind(v) = 15 THEN " + _refused("a duration")
-         + " WHEN cy_kind(v) = 16 THEN " + _refused("a point")
-         + " ELSE " + _refused("a node, relationship or path inside a list or map") + " END"),
-    ]
-    return macros
 
 
 def _text(sql: str) -> str:
@@ -112,10 +71,6 @@ def json_items(items: str) -> str:
         f"CASE WHEN len(list_filter({written}, lambda e: e.k = 1 AND cy_kind(e.v) IN (5, 6))) > 0 THEN {deeper}"
         f" ELSE array_to_string(list_transform({written}, lambda e: CASE WHEN e.k = 0 THEN e.t"
         " ELSE cy_apoc_json_scalar(e.v) END), '') END"))
-
-
-MACROS = json_macros()
-"""The runtime macros of this module, registered by the composition root (engine/plugins/macros.py)."""
 
 
 def _entity_json(c: ExpressionCompiler, entity: str, id_sql: str) -> str:

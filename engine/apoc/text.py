@@ -13,19 +13,12 @@ from typing import Any
 
 from engine import types as t
 from engine.apoc.binding import bind
+from engine.apoc.macros import java_trim
 from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
 from engine.sqlgen.expressions import ExpressionCompiler, convert
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import let, macro
-
-JAVA_WHITESPACE = r"[ \t\n\x0B\f\r]"
-"""Java's `\\s`."""
-
-
-def java_trim(text: str) -> str:
-    """Java's String.trim(): characters up to U+0020 removed at both ends."""
-    return f"regexp_replace({text}, '^[\\x00-\\x20]+|[\\x00-\\x20]+$', '', 'g')"
 
 
 def _fail(message_sql: str) -> str:
@@ -185,61 +178,6 @@ def _url_decode(c: ExpressionCompiler, f: b.BFunction) -> str:
 
 
 # -- similarity ---------------------------------------------------------------------------------------------
-
-def jaro_winkler_macros() -> list[tuple[str, str]]:
-    """commons-text's JaroWinklerSimilarity as macros (DuckDB's jaro_winkler_similarity halves the
-    transpositions with an integer division, commons-text does not). `cy_apoc_jw_match(mx, mn)` matches each
-    character of the shorter string to the first unmatched equal one of the longer within the window, as a
-    STRUCT of the longer's matched flags and, per character of the shorter, the position matched (-1: none)."""
-    window = "greatest(length(mx) // 2 - 1, 0)"
-    step = (f"list_transform([(list_filter(range(greatest(mi - {window}, 0), least(mi + {window} + 1, length(mx))),"
-            " lambda xi: NOT acc.flags[xi + 1] AND substr(mx, xi + 1, 1) = substr(mn, mi + 1, 1)))[1]], lambda hit:"
-            " {'flags': CASE WHEN hit IS NULL THEN acc.flags ELSE list_transform(acc.flags, lambda g, i: g OR"
-            " i - 1 = hit) END, 'idx': list_append(acc.idx, coalesce(hit, -1))})[1]")
-    match = (f"list_reduce(range(0, length(mn)), lambda acc, mi: {step}, {{'flags': list_transform(range(0,"
-             " length(mx)), lambda x: false), 'idx': []::BIGINT[]})")
-    score = "(m / length(l) + m / length(r) + (m - half / 2) / m) / 3"
-    return [
-        ("cy_apoc_jw_match(mx, mn)", match),
-        ("cy_apoc_jw_half(mx, mn, a)",
-         "len(list_filter(list_zip([substr(mn, i + 1, 1) FOR i IN range(0, length(mn)) IF a.idx[i + 1] <> -1],"
-         " [substr(mx, i + 1, 1) FOR i IN range(0, length(mx)) IF a.flags[i + 1]]), lambda p: p[1] <> p[2]))"),
-        ("cy_apoc_jw_prefix(l, r)",
-         "coalesce(list_position(list_transform(range(0, least(4, length(l), length(r))), lambda i:"
-         " substr(l, i + 1, 1) = substr(r, i + 1, 1)), false) - 1, least(4, length(l), length(r)))"),
-        ("cy_apoc_jw_score(l, r, m, half, p)",
-         f"CASE WHEN m = 0 THEN 0.0 WHEN {score} < 0.7 THEN {score} ELSE {score} + (0.1 * p) * (1.0 - {score}) END"),
-        ("cy_apoc_jw_scored(l, r, mx, mn, a)",
-         "cy_apoc_jw_score(l, r, len(list_filter(a.idx, lambda x: x <> -1))::DOUBLE,"
-         " cy_apoc_jw_half(mx, mn, a)::DOUBLE, cy_apoc_jw_prefix(l, r))"),
-        ("cy_apoc_jw_similarity(l, r)",
-         "CASE WHEN l IS NULL OR r IS NULL THEN NULL WHEN l = r THEN 1.0 ELSE list_transform([CASE WHEN"
-         " length(l) > length(r) THEN {'mx': l, 'mn': r} ELSE {'mx': r, 'mn': l} END], lambda s:"
-         " cy_apoc_jw_scored(l, r, s.mx, s.mn, cy_apoc_jw_match(s.mx, s.mn)))[1] END"),
-    ]
-
-
-def dice_macros() -> list[tuple[str, str]]:
-    """APOC's SorensenDiceCoefficient: the words of each text (trimmed, upper-cased, split at whitespace),
-    their character bigrams, and twice the bigrams the two share (as multisets) over all of them."""
-    words = f"string_split_regex(cy_upper({java_trim('x')}), '{JAVA_WHITESPACE}+')"
-    return [
-        ("cy_apoc_words(x)", words),
-        ("cy_apoc_bigrams(w)",
-         "flatten(list_transform(w, lambda v: list_transform(range(1, length(v)), lambda i: substr(v, i, 2))))"),
-        ("cy_apoc_shared(b1, b2)",
-         "coalesce(list_sum(list_transform(list_distinct(b1), lambda x: least(len(list_filter(b1, lambda y: y = x)),"
-         " len(list_filter(b2, lambda y: y = x))))), 0)"),
-        ("cy_apoc_dice_of(b1, b2)", "2.0 * cy_apoc_shared(b1, b2) / (len(b1) + len(b2))"),
-        ("cy_apoc_dice(a, b)",
-         "CASE WHEN a IS NULL OR b IS NULL THEN NULL WHEN a = b OR cy_apoc_words(a) = cy_apoc_words(b) THEN 1.0"
-         " ELSE cy_apoc_dice_of(cy_apoc_bigrams(cy_apoc_words(a)), cy_apoc_bigrams(cy_apoc_words(b))) END"),
-    ]
-
-
-MACROS = jaro_winkler_macros() + dice_macros()
-"""The runtime macros of this module, registered by the composition root (engine/plugins/macros.py)."""
-
 
 def _sorensen_dice(c: ExpressionCompiler, f: b.BFunction) -> str:
     """apoc.text.sorensenDiceSimilarity(text1, text2, languageTag = 'en'): the tag only changes upper-casing
