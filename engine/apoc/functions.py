@@ -114,8 +114,9 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     "apoc.math.sigmoidprime": (1, None, "(1.0 / (1.0 + exp(-__a0))) * (1 - 1.0 / (1.0 + exp(-__a0)))"),
     "apoc.node.relationship.exists": (1, 2, f"CASE WHEN __a0 IS NULL THEN null ELSE EXISTS {{ (__a0)-[`__r`]-()"
                                             f" WHERE {_TYPES_MATCH} }} END"),
-    "apoc.node.relationship.types": (1, 2, f"CASE WHEN __a0 IS NULL THEN null ELSE coll.distinct([(__a0)-[`__r`]-()"
-                                           f" WHERE {_TYPES_MATCH} | type(`__r`)]) END"),
+    "apoc.node.relationship.types": (1, 2, f"CASE WHEN __a0 IS NULL THEN null ELSE coll.distinct([`__p` IN"
+                                           f" coll.sort([(__a0)-[`__r`]-() WHERE {_TYPES_MATCH} | [id(`__r`),"
+                                           " type(`__r`)]]) | `__p`[1]]) END"),
     "apoc.node.degree.in": (1, 2, "COUNT { (__a0)<-[`__r`]-() WHERE coalesce(__a1, '') = '' OR type(`__r`) = __a1 }"),
     "apoc.node.degree.out": (1, 2, "COUNT { (__a0)-[`__r`]->() WHERE coalesce(__a1, '') = '' OR type(`__r`) = __a1 }"),
     "apoc.nodes.connected": (2, 3, "CASE WHEN __a0 IS NULL OR __a1 IS NULL THEN false WHEN __a0 = __a1 THEN true"
