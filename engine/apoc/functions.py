@@ -27,6 +27,13 @@ reads the argument as `_PATH`, the first of a list of mixed types and so typed A
 bound, and `length()` of an argument known to be a list would be a type error where the guard rules the
 branch out."""
 
+_TYPES_MATCH = ("coalesce(__a1, '') = '' OR any(`__t` IN split(__a1, '|') WHERE"
+                " trim(replace(replace(replace(`__t`, '<', ''), '>', ''), ':', '')) IN ['', type(`__r`)] AND"
+                " CASE WHEN `__t` CONTAINS '<' THEN endNode(`__r`) = __a0 WHEN `__t` CONTAINS '>'"
+                " THEN startNode(`__r`) = __a0 ELSE true END)")
+"""APOC's rel-direction-pattern `[<]TYPE[>]|...` (RelationshipTypeAndDirections) over relationship `__r` of
+node `__a0`: an empty pattern, or an entry without a type, takes every type."""
+
 DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     # apoc.coll: lists
     "apoc.coll.sum": (1, None, f"CASE WHEN size(__a0) = 0 THEN null"
@@ -113,6 +120,72 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
                                " CASE WHEN `__p` ENDS WITH '>' THEN startNode(`__r`) = __a0"
                                " WHEN `__p` STARTS WITH '<' THEN endNode(`__r`) = __a0 ELSE true END) }"),
     "apoc.label.exists": (2, None, "__a0:$(__a1)"),
+    # APOC Core's further functions (docs/CYPHER25.md lists them)
+    "apoc.math.round": (1, 3, "round(toFloat(__a0), coalesce(__a1, 0), coalesce(__a2, 'HALF_UP'))"),
+    "apoc.math.maxbyte": (0, None, "127"),
+    "apoc.math.minbyte": (0, None, "-128"),
+    "apoc.math.maxdouble": (0, None, "1.7976931348623157E308"),
+    "apoc.math.mindouble": (0, None, "4.9E-324"),
+    "apoc.math.sigmoid": (1, None, "1.0 / (1.0 + exp(-__a0))"),
+    "apoc.math.sigmoidprime": (1, None, "(1.0 / (1.0 + exp(-__a0))) * (1 - 1.0 / (1.0 + exp(-__a0)))"),
+    "apoc.node.relationship.exists": (1, 2, f"CASE WHEN __a0 IS NULL THEN null ELSE EXISTS {{ (__a0)-[`__r`]-()"
+                                            f" WHERE {_TYPES_MATCH} }} END"),
+    "apoc.node.relationship.types": (1, 2, f"CASE WHEN __a0 IS NULL THEN null ELSE coll.distinct([`__p` IN"
+                                           f" coll.sort([(__a0)-[`__r`]-() WHERE {_TYPES_MATCH} | [id(`__r`),"
+                                           " type(`__r`)]]) | `__p`[1]]) END"),
+    "apoc.node.degree.in": (1, 2, "COUNT { (__a0)<-[`__r`]-() WHERE coalesce(__a1, '') = '' OR type(`__r`) = __a1 }"),
+    "apoc.node.degree.out": (1, 2, "COUNT { (__a0)-[`__r`]->() WHERE coalesce(__a1, '') = '' OR type(`__r`) = __a1 }"),
+    "apoc.nodes.connected": (2, 3, "CASE WHEN __a0 IS NULL OR __a1 IS NULL THEN false WHEN __a0 = __a1 THEN true"
+                                   " ELSE EXISTS { (__a0)-[`__r`]-(__a1) WHERE "
+                                   + _TYPES_MATCH.replace("__a1", "__a2") + " } END"),
+    "apoc.text.distance": (2, None, "apoc.text.levenshteinDistance(__a0, __a1)"),
+    "apoc.text.levenshteinsimilarity": (2, None, "CASE WHEN __a0 IS NULL OR __a1 IS NULL THEN null"
+                                                 " WHEN size(__a0) = 0 AND size(__a1) = 0 THEN 1.0"
+                                                 " ELSE toFloat(coll.max([size(__a0), size(__a1)])"
+                                                 " - apoc.text.levenshteinDistance(__a0, __a1))"
+                                                 " / coll.max([size(__a0), size(__a1)]) END"),
+    "apoc.text.fuzzymatch": (2, None, "CASE WHEN __a0 IS NULL OR __a1 IS NULL THEN null"
+                                      " ELSE apoc.text.levenshteinDistance(__a0, __a1) <= CASE WHEN size(__a0) < 3"
+                                      " THEN 0 WHEN size(__a0) < 5 THEN 1 ELSE 2 END END"),
+    "apoc.text.regreplace": (3, None, "apoc.text.replace(__a0, __a1, __a2)"),
+    "apoc.map.setentry": (3, None, "apoc.map.setKey(__a0, __a1, __a2)"),
+    "apoc.map.setpairs": (2, None, "apoc.map.merge(__a0, apoc.map.fromPairs(__a1))"),
+    "apoc.map.setlists": (3, None, "apoc.map.merge(__a0, apoc.map.fromLists(__a1, __a2))"),
+    "apoc.map.fromvalues": (1, None, "CASE WHEN __a0 IS NULL THEN {} ELSE apoc.map.fromPairs([`__i` IN"
+                                     " range(0, size(__a0) - 1, 2) | [__a0[`__i`], __a0[`__i` + 1]]]) END"),
+    "apoc.map.setvalues": (2, None, "apoc.map.merge(__a0, apoc.map.fromValues(__a1))"),
+    "apoc.map.values": (2, 3, "CASE WHEN __a1 IS NULL OR size(__a1) = 0 THEN [] ELSE [`__k` IN __a1 WHERE"
+                              " coalesce(__a2, false) OR `__k` IN keys(__a0) | __a0[`__k`]] END"),
+    "apoc.map.mergelist": (1, None, "CASE WHEN __a0 IS NULL THEN null ELSE reduce(`__m` = {}, `__x` IN __a0 |"
+                                    " apoc.map.merge(`__m`, `__x`)) END"),
+    "apoc.map.groupby": (2, None, "CASE WHEN __a0 IS NULL THEN null ELSE apoc.map.fromPairs([`__i` IN"
+                                  " range(0, size(__a0) - 1) WHERE __a0[`__i`][__a1] IS NOT NULL AND NOT any(`__j` IN"
+                                  " range(`__i` + 1, size(__a0) - 1) WHERE toString(__a0[`__j`][__a1]) ="
+                                  " toString(__a0[`__i`][__a1])) | [toString(__a0[`__i`][__a1]), __a0[`__i`]]]) END"),
+    "apoc.map.groupbymulti": (2, None, "CASE WHEN __a0 IS NULL THEN null ELSE apoc.map.fromPairs([`__k` IN"
+                                       " coll.distinct([`__x` IN __a0 WHERE `__x`[__a1] IS NOT NULL |"
+                                       " toString(`__x`[__a1])]) | [`__k`, [`__x` IN __a0 WHERE"
+                                       " toString(`__x`[__a1]) = `__k`]]]) END"),
+    "apoc.map.clean": (3, None, "apoc.map.fromPairs([`__k` IN keys(__a0) WHERE NOT `__k` IN __a1 AND"
+                                " __a0[`__k`] IS NOT NULL AND NOT any(`__v` IN __a2 WHERE `__v` = __a0[`__k`] AND"
+                                " valueType(`__v`) = valueType(__a0[`__k`])) AND NOT ((__a0[`__k`] IS :: INTEGER OR"
+                                " __a0[`__k`] IS :: FLOAT OR __a0[`__k`] IS :: BOOLEAN) AND"
+                                " toString(__a0[`__k`]) IN __a2) | [`__k`, __a0[`__k`]]])"),
+    "apoc.coll.containsduplicates": (1, None, "CASE WHEN __a0 IS NULL THEN false"
+                                              " ELSE size(coll.distinct(__a0)) < size(__a0) END"),
+    "apoc.coll.disjunction": (2, None, "CASE WHEN __a0 IS NULL THEN __a1 WHEN __a1 IS NULL THEN __a0"
+                                       " ELSE coll.distinct([`__x` IN __a0 WHERE NOT `__x` IN __a1]"
+                                       " + [`__x` IN __a1 WHERE NOT `__x` IN __a0]) END"),
+    "apoc.coll.frequenciesasmap": (1, None, "CASE WHEN __a0 IS NULL THEN {} ELSE apoc.map.fromPairs([`__x` IN"
+                                            " coll.distinct(__a0) | [toString(`__x`), size([`__y` IN __a0 WHERE"
+                                            " `__y` = `__x`])]]) END"),
+    "apoc.coll.pairwithoffset": (2, None, "CASE WHEN __a0 IS NULL THEN null ELSE [`__i` IN range(0, size(__a0) - 1)"
+                                          " | [__a0[`__i`], CASE WHEN `__i` + __a1 >= 0 THEN __a0[`__i` + __a1]"
+                                          " END]] END"),
+    "apoc.coll.runningtotal": (1, None, "CASE WHEN __a0 IS NULL OR size(__a0) = 0 THEN null ELSE [`__s` IN"
+                                        " [`__i` IN range(0, size(__a0) - 1) | reduce(`__t` = 0.0, `__x` IN"
+                                        " __a0[0..`__i` + 1] | `__t` + `__x`)] | CASE WHEN `__s` ="
+                                        " toInteger(`__s`) THEN toInteger(`__s`) ELSE `__s` END] END"),
 }
 """Lower-case name → (least arguments, most arguments (None: the least), the body)."""
 

@@ -4,15 +4,21 @@ connection module is imported."""
 from __future__ import annotations
 
 from engine.algorithms import procedures as algorithm_procedures
+from engine.apoc import aggregates as apoc_aggregates
+from engine.apoc import collections as apoc_collections
 from engine.apoc import create as apoc_create
 from engine.apoc import cypher as apoc_cypher
+from engine.apoc import dates as apoc_dates
 from engine.apoc import functions as apoc_functions
+from engine.apoc import json as apoc_json
+from engine.apoc import maps as apoc_maps
 from engine.apoc import merge as apoc_merge
 from engine.apoc import meta as apoc_meta
 from engine.apoc import nodes as apoc_nodes
 from engine.apoc import path as apoc_path
 from engine.apoc import periodic as apoc_periodic
 from engine.apoc import schema as apoc_schema
+from engine.apoc import text as apoc_text
 from engine.dbms import procedures as dbms_procedures
 from engine.execute.index_kinds import IndexKind, register_index_kind
 from engine.fulltext import falkordb, maintain
@@ -22,6 +28,7 @@ from engine.procedures import register_built_in
 from engine.semantic import extensions, function_macros, procedure_macros
 from engine.semantic import functions as signatures
 from engine.sqlgen import functions as sql_functions
+from engine.sqlgen import projection
 from engine.vector import functions as vector_functions
 from engine.vector import indexes as vector_indexes
 from engine.vector import procedures as vector_procedures
@@ -39,6 +46,18 @@ sql_functions.register_functions(vector_type.FUNCTIONS)
 signatures.KEYWORD_ARGUMENTS.update(vector_type.KEYWORDS)
 signatures.register_functions(apoc_functions.SIGNATURES)
 sql_functions.register_functions(apoc_functions.FUNCTIONS)
+signatures.register_functions(apoc_dates.SIGNATURES)
+sql_functions.register_functions(apoc_dates.FUNCTIONS)
+signatures.register_functions(apoc_text.SIGNATURES)
+sql_functions.register_functions(apoc_text.FUNCTIONS)
+signatures.register_functions(apoc_maps.SIGNATURES)
+sql_functions.register_functions(apoc_maps.FUNCTIONS)
+signatures.register_functions(apoc_json.SIGNATURES)
+sql_functions.register_functions(apoc_json.FUNCTIONS)
+signatures.register_functions(apoc_collections.SIGNATURES)
+sql_functions.register_functions(apoc_collections.FUNCTIONS)
+signatures.register_aggregates(apoc_aggregates.BINDINGS)
+projection.register_aggregates(apoc_aggregates.AGGREGATES)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
 extensions.SEARCH_CALLS["vector"] = vector_search_call
 PROCEDURE_MACRO_PACKAGES = (VECTOR_PROCEDURE_MACROS, apoc_create.PROCEDURE_MACROS, apoc_merge.PROCEDURE_MACROS,

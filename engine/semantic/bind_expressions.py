@@ -22,7 +22,14 @@ from engine.semantic import parameter_reads
 from engine.semantic.bound import children as _children
 from engine.semantic.bound import observed as _observed
 from engine.semantic.function_macros import FUNCTION_MACROS
-from engine.semantic.functions import AGGREGATES, ARGUMENT_KINDS, KEYWORD_ARGUMENTS, SIGNATURES, KeywordArgument
+from engine.semantic.functions import (
+    AGGREGATE_LEAST_ARGUMENTS,
+    AGGREGATES,
+    ARGUMENT_KINDS,
+    KEYWORD_ARGUMENTS,
+    SIGNATURES,
+    KeywordArgument,
+)
 from engine.semantic.known_names import NOT_YET_FUNCTIONS, did_you_mean
 from engine.semantic.scope import Scope, Variable
 from engine.semantic.type_predicates import parse_type
@@ -313,7 +320,7 @@ class ExpressionBinding:
             raise CypherSyntaxError("can't use aggregate functions inside of aggregate functions", node.span,
                                     detail="NestedAggregation")
         arity, rule = AGGREGATES[name]
-        if len(node.arguments) != arity:
+        if not AGGREGATE_LEAST_ARGUMENTS.get(name, arity) <= len(node.arguments) <= arity:
             raise CypherSyntaxError(f"wrong number of arguments for {node.name}()", node.span,
                                     detail="InvalidNumberOfArguments")
         inner = ExpressionContext(aggregates=True, in_aggregate=True)

@@ -236,3 +236,22 @@ AGGREGATES: dict[str, tuple[int, ReturnRule]] = {
     "percentilecont": (2, fixed(t.FLOAT)),
     "percentiledisc": (2, numeric_like_first),
 }
+
+AGGREGATE_LEAST_ARGUMENTS: dict[str, int] = {}
+"""For aggregates whose trailing arguments may be left out (a feature package's): how many must be given;
+the others take every one AGGREGATES names."""
+
+ORDER_SENSITIVE_AGGREGATES: set[str] = {"collect"}
+"""Aggregates whose value depends on the order of their input rows (plan/rules/order_demand.py keeps that
+order for them); feature packages add theirs."""
+
+
+def register_aggregates(entries: Sequence[tuple[str, int, int, ReturnRule, bool]]) -> None:
+    """Aggregating functions a feature package adds (APOC's): (lower-case name, least and most arguments, the
+    result rule, whether the value depends on the rows' order); registered by the composition root, which
+    registers their SQL with `sqlgen.projection.register_aggregates`."""
+    for name, low, high, rule, ordered in entries:
+        AGGREGATES[name] = (high, rule)
+        AGGREGATE_LEAST_ARGUMENTS[name] = low
+        if ordered:
+            ORDER_SENSITIVE_AGGREGATES.add(name)

@@ -271,9 +271,11 @@ class ExpressionCompiler:
                 return f"NULL::{sql_type(node.type)}"
             return self.property_of_entity(entity, self.compile(subject), node.key, node.type)
         if subject.type.is_record:
-            if subject.type.field(node.key) is None:
-                return "NULL::VARIANT"
-            return f"struct_extract({self.compile(subject)}, {sql_string(node.key)})"
+            field = subject.type.field(node.key)
+            if field is None:
+                return f"NULL::{sql_type(node.type)}"
+            # in the representation the expression's type asks for (a field of a record read as ANY)
+            return convert(f"struct_extract({self.compile(subject)}, {sql_string(node.key)})", field, node.type)
         if kind is Kind.NULL:
             return "NULL::VARIANT"
         if kind in t.TEMPORAL_KINDS and node.type.kind is not Kind.ANY:
@@ -314,7 +316,7 @@ class ExpressionCompiler:
                     f" ELSE ({list_sql})[({position}) + 1] END")
         if subject.type.kind in (Kind.NODE, Kind.RELATIONSHIP, Kind.MAP) or subject.type.is_record:
             if isinstance(index, b.BLiteral | b.BParameter) and isinstance(index.value, str):
-                return self._property(b.BProperty(subject, index.value, type=t.ANY, span=node.span))
+                return self._property(b.BProperty(subject, index.value, type=node.type, span=node.span))
             if index.type.kind not in (Kind.STRING, Kind.ANY, Kind.NULL) and not b.observed(index):
                 raise CypherTypeError(f"a map can only be indexed by a string, not {index.type!r}", index.span,
                                       detail="MapElementAccessByNonString")

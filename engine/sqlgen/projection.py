@@ -3,6 +3,8 @@ SKIP and LIMIT, and a WITH's WHERE, over the relation before them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine import types as t
@@ -110,9 +112,15 @@ class ProjectionCompiler:
         for index, aggregate in enumerate(aggregates):
             if aggregate.argument is not None:
                 inputs.append(f"{compiler.compile(aggregate.argument)} AS a{index}")
+            added = AGGREGATE_SQL.get(aggregate.name)
+            if added is not None:
+                inputs += [f"{added.extra[min(j, len(added.extra) - 1)](compiler, extra)} AS a{index}_{j}"
+                           for j, extra in enumerate(aggregate.extra)]
         group_keys = [group_key(f"g{index}", item.expression.type) for index, item in enumerate(grouping)]
         percentiles = {}
         for index, aggregate in enumerate(aggregates):
+            if aggregate.name in AGGREGATE_SQL:
+                continue
             if aggregate.extra and isinstance(aggregate.extra[0], b.BLiteral | b.BParameter):
                 percentiles[index] = compiler.compile(aggregate.extra[0])
             elif aggregate.extra:
@@ -226,6 +234,30 @@ def _first_per_key(queries: QueryCompiler, relation: Relation, variables: list[V
 
 VARYING_PERCENTILE = "<varying>"
 
+InputSql = Callable[[ExpressionCompiler, b.BoundExpression], str]
+
+
+@dataclass(frozen=True)
+class AggregateSql:
+    """The SQL of an aggregate a feature package adds (APOC's). The first argument is column `a<i>` in its own
+    representation; each further one is compiled per row by its converter in `extra` (the last converter
+    serves any further arguments), as column `a<i>_<j>`. `build(aggregate, columns, distinct)` is the
+    aggregate over those columns; `distinct` is ` AND d<i>` under DISTINCT (a row counts when it holds its
+    value's first occurrence), else empty. The input rows carry `__ord`, their order, when the aggregate is
+    order sensitive (`semantic.functions.register_aggregates`)."""
+
+    extra: tuple[InputSql, ...]
+    build: Callable[[b.BAggregate, list[str], str], str]
+
+
+AGGREGATE_SQL: dict[str, AggregateSql] = {}
+"""The aggregates feature packages add, by lower-case name (`register_aggregates`)."""
+
+
+def register_aggregates(entries: Mapping[str, AggregateSql]) -> None:
+    """SQL for the aggregates a feature package adds; registered by the composition root (engine/plugins)."""
+    AGGREGATE_SQL.update(entries)
+
 
 def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5") -> str:
     """SQL of one aggregate over layer-0 column a<index> (d<index>: first occurrence, for DISTINCT)."""
@@ -233,6 +265,9 @@ def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5")
     argument_type = aggregate.argument.type if aggregate.argument is not None else t.ANY
     distinct = f" AND d{index}" if aggregate.distinct else ""
     name = aggregate.name
+    added = AGGREGATE_SQL.get(name)
+    if added is not None:
+        return added.build(aggregate, [column, *(f"{column}_{j}" for j in range(len(aggregate.extra)))], distinct)
     if name == "count":
         if aggregate.argument is None:
             return "count(*)"
@@ -250,7 +285,7 @@ def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5")
         return numeric if kind is Kind.INTEGER or kind is Kind.FLOAT else \
             _numbers_or_durations(aggregate, column, argument_type, distinct, filter_clause, numeric)
     if name == "avg":
-        numeric = f"avg({_numbers(aggregate, column, argument_type)}){filter_clause}"
+        numeric = f"avg({numbers(aggregate, column, argument_type)}){filter_clause}"
         return numeric if kind is Kind.INTEGER or kind is Kind.FLOAT else _numbers_or_durations(
             aggregate, column, argument_type, distinct, filter_clause, f"({numeric})::VARIANT")
     if name in ("min", "max"):
@@ -261,9 +296,9 @@ def _aggregate_sql(aggregate: b.BAggregate, index: int, percentile: str = "0.5")
         return f"arg_{name}({column}, {key(value)}){filter_clause}"
     if name in ("stdev", "stdevp"):
         function = "stddev_samp" if name == "stdev" else "stddev_pop"
-        return f"coalesce({function}({_numbers(aggregate, column, argument_type)}){filter_clause}, 0.0)"
+        return f"coalesce({function}({numbers(aggregate, column, argument_type)}){filter_clause}, 0.0)"
     if name in ("percentilecont", "percentiledisc"):
-        value = _numbers(aggregate, column, argument_type)
+        value = numbers(aggregate, column, argument_type)
         function = "quantile_cont" if name == "percentilecont" else "quantile_disc"
         if percentile == VARYING_PERCENTILE:
             out_of_range = error_sql("ArgumentError", "NumberOutOfRange",
@@ -287,7 +322,7 @@ AGGREGATE_NAMES = {"stdev": "stDev", "stdevp": "stDevP", "percentilecont": "perc
 """How Cypher spells the aggregates whose canonical name is not their lower-case spelling, for messages."""
 
 
-def _numbers(aggregate: b.BAggregate, column: str, argument_type: t.CypherType) -> str:
+def numbers(aggregate: b.BAggregate, column: str, argument_type: t.CypherType) -> str:
     """The aggregate's input as SQL numbers: a column of numbers as it is; any other value, whose type the
     query text leaves open, checked row by row: a value that is no number is a TypeError naming the function
     (sum() and avg() of durations known as such when the statement compiles are `duration_aggregate`'s)."""
@@ -334,5 +369,5 @@ def _sum(aggregate: b.BAggregate, column: str, argument_type: t.CypherType, dist
     value = to_variant(column, argument_type)
     floats = f"count(*) FILTER (WHERE cy_kind({value}) = 3{distinct})"
     integers = f"CASE WHEN cy_kind({value}) = 2 THEN TRY_CAST({value} AS BIGINT) END"
-    return (f"CASE WHEN {floats} > 0 THEN (sum({_numbers(aggregate, column, argument_type)}){filter_clause})::VARIANT"
+    return (f"CASE WHEN {floats} > 0 THEN (sum({numbers(aggregate, column, argument_type)}){filter_clause})::VARIANT"
             f" ELSE coalesce(sum({integers}){filter_clause}, 0)::BIGINT::VARIANT END")

@@ -15,10 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.semantic import bound as b
+from engine.semantic.functions import ORDER_SENSITIVE_AGGREGATES
 from engine.types import Kind
-
-ORDER_SENSITIVE_AGGREGATES = frozenset({"collect"})
-"""Aggregates whose value depends on the order of their input rows."""
 
 PLAIN_GROUP_KINDS = (Kind.BOOLEAN, Kind.INTEGER, Kind.STRING, Kind.NODE, Kind.RELATIONSHIP)
 """Grouping key types whose SQL value is the group's key: no representative is picked by order, and the SQL

@@ -1,0 +1,149 @@
+"""APOC Core's `apoc.map.*` functions that read a map's keys at run time (`apoc.map.Maps`): get, mget,
+sortedProperties, flatten and unflatten, over the `{key, value}` entries of a VARIANT map. flatten walks nested
+maps level by level up to `MAX_DEPTH` (deeper ones are refused), as the runtime's recursive macros do;
+unflatten writes the nested map's JSON in one pass over the sorted key paths."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine import types as t
+from engine.apoc.binding import bind
+from engine.semantic import bound as b
+from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entries
+from engine.sqlgen.runtime import error_sql
+
+MAX_DEPTH = 8
+"""How deep apoc.map.flatten goes into nested maps."""
+
+
+def _map(c: ExpressionCompiler, argument: b.BoundExpression, name: str) -> str:
+    """A map argument as a VARIANT map (null stays null; anything else is a type error on its row)."""
+    return bind(c.variant(argument), lambda v: (
+        f"CASE WHEN {v} IS NULL OR cy_kind({v}) = 6 THEN {v} ELSE "
+        + error_sql("TypeError", "InvalidArgumentType", f"'{name}() expects a map, got ' || cy_type_name({v})")
+        + " END"))
+
+
+def entries_of(value: str) -> str:
+    """The `{key, value}` entries of a VARIANT map, by key."""
+    return f"list_transform(cy_map_keys({value}), lambda k: {{'key': k, 'value': cy_map_get({value}, k)}})"
+
+
+def _lookup(m: str, key: str, default: str, fail: str) -> str:
+    """apoc.map.get's value: the key's value if the map has the key (even null), else the default; no default
+    and `fail` is an error listing the keys."""
+    missing = error_sql("ArgumentError", "InvalidArgumentValue",
+                        f"'Key ' || {key} || ' is not of one of the existing keys [' || "
+                        f"array_to_string(cy_map_keys({m}), ', ') || ']'")
+    return (f"CASE WHEN list_contains(variant_keys({m}), {key}) THEN cy_map_get({m}, {key})"
+            f" WHEN {fail} AND {default} IS NULL THEN {missing} ELSE {default} END")
+
+
+def _get(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.map.get(map, key, value = null, fail = true)."""
+    default = c.variant(f.arguments[2]) if len(f.arguments) > 2 else "NULL::VARIANT"
+    fail = c.boolean(f.arguments[3]) if len(f.arguments) > 3 else "true"
+    return bind(_map(c, f.arguments[0], "apoc.map.get"), lambda m: bind(c.string(f.arguments[1]), lambda k: (
+        f"CASE WHEN {m} IS NULL THEN NULL ELSE {_lookup(m, k, default, fail)} END")))
+
+
+def _mget(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.map.mget(map, keys, values = null, fail = true): apoc.map.get per key, the i-th value its default."""
+    keys, element = c.list_value(f.arguments[1])
+    names = f"list_transform({convert(keys, t.list_of(element), t.ANY_LIST)}, lambda x: cy_string(x))"
+    if len(f.arguments) > 2:
+        items, item = c.list_value(f.arguments[2])
+        defaults = f"coalesce({convert(items, t.list_of(item), t.ANY_LIST)}, []::VARIANT[])"
+    else:
+        defaults = "[]::VARIANT[]"
+    fail = c.boolean(f.arguments[3]) if len(f.arguments) > 3 else "true"
+    return bind(_map(c, f.arguments[0], "apoc.map.mget"), lambda m: bind(names, lambda ks: bind(defaults, lambda d: (
+        f"CASE WHEN {m} IS NULL OR {ks} IS NULL THEN NULL ELSE list_transform({ks}, lambda key, i:"
+        f" {_lookup(m, 'key', f'{d}[i]', fail)}) END"))))
+
+
+def _sorted_properties(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.map.sortedProperties(map, ignoreCase = true): [key, value] pairs by key, case-insensitively
+    unless asked (keys equal but for case keep the order of their code points)."""
+    ignore_case = c.boolean(f.arguments[1]) if len(f.arguments) > 1 else "true"
+    return bind(_map(c, f.arguments[0], "apoc.map.sortedProperties"), lambda m: (
+        f"CASE WHEN {m} IS NULL THEN NULL ELSE list_transform(list_sort(list_transform(cy_map_keys({m}), lambda k:"
+        f" {{'o': CASE WHEN {ignore_case} THEN lower(k) ELSE k END, 'k': k}})), lambda s: [s.k::VARIANT,"
+        f" cy_map_get({m}, s.k)]::VARIANT) END"))
+
+
+def flattened(entries: str, delimiter: str) -> str:
+    """The leaf entries under `entries`, their keys the path of keys joined by the delimiter: each round
+    replaces the entries holding a map by that map's entries (an empty map leaves nothing). The rounds
+    follow one another, none inside another's lambda, so the SQL grows with MAX_DEPTH, not exponentially."""
+    state = entries
+    for depth in range(MAX_DEPTH):
+        e, x = f"e{depth}", f"x{depth}"
+        state = (f"flatten(list_transform({state}, lambda {e}: CASE WHEN cy_kind({e}.value) = 6 THEN"
+                 f" list_transform({entries_of(f'{e}.value')}, lambda {x}: {{'key': {e}.key || {delimiter} ||"
+                 f" {x}.key, 'value': {x}.value}}) ELSE [{e}] END))")
+    deeper = error_sql("UnsupportedFeature", "Unsupported",
+                       f"'apoc.map.flatten() of maps nested more than {MAX_DEPTH} deep'")
+    return bind(state, lambda leaves: (
+        f"CASE WHEN len(list_filter({leaves}, lambda e: cy_kind(e.value) = 6)) > 0 THEN {deeper} ELSE {leaves} END"))
+
+
+def _flatten(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.map.flatten(map, delimiter = '.'): nested maps' entries lifted to the top, keyed by their path
+    (an empty nested map leaves nothing)."""
+    delimiter = c.string(f.arguments[1]) if len(f.arguments) > 1 else "'.'"
+    return bind(_map(c, f.arguments[0], "apoc.map.flatten"), lambda m: bind(
+        f"coalesce({delimiter}, '.')", lambda d: (
+            f"CASE WHEN {m} IS NULL THEN NULL ELSE {map_of_entries(flattened(entries_of(m), d))}"
+            " END")))
+
+
+def unflattened_json(entries: str, delimiter: str) -> str:
+    """JSON text of the nested map the `{key, value}` entries make when each key is split at every occurrence
+    of the delimiter, left to right (Java's split(delimiter, 2) applied again to the rest). The entries sorted
+    by their paths come grouped by every prefix, so one pass writes the braces: each entry closes the levels
+    it does not share with the one before and opens its own. A key that is both a value and a map is an
+    error (APOC's outcome depends on a HashMap's order)."""
+    def body(paths: str) -> str:
+        def lcp(a: str, b_: str) -> str:
+            shortest = f"least(len({a}), len({b_}))"
+            return (f"coalesce(list_position(list_transform(range(1, {shortest} + 1), lambda j: {a}[j] = {b_}[j]),"
+                    f" false) - 1, {shortest})")
+        conflict = error_sql("ArgumentError", "InvalidArgumentValue",
+                             "'apoc.map.unflatten(): a key is both a value and a map'")
+        prefixed = (f"len(list_filter({paths}, lambda a: len(list_filter({paths}, lambda c: len(c.p) > len(a.p)"
+                    " AND c.p[1:len(a.p)] = a.p)) > 0)) > 0")
+        opening = ("array_to_string(list_transform(e.p[start + 1:len(e.p) - 1], lambda seg: to_json(seg) || ':{'),"
+                   " '') || to_json(e.p[-1]) || ':' || coalesce(e.v::JSON::VARCHAR, 'null')")
+        pieces = (f"list_transform({paths}, lambda e, i: list_transform([CASE WHEN i = 1 THEN 0 ELSE"
+                  f" {lcp(f'{paths}[i - 1].p', 'e.p')} END], lambda start: CASE WHEN i = 1 THEN '' ELSE"
+                  f" repeat('}}', (len({paths}[i - 1].p) - 1 - start)::BIGINT) || ',' END || {opening})[1])")
+        text = (f"'{{' || array_to_string({pieces}, '') || CASE WHEN len({paths}) = 0 THEN '' ELSE"
+                f" repeat('}}', (len({paths}[-1].p) - 1)::BIGINT) END || '}}'")
+        return f"CASE WHEN {prefixed} THEN {conflict} ELSE {text} END"
+    return bind(f"list_sort(list_transform({entries}, lambda e: {{'p': string_split(e.key, {delimiter}),"
+                " 'v': e.value}))", body)
+
+
+def _unflatten(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.map.unflatten(map, delimiter = '.'): each key split at the delimiter, the value nested under
+    the parts (a blank delimiter is '.')."""
+    delimiter = c.string(f.arguments[1]) if len(f.arguments) > 1 else "'.'"
+    return bind(_map(c, f.arguments[0], "apoc.map.unflatten"), lambda m: bind(
+        f"CASE WHEN trim(coalesce({delimiter}, '')) = '' THEN '.' ELSE {delimiter} END", lambda d: (
+            f"CASE WHEN {m} IS NULL THEN NULL ELSE CAST(CAST({unflattened_json(entries_of(m), d)} AS JSON)"
+            " AS VARIANT) END")))
+
+
+SIGNATURES = [
+    ("apoc.map.get", 2, 4, t.ANY), ("apoc.map.mget", 2, 4, t.ANY_LIST),
+    ("apoc.map.sortedproperties", 1, 2, t.ANY_LIST), ("apoc.map.flatten", 1, 2, t.MAP),
+    ("apoc.map.unflatten", 1, 2, t.MAP),
+]
+"""(lower-case name, least and most arguments, result type)."""
+
+FUNCTIONS: dict[str, Callable[[ExpressionCompiler, b.BFunction], str]] = {
+    "apoc.map.get": _get, "apoc.map.mget": _mget, "apoc.map.sortedproperties": _sorted_properties,
+    "apoc.map.flatten": _flatten, "apoc.map.unflatten": _unflatten,
+}
