@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import datetime
+import functools
 import os
 import time
 from collections.abc import Callable, Mapping

@@ -83,7 +83,8 @@ def schema_of(duck: duckdb.DuckDBPyConnection, database: str, name: str, span: S
     return str(row[0])
 
 
-def create(duck: duckdb.DuckDBPyConnection, database: str, name: str, if_not_exists: bool, span: Span | None = None) -> str | None:
+def create(duck: duckdb.DuckDBPyConnection, database: str, name: str, if_not_exists: bool,
+           span: Span | None = None) -> str | None:
     """Register the graph `name` and make its schema, in the caller's transaction; the schema, which the
     caller fills with the graph's tables, or None when it exists already and `if_not_exists`."""
     name = checked_name(name, span)
@@ -100,7 +101,8 @@ def create(duck: duckdb.DuckDBPyConnection, database: str, name: str, if_not_exi
     return schema
 
 
-def drop(duck: duckdb.DuckDBPyConnection, database: str, name: str, if_exists: bool, span: Span | None = None) -> str | None:
+def drop(duck: duckdb.DuckDBPyConnection, database: str, name: str, if_exists: bool,
+         span: Span | None = None) -> str | None:
     """Drop the graph `name` and everything it holds, in the caller's transaction; its schema, or None when
     there was none and `if_exists`. The default graph cannot be dropped (as in Neo4j)."""
     name = checked_name(name, span)

@@ -124,8 +124,8 @@ def parse(text: str) -> ast.Statement:
 
 def with_graph(statement: ast.Statement, uses: list[tuple[str, Span]]) -> ast.Statement:
     """`statement` (a query or a schema command) with the graph its USE clauses name (ADR-0076): every USE of
-    a statement (in a UNION's parts, in subqueries) must name the same graph, since a statement runs on one graph in one transaction;
-    several are Neo4j's composite queries, refused by name."""
+    a statement (in a UNION's parts, in subqueries) must name the same graph, since a statement runs on one
+    graph in one transaction; several are Neo4j's composite queries, refused by name."""
     if not uses:
         return statement
     name, _ = uses[0]
@@ -517,10 +517,7 @@ class Parser:
     def parse_database_command(self, action: str, start: Token) -> ast.DatabaseCommand:
         """The rest of `CREATE DATABASE`/`DROP DATABASE` after the word DATABASE (ADR-0076)."""
         name = self.parse_graph_name("a database name")
-        if action == "create":
-            if_exists = self.parse_if_not_exists()
-        else:
-            if_exists = self.parse_if_exists()
+        if_exists = self.parse_if_not_exists() if action == "create" else self.parse_if_exists()
         for word in ("OPTIONS", "WAIT", "NOWAIT", "TOPOLOGY", "DUMP", "DESTROY", "RESTRICT", "CASCADE"):
             if self.at_word(word):
                 raise UnsupportedFeature(f"{action.upper()} DATABASE ... {word}", self.token_span(self.current))
