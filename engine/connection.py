@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import duckdb
 
 from engine.compile import bind
-from engine.errors import CypherError, DatabaseLocked, UnsupportedFeature
+from engine.errors import CypherError, DatabaseLocked, DatabaseNotFound, UnsupportedFeature
 from engine.execute import macros, runtime_catalog, statement_cache
 from engine.execute.executor import Executor
 from engine.execute.profile import Profile
@@ -227,21 +227,28 @@ class Connection:
             kept = _Graph(schema, search_path, store, Executor(self._duck, store),
                           StatementCache(self._statement_cache_size))
             self._graphs[name] = kept
-        else:
+        elif kept.store.key not in graphs.DROPPED:  # a dropped one's statements are refused (`_present`)
             self._duck.execute(f"SET search_path = {sql_string(kept.search_path)}")
         self._active = name
         self._store, self._executor, self._statements = kept.store, kept.executor, kept.statements
+
+    def _present(self, span: Span | None = None) -> None:
+        """DatabaseNotFound if another connection dropped the graph this one is on (graphs.DROPPED)."""
+        if self._store.key in graphs.DROPPED:
+            raise DatabaseNotFound(f"the graph {self._active!r} was dropped", span, detail="DatabaseNotFound")
 
     @contextlib.contextmanager
     def _using(self, statement: Statement | None) -> Any:
         """Run what the block runs on the graph `statement`'s USE names, then return to the one before."""
         name = None if statement is None else statement.graph
         if name is None or name == self._active:
+            self._present(None if statement is None else statement.span)
             yield
             return
         before = self._active
         try:
             self._activate(name, statement.span if statement is not None else None)
+            self._present(statement.span if statement is not None else None)
             yield
         finally:
             self._activate(before)
@@ -303,6 +310,8 @@ class Connection:
             with contextlib.suppress(duckdb.Error):
                 self._duck.execute("ROLLBACK")
             raise
+        if schema is not None and self._file is not None:
+            graphs.DROPPED.add(f"{self._file}#{schema}")
         self._graphs.pop(command.name, None)
         return Result([], [], counters={**empty_counters(), "system_updates": 0 if schema is None else 1})
 
@@ -430,11 +439,15 @@ class Connection:
                 params: Mapping[str, Any] | None = None) -> tuple[Any, list[tuple[str, list[Any]]]]:
         """The bound statement and every SQL statement it runs (up to an error, if one is raised),
         from a run that is rolled back."""
-        self._store.current()
-        bound = bind(_parsed(statement), params, self._store.catalog, self.procedures)
-        trace: list[tuple[str, list[Any]]] = []
-        with contextlib.suppress(CypherError):
-            self._executor.run(bound, statement, trace=trace)
+        parsed = _parsed(statement)
+        if isinstance(parsed, DatabaseCommand):
+            raise UnsupportedFeature("EXPLAIN of a database command", parsed.span).with_source(statement)
+        with self._using(parsed):
+            self._store.current()
+            bound = bind(parsed, params, self._store.catalog, self.procedures)
+            trace: list[tuple[str, list[Any]]] = []
+            with contextlib.suppress(CypherError):
+                self._executor.run(bound, statement, trace=trace)
         return bound, trace
 
     def statement_cache_info(self) -> dict[str, int]:
@@ -493,6 +506,7 @@ class Connection:
 
     def schema(self) -> dict[str, Any]:
         """Labels, relationship types, property keys per label and per type, indexes and constraints."""
+        self._present()
         self._store.current()
         return describe_schema(self._duck, self._store.catalog)
 

@@ -141,6 +141,9 @@ class SharedConnection:
     def schema(self) -> dict[str, Any]:
         return self._call("schema", reads_only=True)
 
+    def graphs(self) -> list[dict[str, Any]]:
+        return self._call("graphs", reads_only=True)
+
     def statement_cache_info(self) -> dict[str, int]:
         return self._call("statement_cache_info", reads_only=True)
 

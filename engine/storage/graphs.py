@@ -35,6 +35,13 @@ def _main(database: str) -> str:
     return f"{sql_identifier(database)}.main"
 
 
+DROPPED: set[str] = set()
+"""The keys (`file#schema`) of the graphs of files that connections of this process dropped. Every connection
+to a file is in the process that holds it (ADR-0055), and a schema's name is never given again, so a
+connection on a graph whose key is here is on a graph that no longer exists: DuckDB would resolve its
+unqualified tables to another schema on the search path, so the connection must refuse to run instead."""
+
+
 def checked_name(name: str, span: Span | None = None) -> str:
     """`name` in lower case, the form a graph is known by; an error naming what is wrong with it otherwise."""
     lowered = name.lower()

@@ -343,3 +343,24 @@ def test_another_process_opens_its_session_on_the_graph_it_names(tmp_path):
         assert second.startswith("missing: no graph named 'missing'")
         assert db.execute("MATCH (n) RETURN labels(n)").rows == [(["Held"],)]
         assert db.execute("USE visitor MATCH (n:FromChild) RETURN id(n)").rows == [(1,)]
+
+
+def test_a_connection_on_a_graph_another_connection_dropped_refuses_to_run(tmp_path):
+    """DuckDB would resolve the dropped schema's tables to another schema of the search path: the reads would
+    read, and the writes write, another graph."""
+    path = str(tmp_path / "graphs.rl")
+    with engine.connect(path) as db:
+        db.execute("CREATE DATABASE x")
+        with engine.connect(path, graph="x") as on_x:
+            on_x.execute("CREATE (:N)")
+            db.execute("DROP DATABASE x")
+            for statement in ("MATCH (n) RETURN n", "CREATE (:M)"):
+                with pytest.raises(engine.DatabaseNotFound, match="the graph 'x' was dropped"):
+                    on_x.execute(statement)
+            with pytest.raises(engine.DatabaseNotFound):
+                on_x.schema()
+            assert on_x.execute("USE neo4j MATCH (n) RETURN count(n)").rows == [(0,)]
+        db.execute("CREATE DATABASE x")  # a graph of the same name is another schema
+        with engine.connect(path, graph="x") as on_x:
+            assert on_x.execute("MATCH (n) RETURN count(n)").rows == [(0,)]
+        assert db.execute("MATCH (n) RETURN count(n)").rows == [(0,)]
