@@ -364,3 +364,42 @@ def test_a_connection_on_a_graph_another_connection_dropped_refuses_to_run(tmp_p
         with engine.connect(path, graph="x") as on_x:
             assert on_x.execute("MATCH (n) RETURN count(n)").rows == [(0,)]
         assert db.execute("MATCH (n) RETURN count(n)").rows == [(0,)]
+
+
+# -- full-text and vector indexes ----------------------------------------------------------------------
+
+
+def test_full_text_indexes_and_their_results_are_per_graph():
+    with engine.connect() as db:
+        db.execute("CREATE DATABASE other")
+        for graph, words in (("neo4j", "zebra crossing"), ("other", "zebra stripes")):
+            db.execute(f"USE {graph} CREATE FULLTEXT INDEX docs FOR (n:Doc) ON EACH [n.text]")
+            db.execute(f"USE {graph} CREATE (:Doc {{text: $words}}), (:Doc {{text: 'nothing here'}})",
+                       {"words": words})
+        search = "CALL db.index.fulltext.queryNodes('docs', $q) YIELD node RETURN node.text AS text"
+        assert db.execute(search, {"q": "zebra"}).rows == [("zebra crossing",)]
+        assert db.execute(f"USE other {search}", {"q": "zebra"}).rows == [("zebra stripes",)]
+        assert db.execute(search, {"q": "stripes"}).rows == []
+        db.execute("USE other DROP INDEX docs")
+        assert db.execute(search, {"q": "crossing"}).rows == [("zebra crossing",)]
+        with pytest.raises(engine.CypherError, match="docs"):
+            db.execute(f"USE other {search}", {"q": "zebra"})
+
+
+def test_vector_indexes_and_their_results_are_per_graph():
+    with engine.connect() as db:
+        db.execute("CREATE DATABASE other")
+        for graph, vectors in (("neo4j", [[1.0, 0.0], [0.0, 1.0]]), ("other", [[0.6, 0.8]])):
+            db.execute(f"USE {graph} CREATE VECTOR INDEX emb FOR (c:Chunk) ON c.embedding OPTIONS "
+                       "{indexConfig: {`vector.dimensions`: 2, `vector.similarity_function`: 'cosine'}}")
+            db.execute(f"USE {graph} UNWIND range(0, size($vs) - 1) AS i"
+                       " CREATE (:Chunk {i: i, embedding: vecf32($vs[i])})", {"vs": vectors})
+        search = ("CALL db.index.vector.queryNodes('emb', 5, $q) YIELD node"
+                  " RETURN node.i AS i, node.embedding[0] AS x")
+        assert [row[0] for row in db.execute(search, {"q": [1.0, 0.0]}).rows] == [0, 1]
+        rows = db.execute(f"USE other {search}", {"q": [1.0, 0.0]}).rows
+        assert len(rows) == 1 and rows[0][0] == 0 and abs(rows[0][1] - 0.6) < 1e-6
+        assert db.execute("USE other SHOW VECTOR INDEXES YIELD name RETURN name").rows == [("emb",)]
+        db.execute("DROP INDEX emb")
+        assert db.execute("SHOW VECTOR INDEXES YIELD name RETURN name").rows == []
+        assert len(db.execute(f"USE other {search}", {"q": [1.0, 0.0]}).rows) == 1
