@@ -238,9 +238,16 @@ class Connection:
             raise DatabaseNotFound(f"the graph {self._active!r} was dropped", span, detail="DatabaseNotFound")
 
     @contextlib.contextmanager
-    def _using(self, statement: Statement | None) -> Any:
-        """Run what the block runs on the graph `statement`'s USE names, then return to the one before."""
+    def _using(self, statement: Statement | None, graph: str | None = None) -> Any:
+        """Run what the block runs on the graph `statement`'s USE names, or else `graph` (a call's), then return
+        to the one before. A USE naming another graph than the call's is refused: one statement, one graph."""
         name = None if statement is None else statement.graph
+        if graph is not None:
+            sent_to = graphs.checked_name(graph)
+            if name is not None and name != sent_to:
+                raise UnsupportedFeature(f"USE {name} in a statement sent to the graph {sent_to}",
+                                         None if statement is None else statement.span)
+            name = sent_to
         if name is None or name == self._active:
             self._present(None if statement is None else statement.span)
             yield
@@ -342,10 +349,11 @@ class Connection:
 
     @_bounded_depth
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *,
-                read_only: bool = False, timeout: float | None = None) -> Result:
+                read_only: bool = False, timeout: float | None = None, graph: str | None = None) -> Result:
         """Run exactly one Cypher statement as one transaction. `timeout` (seconds) overrides the
         connection's for this statement: past it the statement is stopped, rolled back, and
-        StatementTimeout raised."""
+        StatementTimeout raised. `graph` runs it on that graph of the database, as `USE graph` would
+        (ADR-0076): an MCP tool call or a page cell scoped to a graph."""
         statement = without_query_options(statement)
         mode, text = plan_prefix(statement)
         target = self._target(text)
@@ -353,7 +361,7 @@ class Connection:
             if mode is not None:
                 raise UnsupportedFeature(f"{mode} of a database command", target.span).with_source(statement)
             return self._administer(target, statement, read_only)
-        with self._using(target):
+        with self._using(target, graph):
             return self._execute_here(statement, mode, text, params, read_only=read_only, timeout=timeout)
 
     def _execute_here(self, statement: str, mode: str | None, text: str, params: Mapping[str, Any] | None, *,
@@ -409,9 +417,10 @@ class Connection:
 
     @_bounded_depth
     def execute_script(self, text: str, params: Mapping[str, Any] | None = None, *,
-                       read_only: bool = False, timeout: float | None = None) -> list[Result]:
+                       read_only: bool = False, timeout: float | None = None,
+                       graph: str | None = None) -> list[Result]:
         """Run `;`-separated statements in order, each its own transaction (and with its own `timeout`);
-        error positions are relative to `text`."""
+        error positions are relative to `text`. `graph`: each runs on that graph, as `execute`'s."""
         results = []
         for statement, span in _parsed_script(text):
             if isinstance(statement, DatabaseCommand):
@@ -419,7 +428,7 @@ class Connection:
                 result.statement = text[span.start:span.end]
                 results.append(result)
                 continue
-            with self._using(statement):
+            with self._using(statement, graph):
                 started = time.perf_counter()
                 self._store.current()
                 bound = self._bind(statement, params, text)

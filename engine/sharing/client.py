@@ -123,16 +123,16 @@ class SharedConnection:
         self._attach()
 
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *, read_only: bool = False,
-                timeout: float | None = None) -> Any:
+                timeout: float | None = None, graph: str | None = None) -> Any:
         refuse_deep_parameters(statement, params)
         return self._call("execute", statement, params, reads_only=read_only, read_only=read_only,
-                          timeout=self._timeout(timeout))
+                          timeout=self._timeout(timeout), graph=graph)
 
     def execute_script(self, text: str, params: Mapping[str, Any] | None = None, *, read_only: bool = False,
-                       timeout: float | None = None) -> Any:
+                       timeout: float | None = None, graph: str | None = None) -> Any:
         refuse_deep_parameters(text, params)
         return self._call("execute_script", text, params, reads_only=read_only, read_only=read_only,
-                          timeout=self._timeout(timeout))
+                          timeout=self._timeout(timeout), graph=graph)
 
     def explain(self, statement: str, params: Mapping[str, Any] | None = None) -> Any:
         refuse_deep_parameters(statement, params)

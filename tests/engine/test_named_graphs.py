@@ -403,3 +403,25 @@ def test_vector_indexes_and_their_results_are_per_graph():
         db.execute("DROP INDEX emb")
         assert db.execute("SHOW VECTOR INDEXES YIELD name RETURN name").rows == []
         assert len(db.execute(f"USE other {search}", {"q": [1.0, 0.0]}).rows) == 1
+
+
+# -- a call scoped to a graph ----------------------------------------------------------------------------
+
+
+def test_a_call_names_the_graph_it_runs_on():
+    """`execute(..., graph=)`: what an MCP tool call or a page cell scoped to a graph sends."""
+    with engine.connect() as db:
+        db.execute("CREATE DATABASE tl_mem_ada")
+        db.execute("CREATE (:Turn {text: $t})", {"t": "hi"}, graph="tl_mem_ada")
+        assert db.execute("MATCH (t:Turn) RETURN t.text", graph="tl_mem_ada").rows == [("hi",)]
+        assert db.execute("MATCH (t:Turn) RETURN t.text").rows == []
+        assert db.execute("USE tl_mem_ada MATCH (t:Turn) RETURN t.text", graph="TL_MEM_ADA").rows == [("hi",)]
+        with pytest.raises(engine.UnsupportedFeature, match="USE neo4j in a statement sent to the graph tl_mem_ada"):
+            db.execute("USE neo4j MATCH (n) RETURN n", graph="tl_mem_ada")
+        results = db.execute_script("CREATE (:Fact); MATCH (n) RETURN count(n)", graph="tl_mem_ada")
+        assert results[-1].rows == [(2,)]
+        with pytest.raises(engine.DatabaseNotFound):
+            db.execute("RETURN 1", graph="tl_mem_bob")
+        with pytest.raises(engine.ReadOnlyViolation):
+            db.execute("CREATE (:X)", graph="tl_mem_ada", read_only=True)
+        assert db.execute("MATCH (n) RETURN count(n)", graph="tl_mem_ada").rows == [(2,)]
