@@ -513,11 +513,12 @@ class Connection:
         raises StatementInterrupted. Does nothing when no statement runs."""
         self._duck.interrupt()
 
-    def schema(self) -> dict[str, Any]:
-        """Labels, relationship types, property keys per label and per type, indexes and constraints."""
-        self._present()
-        self._store.current()
-        return describe_schema(self._duck, self._store.catalog)
+    def schema(self, graph: str | None = None) -> dict[str, Any]:
+        """Labels, relationship types, property keys per label and per type, indexes and constraints (of
+        `graph`, default the connection's)."""
+        with self._using(None, graph):
+            self._store.current()
+            return describe_schema(self._duck, self._store.catalog)
 
     def register_procedure(self, signature: str, rows: list[Mapping[str, Any]]) -> None:
         """Make a table-backed procedure callable: `CALL name(args)` returns, in order, the rows of `rows`

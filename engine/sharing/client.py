@@ -138,8 +138,8 @@ class SharedConnection:
         refuse_deep_parameters(statement, params)
         return self._call("explain", statement, params, reads_only=True)
 
-    def schema(self) -> dict[str, Any]:
-        return self._call("schema", reads_only=True)
+    def schema(self, graph: str | None = None) -> dict[str, Any]:
+        return self._call("schema", reads_only=True, graph=graph)
 
     def graphs(self) -> list[dict[str, Any]]:
         return self._call("graphs", reads_only=True)
