@@ -72,11 +72,13 @@ class CypherTools:
         return {str(key): to_json(value) for key, value in schema.items()}
 
     def run_cell(self, text: str, parameters: Params, *, read_only: bool,
-                 hints: Mapping[type[engine.CypherError], str] | None = None) -> list[engine.Result]:
+                 hints: Mapping[type[engine.CypherError], str] | None = None,
+                 graph: str | None = None) -> list[engine.Result]:
         """A page cell's `;`-separated statements in order, each its own transaction, as `cookbook run` runs
-        them; with `read_only`, one that writes is refused before it runs. `hints` replace HINTS."""
+        them (on the cell's `graph`); with `read_only`, one that writes is refused before it runs. `hints`
+        replace HINTS."""
         results = self._on_connection(lambda connection: connection.execute_script(
-            text, dict(parameters or {}), read_only=read_only), text, HINTS if hints is None else hints)
+            text, dict(parameters or {}), read_only=read_only, graph=graph), text, HINTS if hints is None else hints)
         self.last_ordered = bool(results and results[-1].ordered)
         return results
 
