@@ -5,8 +5,11 @@ reopening it and from another process."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import time
 
 import duckdb
 import pytest
@@ -425,3 +428,32 @@ def test_a_call_names_the_graph_it_runs_on():
         with pytest.raises(engine.ReadOnlyViolation):
             db.execute("CREATE (:X)", graph="tl_mem_ada", read_only=True)
         assert db.execute("MATCH (n) RETURN count(n)", graph="tl_mem_ada").rows == [(2,)]
+
+
+KILLED = """
+import sys, engine
+db = engine.connect(sys.argv[1])
+db.execute("CREATE DATABASE tl_mem_ada")
+db.execute("USE tl_mem_ada CREATE (:Turn {n: 1})")
+db.execute("CREATE (:Repo)")
+print("written", flush=True)
+db.execute("USE tl_mem_ada UNWIND range(1, 100000000) AS i CREATE (:Turn {n: i})")
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_a_writer_killed_mid_statement_leaves_every_graph_whole(tmp_path):
+    """Only the write-ahead log has the graphs and their committed writes; the statement running when the
+    process dies leaves nothing, in its graph or another."""
+    path = str(tmp_path / "graphs.rl")
+    writer = subprocess.Popen([sys.executable, "-c", KILLED, path], cwd=ROOT, text=True, stdout=subprocess.PIPE)
+    assert writer.stdout.readline() == "written\n"
+    time.sleep(0.5)
+    os.kill(writer.pid, signal.SIGKILL)
+    writer.wait(timeout=60)
+    writer.stdout.close()
+    with engine.connect(path) as db:
+        assert names(db) == ["neo4j", "tl_mem_ada"]
+        assert db.execute("MATCH (n) RETURN labels(n)").rows == [(["Repo"],)]
+        assert db.execute("USE tl_mem_ada MATCH (t:Turn) RETURN t.n, id(t)").rows == [(1, 0)]
+        assert db.execute("USE tl_mem_ada CREATE (t:Turn) RETURN id(t)").rows == [(1,)]
