@@ -301,7 +301,7 @@ class Connection:
                 self._duck.execute("ROLLBACK")
             raise
         finally:
-            self._duck.execute(f"SET search_path = {sql_string(self._graphs[self._active].search_path)}")
+            self._activate(self._active)  # the search path back on the connection's graph
         return Result([], [], counters={**empty_counters(), "system_updates": 0 if schema is None else 1})
 
     def _drop_database(self, command: DatabaseCommand) -> Result:

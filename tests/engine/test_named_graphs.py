@@ -457,3 +457,21 @@ def test_a_writer_killed_mid_statement_leaves_every_graph_whole(tmp_path):
         assert db.execute("MATCH (n) RETURN labels(n)").rows == [(["Repo"],)]
         assert db.execute("USE tl_mem_ada MATCH (t:Turn) RETURN t.n, id(t)").rows == [(1, 0)]
         assert db.execute("USE tl_mem_ada CREATE (t:Turn) RETURN id(t)").rows == [(1,)]
+
+
+def test_a_named_graph_finds_the_runtime_macros_made_in_memory(tmp_path, monkeypatch):
+    """When the macros' cache file cannot be had they are TEMP macros of the session (ADR-0031), which a
+    named graph's search path must still reach."""
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    path = str(tmp_path / "graphs.rl")
+    with engine.connect(path) as db:
+        db.execute("CREATE DATABASE other")
+        db.execute("USE other CREATE (:N {d: date('2026-12-05'), s: 'x'})")
+        rows = db.execute("USE other MATCH (n:N) RETURN toString(n.d) + n.s AS t, n.d.year AS y").rows
+        assert rows == [("2026-12-05x", 2026)]
+    with engine.connect(path, graph="other") as other:
+        assert other.execute("MATCH (n:N) RETURN n.d.month AS m").rows == [(12,)]
+        same = "RETURN [1, 'a'] = [1.0, 'a'] AS same, toString(datetime('2026-03-02T09:00Z')) AS at"
+        assert other.execute(same).rows == [(True, "2026-03-02T09:00:00Z")]
