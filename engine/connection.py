@@ -1,9 +1,11 @@
-"""Connections: one DuckDB database (in memory or a single file) holding one property graph."""
+"""Connections: one DuckDB database (in memory or a single file) holding named property graphs (ADR-0076),
+a connection on one of them at a time."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import datetime
 import functools
 import os
 import time
@@ -13,11 +15,11 @@ from typing import Any, TypeVar
 import duckdb
 
 from engine.compile import bind
-from engine.errors import CypherError, DatabaseLocked, UnsupportedFeature
+from engine.errors import CypherError, DatabaseLocked, DatabaseNotFound, UnsupportedFeature
 from engine.execute import macros, runtime_catalog, statement_cache
 from engine.execute.executor import Executor
 from engine.execute.profile import Profile
-from engine.execute.results import Result
+from engine.execute.results import Result, empty_counters
 from engine.execute.schema_info import describe_schema
 from engine.execute.statement_cache import StatementCache
 from engine.host import allow_import, host
@@ -47,12 +49,13 @@ from engine.sharing import holder
 from engine.sharing.client import SharedConnection
 from engine.span import Span
 from engine.sqlgen import runtime
-from engine.storage import write_lock
+from engine.storage import graphs, write_lock
 from engine.storage.open_errors import open_error
 from engine.storage.schema import GraphStore
-from engine.syntax.ast import Statement
+from engine.syntax.ast import DatabaseCommand, Statement
 from engine.syntax.parser import parse, parse_script
 from engine.syntax.prefix import plan_prefix, without_query_options
+from engine.values import DateTime
 
 
 @functools.lru_cache(maxsize=256)
@@ -149,11 +152,28 @@ def _open_file(path: str, memory_limit: str, import_dir: str | None) -> duckdb.D
     return duck
 
 
+@dataclasses.dataclass
+class _Graph:
+    """What a connection keeps of one graph it has used: its store, executor and compiled reads."""
+
+    schema: str
+    search_path: str
+    store: GraphStore
+    executor: Executor
+    statements: StatementCache
+
+
+DATABASE_COLUMNS = ("name", "type", "access", "currentStatus", "default", "home", "lastWrite")
+"""SHOW DATABASES' columns: Neo4j's that have a meaning for a graph of one database, and its last write."""
+
+
 class Connection:
-    """An open graph database. Use `engine.connect()` to make one; close it or use it as a context manager."""
+    """An open graph database, on one of its graphs (`graph`). Use `engine.connect()` to make one; close it or
+    use it as a context manager."""
 
     def __init__(self, path: str = ":memory:", limits: Limits | None = None, *,
-                 statement_cache_size: int = statement_cache.DEFAULT_SIZE, import_dir: str | None = None) -> None:
+                 statement_cache_size: int = statement_cache.DEFAULT_SIZE, import_dir: str | None = None,
+                 graph: str = graphs.DEFAULT_GRAPH) -> None:
         self.path = path
         self.limits = limits or Limits()
         self._attached: str | None = None
@@ -168,23 +188,185 @@ class Connection:
                            f" SET VARIABLE {LIST_VARIABLE} = {list_cap(self.limits.memory)};"
                            f" SET VARIABLE {TEXT_VARIABLE} = {text_cap(self.limits.memory)}")
         self._duck.execute(f"SET VARIABLE {IMPORT_VARIABLE} = ?::VARCHAR", [self.import_dir])
-        self._store = GraphStore(self._duck, shared_as=None if self._attached else os.path.realpath(path))
+        (self._database, current_path) = self._duck.execute(
+            "SELECT current_database(), current_setting('search_path')").fetchone() or ("", "")
+        self._macros_path = ",".join(entry for entry in str(current_path).split(",")[1:] if entry)
+        """The search path's entries after the graph's schema: where the runtime macros are."""
+        self._file = None if self._attached else os.path.realpath(path)
+        self._statement_cache_size = statement_cache_size
         self.procedures = ProcedureRegistry()
-        self._executor = Executor(self._duck, self._store)
-        self._statements = StatementCache(statement_cache_size)
         self._releases: list[Callable[[], None]] = []
+        self._graphs: dict[str, _Graph] = {}
+        try:
+            graphs.ensure_registry(self._duck, self._database)
+            self.graph = graphs.checked_name(graph)
+            self._activate(self.graph)
+        except BaseException:
+            self._duck.close()
+            raise
         self._changes = 0
         """Changes made to an in-memory graph since its last checkpoint (`_after`)."""
 
+    # -- graphs (ADR-0076) ----------------------------------------------------------------------------
+
+    def _graph_path(self, schema: str) -> str:
+        first = f"{sql_identifier(self._database)}.{schema}"
+        return first if not self._macros_path else f"{first},{self._macros_path}"
+
+    def _activate(self, name: str, span: Span | None = None) -> None:
+        """Point the connection at the graph `name`: its search path, store, executor and compiled reads
+        (made the first time, the schema looked up in the registry)."""
+        kept = self._graphs.get(name)
+        if kept is None:
+            schema = graphs.schema_of(self._duck, self._database, name, span)
+            search_path = self._graph_path(schema)
+            self._duck.execute(f"SET search_path = {sql_string(search_path)}")
+            key = None if self._file is None else (
+                self._file if schema == graphs.DEFAULT_SCHEMA else f"{self._file}#{schema}")
+            store = GraphStore(self._duck, shared_as=key)
+            kept = _Graph(schema, search_path, store, Executor(self._duck, store),
+                          StatementCache(self._statement_cache_size))
+            self._graphs[name] = kept
+        elif kept.store.key not in graphs.DROPPED:  # a dropped one's statements are refused (`_present`)
+            self._duck.execute(f"SET search_path = {sql_string(kept.search_path)}")
+        self._active = name
+        self._store, self._executor, self._statements = kept.store, kept.executor, kept.statements
+
+    def _present(self, span: Span | None = None) -> None:
+        """DatabaseNotFound if another connection dropped the graph this one is on (graphs.DROPPED)."""
+        if self._store.key in graphs.DROPPED:
+            raise DatabaseNotFound(f"the graph {self._active!r} was dropped", span, detail="DatabaseNotFound")
+
+    @contextlib.contextmanager
+    def _using(self, statement: Statement | None, graph: str | None = None) -> Any:
+        """Run what the block runs on the graph `statement`'s USE names, or else `graph` (a call's), then return
+        to the one before. A USE naming another graph than the call's is refused: one statement, one graph."""
+        name = None if statement is None else statement.graph
+        if graph is not None:
+            sent_to = graphs.checked_name(graph)
+            if name is not None and name != sent_to:
+                raise UnsupportedFeature(f"USE {name} in a statement sent to the graph {sent_to}",
+                                         None if statement is None else statement.span)
+            name = sent_to
+        if name is None or name == self._active:
+            self._present(None if statement is None else statement.span)
+            yield
+            return
+        before = self._active
+        try:
+            self._activate(name, statement.span if statement is not None else None)
+            self._present(statement.span if statement is not None else None)
+            yield
+        finally:
+            self._activate(before)
+
+    def _target(self, text: str) -> Statement | None:
+        """The statement `text` parses to, None when it does not parse (the caller's parse raises that)."""
+        try:
+            return _parsed(text)
+        except CypherError:
+            return None
+
+    def _administer(self, command: DatabaseCommand, text: str, read_only: bool) -> Result:
+        """CREATE DATABASE, DROP DATABASE, SHOW DATABASE(S): run on the database, outside any graph."""
+        try:
+            if command.action == "show":
+                return self._show_databases(command.name)
+            if read_only:
+                raise CypherError(f"{command.action.upper()} DATABASE in a read-only statement", command.span,
+                                  detail="ForbiddenDueToTransactionType")
+            with self._writing_file():
+                if command.action == "create":
+                    return self._create_database(command)
+                return self._drop_database(command)
+        except CypherError as error:
+            raise error.with_source(text) from None
+
+    def _writing_file(self) -> contextlib.AbstractContextManager[None]:
+        if self._file is None:
+            return contextlib.nullcontext()
+        return write_lock.writing(self._file, self.limits.write_wait)
+
+    def _create_database(self, command: DatabaseCommand) -> Result:
+        assert command.name is not None
+        self._duck.execute("BEGIN TRANSACTION")
+        try:
+            schema = graphs.create(self._duck, self._database, command.name, command.if_exists, command.span)
+            if schema is not None:  # its tables and default indexes, as a new file's
+                self._duck.execute(f"SET search_path = {sql_string(self._graph_path(schema))}")
+                GraphStore(self._duck)
+            self._duck.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):
+                self._duck.execute("ROLLBACK")
+            raise
+        finally:
+            self._activate(self._active)  # the search path back on the connection's graph
+        return Result([], [], counters={**empty_counters(), "system_updates": 0 if schema is None else 1})
+
+    def _drop_database(self, command: DatabaseCommand) -> Result:
+        assert command.name is not None
+        if command.name != graphs.DEFAULT_GRAPH and command.name in (self._active, self.graph):
+            raise CypherError(f"DROP DATABASE {command.name}: this connection is on it (connect to another "
+                              "graph to drop it)", command.span, detail="DatabaseDropFailed")
+        self._duck.execute("BEGIN TRANSACTION")
+        try:
+            schema = graphs.drop(self._duck, self._database, command.name, command.if_exists, command.span)
+            self._duck.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):
+                self._duck.execute("ROLLBACK")
+            raise
+        if schema is not None and self._file is not None:
+            graphs.DROPPED.add(f"{self._file}#{schema}")
+        self._graphs.pop(command.name, None)
+        return Result([], [], counters={**empty_counters(), "system_updates": 0 if schema is None else 1})
+
+    def _show_databases(self, name: str | None) -> Result:
+        rows = []
+        for entry in graphs.entries(self._duck, self._database):
+            if name is not None and entry.name != name:
+                continue
+            written = graphs.last_write(self._duck, self._database, entry)
+            default = entry.name == graphs.DEFAULT_GRAPH
+            rows.append((entry.name, "standard", "read-write", "online", default, default,
+                         None if written is None else _utc(written)))
+        return Result(list(DATABASE_COLUMNS), rows)
+
+    def graphs(self) -> list[dict[str, Any]]:
+        """The graphs of the database, the default first: `name`, `default` and `last_write` (a UTC
+        `datetime.datetime`, None for a default graph not written since last writes are kept). What pruning
+        idle graphs reads, in one call; `DROP DATABASE name` is the other."""
+        listed = []
+        for entry in graphs.entries(self._duck, self._database):
+            written = graphs.last_write(self._duck, self._database, entry)
+            listed.append({"name": entry.name, "default": entry.name == graphs.DEFAULT_GRAPH,
+                           "last_write": None if written is None else datetime.datetime.fromtimestamp(
+                               written / 1_000_000, tz=datetime.UTC)})
+        return listed
+
+    # -- statements ------------------------------------------------------------------------------------
+
     @_bounded_depth
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *,
-                read_only: bool = False, timeout: float | None = None) -> Result:
+                read_only: bool = False, timeout: float | None = None, graph: str | None = None) -> Result:
         """Run exactly one Cypher statement as one transaction. `timeout` (seconds) overrides the
         connection's for this statement: past it the statement is stopped, rolled back, and
-        StatementTimeout raised."""
-        timeout = self._timeout(timeout)
+        StatementTimeout raised. `graph` runs it on that graph of the database, as `USE graph` would
+        (ADR-0076): an MCP tool call or a page cell scoped to a graph."""
         statement = without_query_options(statement)
         mode, text = plan_prefix(statement)
+        target = self._target(text)
+        if isinstance(target, DatabaseCommand):
+            if mode is not None:
+                raise UnsupportedFeature(f"{mode} of a database command", target.span).with_source(statement)
+            return self._administer(target, statement, read_only)
+        with self._using(target, graph):
+            return self._execute_here(statement, mode, text, params, read_only=read_only, timeout=timeout)
+
+    def _execute_here(self, statement: str, mode: str | None, text: str, params: Mapping[str, Any] | None, *,
+                      read_only: bool, timeout: float | None) -> Result:
+        timeout = self._timeout(timeout)
         if mode is not None:
             return self._planned(mode, statement, text, params, read_only=read_only, timeout=timeout)
         started = time.perf_counter()
@@ -235,21 +417,28 @@ class Connection:
 
     @_bounded_depth
     def execute_script(self, text: str, params: Mapping[str, Any] | None = None, *,
-                       read_only: bool = False, timeout: float | None = None) -> list[Result]:
+                       read_only: bool = False, timeout: float | None = None,
+                       graph: str | None = None) -> list[Result]:
         """Run `;`-separated statements in order, each its own transaction (and with its own `timeout`);
-        error positions are relative to `text`."""
+        error positions are relative to `text`. `graph`: each runs on that graph, as `execute`'s."""
         results = []
         for statement, span in _parsed_script(text):
-            started = time.perf_counter()
-            self._store.current()
-            bound = self._bind(statement, params, text)
-            binding = time.perf_counter() - started
-            if _reads_only(bound):
-                self._before_read()
-            with self._writing(bound):
-                bound = self._rebound(bound, statement, params, text)
-                result = self._after(self._executor.run(bound, text, read_only=read_only,
-                                                        timeout=self._timeout(timeout)))
+            if isinstance(statement, DatabaseCommand):
+                result = self._administer(statement, text, read_only)
+                result.statement = text[span.start:span.end]
+                results.append(result)
+                continue
+            with self._using(statement, graph):
+                started = time.perf_counter()
+                self._store.current()
+                bound = self._bind(statement, params, text)
+                binding = time.perf_counter() - started
+                if _reads_only(bound):
+                    self._before_read()
+                with self._writing(bound):
+                    bound = self._rebound(bound, statement, params, text)
+                    result = self._after(self._executor.run(bound, text, read_only=read_only,
+                                                            timeout=self._timeout(timeout)))
             result.statement = text[span.start:span.end]
             results.append(_timed(result, started, binding))
         return results
@@ -259,11 +448,15 @@ class Connection:
                 params: Mapping[str, Any] | None = None) -> tuple[Any, list[tuple[str, list[Any]]]]:
         """The bound statement and every SQL statement it runs (up to an error, if one is raised),
         from a run that is rolled back."""
-        self._store.current()
-        bound = bind(_parsed(statement), params, self._store.catalog, self.procedures)
-        trace: list[tuple[str, list[Any]]] = []
-        with contextlib.suppress(CypherError):
-            self._executor.run(bound, statement, trace=trace)
+        parsed = _parsed(statement)
+        if isinstance(parsed, DatabaseCommand):
+            raise UnsupportedFeature("EXPLAIN of a database command", parsed.span).with_source(statement)
+        with self._using(parsed):
+            self._store.current()
+            bound = bind(parsed, params, self._store.catalog, self.procedures)
+            trace: list[tuple[str, list[Any]]] = []
+            with contextlib.suppress(CypherError):
+                self._executor.run(bound, statement, trace=trace)
         return bound, trace
 
     def statement_cache_info(self) -> dict[str, int]:
@@ -288,9 +481,9 @@ class Connection:
     def _writing(self, bound: BoundQuery | BSchemaCommand) -> contextlib.AbstractContextManager[None]:
         """The file's write lock for a statement that writes (write_lock.py); nothing for a read, or for an
         in-memory graph, which only this connection uses."""
-        if self._attached is not None or _reads_only(bound):
+        if _reads_only(bound):
             return contextlib.nullcontext()
-        return write_lock.writing(self._store.key, self.limits.write_wait)
+        return self._writing_file()
 
     def _after(self, result: Result) -> Result:
         """Count an in-memory graph's changes, and checkpoint it every CHECKPOINT_WRITES of them."""
@@ -320,10 +513,12 @@ class Connection:
         raises StatementInterrupted. Does nothing when no statement runs."""
         self._duck.interrupt()
 
-    def schema(self) -> dict[str, Any]:
-        """Labels, relationship types, property keys per label and per type, indexes and constraints."""
-        self._store.current()
-        return describe_schema(self._duck, self._store.catalog)
+    def schema(self, graph: str | None = None) -> dict[str, Any]:
+        """Labels, relationship types, property keys per label and per type, indexes and constraints (of
+        `graph`, default the connection's)."""
+        with self._using(None, graph):
+            self._store.current()
+            return describe_schema(self._duck, self._store.catalog)
 
     def register_procedure(self, signature: str, rows: list[Mapping[str, Any]]) -> None:
         """Make a table-backed procedure callable: `CALL name(args)` returns, in order, the rows of `rows`
@@ -350,11 +545,20 @@ class Connection:
         self.close()
 
 
+def _utc(micros: int) -> DateTime:
+    """A time recorded in microseconds since the epoch, as the engine's DATETIME value (UTC)."""
+    moment = datetime.datetime.fromtimestamp(micros // 1_000_000, tz=datetime.UTC)
+    return DateTime(moment.year, moment.month, moment.day, moment.hour, moment.minute, moment.second,
+                    micros % 1_000_000 * 1000)
+
+
 def connect(path: str = ":memory:", *, timeout: float | None = None, memory_limit: str | None = None,
             max_walk_rows: int | None = None, write_wait: float = WRITE_WAIT,
             statement_cache_size: int = statement_cache.DEFAULT_SIZE,
-            import_dir: str | None = None) -> Connection | SharedConnection:
-    """Open the graph in `path` (created if missing), or a fresh in-memory graph for ':memory:'.
+            import_dir: str | None = None, graph: str = graphs.DEFAULT_GRAPH) -> Connection | SharedConnection:
+    """Open the graph `graph` (default `neo4j`) of the database in `path` (created if missing), or of a fresh
+    in-memory database for ':memory:'. A graph other than the default must have been made with CREATE
+    DATABASE (DatabaseNotFound otherwise); `USE name` runs one statement on another graph (ADR-0076).
 
     `timeout`: seconds a statement may run before it is stopped and rolled back (default: no limit).
     `memory_limit`: DuckDB's memory limit, e.g. '2GB' (default: half the machine's memory, at most 4 GiB;
@@ -372,18 +576,20 @@ def connect(path: str = ":memory:", *, timeout: float | None = None, memory_limi
     limits = Limits(timeout=timeout, memory_limit=memory_limit, write_wait=write_wait,
                     max_walk_rows=DEFAULT_MAX_WALK_ROWS if max_walk_rows is None else max_walk_rows)
     if path == ":memory:":
-        return Connection(path, limits, statement_cache_size=statement_cache_size, import_dir=import_dir)
+        return Connection(path, limits, statement_cache_size=statement_cache_size, import_dir=import_dir,
+                          graph=graph)
 
     def open_here() -> Connection:
         """The file opened in this process, which then serves it to the others (sessions have no timeout of
         their own: each statement brings its client's)."""
-        connection = Connection(path, limits, statement_cache_size=statement_cache_size, import_dir=import_dir)
+        connection = Connection(path, limits, statement_cache_size=statement_cache_size, import_dir=import_dir,
+                                graph=graph)
         sessions = dataclasses.replace(limits, timeout=None)
-        connection.on_close(holder.hold(os.path.realpath(path), lambda: Connection(
-            path, sessions, statement_cache_size=statement_cache_size)))
+        connection.on_close(holder.hold(os.path.realpath(path), lambda graph=graphs.DEFAULT_GRAPH: Connection(
+            path, sessions, statement_cache_size=statement_cache_size, graph=graph)))
         return connection
 
     try:
         return open_here()
     except DatabaseLocked:
-        return SharedConnection(path, limits, open_here)
+        return SharedConnection(path, limits, open_here, graph=graphs.checked_name(graph))

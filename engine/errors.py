@@ -200,6 +200,19 @@ class DatabaseUnreadable(DatabaseOpenError):
     """The file or its directory cannot be read or created (missing directory, permissions, a directory)."""
 
 
+class DatabaseNotFound(CypherError):
+    """A graph name no graph of the database has (`Neo.ClientError.Database.DatabaseNotFound`, ADR-0076)."""
+
+    kind = "DatabaseError"
+
+
+class DatabaseExists(CypherError):
+    """CREATE DATABASE of a name a graph already has, without IF NOT EXISTS
+    (`Neo.ClientError.Database.ExistingDatabaseFound`)."""
+
+    kind = "DatabaseError"
+
+
 class DatabaseBusy(CypherError):
     """The statement could not run now: another statement held the database's write lock for longer than a
     write may wait. Nothing of it ran; send it again."""

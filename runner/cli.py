@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", metavar="PATH", required=True,
                        help="the database file (created if missing), or :memory: for a graph that ends with "
                             "the server")
+    serve.add_argument("--graph", default="neo4j", metavar="NAME",
+                       help="the named graph of the database the tools run on when a call names none "
+                            "(default: neo4j; CREATE DATABASE makes others)")
     serve.add_argument("--tools", nargs="+", action="extend", default=[], metavar="PAGE",
                        help="also serve the tools these pages declare (cells marked tool=NAME: "
                             "docs/tool-cells.md); a bare name is looked up in cookbook/")
@@ -220,7 +223,7 @@ def serve_command(arguments: argparse.Namespace) -> int:
     try:
         serve(arguments.db, http=arguments.http, host=arguments.host, port=arguments.port,
               timeout=arguments.timeout, memory_limit=arguments.memory_limit, token=arguments.token,
-              allowed_hosts=arguments.allowed_hosts, declarations=declarations)
+              allowed_hosts=arguments.allowed_hosts, declarations=declarations, graph=arguments.graph)
     except (CannotOpenDatabase, UnsafeServe) as error:
         print(f"cookbook serve: error: {error}", file=sys.stderr)
         return USAGE

@@ -205,7 +205,7 @@ def run_cell(page: Page, cell: Cell, connection: engine.Connection) -> CellResul
     """The cell's result; for a cell marked `error`, the CypherError it raised instead. Any other error
     propagates."""
     try:
-        return CellResult.from_results(connection.execute_script(cell.text, page.params_for(cell)))
+        return CellResult.from_results(connection.execute_script(cell.text, page.params_for(cell), graph=cell.graph))
     except engine.CypherError as error:
         if not cell.expects_error:
             raise

@@ -185,6 +185,8 @@ class Executor:
                 if self.store.catalog.constraints and _wrote(getattr(result, "counters", {})):
                     self._check_constraints(run, existence=True)
                 run.drop_tables()
+                if not read_only and run.begun and getattr(result, "contains_updates", False):
+                    self.store.record_write()
             if timer.expired:  # it fired after the last SQL statement had started
                 raise StatementTimeout(timer.seconds or 0, run.span)
             if run.begun:

@@ -40,8 +40,10 @@ class SharedConnection:
     """A graph database file held by another process. `holder_pid` is that process, or None once this
     connection holds the file itself."""
 
-    def __init__(self, path: str, limits: Limits, open_local: Callable[[], Any]) -> None:
+    def __init__(self, path: str, limits: Limits, open_local: Callable[[], Any], *, graph: str = "neo4j") -> None:
         self.path = path
+        self.graph = graph
+        """The graph of the file this connection is on (ADR-0076): the holder opens its session there."""
         self.limits = limits
         self.holder_pid: int | None = None
         self._open_local = open_local
@@ -77,8 +79,11 @@ class SharedConnection:
         channel = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             channel.connect(socket_path(self.path))
-            wire.send(channel, ("hello", (), {}))
-            status, value = wire.receive(channel)
+            wire.send(channel, ("hello", (), {"graph": self.graph}))
+            reply = wire.receive(channel)
+            status, value = reply[0], reply[1]
+            if status == "error":
+                raise wire.rebuilt_error(reply)
             if status != "ok":
                 raise EOFError("the holder refused the session")
             self._session, self.holder_pid = value
@@ -118,23 +123,26 @@ class SharedConnection:
         self._attach()
 
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *, read_only: bool = False,
-                timeout: float | None = None) -> Any:
+                timeout: float | None = None, graph: str | None = None) -> Any:
         refuse_deep_parameters(statement, params)
         return self._call("execute", statement, params, reads_only=read_only, read_only=read_only,
-                          timeout=self._timeout(timeout))
+                          timeout=self._timeout(timeout), graph=graph)
 
     def execute_script(self, text: str, params: Mapping[str, Any] | None = None, *, read_only: bool = False,
-                       timeout: float | None = None) -> Any:
+                       timeout: float | None = None, graph: str | None = None) -> Any:
         refuse_deep_parameters(text, params)
         return self._call("execute_script", text, params, reads_only=read_only, read_only=read_only,
-                          timeout=self._timeout(timeout))
+                          timeout=self._timeout(timeout), graph=graph)
 
     def explain(self, statement: str, params: Mapping[str, Any] | None = None) -> Any:
         refuse_deep_parameters(statement, params)
         return self._call("explain", statement, params, reads_only=True)
 
-    def schema(self) -> dict[str, Any]:
-        return self._call("schema", reads_only=True)
+    def schema(self, graph: str | None = None) -> dict[str, Any]:
+        return self._call("schema", reads_only=True, graph=graph)
+
+    def graphs(self) -> list[dict[str, Any]]:
+        return self._call("graphs", reads_only=True)
 
     def statement_cache_info(self) -> dict[str, int]:
         return self._call("statement_cache_info", reads_only=True)

@@ -24,7 +24,7 @@ from engine.sharing import wire
 from engine.sharing.address import socket_path
 
 OPERATIONS = frozenset({"execute", "execute_script", "explain", "schema", "statement_cache_info",
-                        "register_procedure"})
+                        "register_procedure", "graphs"})
 """What a client may ask a session to do: the public methods of a connection, nothing else."""
 STOP_WAIT = 5.0
 """Seconds `stop` waits for the sessions' threads to end (their statements are interrupted first)."""
@@ -38,7 +38,7 @@ class Session(Protocol):
 class Holder:
     """Serves the file `key` (its real path) to other processes, on sessions `open_session` opens."""
 
-    def __init__(self, key: str, open_session: Callable[[], Session]) -> None:
+    def __init__(self, key: str, open_session: Callable[..., Session]) -> None:
         self.key = key
         self.address = socket_path(key)
         self._open_session = open_session
@@ -84,7 +84,11 @@ class Holder:
                     wire.send(channel, ("ok", None))
                     return
                 if operation == "hello":
-                    session, name = self._open_session(), secrets.token_hex(16)
+                    try:
+                        session, name = self._open_session(**kwargs), secrets.token_hex(16)
+                    except Exception as error:  # no such graph: the client raises it
+                        wire.send(channel, wire.error_reply(error))
+                        return
                     self._sessions[name] = session
                     wire.send(channel, ("ok", (name, os.getpid())))
                     continue
@@ -133,7 +137,7 @@ _HOLDERS: dict[str, tuple[Holder, int]] = {}
 _GUARD = threading.Lock()
 
 
-def hold(key: str, open_session: Callable[[], Session]) -> Callable[[], None]:
+def hold(key: str, open_session: Callable[..., Session]) -> Callable[[], None]:
     """Serve the file `key` to other processes while the caller's connection is open (a process's first
     connection starts the holder, its last one stops it); returns the release to call when it closes. A
     holder that cannot listen (no safe socket directory) leaves the file unshared, as before ADR-0055."""

@@ -71,7 +71,8 @@ def error_reply(error: BaseException) -> tuple[Any, ...]:
     if isinstance(error, CypherError):
         state = {key: value for key, value in vars(error).items() if not key.startswith("__")}
         return ("error", type(error), Exception.__str__(error), state)
-    return ("error", CypherError, f"the process serving this database failed: {type(error).__name__}: {error}", {})
+    message = f"the process serving this database failed: {type(error).__name__}: {error}"
+    return ("error", CypherError, message, vars(CypherError(message)))
 
 
 def rebuilt_error(reply: tuple[Any, ...]) -> CypherError:

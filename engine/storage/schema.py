@@ -11,6 +11,7 @@ This is the only module that knows the layout; other stages ask it for table and
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -295,6 +296,11 @@ class GraphStore:
                                     [type_name(target), entity, key])
             self.catalog.types[entity][key] = target
         return existing
+
+    def record_write(self) -> None:
+        """Note the time of a write in the statement's transaction (ADR-0076): SHOW DATABASES' `lastWrite`."""
+        self.connection.execute("INSERT INTO graph_meta VALUES ('last_write', ?)"
+                                " ON CONFLICT DO UPDATE SET value = excluded.value", [time.time_ns() // 1000])
 
     # -- ids -----------------------------------------------------------------------------------
 

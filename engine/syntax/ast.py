@@ -59,6 +59,9 @@ class Clause(SyntaxNode):
 class Statement(SyntaxNode):
     """A whole statement: a `Query` or a schema command."""
 
+    graph: str | None = field(default=None, kw_only=True)
+    """The graph `USE name` selects for the statement (ADR-0076); None: the connection's."""
+
 
 @dataclass(frozen=True, slots=True)
 class LabelExpression(SyntaxNode):
@@ -858,6 +861,17 @@ class ShowConstraints(Statement):
     yield_star: bool
     where: Expression | None
     returns: Return | None
+
+
+@dataclass(frozen=True, slots=True)
+class DatabaseCommand(Statement):
+    """`CREATE DATABASE name [IF NOT EXISTS]`, `DROP DATABASE name [IF EXISTS]`, `SHOW DATABASES` or `SHOW
+    DATABASE name` (ADR-0076): run by the connection, outside any graph's transaction. `if_exists` is IF NOT
+    EXISTS for CREATE."""
+
+    action: TypingLiteral["create", "drop", "show"]
+    name: str | None
+    if_exists: bool = False
 
 
 SchemaCommand: TypeAlias = (

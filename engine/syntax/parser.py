@@ -25,6 +25,7 @@ from typing import NoReturn, TypeVar
 
 from engine.errors import CypherSyntaxError, UnsupportedFeature
 from engine.span import Span
+from engine.storage import graphs
 from engine.syntax import ast
 from engine.syntax.tokenizer import tokenize
 from engine.syntax.tokens import KEYWORDS, VARIABLE_KEYWORDS, WORD_TYPES, Token, TokenKind, TokenType
@@ -112,7 +113,7 @@ def parse(text: str) -> ast.Statement:
     """The one statement in `text` (a trailing `;` is allowed)."""
     tokens = tokenize(text)
     parser = Parser(text, tokens)
-    statement = parser.parse_statement_guarded()
+    statement = with_graph(parser.parse_statement_guarded(), parser.uses)
     while parser.match(TT.SEMICOLON):
         pass
     if parser.current.type is not TT.EOF:
@@ -120,6 +121,23 @@ def parse(text: str) -> ast.Statement:
             else "after the statement"
         parser.fail(f"expected end of input {after}, found {parser.current.describe()}")
     return statement
+
+
+def with_graph(statement: ast.Statement, uses: list[tuple[str, Span]]) -> ast.Statement:
+    """`statement` (a query or a schema command) with the graph its USE clauses name (ADR-0076): every USE of
+    a statement (in a UNION's parts, in subqueries) must name the same graph, since a statement runs on one
+    graph in one transaction; several are Neo4j's composite queries, refused by name."""
+    if not uses:
+        return statement
+    name, _ = uses[0]
+    for other, span in uses[1:]:
+        if other != name:
+            raise UnsupportedFeature(f"USE {other} in a statement on {name} (a statement runs on one graph; "
+                                     "Neo4j's composite queries are not run)", span)
+    if isinstance(statement, ast.DatabaseCommand):
+        raise UnsupportedFeature("USE before a database command (it acts on the database, not on a graph)",
+                                 uses[0][1])
+    return replace(statement, graph=name)
 
 
 def parse_expression(text: str) -> ast.Expression:
@@ -140,7 +158,7 @@ def parse_script(text: str) -> list[tuple[ast.Statement, Span]]:
         if token.type is TT.SEMICOLON or token.type is TT.EOF:
             if segment:
                 parser = Parser(text, [*segment, token._replace(type=TT.EOF, text="", value=None)])
-                statement = parser.parse_statement_guarded()
+                statement = with_graph(parser.parse_statement_guarded(), parser.uses)
                 if parser.current.type is not TT.EOF:
                     parser.fail(f"expected ';' or end of input after the statement, found "
                                 f"{parser.current.describe()}")
@@ -220,6 +238,8 @@ class Parser:
         # Bare patterns parsed as expressions, with whether each sits where a predicate is expected.
         self._pattern_expressions: list[tuple[ast.PatternExpression, bool]] = []
         self._predicate_depth = 0
+        self.uses: list[tuple[str, Span]] = []
+        """The graph names of the USE clauses read, with their spans (`with_graph` checks them)."""
         # Ids of bare patterns that are an operand of AND, OR, XOR or NOT: predicates wherever they stand.
         self._boolean_operands: set[int] = set()
 
@@ -278,6 +298,10 @@ class Parser:
     def span_from(self, start: Token | Span) -> Span:
         """From the start of `start` (a token or a span) to the end of the last token read."""
         return _new_tuple(Span, (start.line, start.column, start.start, max(self.previous.end, start.end)))
+
+    @staticmethod
+    def token_span(token: Token) -> Span:
+        return Span(token.line, token.column, token.start, token.end)
 
     def at_word(self, word: str, offset: int = 0) -> bool:
         return (self.peek(offset) if offset else self.current).upper == word
@@ -345,6 +369,7 @@ class Parser:
 
     def parse_statement(self) -> ast.Statement:
         self.skip_query_options()
+        self.parse_use()  # before a schema command too; a query's parts read theirs in parse_single_query
         parser = STATEMENT_PARSERS.get(self.current.upper)
         statement = parser(self) if parser else None
         if statement is None:
@@ -465,16 +490,39 @@ class Parser:
             self.advance()
 
     def parse_use(self) -> None:
-        """`USE name` before a query: the database is the one graph a connection holds, which answers to
-        Neo4j's default name (`neo4j`); another name is refused until a database holds several graphs."""
+        """`USE name` before a query: the graph it runs on (ADR-0076), checked by `graphs.checked_name` and
+        noted in `uses`; `parse` puts it on the statement. `USE graph.byName(...)` and dotted names
+        (Neo4j's composite databases) are refused by name."""
         if self.current.upper != "USE" or self.peek().type not in WORD_TYPES:
             return
         start = self.advance()
         name = self.parse_name("a graph name after USE")
         while self.match(TT.DOT):
             name += "." + self.parse_name("a graph name")
-        if name.lower() != "neo4j":
-            raise UnsupportedFeature(f"USE {name} (a connection holds one graph, `neo4j`)", self.span_from(start))
+        if self.current.type is TT.LPAREN:
+            raise UnsupportedFeature(f"USE {name}(...) (composite databases)", self.span_from(start))
+        span = self.span_from(start)
+        self.uses.append((graphs.checked_name(name, span), span))
+
+    def parse_graph_name(self, what: str) -> str:
+        """A database name after CREATE/DROP/SHOW DATABASE: a word, or a dotted name (refused by
+        `graphs.checked_name`); a parameter is refused by name."""
+        start = self.current
+        if start.type is TT.PARAMETER:
+            raise UnsupportedFeature("a database name given as a parameter", self.token_span(start))
+        name = self.parse_name(what)
+        while self.match(TT.DOT):
+            name += "." + self.parse_name(what)
+        return graphs.checked_name(name, self.span_from(start))
+
+    def parse_database_command(self, action: str, start: Token) -> ast.DatabaseCommand:
+        """The rest of `CREATE DATABASE`/`DROP DATABASE` after the word DATABASE (ADR-0076)."""
+        name = self.parse_graph_name("a database name")
+        if_exists = self.parse_if_not_exists() if action == "create" else self.parse_if_exists()
+        for word in ("OPTIONS", "WAIT", "NOWAIT", "TOPOLOGY", "DUMP", "DESTROY", "RESTRICT", "CASCADE"):
+            if self.at_word(word):
+                raise UnsupportedFeature(f"{action.upper()} DATABASE ... {word}", self.token_span(self.current))
+        return ast.DatabaseCommand(action, name, if_exists, span=self.span_from(start))
 
     def parse_clause(self) -> ast.Clause:
         token = self.current
@@ -1854,6 +1902,12 @@ class Parser:
             return self.parse_create_index()
         if following.type is TT.CONSTRAINT:
             return self.parse_create_constraint()
+        if upper == "DATABASE":
+            start = self.advance()
+            self.advance()
+            return self.parse_database_command("create", start)
+        if upper == "COMPOSITE" and self.at_word("DATABASE", 2):
+            raise UnsupportedFeature("CREATE COMPOSITE DATABASE", self.token_span(self.current))
         return None
 
     def parse_schema_name(self, *stop: str) -> str | ast.Parameter | None:
@@ -1995,6 +2049,10 @@ class Parser:
 
     def parse_drop_statement(self) -> ast.Statement:
         start = self.advance()
+        if self.match_word("DATABASE"):
+            return self.parse_database_command("drop", start)
+        if self.at_word("COMPOSITE") and self.at_word("DATABASE", 1):
+            raise UnsupportedFeature("DROP COMPOSITE DATABASE", self.token_span(self.current))
         if self.match_word("INDEX"):
             if self.match(TT.ON):  # legacy DROP INDEX ON :Label(prop)
                 self.expect(TT.COLON, "before the label")
@@ -2017,6 +2075,14 @@ class Parser:
 
     def parse_show_statement(self) -> ast.Statement:
         start = self.advance()
+        if self.at_word("DATABASES") or self.at_word("DATABASE"):
+            plural = self.advance().upper == "DATABASES"
+            name = None if plural else self.parse_graph_name("a database name after SHOW DATABASE")
+            if self.current.type not in (TT.EOF, TT.SEMICOLON):
+                raise UnsupportedFeature(f"SHOW DATABASE{'S' if plural else ''} followed by "
+                                         f"{self.current.describe()} (YIELD, WHERE and RETURN are not yet run)",
+                                         self.token_span(self.current))
+            return ast.DatabaseCommand("show", name, span=self.span_from(start))
         words: list[str] = []
         nouns = ("INDEX", "INDEXES", "CONSTRAINT", "CONSTRAINTS", "PROCEDURE", "PROCEDURES", "FUNCTION", "FUNCTIONS")
         while self.current.is_word and self.current.upper not in nouns:

@@ -33,10 +33,14 @@ class DatabaseInUse(CannotOpenDatabase):
         self.pid = pid
 
 
-def open_database(path: str, *, timeout: float | None = None, memory_limit: str | None = None) -> engine.Connection:
-    """`engine.connect(path)`, with a lock held by another process reported as DatabaseInUse."""
+def open_database(path: str, *, timeout: float | None = None, memory_limit: str | None = None,
+                  graph: str = "neo4j") -> engine.Connection:
+    """`engine.connect(path, graph=graph)`, with a lock held by another process reported as DatabaseInUse
+    and a graph the database lacks as CannotOpenDatabase."""
     try:
-        return engine.connect(path, timeout=timeout, memory_limit=memory_limit)
+        return engine.connect(path, timeout=timeout, memory_limit=memory_limit, graph=graph)
+    except engine.DatabaseNotFound as error:
+        raise CannotOpenDatabase(path, error.message) from error
     except engine.DatabaseLocked as error:
         raise DatabaseInUse(path, error.pid) from error
     except engine.DatabaseOpenError as error:

@@ -70,7 +70,7 @@ class PageTools:
         hint = (f"{name} is declared read-only, and its cell writes: nothing was changed. The page that "
                 "declares it must say \"access\": \"write\" for it to run.")
         results = self.tools.run_cell(tool.cell.text, parameters, read_only=tool.read_only,
-                                      hints={engine.ReadOnlyViolation: hint})
+                                      hints={engine.ReadOnlyViolation: hint}, graph=tool.cell.graph)
         last = results[-1]
         columns, rows = list(last.columns), last.fetchall()
         seen = gather(columns, rows, tool.keys)

@@ -53,6 +53,9 @@ INSTRUCTIONS = (
 )
 
 Statement = Annotated[str, Field(description="One Cypher statement (no trailing statements after ';').")]
+GraphName = Annotated[str | None,
+                      Field(description="The named graph of the database to run on (SHOW DATABASES lists them); "
+                                        "default: the server's.")]
 Parameters = Annotated[dict[str, Any] | None,
                        Field(description="Values for the statement's $parameters, by name.")]
 
@@ -128,21 +131,21 @@ def build_server(tools: CypherTools, page_tools: PageTools | None = None) -> MCP
     three. It does not own or close the connection."""
     server = CookbookServer(page_tools)
 
-    async def read_cypher(statement: Statement, parameters: Parameters = None) -> ReadResult:
+    async def read_cypher(statement: Statement, parameters: Parameters = None, graph: GraphName = None) -> ReadResult:
         """Run one Cypher statement that only reads, and return its rows. A statement that would write
         (CREATE, MERGE, SET, REMOVE, DELETE, FOREACH, or one inside CALL { }) is refused and changes
         nothing: send it with write_cypher."""
-        return await in_worker(tools, lambda: tools.read_cypher(statement, parameters))
+        return await in_worker(tools, lambda: tools.read_cypher(statement, parameters, graph))
 
-    async def write_cypher(statement: Statement, parameters: Parameters = None) -> WriteResult:
+    async def write_cypher(statement: Statement, parameters: Parameters = None, graph: GraphName = None) -> WriteResult:
         """Run one Cypher statement that writes (CREATE, MERGE, SET, REMOVE, DELETE, schema commands), as
         one transaction, and return its update counters. Rows it returns are not sent back."""
-        return await in_worker(tools, lambda: tools.write_cypher(statement, parameters))
+        return await in_worker(tools, lambda: tools.write_cypher(statement, parameters, graph))
 
-    async def get_schema() -> SchemaResult:
+    async def get_schema(graph: GraphName = None) -> SchemaResult:
         """The graph's labels, relationship types, property keys per label and per type, indexes and
         constraints."""
-        return await in_worker(tools, tools.get_schema)
+        return await in_worker(tools, lambda: tools.get_schema(graph))
 
     functions = {function.__name__: function for function in (read_cypher, write_cypher, get_schema)}
     for name, function in functions.items():
@@ -193,18 +196,20 @@ def tool_result(call: Any) -> CallToolResult:
 
 def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: int = 8000,
           timeout: float | None = DEFAULT_TIMEOUT, memory_limit: str | None = None, token: str | None = None,
-          allowed_hosts: Sequence[str] = (), declarations: Mapping[str, ToolDeclaration] | None = None) -> None:
+          allowed_hosts: Sequence[str] = (), declarations: Mapping[str, ToolDeclaration] | None = None,
+          graph: str = "neo4j") -> None:
     """Serve the graph in `database` (a file, created if missing, or ':memory:') until the client goes, or
     SIGINT / SIGTERM (lifetime.py). A statement running longer than `timeout` seconds (None: no limit)
     fails as a tool error; `memory_limit` is the engine's (default: its own). Over HTTP beyond loopback,
     `token` and `allowed_hosts` are required (http_security.py). `declarations` are the pages' tools to
-    serve beside the three (`page_tools.declarations_of`)."""
+    serve beside the three (`page_tools.declarations_of`). `graph`: the named graph of the database the
+    tools run on when a call names none (ADR-0076)."""
     if http:
         check_exposure(host, token, allowed_hosts)
     watcher = watch(stdio=not http)
-    connection = open_database(database, timeout=timeout, memory_limit=memory_limit)
+    connection = open_database(database, timeout=timeout, memory_limit=memory_limit, graph=graph)
     more = None if database == ":memory:" else (
-        lambda: open_database(database, timeout=timeout, memory_limit=memory_limit))
+        lambda: open_database(database, timeout=timeout, memory_limit=memory_limit, graph=graph))
     connections = watcher.connection = Connections(connection, more)
     try:
         tools = CypherTools(connection, connections)

@@ -47,9 +47,11 @@ class CypherTools:
         if self.connections is None:
             self.connections = Connections(self.connection)
 
-    def read_cypher(self, statement: str, parameters: Params = None) -> dict[str, JsonValue]:
-        """`{columns, rows, counters}`: rows as objects keyed by column. Refuses any statement that writes."""
-        result = self._execute(statement, parameters, read_only=True)
+    def read_cypher(self, statement: str, parameters: Params = None,
+                    graph: str | None = None) -> dict[str, JsonValue]:
+        """`{columns, rows, counters}`: rows as objects keyed by column. Refuses any statement that writes.
+        `graph`: the named graph of the database to read (default: the connection's, ADR-0076)."""
+        result = self._execute(statement, parameters, read_only=True, graph=graph)
         columns = list(result.columns)
         payload: dict[str, JsonValue] = {"columns": columns,
                                          "rows": [row_to_json(columns, row) for row in result.fetchall()],
@@ -58,30 +60,32 @@ class CypherTools:
             payload["plan"] = [{key: to_json(value) for key, value in line.items()} for line in result.plan]
         return payload
 
-    def write_cypher(self, statement: str, parameters: Params = None) -> dict[str, JsonValue]:
+    def write_cypher(self, statement: str, parameters: Params = None,
+                     graph: str | None = None) -> dict[str, JsonValue]:
         """`{counters, rows: []}`: what the statement changed. Rows it returns are not sent back."""
-        result = self._execute(statement, parameters, read_only=False)
+        result = self._execute(statement, parameters, read_only=False, graph=graph)
         return {"counters": counters_of(result), "rows": []}
 
-    def get_schema(self) -> dict[str, JsonValue]:
+    def get_schema(self, graph: str | None = None) -> dict[str, JsonValue]:
         """Labels, relationship types, property keys per label and per type, indexes and constraints."""
-        assert self.connections is not None
-        with self.connections.borrow() as connection:
-            schema = connection.schema()
+        schema = self._on_connection(lambda connection: connection.schema(graph=graph), "", HINTS)
         return {str(key): to_json(value) for key, value in schema.items()}
 
     def run_cell(self, text: str, parameters: Params, *, read_only: bool,
-                 hints: Mapping[type[engine.CypherError], str] | None = None) -> list[engine.Result]:
+                 hints: Mapping[type[engine.CypherError], str] | None = None,
+                 graph: str | None = None) -> list[engine.Result]:
         """A page cell's `;`-separated statements in order, each its own transaction, as `cookbook run` runs
-        them; with `read_only`, one that writes is refused before it runs. `hints` replace HINTS."""
+        them (on the cell's `graph`); with `read_only`, one that writes is refused before it runs. `hints`
+        replace HINTS."""
         results = self._on_connection(lambda connection: connection.execute_script(
-            text, dict(parameters or {}), read_only=read_only), text, HINTS if hints is None else hints)
+            text, dict(parameters or {}), read_only=read_only, graph=graph), text, HINTS if hints is None else hints)
         self.last_ordered = bool(results and results[-1].ordered)
         return results
 
-    def _execute(self, statement: str, parameters: Params, *, read_only: bool) -> engine.Result:
+    def _execute(self, statement: str, parameters: Params, *, read_only: bool,
+                 graph: str | None = None) -> engine.Result:
         result = self._on_connection(lambda connection: connection.execute(
-            statement, dict(parameters or {}), read_only=read_only), statement, HINTS)
+            statement, dict(parameters or {}), read_only=read_only, graph=graph), statement, HINTS)
         self.last_ordered = bool(result.ordered)
         return result
 

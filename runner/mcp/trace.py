@@ -51,7 +51,7 @@ def replay_trace(page: Page, trace: Trace) -> list[Step]:
 def build_database(page: Page, trace: Trace, connection: engine.Connection) -> None:
     for cell in page.cells_through(trace.start):
         try:
-            connection.execute_script(cell.text, page.params_for(cell))
+            connection.execute_script(cell.text, page.params_for(cell), graph=cell.graph)
         except Exception as error:
             if cell.expects_error and isinstance(error, engine.CypherError):
                 continue  # it was meant to raise

@@ -182,8 +182,11 @@ class _PageReader:
         tool = info.attributes.get("tool")
         if tool == "":
             self.error(fence.line, "tool= needs a name")
+        graph = info.attributes.get("graph")
+        if graph == "":
+            self.error(fence.line, "graph= needs a name")
         cell = Cell(name=name, fence=fence, params=info.attributes.get("params"), setup="setup" in info.flags,
-                    expects_error="error" in info.flags, tool=tool or None)
+                    expects_error="error" in info.flags, tool=tool or None, graph=graph or None)
         self.current = cell
         if not earlier:
             self.page.cells.append(cell)
@@ -319,7 +322,7 @@ def _json_kind(value: object) -> str:
 
 
 BLOCK_KINDS: dict[str, BlockKind] = {
-    "cypher": BlockKind(keys=("cell", "params", "tool"), flags=("setup", "error"), read=_PageReader.read_cell),
+    "cypher": BlockKind(keys=("cell", "params", "tool", "graph"), flags=("setup", "error"), read=_PageReader.read_cell),
     "json": BlockKind(keys=("data", "tool"), flags=(), read=_PageReader.read_data),
     "table": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),
     "gram": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),

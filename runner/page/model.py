@@ -79,7 +79,8 @@ class Cell:
 
     `expects_error` is the bare word `error` in its info string: the cell passes when it raises the
     error its ```` ```error ```` block records (docs/error-cells.md). `tool` is its `tool=NAME`: the cell
-    is also the MCP tool NAME (docs/tool-cells.md).
+    is also the MCP tool NAME (docs/tool-cells.md). `graph` is its `graph=NAME`: the named graph of the
+    database its statements run on (ADR-0076); None, the default graph.
     """
 
     name: str
@@ -89,6 +90,7 @@ class Cell:
     expects_error: bool = False
     recorded: RecordedBlock | None = None
     tool: str | None = None
+    graph: str | None = None
 
     @property
     def line(self) -> int:

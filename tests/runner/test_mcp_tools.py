@@ -207,7 +207,7 @@ def test_the_server_lists_three_tools_with_schemas_and_hints(tools):
     by_name = {tool.name: tool for tool in listed.tools}
     assert sorted(by_name) == ["get_schema", "read_cypher", "write_cypher"]
     assert by_name["read_cypher"].input_schema["required"] == ["statement"]
-    assert set(by_name["write_cypher"].input_schema["properties"]) == {"statement", "parameters"}
+    assert set(by_name["write_cypher"].input_schema["properties"]) == {"statement", "parameters", "graph"}
     assert set(by_name["read_cypher"].output_schema["properties"]) == {"columns", "rows", "counters", "plan"}
     assert by_name["read_cypher"].annotations.read_only_hint is True
     assert by_name["get_schema"].annotations.read_only_hint is True
