@@ -1,4 +1,4 @@
-"""Connections: one DuckDB database (in memory or a single file) holding named property graphs (ADR-0076),
+"""Connections: one DuckDB database (in memory or a single file) holding named property graphs (ADR-0068),
 a connection on one of them at a time."""
 
 from __future__ import annotations
@@ -207,7 +207,7 @@ class Connection:
         self._changes = 0
         """Changes made to an in-memory graph since its last checkpoint (`_after`)."""
 
-    # -- graphs (ADR-0076) ----------------------------------------------------------------------------
+    # -- graphs (ADR-0068) ----------------------------------------------------------------------------
 
     def _graph_path(self, schema: str) -> str:
         first = f"{sql_identifier(self._database)}.{schema}"
@@ -353,7 +353,7 @@ class Connection:
         """Run exactly one Cypher statement as one transaction. `timeout` (seconds) overrides the
         connection's for this statement: past it the statement is stopped, rolled back, and
         StatementTimeout raised. `graph` runs it on that graph of the database, as `USE graph` would
-        (ADR-0076): an MCP tool call or a page cell scoped to a graph."""
+        (ADR-0068): an MCP tool call or a page cell scoped to a graph."""
         statement = without_query_options(statement)
         mode, text = plan_prefix(statement)
         target = self._target(text)
@@ -558,7 +558,7 @@ def connect(path: str = ":memory:", *, timeout: float | None = None, memory_limi
             import_dir: str | None = None, graph: str = graphs.DEFAULT_GRAPH) -> Connection | SharedConnection:
     """Open the graph `graph` (default `neo4j`) of the database in `path` (created if missing), or of a fresh
     in-memory database for ':memory:'. A graph other than the default must have been made with CREATE
-    DATABASE (DatabaseNotFound otherwise); `USE name` runs one statement on another graph (ADR-0076).
+    DATABASE (DatabaseNotFound otherwise); `USE name` runs one statement on another graph (ADR-0068).
 
     `timeout`: seconds a statement may run before it is stopped and rolled back (default: no limit).
     `memory_limit`: DuckDB's memory limit, e.g. '2GB' (default: half the machine's memory, at most 4 GiB;

@@ -201,7 +201,7 @@ class DatabaseUnreadable(DatabaseOpenError):
 
 
 class DatabaseNotFound(CypherError):
-    """A graph name no graph of the database has (`Neo.ClientError.Database.DatabaseNotFound`, ADR-0076)."""
+    """A graph name no graph of the database has (`Neo.ClientError.Database.DatabaseNotFound`, ADR-0068)."""
 
     kind = "DatabaseError"
 

@@ -43,7 +43,7 @@ class SharedConnection:
     def __init__(self, path: str, limits: Limits, open_local: Callable[[], Any], *, graph: str = "neo4j") -> None:
         self.path = path
         self.graph = graph
-        """The graph of the file this connection is on (ADR-0076): the holder opens its session there."""
+        """The graph of the file this connection is on (ADR-0068): the holder opens its session there."""
         self.limits = limits
         self.holder_pid: int | None = None
         self._open_local = open_local

@@ -1,4 +1,4 @@
-"""The named graphs of one database (ADR-0076): each a DuckDB schema holding its own tables (schema.py).
+"""The named graphs of one database (ADR-0068): each a DuckDB schema holding its own tables (schema.py).
 
 The default graph, `neo4j`, is the `main` schema, the layout of a database that holds one graph; every other
 graph is a schema the engine names (`g1`, `g2`, ...), listed with its name in `main.graph_databases`. No user

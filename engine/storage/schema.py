@@ -298,7 +298,7 @@ class GraphStore:
         return existing
 
     def record_write(self) -> None:
-        """Note the time of a write in the statement's transaction (ADR-0076): SHOW DATABASES' `lastWrite`."""
+        """Note the time of a write in the statement's transaction (ADR-0068): SHOW DATABASES' `lastWrite`."""
         self.connection.execute("INSERT INTO graph_meta VALUES ('last_write', ?)"
                                 " ON CONFLICT DO UPDATE SET value = excluded.value", [time.time_ns() // 1000])
 

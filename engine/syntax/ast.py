@@ -60,7 +60,7 @@ class Statement(SyntaxNode):
     """A whole statement: a `Query` or a schema command."""
 
     graph: str | None = field(default=None, kw_only=True)
-    """The graph `USE name` selects for the statement (ADR-0076); None: the connection's."""
+    """The graph `USE name` selects for the statement (ADR-0068); None: the connection's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -866,7 +866,7 @@ class ShowConstraints(Statement):
 @dataclass(frozen=True, slots=True)
 class DatabaseCommand(Statement):
     """`CREATE DATABASE name [IF NOT EXISTS]`, `DROP DATABASE name [IF EXISTS]`, `SHOW DATABASES` or `SHOW
-    DATABASE name` (ADR-0076): run by the connection, outside any graph's transaction. `if_exists` is IF NOT
+    DATABASE name` (ADR-0068): run by the connection, outside any graph's transaction. `if_exists` is IF NOT
     EXISTS for CREATE."""
 
     action: TypingLiteral["create", "drop", "show"]

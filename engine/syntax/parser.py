@@ -124,7 +124,7 @@ def parse(text: str) -> ast.Statement:
 
 
 def with_graph(statement: ast.Statement, uses: list[tuple[str, Span]]) -> ast.Statement:
-    """`statement` (a query or a schema command) with the graph its USE clauses name (ADR-0076): every USE of
+    """`statement` (a query or a schema command) with the graph its USE clauses name (ADR-0068): every USE of
     a statement (in a UNION's parts, in subqueries) must name the same graph, since a statement runs on one
     graph in one transaction; several are Neo4j's composite queries, refused by name."""
     if not uses:
@@ -490,7 +490,7 @@ class Parser:
             self.advance()
 
     def parse_use(self) -> None:
-        """`USE name` before a query: the graph it runs on (ADR-0076), checked by `graphs.checked_name` and
+        """`USE name` before a query: the graph it runs on (ADR-0068), checked by `graphs.checked_name` and
         noted in `uses`; `parse` puts it on the statement. `USE graph.byName(...)` and dotted names
         (Neo4j's composite databases) are refused by name."""
         if self.current.upper != "USE" or self.peek().type not in WORD_TYPES:
@@ -516,7 +516,7 @@ class Parser:
         return graphs.checked_name(name, self.span_from(start))
 
     def parse_database_command(self, action: str, start: Token) -> ast.DatabaseCommand:
-        """The rest of `CREATE DATABASE`/`DROP DATABASE` after the word DATABASE (ADR-0076)."""
+        """The rest of `CREATE DATABASE`/`DROP DATABASE` after the word DATABASE (ADR-0068)."""
         name = self.parse_graph_name("a database name")
         if_exists = self.parse_if_not_exists() if action == "create" else self.parse_if_exists()
         for word in ("OPTIONS", "WAIT", "NOWAIT", "TOPOLOGY", "DUMP", "DESTROY", "RESTRICT", "CASCADE"):

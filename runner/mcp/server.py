@@ -203,7 +203,7 @@ def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: i
     fails as a tool error; `memory_limit` is the engine's (default: its own). Over HTTP beyond loopback,
     `token` and `allowed_hosts` are required (http_security.py). `declarations` are the pages' tools to
     serve beside the three (`page_tools.declarations_of`). `graph`: the named graph of the database the
-    tools run on when a call names none (ADR-0076)."""
+    tools run on when a call names none (ADR-0068)."""
     if http:
         check_exposure(host, token, allowed_hosts)
     watcher = watch(stdio=not http)

@@ -50,7 +50,7 @@ class CypherTools:
     def read_cypher(self, statement: str, parameters: Params = None,
                     graph: str | None = None) -> dict[str, JsonValue]:
         """`{columns, rows, counters}`: rows as objects keyed by column. Refuses any statement that writes.
-        `graph`: the named graph of the database to read (default: the connection's, ADR-0076)."""
+        `graph`: the named graph of the database to read (default: the connection's, ADR-0068)."""
         result = self._execute(statement, parameters, read_only=True, graph=graph)
         columns = list(result.columns)
         payload: dict[str, JsonValue] = {"columns": columns,

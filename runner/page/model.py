@@ -80,7 +80,7 @@ class Cell:
     `expects_error` is the bare word `error` in its info string: the cell passes when it raises the
     error its ```` ```error ```` block records (docs/error-cells.md). `tool` is its `tool=NAME`: the cell
     is also the MCP tool NAME (docs/tool-cells.md). `graph` is its `graph=NAME`: the named graph of the
-    database its statements run on (ADR-0076); None, the default graph.
+    database its statements run on (ADR-0068); None, the default graph.
     """
 
     name: str

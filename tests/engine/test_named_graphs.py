@@ -1,4 +1,4 @@
-"""Several named graphs in one database (ADR-0076): CREATE/DROP/SHOW DATABASE, `engine.connect(graph=)`,
+"""Several named graphs in one database (ADR-0068): CREATE/DROP/SHOW DATABASE, `engine.connect(graph=)`,
 `USE name` per statement, and isolation: nothing a statement on one graph does is visible in another
 (nodes, ids, property columns, indexes, constraints, counters, last writes), in memory, in a file, after
 reopening it and from another process."""
@@ -304,7 +304,7 @@ def test_connect_to_a_graph_that_does_not_exist_is_an_error(tmp_path):
 
 
 def test_a_file_made_before_named_graphs_opens_as_its_default_graph(tmp_path):
-    """A file with one graph in `main` and no registry (as every file made before ADR-0076)."""
+    """A file with one graph in `main` and no registry (as every file made before ADR-0068)."""
     path = str(tmp_path / "old.rl")
     with engine.connect(path) as db:
         db.execute("CREATE (:Old {v: 1})")
@@ -332,7 +332,7 @@ db.close()
 
 
 def test_another_process_opens_its_session_on_the_graph_it_names(tmp_path):
-    """ADR-0055 with ADR-0076: the holder opens the client's session on the client's graph."""
+    """ADR-0055 with ADR-0068: the holder opens the client's session on the client's graph."""
     path = str(tmp_path / "graphs.rl")
     with engine.connect(path) as db:
         db.execute("CREATE (:Held)")

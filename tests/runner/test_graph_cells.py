@@ -1,4 +1,4 @@
-"""A cell names the graph it runs on with `graph=NAME` (ADR-0076): Threadline's page writes a visitor's memory
+"""A cell names the graph it runs on with `graph=NAME` (ADR-0068): Threadline's page writes a visitor's memory
 graph and the shared blackboard beside the company brain, in one database."""
 
 from __future__ import annotations

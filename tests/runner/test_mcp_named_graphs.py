@@ -1,4 +1,4 @@
-"""The MCP tools on named graphs (ADR-0076): a tool call names the graph it runs on (Threadline's
+"""The MCP tools on named graphs (ADR-0068): a tool call names the graph it runs on (Threadline's
 per-visitor memory, `tl_mem_<visitor>`), and `cookbook serve --graph` sets the graph of calls that name none."""
 
 from __future__ import annotations
