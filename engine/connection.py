@@ -345,6 +345,14 @@ class Connection:
                                written / 1_000_000, tz=datetime.UTC)})
         return listed
 
+    def drop_idle_graphs(self, idle_for: datetime.timedelta, prefix: str = "") -> list[str]:
+        """Drop the graphs (names starting with `prefix`) not written for `idle_for`, and name them: pruning
+        idle graphs in one call (ADR-0068). The default graph and the connection's own are never dropped."""
+        dropped = [name for name in graphs.idle(self.graphs(), idle_for, prefix) if name != self.graph]
+        for name in dropped:
+            self.execute(f"DROP DATABASE `{name}` IF EXISTS")
+        return dropped
+
     # -- statements ------------------------------------------------------------------------------------
 
     @_bounded_depth

@@ -10,6 +10,7 @@ committed it before it went is unknown.
 from __future__ import annotations
 
 import contextlib
+import datetime
 import socket
 import time
 from collections.abc import Callable, Mapping
@@ -143,6 +144,10 @@ class SharedConnection:
 
     def graphs(self) -> list[dict[str, Any]]:
         return self._call("graphs", reads_only=True)
+
+    def drop_idle_graphs(self, idle_for: datetime.timedelta, prefix: str = "") -> list[str]:
+        """As `Connection.drop_idle_graphs`, through the holder."""
+        return self._call("drop_idle_graphs", idle_for, prefix, reads_only=False)
 
     def statement_cache_info(self) -> dict[str, int]:
         return self._call("statement_cache_info", reads_only=True)

@@ -24,7 +24,7 @@ from engine.sharing import wire
 from engine.sharing.address import socket_path
 
 OPERATIONS = frozenset({"execute", "execute_script", "explain", "schema", "statement_cache_info",
-                        "register_procedure", "graphs"})
+                        "register_procedure", "graphs", "drop_idle_graphs"})
 """What a client may ask a session to do: the public methods of a connection, nothing else."""
 STOP_WAIT = 5.0
 """Seconds `stop` waits for the sessions' threads to end (their statements are interrupted first)."""

@@ -7,9 +7,12 @@ text becomes an identifier; a graph name is still checked strictly, as Neo4j che
 
 from __future__ import annotations
 
+import datetime
 import re
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import duckdb
 
@@ -135,3 +138,13 @@ def last_write(duck: duckdb.DuckDBPyConnection, database: str, entry: GraphEntry
     if row is not None:
         return int(row[0])
     return entry.created or None
+
+
+def idle(listed: Sequence[Mapping[str, Any]], idle_for: datetime.timedelta, prefix: str = "",
+         now: datetime.datetime | None = None) -> list[str]:
+    """The names among `listed` (a connection's `graphs()`) of the graphs not written for `idle_for`, whose
+    name starts with `prefix`: what a daily job prunes (Threadline's idle `tl_mem_<visitor>` graphs). The
+    default graph is never idle."""
+    cutoff = (now or datetime.datetime.now(datetime.UTC)) - idle_for
+    return [graph["name"] for graph in listed if not graph["default"] and graph["name"].startswith(prefix)
+            and graph["last_write"] is not None and graph["last_write"] < cutoff]

@@ -5,6 +5,7 @@ reopening it and from another process."""
 
 from __future__ import annotations
 
+import datetime
 import os
 import signal
 import subprocess
@@ -269,6 +270,38 @@ def test_graphs_lists_them_for_pruning():
         for name in idle:
             db.execute(f"DROP DATABASE {name}")
         assert names(db) == ["neo4j", "tl_mem_b"]
+
+
+def test_drop_idle_graphs_prunes_in_one_call():
+    """Threadline's daily job: the memory graphs not written for a while go, in one call; the default graph,
+    the connection's own and the other names stay."""
+    with engine.connect() as db:
+        for name in ("tl_mem_a", "tl_mem_b", "tl_shared"):
+            db.execute(f"CREATE DATABASE {name}")
+        db.execute("USE tl_mem_b CREATE (:Turn)")
+        assert db.drop_idle_graphs(datetime.timedelta(days=1)) == []
+        assert sorted(db.drop_idle_graphs(datetime.timedelta(0), prefix="tl_mem_")) == ["tl_mem_a", "tl_mem_b"]
+        assert names(db) == ["neo4j", "tl_shared"]
+
+
+PRUNE = """
+import datetime, sys, engine
+db = engine.connect(sys.argv[1])
+print(db.holder_pid is not None, db.drop_idle_graphs(datetime.timedelta(0), prefix="tl_mem_"), flush=True)
+db.close()
+"""
+
+
+def test_drop_idle_graphs_through_the_holder(tmp_path):
+    path = str(tmp_path / "graphs.rl")
+    with engine.connect(path) as db:
+        db.execute("CREATE DATABASE tl_mem_old")
+        db.execute("CREATE DATABASE tl_shared")
+        done = subprocess.run([sys.executable, "-c", PRUNE, path], capture_output=True, text=True, cwd=ROOT,
+                              timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "True ['tl_mem_old']"
+        assert names(db) == ["neo4j", "tl_shared"]
 
 
 # -- files ---------------------------------------------------------------------------------------------
