@@ -1,7 +1,8 @@
 """`cookbook`: the command line over the runner. Arguments, progress, summary and exit codes; no logic.
 
     cookbook run [PAGE ...] [--cell NAME] [--update] [--db PATH] [--json FILE] [--html FILE]
-    cookbook serve --db PATH [--tools PAGE ...] [--http [--host HOST] [--port PORT] [--token TOKEN]
+    cookbook serve --db PATH [--tools PAGE ...] [--graph NAME] [--import-dir DIR] [--http [--host HOST]
+                   [--port PORT] [--token TOKEN]
                    [--allowed-host NAME]]
 
 Exit codes: 0 every cell matches its recording (or `--update` recorded it), 1 a cell drifted or failed
@@ -71,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--graph", default="neo4j", metavar="NAME",
                        help="the named graph of the database the tools run on when a call names none "
                             "(default: neo4j; CREATE DATABASE makes others)")
+    serve.add_argument("--import-dir", metavar="DIR",
+                       help="the folder LOAD CSV may read file:/// urls from (default: none, LOAD CSV refused)")
     serve.add_argument("--tools", nargs="+", action="extend", default=[], metavar="PAGE",
                        help="also serve the tools these pages declare (cells marked tool=NAME: "
                             "docs/tool-cells.md); a bare name is looked up in cookbook/")
@@ -210,6 +213,9 @@ def serve_command(arguments: argparse.Namespace) -> int:
     from runner.mcp.page_tools import ToolPagesError, declarations_of
     from runner.mcp.server import serve
 
+    if arguments.import_dir is not None and not os.path.isdir(arguments.import_dir):
+        print(f"cookbook serve: error: --import-dir {arguments.import_dir}: no such folder", file=sys.stderr)
+        return USAGE
     try:
         pages = [read_page(path) for path in resolve_pages(arguments.tools)] if arguments.tools else []
         declarations = declarations_of(pages)
@@ -223,7 +229,8 @@ def serve_command(arguments: argparse.Namespace) -> int:
     try:
         serve(arguments.db, http=arguments.http, host=arguments.host, port=arguments.port,
               timeout=arguments.timeout, memory_limit=arguments.memory_limit, token=arguments.token,
-              allowed_hosts=arguments.allowed_hosts, declarations=declarations, graph=arguments.graph)
+              allowed_hosts=arguments.allowed_hosts, declarations=declarations, graph=arguments.graph,
+              import_dir=arguments.import_dir)
     except (CannotOpenDatabase, UnsafeServe) as error:
         print(f"cookbook serve: error: {error}", file=sys.stderr)
         return USAGE

@@ -34,11 +34,12 @@ class DatabaseInUse(CannotOpenDatabase):
 
 
 def open_database(path: str, *, timeout: float | None = None, memory_limit: str | None = None,
-                  graph: str = "neo4j") -> engine.Connection:
-    """`engine.connect(path, graph=graph)`, with a lock held by another process reported as DatabaseInUse
-    and a graph the database lacks as CannotOpenDatabase."""
+                  graph: str = "neo4j", import_dir: str | None = None) -> engine.Connection:
+    """`engine.connect(path, graph=graph, import_dir=import_dir)`, with a lock held by another process reported
+    as DatabaseInUse and a graph the database lacks as CannotOpenDatabase. `import_dir`: the folder LOAD CSV
+    may read (none: LOAD CSV refused)."""
     try:
-        return engine.connect(path, timeout=timeout, memory_limit=memory_limit, graph=graph)
+        return engine.connect(path, timeout=timeout, memory_limit=memory_limit, graph=graph, import_dir=import_dir)
     except engine.DatabaseNotFound as error:
         raise CannotOpenDatabase(path, error.message) from error
     except engine.DatabaseLocked as error:

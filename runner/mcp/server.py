@@ -197,19 +197,21 @@ def tool_result(call: Any) -> CallToolResult:
 def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: int = 8000,
           timeout: float | None = DEFAULT_TIMEOUT, memory_limit: str | None = None, token: str | None = None,
           allowed_hosts: Sequence[str] = (), declarations: Mapping[str, ToolDeclaration] | None = None,
-          graph: str = "neo4j") -> None:
+          graph: str = "neo4j", import_dir: str | None = None) -> None:
     """Serve the graph in `database` (a file, created if missing, or ':memory:') until the client goes, or
     SIGINT / SIGTERM (lifetime.py). A statement running longer than `timeout` seconds (None: no limit)
     fails as a tool error; `memory_limit` is the engine's (default: its own). Over HTTP beyond loopback,
     `token` and `allowed_hosts` are required (http_security.py). `declarations` are the pages' tools to
     serve beside the three (`page_tools.declarations_of`). `graph`: the named graph of the database the
-    tools run on when a call names none (ADR-0068)."""
+    tools run on when a call names none (ADR-0068). `import_dir`: the folder LOAD CSV reads (ADR-0064)."""
     if http:
         check_exposure(host, token, allowed_hosts)
     watcher = watch(stdio=not http)
-    connection = open_database(database, timeout=timeout, memory_limit=memory_limit, graph=graph)
+    connection = open_database(database, timeout=timeout, memory_limit=memory_limit, graph=graph,
+                               import_dir=import_dir)
     more = None if database == ":memory:" else (
-        lambda: open_database(database, timeout=timeout, memory_limit=memory_limit, graph=graph))
+        lambda: open_database(database, timeout=timeout, memory_limit=memory_limit, graph=graph,
+                              import_dir=import_dir))
     connections = watcher.connection = Connections(connection, more)
     try:
         tools = CypherTools(connection, connections)

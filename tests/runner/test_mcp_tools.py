@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 
 import anyio
 import pytest
 from mcp import Client
 
 import engine
+from runner.mcp.database import open_database
 from runner.mcp.server import build_server
 from runner.mcp.tools import CypherTools, ToolFailure
 from runner.mcp.values import to_json
@@ -243,3 +246,23 @@ def test_read_cypher_with_profile_returns_the_plan_beside_the_rows(tools):
     assert [(row["operator"], row["estimatedRows"]) for row in explained["rows"]] == [
         ("+ProduceResults", 1), ("+EagerAggregation", 1), ("+NodeByLabelScan", 4)]
     assert "plan" in explained  # EXPLAIN's result carries its plan too
+
+
+def test_load_csv_reads_the_import_directory_the_server_is_given(tmp_path):
+    """`cookbook serve --import-dir DIR`: an agent's read_cypher may LOAD CSV from that folder, and without
+    it LOAD CSV is refused (ADR-0064)."""
+    (tmp_path / "people.csv").write_text("name,born\nAda,1815\n", encoding="utf-8")
+    with open_database(":memory:", import_dir=str(tmp_path)) as connection:
+        rows = CypherTools(connection).read_cypher(
+            "LOAD CSV WITH HEADERS FROM 'file:///people.csv' AS row RETURN row.name AS name, row.born AS born")
+        assert rows["rows"] == [{"name": "Ada", "born": "1815"}]
+    with open_database(":memory:") as connection, pytest.raises(ToolFailure, match="import directory"):
+        CypherTools(connection).read_cypher("LOAD CSV FROM 'file:///people.csv' AS row RETURN row")
+
+
+def test_serve_refuses_an_import_dir_that_is_no_folder(tmp_path):
+    served = subprocess.run([sys.executable, "-m", "runner", "serve", "--db", ":memory:", "--import-dir",
+                             str(tmp_path / "missing")], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                            timeout=60)
+    assert served.returncode == 2
+    assert served.stderr.strip().endswith("missing: no such folder")
