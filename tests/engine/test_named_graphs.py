@@ -284,6 +284,14 @@ def test_drop_idle_graphs_prunes_in_one_call():
         assert names(db) == ["neo4j", "tl_shared"]
 
 
+def in_another_process(script: str, *arguments: str) -> str:
+    """What `script` prints, run by a fresh Python process (a client of the file's holder); it must succeed."""
+    done = subprocess.run([sys.executable, "-c", script, *arguments], capture_output=True, text=True, cwd=ROOT,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
 PRUNE = """
 import datetime, sys, engine
 db = engine.connect(sys.argv[1])
@@ -297,10 +305,7 @@ def test_drop_idle_graphs_through_the_holder(tmp_path):
     with engine.connect(path) as db:
         db.execute("CREATE DATABASE tl_mem_old")
         db.execute("CREATE DATABASE tl_shared")
-        done = subprocess.run([sys.executable, "-c", PRUNE, path], capture_output=True, text=True, cwd=ROOT,
-                              timeout=120)
-        assert done.returncode == 0, done.stderr
-        assert done.stdout.strip() == "True ['tl_mem_old']"
+        assert in_another_process(PRUNE, path).strip() == "True ['tl_mem_old']"
         assert names(db) == ["neo4j", "tl_shared"]
 
 
@@ -371,10 +376,7 @@ def test_another_process_opens_its_session_on_the_graph_it_names(tmp_path):
         db.execute("CREATE (:Held)")
         db.execute("CREATE DATABASE visitor")
         db.execute("USE visitor CREATE (:Remembered)")
-        done = subprocess.run([sys.executable, "-c", SESSION, path, "visitor"], capture_output=True, text=True,
-                              cwd=ROOT, timeout=120)
-        assert done.returncode == 0, done.stderr
-        first, second = done.stdout.splitlines()
+        first, second = in_another_process(SESSION, path, "visitor").splitlines()
         assert first == "True [(['Remembered'],)] [(1,)]"
         assert second.startswith("missing: no graph named 'missing'")
         assert db.execute("MATCH (n) RETURN labels(n)").rows == [(["Held"],)]

@@ -6,9 +6,7 @@ the engine, and pages whose declarations are wrong are refused with FILE:LINE be
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
-import time
 from pathlib import Path
 
 import anyio
@@ -22,7 +20,7 @@ from runner.mcp.tools import CypherTools
 from runner.mcp.trace import step_from_call
 from runner.page import parse_page, read_page
 from tests.runner.helpers import FIXTURES, ROOT
-from tests.runner.test_mcp_serve import SERVE, free_port
+from tests.runner.test_mcp_serve import SERVE, free_port, wait_for_port
 from tests.runner.test_tool_cells import TEAM_PAGE, THREADLINE_TOOLS, TOOLS_PAGE
 
 GENERIC = ["get_schema", "read_cypher", "write_cypher"]
@@ -117,15 +115,7 @@ def test_threadlines_eleven_tools_over_streamable_http(team_database):
     server = subprocess.Popen([*SERVE, "--db", str(team_database), "--tools", str(TEAM_PAGE), "--http", "--port",
                                str(port)], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None, server.stderr.read()
-                assert time.monotonic() < deadline, "the HTTP server did not start"
-                time.sleep(0.2)
+        wait_for_port(server, port, 60)
 
         async def session():
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:

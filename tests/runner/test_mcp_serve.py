@@ -154,20 +154,26 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def wait_for_port(server: subprocess.Popen, port: int, seconds: float) -> None:
+    """Wait until the served HTTP port accepts connections; a server that exits, or one that takes longer
+    than `seconds`, fails the test with what it printed."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            assert server.poll() is None, server.stderr.read()
+            assert time.monotonic() < deadline, "the HTTP server did not start"
+            time.sleep(0.2)
+
+
 def test_streamable_http_on_localhost(tmp_path):
     port = free_port()
     server = subprocess.Popen([*SERVE, "--db", str(tmp_path / "http.rl"), "--http", "--port", str(port)],
                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert server.poll() is None, server.stderr.read()
-                assert time.monotonic() < deadline, "the HTTP server did not start"
-                time.sleep(0.2)
+        wait_for_port(server, port, 30)
 
         async def session():
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
