@@ -16,7 +16,6 @@ into engine errors.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from engine.limits import IMPORT_VARIABLE, LIST_VARIABLE, TEXT_VARIABLE, default_memory_limit, list_cap, text_cap
@@ -139,37 +138,37 @@ def _macros() -> list[tuple[str, str]]:
          + " END"),
         # -- conversions for predicates and lists ---------------------------------------------
         ("cy_bool(v)",
-         "CASE cy_kind(v) WHEN 1 THEN v::BOOLEAN WHEN 0 THEN NULL ELSE "
+         "CASE cy_kind(v) WHEN 1 THEN TRY_CAST(v AS BOOLEAN) WHEN 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentType", "'expected a boolean, got ' || cy_type_name(v)")
          + " END"),
         ("cy_list(v)",
-         "CASE cy_kind(v) WHEN 5 THEN v::VARIANT[] WHEN 0 THEN NULL ELSE "
+         "CASE cy_kind(v) WHEN 5 THEN TRY_CAST(v AS VARIANT[]) WHEN 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentType", "'expected a list, got ' || cy_type_name(v)")
          + " END"),
         ("cy_unwind_list(v)",
-         "CASE cy_kind(v) WHEN 5 THEN v::VARIANT[] WHEN 0 THEN []::VARIANT[] ELSE [v] END"),
+         "CASE cy_kind(v) WHEN 5 THEN TRY_CAST(v AS VARIANT[]) WHEN 0 THEN []::VARIANT[] ELSE [v] END"),
         # what a comprehension, a quantifier or reduce() walks: a value that is no list, a list of itself
-        ("cy_traversable(v)", "CASE cy_kind(v) WHEN 5 THEN v::VARIANT[] WHEN 0 THEN NULL ELSE [v] END"),
+        ("cy_traversable(v)", "CASE cy_kind(v) WHEN 5 THEN TRY_CAST(v AS VARIANT[]) WHEN 0 THEN NULL ELSE [v] END"),
         ("cy_singleton(v)", "CASE WHEN v IS NULL THEN NULL ELSE [v] END"),
         ("cy_string(v)",
-         "CASE cy_kind(v) WHEN 4 THEN v::VARCHAR WHEN 0 THEN NULL ELSE "
+         "CASE cy_kind(v) WHEN 4 THEN TRY_CAST(v AS VARCHAR) WHEN 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentType", "'expected a string, got ' || cy_type_name(v)")
          + " END"),
         ("cy_integer(v)",
-         "CASE cy_kind(v) WHEN 2 THEN v::BIGINT WHEN 0 THEN NULL ELSE "
+         "CASE cy_kind(v) WHEN 2 THEN TRY_CAST(v AS BIGINT) WHEN 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentType", "'expected an integer, got ' || cy_type_name(v)")
          + " END"),
         ("cy_number(v)",
-         "CASE cy_kind(v) WHEN 2 THEN v::DOUBLE WHEN 3 THEN v::DOUBLE WHEN 0 THEN NULL ELSE "
+         "CASE cy_kind(v) WHEN 2 THEN TRY_CAST(v AS DOUBLE) WHEN 3 THEN TRY_CAST(v AS DOUBLE) WHEN 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentType", "'expected a number, got ' || cy_type_name(v)")
          + " END"),
         ("cy_map_keys(v)", "list_sort(variant_keys(v))"),
         ("cy_map_get(v, k)",
          "json_extract(v::JSON, '$.\"' || replace(replace(k, '\\', '\\\\'), '\"', '\\\"') || '\"')::VARIANT"),
         ("cy_values(v)",
-         "CASE cy_kind(v) WHEN 5 THEN v::VARIANT[] "
+         "CASE cy_kind(v) WHEN 5 THEN TRY_CAST(v AS VARIANT[]) "
          "ELSE list_transform(cy_map_keys(v), lambda k: cy_map_get(v, k)) END"),
-        ("cy_shape(v)", "CASE cy_kind(v) WHEN 5 THEN [len(v::VARIANT[])::VARCHAR] ELSE cy_map_keys(v) END"),
+        ("cy_shape(v)", "CASE cy_kind(v) WHEN 5 THEN [len(TRY_CAST(v AS VARIANT[]))::VARCHAR] ELSE cy_map_keys(v) END"),
     ]
     primitive = "(1, 2, 3, 4, 10, 11, 12, 13, 14, 15, 16)"
     # a vector is a property value of its own, but never an element of a stored list (Cypher manual, Property,
@@ -179,10 +178,11 @@ def _macros() -> list[tuple[str, str]]:
         ("cy_property(v)",
          f"CASE WHEN v IS NULL THEN NULL WHEN cy_kind(v) IN {storable} THEN v"
          " WHEN cy_kind(v) = 5 THEN CASE"
-         f" WHEN len(list_filter(v::VARIANT[], lambda e: e IS NULL OR cy_kind(e) NOT IN {primitive})) > 0 THEN "
+         " WHEN len(list_filter(TRY_CAST(v AS VARIANT[]),"
+         f" lambda e: e IS NULL OR cy_kind(e) NOT IN {primitive})) > 0 THEN "
          + error_sql("TypeError", "InvalidPropertyType",
                      "'lists stored as properties may only hold non-null primitive values'")
-         + " WHEN len(list_distinct(list_transform(v::VARIANT[], lambda e: cy_kind(e)))) > 1 THEN "
+         + " WHEN len(list_distinct(list_transform(TRY_CAST(v AS VARIANT[]), lambda e: cy_kind(e)))) > 1 THEN "
          + error_sql("TypeError", "InvalidPropertyType",
                      "'lists stored as properties may not mix types'")
          + " ELSE v END ELSE "
@@ -231,7 +231,7 @@ def _vector_macros() -> list[tuple[str, str]]:
         # INTEGER vectors apart that differ beyond a double's precision
         ("cy_vector_key(v)",
          f"struct_pack(t := list_position({order}, cy_vector_type(v)), n := cy_vector_dimension(v),"
-         " c := cy_vector_doubles(v), x := v::VARCHAR)"),
+         " c := cy_vector_doubles(v), x := TRY_CAST(v AS VARCHAR))"),
         ("cy_vector(v)",
          "CASE cy_kind(v) WHEN 17 THEN v WHEN 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentType", "'expected a VECTOR, got ' || cy_type_name(v)")
@@ -244,9 +244,9 @@ def _scalar_eq(a: str, b: str) -> str:
     """Equality when at most one side is a list or map: numbers numerically, other kinds must match."""
     return (
         f"CASE WHEN {a} IS NULL OR {b} IS NULL THEN NULL"
-        f" WHEN cy_kind({a}) = 2 AND cy_kind({b}) = 2 THEN {a}::BIGINT = {b}::BIGINT"
+        f" WHEN cy_kind({a}) = 2 AND cy_kind({b}) = 2 THEN TRY_CAST({a} AS BIGINT) = TRY_CAST({b} AS BIGINT)"
         f" WHEN cy_kind({a}) IN (2, 3) AND cy_kind({b}) IN (2, 3) THEN"
-        f" ({a}::DOUBLE = {b}::DOUBLE AND NOT isnan({a}::DOUBLE))"
+        f" (TRY_CAST({a} AS DOUBLE) = TRY_CAST({b} AS DOUBLE) AND NOT isnan(TRY_CAST({a} AS DOUBLE)))"
         f" WHEN cy_kind({a}) <> cy_kind({b}) THEN false"
         f" ELSE {a} = {b} END"
     )
@@ -293,14 +293,14 @@ def _scalar_cmp(a: str, b: str) -> str:
     """-1/0/1 for comparable non-null scalars, NULL when Cypher says they are incomparable."""
     return (
         f"CASE WHEN {a} IS NULL OR {b} IS NULL THEN NULL"
-        f" WHEN cy_kind({a}) = 2 AND cy_kind({b}) = 2 THEN sign({a}::BIGINT - {b}::BIGINT)"
+        f" WHEN cy_kind({a}) = 2 AND cy_kind({b}) = 2 THEN sign(TRY_CAST({a} AS BIGINT) - TRY_CAST({b} AS BIGINT))"
         f" WHEN cy_kind({a}) IN (2, 3) AND cy_kind({b}) IN (2, 3) THEN"
-        f" CASE WHEN isnan({a}::DOUBLE) OR isnan({b}::DOUBLE) THEN NULL"
-        f" ELSE sign({a}::DOUBLE - {b}::DOUBLE)::INTEGER END"
+        f" CASE WHEN isnan(TRY_CAST({a} AS DOUBLE)) OR isnan(TRY_CAST({b} AS DOUBLE)) THEN NULL"
+        f" ELSE sign(TRY_CAST({a} AS DOUBLE) - TRY_CAST({b} AS DOUBLE))::INTEGER END"
         f" WHEN cy_kind({a}) <> cy_kind({b}) THEN NULL"
-        f" WHEN cy_kind({a}) = 4 THEN CASE WHEN {a}::VARCHAR < {b}::VARCHAR THEN -1"
-        f" WHEN {a}::VARCHAR > {b}::VARCHAR THEN 1 ELSE 0 END"
-        f" WHEN cy_kind({a}) = 1 THEN {a}::BOOLEAN::INTEGER - {b}::BOOLEAN::INTEGER"
+        f" WHEN cy_kind({a}) = 4 THEN CASE WHEN TRY_CAST({a} AS VARCHAR) < TRY_CAST({b} AS VARCHAR) THEN -1"
+        f" WHEN TRY_CAST({a} AS VARCHAR) > TRY_CAST({b} AS VARCHAR) THEN 1 ELSE 0 END"
+        f" WHEN cy_kind({a}) = 1 THEN TRY_CAST({a} AS BOOLEAN)::INTEGER - TRY_CAST({b} AS BOOLEAN)::INTEGER"
         f" WHEN cy_kind({a}) BETWEEN 10 AND 14 THEN CASE WHEN {a} < {b} THEN -1 WHEN {a} > {b} THEN 1 ELSE 0 END"
         f" ELSE NULL END"
     )
@@ -314,9 +314,9 @@ def _comparison_macros() -> list[tuple[str, str]]:
                "CASE WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN " + _too_deep("comparing")
                + f" ELSE {_scalar_cmp('a', 'b')} END")]
     for level in range(1, MAX_DEPTH + 1):
-        codes = (f"list_append(list_transform(list_zip(a::VARIANT[], b::VARIANT[], true),"
+        codes = (f"list_append(list_transform(list_zip(TRY_CAST(a AS VARIANT[]), TRY_CAST(b AS VARIANT[]), true),"
                  f" lambda p: coalesce(cy_cmp_{level - 1}(p[1], p[2]), 2)),"
-                 f" sign(len(a::VARIANT[]) - len(b::VARIANT[])))")
+                 f" sign(len(TRY_CAST(a AS VARIANT[])) - len(TRY_CAST(b AS VARIANT[]))))")
         macros.append((
             f"{_level('cy_cmp', level, MAX_DEPTH)}(a, b)",
             "CASE WHEN a IS NULL OR b IS NULL THEN NULL"
@@ -334,12 +334,13 @@ def _key_macros() -> list[tuple[str, str]]:
     def scalar_fields(v: str) -> str:
         return (
             f"r := {_rank_sql(f'cy_kind({v})')}::TINYINT,"
-            f" d := CASE WHEN cy_kind({v}) IN (2, 3) THEN {v}::DOUBLE"
+            f" d := CASE WHEN cy_kind({v}) IN (2, 3) THEN TRY_CAST({v} AS DOUBLE)"
             f" WHEN cy_kind({v}) = 7 THEN variant_extract({v}, {node})::DOUBLE"
             f" WHEN cy_kind({v}) = 8 THEN variant_extract({v}, {rel})::DOUBLE END,"
-            f" i := CASE WHEN cy_kind({v}) = 2 THEN {v}::BIGINT WHEN cy_kind({v}) = 3 AND"
-            f" {v}::DOUBLE = trunc({v}::DOUBLE) AND abs({v}::DOUBLE) < 9.2e18 THEN {v}::DOUBLE::BIGINT END,"
-            f" s := CASE WHEN cy_kind({v}) IN (1, 4, 9) THEN {v}::VARCHAR END,"
+            f" i := CASE WHEN cy_kind({v}) = 2 THEN TRY_CAST({v} AS BIGINT) WHEN cy_kind({v}) = 3 AND"
+            f" TRY_CAST({v} AS DOUBLE) = trunc(TRY_CAST({v} AS DOUBLE)) AND abs(TRY_CAST({v} AS DOUBLE)) < 9.2e18"
+            f" THEN TRY_CAST({v} AS DOUBLE)::BIGINT END,"
+            f" s := CASE WHEN cy_kind({v}) IN (1, 4, 9) THEN TRY_CAST({v} AS VARCHAR) END,"
             f" t := CASE WHEN cy_kind({v}) BETWEEN 10 AND 14 OR cy_kind({v}) = 16 THEN {v}"
             f" WHEN cy_kind({v}) = 15 THEN cy_t_duration_key({v})::VARIANT END,"
             f" w := CASE WHEN cy_kind({v}) = 17 THEN cy_vector_key({v}) END"
@@ -368,27 +369,30 @@ def _arithmetic_macros() -> list[tuple[str, str]]:
     return [
         ("cy_add(a, b)",
          f"CASE WHEN {null} THEN NULL"
-         f" WHEN {both_int} THEN (a::BIGINT + b::BIGINT)::VARIANT"
-         f" WHEN {both_num} THEN (a::DOUBLE + b::DOUBLE)::VARIANT"
-         f" WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN ({capped_concat('a::VARIANT[]', 'b::VARIANT[]')})::VARIANT"
-         " WHEN cy_kind(a) = 5 THEN list_append(a::VARIANT[], b)::VARIANT"
-         " WHEN cy_kind(b) = 5 THEN list_prepend(a, b::VARIANT[])::VARIANT"
-         f" WHEN cy_kind(a) = 4 AND cy_kind(b) = 4 THEN ({capped_text_concat('a::VARCHAR', 'b::VARCHAR')})::VARIANT"
-         " WHEN cy_kind(a) = 4 AND cy_kind(b) IN (2, 3, 1) THEN (a::VARCHAR || cy_scalar_text(b))::VARIANT"
-         " WHEN cy_kind(b) = 4 AND cy_kind(a) IN (2, 3, 1) THEN (cy_scalar_text(a) || b::VARCHAR)::VARIANT"
+         f" WHEN {both_int} THEN (TRY_CAST(a AS BIGINT) + TRY_CAST(b AS BIGINT))::VARIANT"
+         f" WHEN {both_num} THEN (TRY_CAST(a AS DOUBLE) + TRY_CAST(b AS DOUBLE))::VARIANT"
+         f" WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN ("
+         f"{capped_concat('TRY_CAST(a AS VARIANT[])', 'TRY_CAST(b AS VARIANT[])')})::VARIANT"
+         " WHEN cy_kind(a) = 5 THEN list_append(TRY_CAST(a AS VARIANT[]), b)::VARIANT"
+         " WHEN cy_kind(b) = 5 THEN list_prepend(a, TRY_CAST(b AS VARIANT[]))::VARIANT"
+         f" WHEN cy_kind(a) = 4 AND cy_kind(b) = 4 THEN ("
+         f"{capped_text_concat('TRY_CAST(a AS VARCHAR)', 'TRY_CAST(b AS VARCHAR)')})::VARIANT"
+         " WHEN cy_kind(a) = 4 AND cy_kind(b) IN (2, 3, 1) THEN (TRY_CAST(a AS VARCHAR) || cy_scalar_text(b))::VARIANT"
+         " WHEN cy_kind(b) = 4 AND cy_kind(a) IN (2, 3, 1) THEN (cy_scalar_text(a) || TRY_CAST(b AS VARCHAR))::VARIANT"
          f" ELSE {type_error('+')} END"),
         ("cy_sub(a, b)",
-         f"CASE WHEN {null} THEN NULL WHEN {both_int} THEN (a::BIGINT - b::BIGINT)::VARIANT"
-         f" WHEN {both_num} THEN (a::DOUBLE - b::DOUBLE)::VARIANT ELSE {type_error('-')} END"),
+         f"CASE WHEN {null} THEN NULL WHEN {both_int} THEN (TRY_CAST(a AS BIGINT) - TRY_CAST(b AS BIGINT))::VARIANT"
+         f" WHEN {both_num} THEN (TRY_CAST(a AS DOUBLE) - TRY_CAST(b AS DOUBLE))::VARIANT ELSE {type_error('-')} END"),
         ("cy_mul(a, b)",
-         f"CASE WHEN {null} THEN NULL WHEN {both_int} THEN (a::BIGINT * b::BIGINT)::VARIANT"
-         f" WHEN {both_num} THEN (a::DOUBLE * b::DOUBLE)::VARIANT ELSE {type_error('*')} END"),
+         f"CASE WHEN {null} THEN NULL WHEN {both_int} THEN (TRY_CAST(a AS BIGINT) * TRY_CAST(b AS BIGINT))::VARIANT"
+         f" WHEN {both_num} THEN (TRY_CAST(a AS DOUBLE) * TRY_CAST(b AS DOUBLE))::VARIANT ELSE {type_error('*')} END"),
         ("cy_div(a, b)",
          f"CASE WHEN {null} THEN NULL WHEN {both_int} THEN"
-         " CASE WHEN b::BIGINT = 0 THEN "
+         " CASE WHEN TRY_CAST(b AS BIGINT) = 0 THEN "
          + error_sql("ArithmeticError", "DivisionByZero", "'/ by zero'")
-         + " ELSE (a::BIGINT // b::BIGINT)::VARIANT END"
-         f" WHEN {both_num} THEN cy_float_div(a::DOUBLE, b::DOUBLE)::VARIANT ELSE {type_error('/')} END"),
+         + " ELSE (TRY_CAST(a AS BIGINT) // TRY_CAST(b AS BIGINT))::VARIANT END"
+         f" WHEN {both_num} THEN cy_float_div(TRY_CAST(a AS DOUBLE), TRY_CAST(b AS DOUBLE))::VARIANT"
+         f" ELSE {type_error('/')} END"),
         ("cy_float_div(x, y)",
          # Java's division by a zero of either sign: 2 / -0.0 is -Infinity (DuckDB gives Infinity)
          "CASE WHEN x IS NULL OR y IS NULL THEN NULL::DOUBLE"
@@ -396,22 +400,23 @@ def _arithmetic_macros() -> list[tuple[str, str]]:
          " THEN 'Infinity'::DOUBLE ELSE '-Infinity'::DOUBLE END ELSE x / y END"),
         ("cy_mod(a, b)",
          f"CASE WHEN {null} THEN NULL WHEN {both_int} THEN"
-         " CASE WHEN b::BIGINT = 0 THEN "
+         " CASE WHEN TRY_CAST(b AS BIGINT) = 0 THEN "
          + error_sql("ArithmeticError", "DivisionByZero", "'/ by zero'")
-         + " ELSE (a::BIGINT % b::BIGINT)::VARIANT END"
-         f" WHEN {both_num} THEN (a::DOUBLE % b::DOUBLE)::VARIANT ELSE {type_error('%')} END"),
+         + " ELSE (TRY_CAST(a AS BIGINT) % TRY_CAST(b AS BIGINT))::VARIANT END"
+         f" WHEN {both_num} THEN (TRY_CAST(a AS DOUBLE) % TRY_CAST(b AS DOUBLE))::VARIANT ELSE {type_error('%')} END"),
         ("cy_pow(a, b)",
-         f"CASE WHEN {null} THEN NULL WHEN {both_num} THEN pow(a::DOUBLE, b::DOUBLE)::VARIANT"
+         f"CASE WHEN {null} THEN NULL WHEN {both_num} THEN pow(TRY_CAST(a AS DOUBLE), TRY_CAST(b AS DOUBLE))::VARIANT"
          f" ELSE {type_error('^')} END"),
         ("cy_neg(a)",
-         "CASE cy_kind(a) WHEN 0 THEN NULL WHEN 2 THEN (-(a::BIGINT))::VARIANT WHEN 3 THEN (-(a::DOUBLE))::VARIANT"
+         "CASE cy_kind(a) WHEN 0 THEN NULL WHEN 2 THEN (-(TRY_CAST(a AS BIGINT)))::VARIANT"
+         " WHEN 3 THEN (-(TRY_CAST(a AS DOUBLE)))::VARIANT"
          " ELSE " + error_sql("TypeError", "InvalidArgumentType",
                               "'cannot negate ' || cy_type_name(a)") + " END"),
         *_float_text_macros(),
         # The text of a boolean, integer, float or string; cy_add calls it where no other kind can reach it.
         ("cy_scalar_text(v)",
-         "CASE cy_kind(v) WHEN 4 THEN v::VARCHAR WHEN 2 THEN v::BIGINT::VARCHAR"
-         " WHEN 3 THEN cy_float_to_string(v::DOUBLE) ELSE v::BOOLEAN::VARCHAR END"),
+         "CASE cy_kind(v) WHEN 4 THEN TRY_CAST(v AS VARCHAR) WHEN 2 THEN TRY_CAST(v AS BIGINT)::VARCHAR"
+         " WHEN 3 THEN cy_float_to_string(TRY_CAST(v AS DOUBLE)) ELSE TRY_CAST(v AS BOOLEAN)::VARCHAR END"),
         ("cy_to_string(v)",
          "CASE WHEN cy_kind(v) BETWEEN 1 AND 4 THEN cy_scalar_text(v) WHEN cy_kind(v) = 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentValue", "'cannot convert ' || cy_type_name(v) || ' to a string'")
@@ -453,16 +458,9 @@ def _float_text_macros() -> list[tuple[str, str]]:
     ]
 
 
-_VARIANT_CAST = re.compile(r"\b([a-z]\w*(?:\[\d\])?)::(BIGINT|DOUBLE|VARCHAR|BOOLEAN|INTEGER|VARIANT\[\])")
-
-
-def _lazy_casts(body: str) -> str:
-    """`v::T` -> `TRY_CAST(v AS T)`. DuckDB folds constant arguments through every CASE branch, taken or
-    not; a cast that fails in a branch the kind check rules out must not raise."""
-    return _VARIANT_CAST.sub(r"TRY_CAST(\1 AS \2)", body)
-
-
-MACROS: list[tuple[str, str]] = [(signature, _lazy_casts(body)) for signature, body in _macros()]
+# A VARIANT is cast with TRY_CAST in the macros: DuckDB folds constant arguments through every CASE branch,
+# taken or not, and a cast that fails in a branch the kind check rules out must not raise.
+MACROS: list[tuple[str, str]] = _macros()
 
 
 ROUNDING_MODES = ("UP", "DOWN", "CEILING", "FLOOR", "HALF_UP", "HALF_DOWN", "HALF_EVEN", "UNNECESSARY")
@@ -539,10 +537,11 @@ def _function_macros() -> list[tuple[str, str]]:
     return [
         ("cy_round_math(x)",
          "CASE WHEN isnan(x) OR isinf(x) THEN x ELSE floor(x) + CASE WHEN x - floor(x) >= 0.5 THEN 1 ELSE 0 END END"),
-        ("cy_pow10(k)", "CAST('1' || repeat('0', k::INTEGER) AS HUGEINT)"),
+        ("cy_pow10(k)", "CAST('1' || repeat('0', TRY_CAST(k AS INTEGER)) AS HUGEINT)"),
         ("cy_round_finish(neg, q, p)",
          "CASE WHEN q = 0 THEN 0.0::DOUBLE"
-         " ELSE CAST(CASE WHEN neg THEN '-' ELSE '' END || q::VARCHAR || 'e' || (-p)::VARCHAR AS DOUBLE) END"),
+         " ELSE CAST(CASE WHEN neg THEN '-' ELSE '' END || TRY_CAST(q AS VARCHAR) || 'e' || (-p)::VARCHAR"
+         " AS DOUBLE) END"),
         ("cy_round_digits(neg, q, r, half, p, m)", f"cy_round_finish(neg, q + ({increment})::INTEGER, p)"),
         ("cy_round_scaled(neg, d, k, p, m)",
          "cy_round_digits(neg, d // cy_pow10(k), d % cy_pow10(k), cy_pow10(k) // 2, p, m)"),
@@ -558,13 +557,14 @@ def _function_macros() -> list[tuple[str, str]]:
          + " WHEN p < 0 THEN "
          + error_sql("ArgumentError", "NegativeIntegerArgument", "'the precision of round() cannot be negative'")
          + " WHEN isnan(x) OR isinf(x) THEN x"
-         " ELSE cy_round_parts(x, regexp_extract(x::VARCHAR, '^(-?)([0-9]+)(?:[.]([0-9]+))?(?:e([+-]?[0-9]+))?$',"
+         " ELSE cy_round_parts(x, regexp_extract(TRY_CAST(x AS VARCHAR),"
+         " '^(-?)([0-9]+)(?:[.]([0-9]+))?(?:e([+-]?[0-9]+))?$',"
          " ['sign', 'int', 'frac', 'exp']), p, m) END"),
         ("cy_whitespace()", " || ".join(f"chr({code})" for code in WHITESPACE_CODES)),
     ]
 
 
-MACROS += [(signature, _lazy_casts(body)) for signature, body in _function_macros() + _case_macros()]
+MACROS += _function_macros() + _case_macros()
 
 
 def session_sql() -> str:
