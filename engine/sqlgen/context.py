@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -212,6 +212,8 @@ class SelectContext:
     detached: bool = False
     """The outer context of a subquery body run over all outer rows at once: it sees no outer variable, yet
     the body compiles as a subquery's (kept row order, no separate SQL statements)."""
+    read_trackers: list[set[str]] = field(default_factory=list)
+    """Open `tracking_entity_reads` scopes, innermost last."""
 
     def bind_variable(self, variable: Variable, sql: str, *, hoistable: bool = True) -> None:
         self.variables[id(variable)] = sql
@@ -234,7 +236,28 @@ class SelectContext:
             alias = self.fresh(self.alias_prefix)
             self.entity_aliases[key] = alias
             self.joins.append(f"LEFT JOIN {ENTITY_TABLES[entity]} AS {alias} ON {alias}.id = {id_sql}")
-        return self.entity_aliases[key]
+        alias = self.entity_aliases[key]
+        for tracker in self.read_trackers:
+            tracker.add(alias)
+        return alias
+
+    @contextlib.contextmanager
+    def tracking_entity_reads(self) -> Iterator[set[str]]:
+        """The aliases of the entity rows SQL compiled inside it reads: which joins of the SELECT it needs,
+        known from how it was made (a pattern places a condition before the joins only if it reads none)."""
+        tracker: set[str] = set()
+        self.read_trackers.append(tracker)
+        try:
+            yield tracker
+        finally:
+            self.read_trackers.remove(tracker)
+
+    def lambda_context(self) -> SelectContext:
+        """A context for a DuckDB lambda's body inside this SELECT: its variables, joins and entity rows,
+        one level deeper."""
+        return SelectContext(self.catalog, self.parameters, dict(self.variables), self.joins, self.entity_aliases,
+                             set(self.hoistable), self.alias_prefix, self.aggregates, self.counter,
+                             self.lambda_depth + 1, read_trackers=self.read_trackers)
 
     def register_entity_alias(self, entity: str, id_sql: str, alias: str) -> None:
         """A pattern element already joins the entity table as `alias`: reuse it for property reads."""

@@ -535,10 +535,7 @@ class ExpressionCompiler:
 
     def _lambda(self, variable: Variable) -> tuple[str, ExpressionCompiler]:
         name = variable.column
-        inner = SelectContext(self.context.catalog, self.context.parameters, dict(self.context.variables),
-                              self.context.joins, self.context.entity_aliases, set(self.context.hoistable),
-                              self.context.alias_prefix, self.context.aggregates, self.context.counter,
-                              self.context.lambda_depth + 1)
+        inner = self.context.lambda_context()
         inner.bind_variable(variable, name, hoistable=False)
         return name, ExpressionCompiler(inner, self.queries)
 
@@ -639,10 +636,7 @@ class ExpressionCompiler:
     def _reduce_lambda(self, node: b.BReduce) -> str:
         source, element = self.traversable_value(node.source)
         accumulator, variable = node.accumulator.column, node.variable.column
-        inner_context = SelectContext(self.context.catalog, self.context.parameters, dict(self.context.variables),
-                                      self.context.joins, self.context.entity_aliases, set(self.context.hoistable),
-                                      self.context.alias_prefix, self.context.aggregates, self.context.counter,
-                                      self.context.lambda_depth + 1)
+        inner_context = self.context.lambda_context()
         inner_context.bind_variable(node.accumulator, accumulator, hoistable=False)
         # the elements reach the step as VARIANTs (list_reduce folds values of one type): a temporal value or a
         # point is read back as its STRUCT, which its components and operators take (`d.year` read null before)

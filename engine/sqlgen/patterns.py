@@ -13,8 +13,7 @@ expands breadth first and keeps only those (`walks.frontier_walk`).
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from engine import types as t
@@ -71,6 +70,14 @@ class PatternSql:
         return f" QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY {order}) <= {selection.k}"
 
 
+@dataclass(frozen=True)
+class Condition:
+    """A condition of a pattern, and the aliases of the SELECT's entity joins it reads (`reads`)."""
+
+    sql: str
+    reads: frozenset[str] = frozenset()
+
+
 @dataclass
 class FromItem:
     """One FROM item of a pattern, and the conditions that are complete once it is joined."""
@@ -79,13 +86,13 @@ class FromItem:
     alias: str
     lateral: bool = False
     """A walk (or a bound relationship list) that reads the items before it."""
-    conditions: list[str] = field(default_factory=list)
+    conditions: list[Condition] = field(default_factory=list)
 
-    def sql(self, own_conditions: list[str]) -> str:
+    def sql(self, own_conditions: list[Condition]) -> str:
         """The item as FROM text, filtering itself by `own_conditions` (a LATERAL subquery) if any."""
         if not own_conditions:
             return f"{'LATERAL ' if self.lateral else ''}{self.table} AS {self.alias}"
-        where = " AND ".join(f"({condition})" for condition in own_conditions)
+        where = " AND ".join(f"({condition.sql})" for condition in own_conditions)
         return f"LATERAL (SELECT {self.alias}.* FROM {self.table} AS {self.alias} WHERE {where}) AS {self.alias}"
 
 
@@ -153,12 +160,24 @@ class PatternCompiler:
         self._items.append(FromItem(table, alias, lateral))
         return alias
 
-    def _condition(self, condition: str) -> None:
-        """A condition, kept with the last item joined so far (every condition is complete by then)."""
+    def _condition(self, condition: str, reads: frozenset[str] = frozenset()) -> None:
+        """A condition, kept with the last item joined so far (every condition is complete by then); `reads`
+        the entity joins it reads, for one compiled from an expression (`_compiled_conditions`)."""
         if self._items:
-            self._items[-1].conditions.append(condition)
+            self._items[-1].conditions.append(Condition(condition, reads))
         else:
             self._where.append(condition)
+
+    def _compiled_conditions(self, conditions: Iterable[str]) -> None:
+        """Conditions compiled from expressions as they are iterated (a generator), each kept with the entity
+        joins its compilation read."""
+        iterator = iter(conditions)
+        while True:
+            with self.context.tracking_entity_reads() as reads:
+                condition = next(iterator, None)
+            if condition is None:
+                return
+            self._condition(condition, frozenset(reads))
 
     def _render(self) -> None:
         """The FROM items and the WHERE. A LATERAL walk is seeded with the distinct start nodes of the rows
@@ -169,10 +188,10 @@ class PatternCompiler:
         joined = {alias for alias in self.context.entity_aliases.values()
                   if alias not in {item.alias for item in self._items}}
         for index, item in enumerate(self._items):
-            own = ([condition for condition in item.conditions if not _reads_aliases(condition, joined)]
-                   if index < last_walk else [])
+            own = [condition for condition in item.conditions if not condition.reads & joined] \
+                if index < last_walk else []
             self.sql.from_items.append(item.sql(own))
-            self._where.extend(condition for condition in item.conditions if condition not in own)
+            self._where.extend(condition.sql for condition in item.conditions if condition not in own)
         self.sql.conditions = self._where
 
     # -- elements ---------------------------------------------------------------------------------
@@ -202,27 +221,25 @@ class PatternCompiler:
         return id_sql
 
     def _node_conditions(self, node: b.BoundNode, id_sql: str, *, fresh: bool) -> None:
-        for condition in self._element_conditions(self.compiler, "node", node, id_sql):
-            self._condition(condition)
+        self._compiled_conditions(self._element_conditions(self.compiler, "node", node, id_sql))
         if not fresh:
             self._condition(f"({id_sql}) IS NOT NULL")
 
     def _element_conditions(self, compiler: ExpressionCompiler, entity: str,
-                            element: b.BoundNode | b.BoundRelationship, id_sql: str) -> list[str]:
-        """Labels (types), the property map and the inline WHERE of a node or relationship pattern."""
-        conditions = []
+                            element: b.BoundNode | b.BoundRelationship, id_sql: str) -> Iterator[str]:
+        """Labels (types), the property map and the inline WHERE of a node or relationship pattern, each
+        compiled as it is asked for."""
         labels = element.labels if isinstance(element, b.BoundNode) else element.types
         if labels is not None:
             column = compiler.entity_column(entity, id_sql, "labels" if entity == "node" else "type")
-            conditions.append(compiler.label_predicate(labels, column, relationship=entity != "node"))
+            yield compiler.label_predicate(labels, column, relationship=entity != "node")
         if element.properties is not None:
-            conditions.extend(self._property_conditions(entity, id_sql, element.properties, compiler))
+            yield from self._property_conditions(entity, id_sql, element.properties, compiler)
         if element.where is not None:
-            conditions.append(f"coalesce({compiler.boolean(element.where)}, false)")
-        return conditions
+            yield f"coalesce({compiler.boolean(element.where)}, false)"
 
     def _property_conditions(self, entity: str, id_sql: str, properties: b.BoundExpression,
-                             compiler: ExpressionCompiler | None = None) -> list[str]:
+                             compiler: ExpressionCompiler | None = None) -> Iterator[str]:
         """`{k: v}` in a pattern: each property must equal its value (null never matches)."""
         if isinstance(properties, b.BMap):
             entries = list(properties.entries)
@@ -233,19 +250,17 @@ class PatternCompiler:
             raise UnsupportedFeature("a pattern's property map whose keys are only known at run time",
                                      properties.span)
         compiler = compiler or self.compiler
-        conditions = []
         for key, value in entries:
             column = self.context.catalog.column(entity, key)
             if column is None:
-                conditions.append("false")
+                yield "false"
                 continue
             column_type = self.context.catalog.column_type(entity, key) or t.ANY
             stored = compiler.entity_column(entity, id_sql, column)
             equal = equality_sql((stored, column_type), (compiler.compile(value), value.type))
             # Every pattern condition is a conjunct of a WHERE, where null filters a row as false does; a
             # bare `=` lets DuckDB plan a hash join where `coalesce(=, false)` forced a nested loop.
-            conditions.append(f"({equal})")
-        return conditions
+            yield f"({equal})"
 
     def _relationship(self, relationship: b.BoundRelationship, left: str, right_node: b.BoundNode,
                       keep_nodes: bool, frontier: Frontier | None) -> str:
@@ -314,8 +329,7 @@ class PatternCompiler:
         return f"(({src} = {left} AND {dst} = {right}) OR ({src} = {right} AND {dst} = {left}))"
 
     def _relationship_filters(self, relationship: b.BoundRelationship, id_sql: str) -> None:
-        for condition in self._element_conditions(self.compiler, "relationship", relationship, id_sql):
-            self._condition(condition)
+        self._compiled_conditions(self._element_conditions(self.compiler, "relationship", relationship, id_sql))
 
     def _chain(self, relationship: b.BoundRelationship, rels_sql: str, left: str, right_node: b.BoundNode) -> str:
         """A variable-length hop whose relationships are already bound (a list): it matches when they
@@ -399,8 +413,7 @@ class PatternCompiler:
             self._condition(f"{alias}.{near} = {reached}")
             for earlier in ids:
                 self._condition(f"{alias}.id <> {earlier}")
-            for condition in self._hop_conditions(relationship, alias):
-                self._condition(condition)
+            self._compiled_conditions(self._hop_conditions(relationship, alias))
             ids.append(f"{alias}.id")
             reached = f"{alias}.{far}"
             nodes.append(reached)
@@ -622,7 +635,7 @@ class PatternCompiler:
             if path.mode == "acyclic":
                 self._condition(f"len(list_distinct({nodes_sql})) = len({nodes_sql})")
         if path.where is not None:
-            self._condition(f"coalesce({self.compiler.boolean(path.where)}, false)")
+            self._compiled_conditions(f"coalesce({self.compiler.boolean(where)}, false)" for where in [path.where])
         selector = path.selector
         if selector is not None:
             if selector.function is not None:  # as with dbms.cypher.forbid_shortestpath_common_nodes = false
@@ -710,12 +723,6 @@ def _concat_lists(lists: list[str]) -> str:
     for item in lists[1:]:
         result = f"list_concat({result}, {item})"
     return result
-
-
-def _reads_aliases(condition: str, aliases: set[str]) -> bool:
-    """Whether SQL text reads a column of one of `aliases` (fresh names such as `e12`, never a prefix of
-    another name followed by a dot)."""
-    return any(re.search(rf"(?<![\w.]){re.escape(alias)}\.", condition) for alias in aliases)
 
 
 def _list_sql_type(variable: object) -> str:

@@ -50,3 +50,18 @@ def test_a_node_reached_after_a_delete_in_the_statement_is_joined() -> None:
         query = ("MATCH (q:Q) DELETE q WITH count(*) AS gone MATCH (a:P {i: 1})-[:R]->(c)"
                  " RETURN gone, count(DISTINCT c) AS reached")
         assert db.execute(query).fetchall() == [(1, 2)]
+
+
+
+def test_a_node_before_a_walk_filtered_by_an_earlier_clauses_node_reads_it_after_the_join() -> None:
+    """The node before a variable-length walk filters itself (a LATERAL subquery), except by conditions that
+    read an entity row the SELECT joins after its pattern: `x.i` here, a join of x's row (x is a node id
+    unwound from a list, so nothing carries its properties)."""
+    walk = "-[:R*4..]->(c) RETURN a.i AS a, count(*) AS paths ORDER BY a"
+    with engine.connect(":memory:") as db:
+        db.execute("UNWIND range(1, 12) AS i CREATE (:P {i: i})")
+        db.execute(LINKS)
+        read_off_x = db.execute("MATCH (x:P {i: 2}) WITH collect(x) AS xs UNWIND xs AS x "
+                                f"MATCH (a:P WHERE a.i > x.i AND a.i < 5){walk}")
+        constant = db.execute(f"MATCH (a:P WHERE a.i > 2 AND a.i < 5){walk}")
+        assert read_off_x.fetchall() == constant.fetchall() == [(3, 128), (4, 73)]  # 4+ steps of 1 or 2, to p12
