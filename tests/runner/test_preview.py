@@ -5,14 +5,22 @@ from __future__ import annotations
 
 import re
 import shutil
+import tomllib
+from fnmatch import fnmatch
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 from runner.page import parse_page, read_page
 from runner.preview import (
+    ASSETS,
     DRIFTED,
     ERRORED,
+    MERMAID,
+    MERMAID_LICENSE,
+    MERMAID_VERSION,
     NOT_RECORDED,
     NOT_RUN,
     PASSING,
@@ -243,15 +251,70 @@ def test_the_index_lists_recipes_by_category_then_level():
     assert "| [C](c.md) | Intermediate | MERGE |" in text and "[d](d.md)" in text
 
 
-def test_mkdocs_build_strict_builds_the_site(tmp_path):
-    folder = site_copy(tmp_path / "clone")
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The cookbook's site as `mkdocs build --strict` builds it from a fresh clone, with mkdocs.yml as is."""
+    folder = site_copy(tmp_path_factory.mktemp("clone"))
     built = mkdocs_build(folder, "--strict")
     assert built.returncode == 0, built.stderr
-    index = (folder / "site" / "index.html").read_text(encoding="utf-8")
+    return folder / "site"
+
+
+def test_mkdocs_build_strict_builds_the_site(built_site):
+    index = (built_site / "index.html").read_text(encoding="utf-8")
     assert "Agent memory" in index and "Long-term memory for an agent" in index
-    page = (folder / "site" / "01-agent-memory" / "index.html").read_text(encoding="utf-8")
+    page = (built_site / "01-agent-memory" / "index.html").read_text(encoding="utf-8")
     assert 'class="cb-card"' in page and "cypher cell=" not in page
-    assert (folder / "site" / "assets" / "cookbook" / "preview.css").is_file()
+    assert (built_site / "assets" / "cookbook" / "preview.css").is_file()
+
+
+class LoadedUrls(HTMLParser):
+    """What a page makes the browser fetch: every `src`, and the `href` of every `<link>` (a stylesheet, an
+    icon, a preload); an `<a href>` is a link a reader may follow, not a load. `mermaid` counts elements of
+    class `mermaid`, for which Material's own script would fetch mermaid from its CDN."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.urls: list[str] = []
+        self.mermaid = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        self.urls += [value for name, value in attrs if value and (name == "src" or (tag, name) == ("link", "href"))]
+        self.mermaid += "mermaid" in (values.get("class") or "").split()
+
+
+def test_the_built_site_loads_nothing_from_another_host(built_site):
+    pages = sorted(built_site.rglob("*.html"))
+    assert len(pages) >= 4
+    scripts = []
+    for page in pages:
+        loaded = LoadedUrls()
+        loaded.feed(page.read_text(encoding="utf-8"))
+        outside = [url for url in loaded.urls if urlsplit(url).scheme or url.startswith("//")]
+        assert outside == [], page
+        assert loaded.mermaid == 0, page
+        scripts += [url for url in loaded.urls if url.endswith("mermaid.min.js")]
+    assert scripts and {url.rsplit("/", 1)[-1] for url in scripts} == {"mermaid.min.js"}
+    served = built_site / "assets" / "cookbook"
+    assert (served / "mermaid.min.js").read_bytes() == MERMAID.read_bytes()
+    assert (served / "mermaid.LICENSE").read_text(encoding="utf-8") == MERMAID_LICENSE.read_text(encoding="utf-8")
+
+
+def test_the_shipped_mermaid_is_the_pinned_release_with_its_licence():
+    assert f'name:"mermaid",version:"{MERMAID_VERSION}"' in MERMAID.read_text(encoding="utf-8")
+    licence = MERMAID_LICENSE.read_text(encoding="utf-8")
+    assert licence.startswith("The MIT License") and "Knut Sveidqvist" in licence
+
+
+def test_the_preview_assets_are_package_data():
+    """An installed wheel has what the plugin serves: each asset matches a `package-data` pattern."""
+    patterns = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"][
+        "package-data"]["runner"]
+    package = ROOT / "runner"
+    assets = sorted(path.relative_to(package) for path in ASSETS.iterdir())
+    assert {MERMAID.relative_to(package), MERMAID_LICENSE.relative_to(package)} <= set(assets)
+    assert [path for path in assets if not any(fnmatch(path.as_posix(), pattern) for pattern in patterns)] == []
 
 
 def test_mkdocs_strict_fails_on_drift(tmp_path):
