@@ -192,6 +192,18 @@ def test_tables_are_html_tables_with_the_recorded_values(page_html):
     assert row in page_html
 
 
+def test_values_in_tables_are_in_the_texts_colour():
+    """Red and green say failed and passed on a preview page, and Material's colour for numbers is red: no
+    rule of the stylesheet gives a number, string or boolean in a table a colour of its own."""
+    css = re.sub(r"/\*.*?\*/", "", (ASSETS / "preview.css").read_text(encoding="utf-8"), flags=re.DOTALL)
+    rules = re.findall(r"([^{}]+)\{([^{}]*)\}", css)
+    assert any("cb-v-null" in selector for selector, _ in rules)  # the rules were read
+    coloured = [selector.strip() for selector, body in rules
+                if re.search(r"\.cb-v-(?:number|string|boolean)\b", selector)
+                and re.search(r"(?:^|;)\s*color\s*:", body)]
+    assert coloured == []
+
+
 def test_front_matter_is_a_card_under_the_heading(page_html):
     heading = page_html.index("# Long-term memory for an agent")
     card = page_html.index('<div class="cb-card">')

@@ -43,6 +43,15 @@ TABLES_JS = """tables => tables.map(table => ({
     columns: [...table.tHead.rows[0].cells].map(cell => cell.textContent),
     rows: [...table.tBodies[0].rows].map(row => [...row.cells].map(cell => cell.textContent)),
 }))"""
+VALUE_COLOURS_JS = """cells => {
+    const colours = {};
+    for (const cell of cells) {
+        const kind = cell.classList.contains("cb-v-number") ? "number" : "string";
+        colours[kind] = [...new Set([...(colours[kind] || []), getComputedStyle(cell).color])];
+    }
+    colours.text = getComputedStyle(cells[0].closest(".md-typeset")).color;
+    return colours;
+}"""
 CELLS_JS = """cells => cells.map(cell => [cell.dataset.cell, cell.dataset.status,
                                    cell.querySelector('.cb-status').textContent])"""
 
@@ -130,6 +139,10 @@ def test_the_agent_memory_page_reads_as_recorded(browser, live_site):
         # every table is an HTML table holding the recorded values, and none is left as text
         assert tab.eval_on_selector_all("table.cb-table", TABLES_JS) == recorded_tables(page)
         assert tab.locator("pre.cb-text").count() == 0
+
+        # numbers and strings are in the text's own colour (red reads as an error on this page)
+        colours = tab.eval_on_selector_all("table.cb-table td:is(.cb-v-number, .cb-v-string)", VALUE_COLOURS_JS)
+        assert colours["number"] == colours["string"] == [colours["text"]]
 
         # the mermaid diagrams are drawn as SVG
         diagrams = page.source.count("```mermaid")
