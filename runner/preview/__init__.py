@@ -4,8 +4,8 @@ HTML, each cell with its status.
 `status` finds the statuses (from `snapshots/`, or from a run, cached by page content), `document` turns
 a page and its statuses into Markdown with HTML blocks, `tables` and `graph` render `table` and `gram`
 blocks, `index` lists the recipes. `assets/` holds the stylesheet, the script that draws mermaid
-diagrams, and mermaid itself (MERMAID_VERSION, vendored with its licence: docs/adr/0070-mermaid-ships-with-
-the-package.md). Nothing here knows MkDocs: `runner/mkdocs_plugin.py` is the adapter.
+diagrams, and mermaid itself (MERMAID_VERSION, vendored with its licence: ADR-0070). Nothing here knows
+MkDocs: `runner/mkdocs_plugin.py` is the adapter.
 """
 
 from pathlib import Path
@@ -18,6 +18,7 @@ from runner.preview.status import (
     NOT_RECORDED,
     NOT_RUN,
     PASSING,
+    RECORDED,
     CellStatus,
     LiveRuns,
     PageStatus,
@@ -35,5 +36,5 @@ MERMAID_VERSION = "11.12.2"
 MERMAID_LICENSE: shipped so that a preview draws its diagrams offline."""
 
 __all__ = ["ASSETS", "DRIFTED", "ERRORED", "MERMAID", "MERMAID_LICENSE", "MERMAID_VERSION", "NOT_RECORDED",
-           "NOT_RUN", "PASSING", "CellStatus", "LiveRuns", "PageStatus", "Recipe", "from_run", "from_snapshot",
-           "index_markdown", "preview_markdown", "snapshot_path"]
+           "NOT_RUN", "PASSING", "RECORDED", "CellStatus", "LiveRuns", "PageStatus", "Recipe", "from_run",
+           "from_snapshot", "index_markdown", "preview_markdown", "snapshot_path"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 import tomllib
+from collections import Counter
 from fnmatch import fnmatch
 from html.parser import HTMLParser
 from pathlib import Path
@@ -24,7 +25,9 @@ from runner.preview import (
     NOT_RECORDED,
     NOT_RUN,
     PASSING,
+    RECORDED,
     LiveRuns,
+    PageStatus,
     Recipe,
     from_run,
     from_snapshot,
@@ -49,17 +52,23 @@ def tampered_page(tmp_path: Path) -> Path:
     return tamper(folder)
 
 
+def states(status: PageStatus) -> dict[str, int]:
+    return dict(Counter(item.state for item in status.cells.values()))
+
+
 # -- statuses -------------------------------------------------------------------------------------------
 
-def test_snapshot_mode_every_cell_passes_and_the_trace_is_not_run():
+def test_snapshot_mode_every_cell_passes_and_the_trace_shows_its_recording():
     status = from_snapshot(agent_memory_page(), SNAPSHOT, shown="snapshots/01-agent-memory.yml")
     page = agent_memory_page()
     traces = {cell.name for cell in page.cells if type(cell).__name__ == "Trace"}
     assert traces == {"session-2-calls"}
     assert {name: item.state for name, item in status.cells.items() if name not in traces} == {
         cell.name: PASSING for cell in page.cells if cell.name not in traces}
-    assert status.cells["session-2-calls"].state == NOT_RUN
-    assert "live mode" in status.cells["session-2-calls"].detail
+    trace = status.cells["session-2-calls"]
+    assert trace.state == RECORDED  # not "not run": its steps ran when the page was recorded
+    assert trace.detail.startswith("each step ran when the page was recorded. Live: `cookbook run`")
+    assert "live mode" in trace.detail
     assert "snapshots/01-agent-memory.yml" in status.source
     assert status.problems() == []
 
@@ -77,7 +86,7 @@ def test_snapshot_mode_a_tampered_value_drifts_with_the_runners_diff(tmp_path):
 
 def test_snapshot_mode_without_a_snapshot_nothing_has_run(tmp_path):
     status = from_snapshot(agent_memory_page(), tmp_path / "missing.yml")
-    assert {item.state for item in status.cells.values()} == {NOT_RUN}
+    assert states(status) == {NOT_RUN: 11, RECORDED: 1}  # the trace's recording is on the page itself
     assert "no snapshot file" in status.cells["recall"].detail
 
 
@@ -86,7 +95,7 @@ def test_snapshot_mode_an_unreadable_snapshot_is_a_problem_of_the_page(tmp_path)
     broken.write_text("<<<<<<< HEAD\nformat: 1\n", encoding="utf-8")
     status = from_snapshot(agent_memory_page(), broken, shown="broken.yml")
     assert status.errors and status.errors[0].startswith("broken.yml cannot be read")
-    assert {item.state for item in status.cells.values()} == {NOT_RUN}
+    assert states(status) == {NOT_RUN: 11, RECORDED: 1}
 
 
 def test_snapshot_mode_a_cell_without_a_recording_shows_the_snapshots_result(tmp_path):
@@ -209,8 +218,27 @@ def test_front_matter_is_a_card_under_the_heading(page_html):
     card = page_html.index('<div class="cb-card">')
     assert heading < card < page_html.index('<pre class="cb-mermaid">')
     for text in ("Intermediate", "Agent memory", "quantified path patterns", "Apache-2.0", "Licence",
-                 "11 passing", "1 not run"):
+                 "11 passing", "1 recorded"):
         assert text in page_html
+
+
+def test_the_traces_note_says_it_is_a_recording_with_commands_as_code(page_html):
+    trace = page_html[page_html.index('id="cell-session-2-calls"'):]
+    trace = trace[:trace.index("</div>\n")]
+    assert 'data-status="recorded"' in trace and ">recorded</span>" in trace and "not run" not in trace
+    note = re.search(r'<p class="cb-note">(.*?)</p>', trace)
+    assert note is not None
+    assert note.group(1).startswith("Recorded: each step ran when the page was recorded. Live: "
+                                    "<code>cookbook run</code> and pytest replay every call")
+    assert "<code>COOKBOOK_LIVE=true mkdocs serve</code>" in note.group(1) and "`" not in note.group(1)
+
+
+def test_a_not_run_note_shows_its_command_as_code(tmp_path):
+    status = from_snapshot(agent_memory_page(), tmp_path / "missing.yml")
+    html = preview_markdown(agent_memory_page(), status)
+    notes = re.findall(r'<p class="cb-note">(Not run: .*?)</p>', html)
+    assert len(notes) == len(agent_memory_page().cells) - 1  # the trace is a recording
+    assert all("<code>pytest --force-regen</code>" in note and "`" not in note for note in notes)
 
 
 def test_mermaid_blocks_are_left_for_the_script(page_html):
