@@ -3,6 +3,7 @@ drawing, the index, and the MkDocs build (strict fails on drift)."""
 
 from __future__ import annotations
 
+import math
 import re
 import shutil
 import tomllib
@@ -11,6 +12,7 @@ from fnmatch import fnmatch
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urlsplit
+from xml.etree import ElementTree
 
 import pytest
 
@@ -35,7 +37,7 @@ from runner.preview import (
     preview_markdown,
     snapshot_path,
 )
-from runner.preview.graph import gram_html, read_gram
+from runner.preview.graph import ARROW, RADIUS, Outline, gram_html, graph_svg, node_outline, read_gram
 from runner.preview.tables import read_table
 from runner.snapshot import cell_record, dump_snapshot
 from tests.runner.helpers import COOKBOOK_PAGE, ROOT, agent_memory_page, recorded_text
@@ -274,6 +276,75 @@ def test_gram_html_draws_the_graph_beside_the_text():
     assert html.index("<svg") < html.index('<pre class="cb-gram-text">')
     assert html == gram_html(text)  # the same block, the same drawing
     assert "<svg" not in gram_html("// 1 row\nnot gram\n")
+
+
+STAR = """// 7 rows
+(n0:Service {name: "orders service"})-[r1:CALLS]->(n1:Service {name: "billing service for invoices"})
+(n0)<-[r2:OWNS]-(n2:Person {name: "Alice"})
+(n0)-[r3:USES]->(n3:Technology {name: "Postgres"})
+(n0)<-[r4:MENTIONS]-(n4:Message {text: "Update: Postgres failover was too slow"})
+(n0)-[r5:PUBLISHES]->(n5:Topic {name: "OrderPlaced"})
+(n1)-[r6:CALLS]->(n0)
+(n2)-[r7:KNOWS]->(n2)
+"""
+"""Relationships in every direction, two between one pair (one drawn bowed), a loop, long captions."""
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def drawn_arrows(text: str) -> tuple[ElementTree.Element, list[tuple[str, str, list[float]]]]:
+    """The drawing of a gram block, and each relationship between two nodes as (start node, end node,
+    [x0, y0, control x, control y, x1, y1]) read from its path."""
+    svg = ElementTree.fromstring(graph_svg(read_gram(text)))
+    arrows = []
+    for group in svg.iter(f"{SVG}g"):
+        if group.get("class") == "cb-graph-rel" and group.get("data-start") != group.get("data-end"):
+            path = group.find(f"{SVG}path")
+            assert path is not None
+            numbers = [float(number) for number in re.findall(r"-?\d+(?:\.\d+)?", path.get("d", ""))]
+            arrows.append((group.get("data-start", ""), group.get("data-end", ""), numbers))
+    return svg, arrows
+
+
+def outside(point: tuple[float, float], outline: Outline) -> bool:
+    x, y = point
+    box = outline.caption
+    return (math.dist(point, outline.centre) > RADIUS
+            and not (box.left <= x <= box.right and box.top <= y <= box.bottom))
+
+
+@pytest.mark.parametrize("text", [recorded_text(agent_memory_page(), "chains"), STAR], ids=["chains", "star"])
+def test_arrowheads_stop_short_of_the_nodes_and_their_names(text):
+    svg, arrows = drawn_arrows(text)
+    marker = svg.find(f"{SVG}defs/{SVG}marker")
+    assert marker is not None
+    # the arrowhead's tip is the path's end, and it is ARROW long and wide in the drawing's units
+    assert (marker.get("refX"), marker.get("viewBox"), marker.get("markerUnits")) == (
+        "10", "0 0 10 10", "userSpaceOnUse")
+    assert float(marker.get("markerWidth", 0)) == float(marker.get("markerHeight", 0)) == ARROW
+    graph = read_gram(text)
+    outlines = {}
+    for group in svg.iter(f"{SVG}g"):
+        if group.get("class") == "cb-graph-node":
+            circle, caption = group.find(f"{SVG}circle"), group.findall(f"{SVG}text")[-1]
+            assert circle is not None
+            node = group.get("data-node", "")
+            outlines[node] = node_outline(graph.nodes[node], (float(circle.get("cx", 0)), float(circle.get("cy", 0))))
+            box = outlines[node].caption  # the box holds the caption as drawn: centred on it, its baseline inside
+            assert box.left < float(caption.get("x", 0)) < box.right
+            assert box.top < float(caption.get("y", 0)) <= box.bottom
+            assert box.right - box.left >= 6 * len(caption.text or "")
+    assert len(arrows) == len(graph.relationships) - text.count("(n2)-[r7:KNOWS]->(n2)")
+    for start, end, (x0, y0, cx, cy, x1, y1) in arrows:
+        back = math.dist((cx, cy), (x1, y1))
+        ux, uy = (cx - x1) / back, (cy - y1) / back  # from the tip back along the arrowhead
+        base = (x1 + ux * ARROW, y1 + uy * ARROW)
+        corners = [(base[0] - uy * ARROW / 2, base[1] + ux * ARROW / 2),
+                   (base[0] + uy * ARROW / 2, base[1] - ux * ARROW / 2)]
+        for point in [(x1, y1), base, *corners]:
+            assert outside(point, outlines[end]), (start, end, point)
+        assert outside((x0, y0), outlines[start]), (start, end)
+        # it points at its end node: the tip is nearer to it than the base is
+        assert math.dist((x1, y1), outlines[end].centre) < math.dist(base, outlines[end].centre)
 
 
 # -- the index and the site -----------------------------------------------------------------------------
