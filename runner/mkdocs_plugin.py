@@ -3,15 +3,17 @@
 A thin adapter over `runner.preview`. For each page it reads the page, finds its cells' statuses and
 hands MkDocs the page with every block of ours rendered as HTML; it adds an index page made from the
 pages' front matter (unless the docs folder has its own `index.md`), and the preview's stylesheet and
-script. A drifted or errored cell is logged as a warning naming the cell, with the diff or the error, so
-`mkdocs build --strict` (or `strict: true` in mkdocs.yml) fails on it.
+scripts, mermaid's included (ADR-0070): the site loads nothing from another host, so `mkdocs serve`
+works offline. A drifted or errored cell is logged as a warning naming the cell, with the diff or the
+error, so `mkdocs build --strict` (or `strict: true` in mkdocs.yml) fails on it.
 
     plugins:
       - cookbook:
           live: false          # true: run the pages at build time (cached by page content)
           snapshots: snapshots # where the last run's results are (snapshot mode), from mkdocs.yml's folder
           cache: .cache/cookbook-preview   # live mode's cache on disk ('' for memory only)
-          mermaid: https://unpkg.com/mermaid@11/dist/mermaid.min.js   # or a local file, copied into the site
+          mermaid: bundled     # the copy shipped with the package; or a local file (copied into the
+                               # site), or a URL (then the preview needs a network to draw diagrams)
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from runner.page.front_matter import find_front_matter, read_front_matter
 from runner.page.markdown import split_lines
 from runner.preview import (
     ASSETS,
+    MERMAID,
+    MERMAID_LICENSE,
     LiveRuns,
     PageStatus,
     Recipe,
@@ -42,7 +46,7 @@ from runner.preview import (
     snapshot_path,
 )
 
-MERMAID_CDN = "https://unpkg.com/mermaid@11/dist/mermaid.min.js"
+BUNDLED = "bundled"
 ASSET_FOLDER = "assets/cookbook"
 log = get_plugin_logger("cookbook")
 
@@ -51,7 +55,7 @@ class CookbookConfig(Config):
     live = option.Type(bool, default=False)
     snapshots = option.Type(str, default="snapshots")
     cache = option.Type(str, default=".cache/cookbook-preview")
-    mermaid = option.Type(str, default=MERMAID_CDN)
+    mermaid = option.Type(str, default=BUNDLED)
     index = option.Type(bool, default=True)
 
 
@@ -68,13 +72,13 @@ class CookbookPlugin(BasePlugin[CookbookConfig]):
         self.root = Path(config.config_file_path).parent if config.config_file_path else Path.cwd()
         if self.config.live and self.live is None:
             self.live = LiveRuns(self.root / self.config.cache if self.config.cache else None)
-        mermaid = self.config.mermaid.strip()
+        mermaid = self.config.mermaid.strip() or BUNDLED
         scripts = []
         self.mermaid_file = None
         if mermaid.startswith(("http://", "https://", "//")):
             scripts.append(mermaid)
-        elif mermaid:
-            self.mermaid_file = (self.root / mermaid).resolve()
+        else:
+            self.mermaid_file = MERMAID if mermaid == BUNDLED else (self.root / mermaid).resolve()
             if self.mermaid_file.is_file():
                 scripts.append(f"{ASSET_FOLDER}/mermaid.min.js")
             else:
@@ -92,6 +96,9 @@ class CookbookPlugin(BasePlugin[CookbookConfig]):
         if self.mermaid_file is not None:
             files.append(File.generated(config, f"{ASSET_FOLDER}/mermaid.min.js",
                                         abs_src_path=str(self.mermaid_file)))
+        if self.mermaid_file == MERMAID:  # its MIT licence goes with every copy
+            files.append(File.generated(config, f"{ASSET_FOLDER}/{MERMAID_LICENSE.name}",
+                                        abs_src_path=str(MERMAID_LICENSE)))
         if self.config.index and files.get_file_from_path("index.md") is None:
             recipes = [Recipe(file.src_uri, _front_matter(file)) for file in files.documentation_pages()]
             files.append(File.generated(config, "index.md", content=index_markdown(recipes)))

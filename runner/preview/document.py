@@ -27,13 +27,15 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
+from markdown_it import MarkdownIt
+
 from runner.mcp.recording import STEP_HEADER, split_seen
 from runner.page.front_matter import find_front_matter
 from runner.page.info_string import parse_info_string
 from runner.page.markdown import find_fences, split_lines
 from runner.page.model import Cell, DataBlock, Fence, Page, RecordedBlock, Trace
 from runner.preview.graph import gram_html
-from runner.preview.status import DRIFTED, ERRORED, NOT_RECORDED, NOT_RUN, CellStatus, PageStatus
+from runner.preview.status import DRIFTED, ERRORED, NOT_RECORDED, NOT_RUN, RECORDED, CellStatus, PageStatus
 from runner.preview.tables import block_html, read_table, table_html
 
 ATX_H1 = re.compile(r"^ {0,3}#(?:[ \t]+|$)")
@@ -48,6 +50,9 @@ CARD_FIELDS = {
 }
 """Front matter field → its name on the page's card, in the card's order (title and summary are the
 page's heading and the index's text)."""
+NOTES = {NOT_RUN: "Not run", RECORDED: "Recorded"}
+"""Statuses whose reason is said under the cell, in a note that starts with these words."""
+INLINE = MarkdownIt("zero").enable("backticks")
 
 
 @dataclass
@@ -165,7 +170,7 @@ def _first_heading(lines: list[str], fences: list[Fence]) -> int | None:
 # -- cells ----------------------------------------------------------------------------------------------
 
 def status_badge(status: CellStatus) -> str:
-    title = f' title="{escape(_first_line(status.detail))}"' if status.detail else ""
+    title = f' title="{escape(_first_line(status.detail).replace("`", ""))}"' if status.detail else ""
     return f'<span class="cb-status cb-status--{status.css}"{title}>{escape(status.state)}</span>'
 
 
@@ -223,9 +228,14 @@ def _status_html(status: CellStatus, *, drift: bool = True, rest: bool = True) -
         kind = status.result_kind or "table"
         return ['<p class="cb-note">Not recorded in the page; the last run gave this '
                 f"(<code>cookbook run --update</code> writes it in).</p>{_result_html(kind, status.result)}"]
-    if status.state == NOT_RUN and status.detail:
-        return [f'<p class="cb-note">Not run: {escape(status.detail)}</p>']
+    if status.state in NOTES and status.detail:
+        return [f'<p class="cb-note">{NOTES[status.state]}: {inline_html(status.detail)}</p>']
     return []
+
+
+def inline_html(text: str) -> str:
+    """A note of the runner's as HTML: escaped, its `code spans` as <code> (nothing else is Markdown)."""
+    return INLINE.renderInline(text)
 
 
 def diff_html(text: str) -> str:

@@ -4,7 +4,9 @@ The block is read back into nodes and relationships: `(n5:Entity {key: "orders s
 node n5, a later `(n5)` refers to it, and `-[r51:ABOUT]->` / `<-[r51:ABOUT]-` between two nodes is a
 relationship walked in the direction its arrow shows. Every node is drawn once, however many rows
 show it, as a circle coloured by its first label, with a caption from its first property among
-CAPTION_KEYS; a relationship is an arrow with its type. The layout is a force-directed one
+CAPTION_KEYS under it; a relationship is an arrow with its type, from the edge of its start node to the
+edge of its end node, where a node's edge takes in its caption (`node_outline`), so that no line or
+arrowhead is drawn over a node's name. The layout is a force-directed one
 (Fruchterman and Reingold) from fixed starting places, so the same block always gives the same
 drawing. Values are kept as the text the block writes them in; the drawing is for reading, and the
 text beside it is the record.
@@ -31,8 +33,25 @@ PALETTE = ("#4c8eda", "#f79767", "#57c7e3", "#d9c8ae", "#8dcc93", "#ecb5c9", "#f
 MAX_NODES = 60
 """Past this many nodes a drawing no longer reads: the block is shown as text alone."""
 RADIUS = 28
+CAPTION_FONT = 13
+CAPTION_CHAR = 7.2
+"""The caption's font size (as preview.css sets it) and the width of one of its characters on average (a
+sans-serif's is about 0.55 em), for the box its text takes."""
+CAPTION_DROP = RADIUS + 17
+"""From a node's centre down to its caption's baseline."""
+MAX_CAPTION = 22
+"""Characters of a caption past which it is cut with an ellipsis."""
+ARROW = 10.0
+"""The arrowhead's length and width, in the drawing's units."""
+GAP = 3.0
+"""Space left between a node's outline and the line or arrowhead that reaches it."""
+LOOP_HEIGHT = 84
+"""How far above its node's centre a relationship from a node to itself, and its type, reach."""
 EDGE_LENGTH = 120.0
 """Average relationship length in the drawing, in the units of its font sizes (CSS pixels at full size)."""
+
+
+Point = tuple[float, float]
 
 
 class NotAGraph(ValueError):
@@ -149,7 +168,7 @@ def _unquote(text: str) -> str:
     return text
 
 
-def layout(graph: Graph, *, iterations: int = 300) -> dict[str, tuple[float, float]]:
+def layout(graph: Graph, *, iterations: int = 300) -> dict[str, Point]:
     """Node id → (x, y), about 140 units between linked nodes; the same graph always gets the same places."""
     ids = list(graph.nodes)
     count = len(ids)
@@ -189,8 +208,8 @@ def layout(graph: Graph, *, iterations: int = 300) -> dict[str, tuple[float, flo
     return upright({node: (x, y) for node, (x, y) in places.items()}, edges)
 
 
-def upright(places: dict[str, tuple[float, float]], edges: list[tuple[str, str]],
-            *, edge_length: float = EDGE_LENGTH) -> dict[str, tuple[float, float]]:
+def upright(places: dict[str, Point], edges: list[tuple[str, str]],
+            *, edge_length: float = EDGE_LENGTH) -> dict[str, Point]:
     """The layout scaled so that relationships average `edge_length`, and turned so that its longest
     extent runs down the page (the drawing sits in a column beside the block's text), the block's
     first node at the top."""
@@ -211,9 +230,61 @@ def upright(places: dict[str, tuple[float, float]], edges: list[tuple[str, str]]
     return turned
 
 
+@dataclass(frozen=True)
+class Box:
+    """A rectangle of the drawing, its sides parallel to the axes (y grows downwards)."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def exit(self, origin: Point, direction: Point) -> float | None:
+        """How far along the ray from `origin` (a unit `direction`) it leaves the box; None if it misses."""
+        near, far = -math.inf, math.inf
+        for start, step, low, high in ((origin[0], direction[0], self.left, self.right),
+                                       (origin[1], direction[1], self.top, self.bottom)):
+            if abs(step) < 1e-12:
+                if not low <= start <= high:
+                    return None
+                continue
+            first, second = sorted(((low - start) / step, (high - start) / step))
+            near, far = max(near, first), min(far, second)
+        return far if near <= far and far >= 0 else None
+
+
+@dataclass(frozen=True)
+class Outline:
+    """What a node takes on the drawing: its circle and, under it, its caption's box."""
+
+    centre: Point
+    caption: Box
+
+    def exit(self, direction: Point) -> float:
+        """How far from the centre a ray in `direction` (a unit vector) leaves the circle and the caption."""
+        through_caption = self.caption.exit(self.centre, direction)
+        return max(RADIUS, through_caption or 0.0)
+
+
+def caption_text(node: GraphNode) -> str:
+    caption = node.caption
+    return caption if len(caption) <= MAX_CAPTION else caption[:MAX_CAPTION - 1] + "…"
+
+
+def node_outline(node: GraphNode, place: Point) -> Outline:
+    """The circle and the caption's box of `node` drawn at `place` (its caption centred under it, on a
+    baseline CAPTION_DROP below the centre)."""
+    x, y = place
+    half = len(caption_text(node)) * CAPTION_CHAR / 2 + 2
+    baseline = y + CAPTION_DROP
+    box = Box(x - half, baseline - CAPTION_FONT, x + half, baseline + CAPTION_FONT * 0.3)
+    return Outline(place, box)
+
+
 def graph_svg(graph: Graph) -> str:
     """The drawing as an `<svg>` element that scales to its container."""
     places = layout(graph)
+    outlines = {node.id: node_outline(node, places[node.id]) for node in graph.nodes.values()}
     colours: dict[str, str] = {}
     for node in graph.nodes.values():
         label = node.labels[0] if node.labels else ""
@@ -221,64 +292,97 @@ def graph_svg(graph: Graph) -> str:
     margin = RADIUS + 70
     xs = [x for x, _ in places.values()]
     ys = [y for _, y in places.values()]
-    left, top = min(xs) - margin, min(ys) - RADIUS - 20
-    width, height = max(xs) - min(xs) + 2 * margin, max(ys) - min(ys) + 2 * RADIUS + 50
+    looped = {item.start for item in graph.relationships.values() if item.start == item.end}
+    left = min(xs) - margin
+    top = min(y - (LOOP_HEIGHT if node in looped else RADIUS + 20) for node, (_, y) in places.items())
+    width, height = max(xs) - min(xs) + 2 * margin, max(ys) - top + RADIUS + 30
     parts = [f'<svg class="cb-graph" xmlns="http://www.w3.org/2000/svg" role="img" width="{width:.0f}" '
              f'viewBox="{left:.0f} {top:.0f} {width:.0f} {height:.0f}" '
              f'aria-label="{len(graph.nodes)} nodes, {len(graph.relationships)} relationships">',
-             '<defs><marker id="cb-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
-             'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="cb-arrow"/>'
-             '</marker></defs>']
+             # the tip at the path's end (refX), ARROW long and wide in the drawing's own units
+             f'<defs><marker id="cb-arrow" viewBox="0 0 10 10" refX="10" refY="5" markerUnits="userSpaceOnUse" '
+             f'markerWidth="{ARROW:g}" markerHeight="{ARROW:g}" orient="auto-start-reverse">'
+             '<path d="M0,0 L10,5 L0,10 z" class="cb-arrow"/></marker></defs>']
     pairs: dict[frozenset[str], int] = {}
     for item in graph.relationships.values():
-        parts.append(_relationship_svg(item, places, pairs))
+        parts.append(_relationship_svg(item, outlines, pairs))
     for node in graph.nodes.values():
         parts.append(_node_svg(node, places[node.id], colours[node.labels[0] if node.labels else ""]))
     parts.append("</svg>")
     return "".join(parts)
 
 
-def _relationship_svg(item: GraphRelationship, places: dict[str, tuple[float, float]],
+def _relationship_svg(item: GraphRelationship, outlines: dict[str, Outline],
                       pairs: dict[frozenset[str], int]) -> str:
-    (x1, y1), (x2, y2) = places[item.start], places[item.end]
+    """A quadratic curve from the start node's outline to the end node's, its arrowhead's tip GAP short of
+    the end node's outline (`_ends`)."""
+    (x1, y1) = outlines[item.start].centre
     title = f"<title>{escape(item.text or item.id)}</title>"
-    if item.start == item.end:
-        path = (f"M{x1 - 10:.1f},{y1 - RADIUS + 2:.1f} C{x1 - 40:.1f},{y1 - 80:.1f} "
-                f"{x1 + 40:.1f},{y1 - 80:.1f} {x1 + 10:.1f},{y1 - RADIUS + 2:.1f}")
+    group = (f'<g class="cb-graph-rel" data-start="{escape(item.start)}" data-end="{escape(item.end)}">'
+             f"{title}")
+    if item.start == item.end:  # a loop over the node's top; its caption is underneath
+        lean = math.radians(20)
+        sx, sy = x1 - RADIUS * math.sin(lean), y1 - RADIUS * math.cos(lean)
+        ex, ey = x1 + (RADIUS + GAP) * math.sin(lean), y1 - (RADIUS + GAP) * math.cos(lean)
+        path = (f"M{sx:.1f},{sy:.1f} C{x1 - 40:.1f},{y1 - 80:.1f} "
+                f"{x1 + 40:.1f},{y1 - 80:.1f} {ex:.1f},{ey:.1f}")
         label = f'<text class="cb-graph-type" x="{x1:.1f}" y="{y1 - 66:.1f}">{escape(item.type)}</text>'
-        return f'<g class="cb-graph-rel">{title}<path d="{path}" marker-end="url(#cb-arrow)"/>{label}</g>'
+        return f'{group}<path d="{path}" marker-end="url(#cb-arrow)"/>{label}</g>'
     pair = frozenset((item.start, item.end))
     bend = pairs.get(pair, 0)
     pairs[pair] = bend + 1
-    dx, dy = x2 - x1, y2 - y1
-    distance = math.hypot(dx, dy) or 1.0
-    ux, uy = dx / distance, dy / distance
-    sx, sy = x1 + ux * RADIUS, y1 + uy * RADIUS
-    ex, ey = x2 - ux * (RADIUS + 2), y2 - uy * (RADIUS + 2)
     offset = 0 if bend == 0 else 28 * ((bend + 1) // 2) * (1 if bend % 2 else -1)
-    cx, cy = (sx + ex) / 2 - uy * offset, (sy + ey) / 2 + ux * offset
+    (sx, sy), (cx, cy), (ex, ey) = _ends(outlines[item.start], outlines[item.end], offset)
     path = f"M{sx:.1f},{sy:.1f} Q{cx:.1f},{cy:.1f} {ex:.1f},{ey:.1f}"
     mx, my = (sx + 2 * cx + ex) / 4, (sy + 2 * cy + ey) / 4
-    if abs(dy) > abs(dx):  # mostly vertical: the type to the right of the line
+    if abs(ey - sy) > abs(ex - sx):  # mostly vertical: the type to the right of the line
         label = (f'<text class="cb-graph-type" x="{mx + 7:.1f}" y="{my + 4:.1f}" text-anchor="start">'
                  f"{escape(item.type)}</text>")
     else:
         label = f'<text class="cb-graph-type" x="{mx:.1f}" y="{my - 6:.1f}">{escape(item.type)}</text>'
-    return f'<g class="cb-graph-rel">{title}<path d="{path}" marker-end="url(#cb-arrow)"/>{label}</g>'
+    return f'{group}<path d="{path}" marker-end="url(#cb-arrow)"/>{label}</g>'
 
 
-def _node_svg(node: GraphNode, place: tuple[float, float], colour: str) -> str:
+def _ends(start: Outline, end: Outline, offset: float) -> tuple[Point, Point, Point]:
+    """The start, control and end points of the curve from `start` to `end`, bowed `offset` to one side.
+
+    Each end leaves its node toward the bow's apex, GAP past the node's outline, caption included; the
+    end point is the arrowhead's tip. When the nodes are too close for both captions to be cleared with
+    room for the arrowhead, the start's caption is given up first (its text is drawn over the line, on a
+    halo), then the end's. The control point is kept over the middle of the drawn part, so the arrowhead
+    points at the end node even on a short straight line.
+    """
+    (x1, y1), (x2, y2) = start.centre, end.centre
+    distance = math.hypot(x2 - x1, y2 - y1) or 1.0
+    ux, uy = (x2 - x1) / distance, (y2 - y1) / distance
+    apex = ((x1 + x2) / 2 - uy * offset, (y1 + y2) / 2 + ux * offset)
+    out, back = _toward(start.centre, apex), _toward(end.centre, apex)
+    leave, arrive = start.exit(out) + GAP, end.exit(back) + GAP
+    budget = distance - ARROW
+    if leave + arrive > budget:
+        leave = RADIUS + GAP
+    if leave + arrive > budget:
+        arrive = RADIUS + GAP
+    first = (x1 + out[0] * leave, y1 + out[1] * leave)
+    last = (x2 + back[0] * arrive, y2 + back[1] * arrive)
+    shift = ((first[0] + last[0] - x1 - x2) / 2, (first[1] + last[1] - y1 - y2) / 2)
+    return first, (apex[0] + shift[0], apex[1] + shift[1]), last
+
+
+def _toward(origin: Point, target: Point) -> Point:
+    length = math.hypot(target[0] - origin[0], target[1] - origin[1]) or 1.0
+    return (target[0] - origin[0]) / length, (target[1] - origin[1]) / length
+
+
+def _node_svg(node: GraphNode, place: Point, colour: str) -> str:
     x, y = place
-    caption = node.caption
-    if len(caption) > 22:
-        caption = caption[:21] + "…"
     label = node.labels[0] if node.labels else ""
     return (f'<g class="cb-graph-node" data-node="{escape(node.id)}">'
             f"<title>{escape(node.text or node.id)}</title>"
             f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{RADIUS}" fill="{colour}"/>'
             f'<text class="cb-graph-label" x="{x:.1f}" y="{y + 4:.1f}">{escape(label[:10])}</text>'
-            f'<text class="cb-graph-caption" x="{x:.1f}" y="{y + RADIUS + 17:.1f}">{escape(caption)}</text>'
-            "</g>")
+            f'<text class="cb-graph-caption" x="{x:.1f}" y="{y + CAPTION_DROP:.1f}">{escape(caption_text(node))}'
+            "</text></g>")
 
 
 def gram_html(text: str) -> str:

@@ -1,4 +1,5 @@
-"""Each cell's status for the preview: passing, drifted, errored, not run (or not recorded).
+"""Each cell's status for the preview: passing, drifted, errored, not run (or not recorded), and for a
+trace in snapshot mode, recorded.
 
 Two sources, one per mode:
 
@@ -7,7 +8,8 @@ Two sources, one per mode:
   and compared with the block on the page, exactly as `cookbook run` compares a fresh result
   (`runner.run.check`): equal is *passing*, different is *drifted*, with the runner's diff. A cell with
   no entry is *not run* (the last run stopped before it, or the cell is newer than the snapshot); a
-  cell with no recorded block is *not recorded*. A trace has no snapshot entry, so it is *not run* here.
+  cell with no recorded block is *not recorded*. A trace has no snapshot entry: it is *recorded*, its
+  steps shown as they ran when the page was recorded, and replayed by `cookbook run`, pytest and live mode.
   An engine error leaves no entry, so *errored* shows in live mode only; the error a cell marked `error`
   raised as it expected is its entry, checked against its `error` block like any result.
 - **live**: the page runs at build time (`runner.run.run_page`), traces replayed too. Outcomes are
@@ -27,8 +29,13 @@ from runner.page.model import Page, Trace
 from runner.render import block_kind_for, render
 
 PASSING, DRIFTED, ERRORED, NOT_RUN, NOT_RECORDED = "passing", "drifted", "errored", "not run", "not recorded"
-STATES = (PASSING, DRIFTED, ERRORED, NOT_RUN, NOT_RECORDED)
+RECORDED = "recorded"
+STATES = (PASSING, DRIFTED, ERRORED, RECORDED, NOT_RUN, NOT_RECORDED)
 """The words a cell's badge shows. Drifted and errored cells are warnings of the build."""
+TRACE_RECORDED = ("each step ran when the page was recorded. Live: `cookbook run` and pytest replay every "
+                  "call through `cookbook serve`'s tools and check its result, and so does this preview in "
+                  "live mode (`COOKBOOK_LIVE=true mkdocs serve`)")
+"""Why a trace shows its recording in snapshot mode, and where it runs: the seed page's own words for it."""
 
 CACHE_FORMAT = 1
 
@@ -106,8 +113,7 @@ def from_snapshot(page: Page, snapshot: Path, *, shown: str | None = None) -> Pa
     cells: dict[str, CellStatus] = {}
     for cell in page.cells:
         if isinstance(cell, Trace):
-            cells[cell.name] = CellStatus(cell.name, NOT_RUN, "a trace has no snapshot entry: it is replayed "
-                                          "in live mode (and by `cookbook run` and pytest)")
+            cells[cell.name] = CellStatus(cell.name, RECORDED, TRACE_RECORDED)
             continue
         result = results.get(cell.name)
         if result is None:

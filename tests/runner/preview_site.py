@@ -1,15 +1,9 @@
 """Building the preview site in tests, and what its browser test needs besides the project: Debian's
-chromium, and mermaid's script.
+chromium (never a browser download: the test drives /usr/bin/chromium).
 
 `site_copy` lays out mkdocs.yml, the pages and their snapshots in a folder as a fresh clone has them, and
-`mkdocs_build` builds it with the `mkdocs` command, as an author would.
-
-Mermaid comes from the npm registry, with npm's own client: `npm pack` fetches the pinned release's
-tarball, and only `dist/mermaid.min.js` (a self-contained bundle) and its licence are kept, in
-`.cache/preview-browser/` (ignored by git). Nothing is vendored: the bundle is about 3 MB, and authors
-with a network get the same script from the CDN that mkdocs.yml names. `.ci/run` calls this module
-(`python -m tests.runner.preview_site`) so CI fetches it before the tests; the test fetches it
-itself when it is missing. Never a browser download: the test drives /usr/bin/chromium.
+`mkdocs_build` builds it with the `mkdocs` command, as an author would. Mermaid's script is the copy the
+package ships (ADR-0070), so the site needs no network.
 """
 
 from __future__ import annotations
@@ -18,16 +12,9 @@ import os
 import shutil
 import subprocess
 import sys
-import tarfile
-import tempfile
 from pathlib import Path
 
 from tests.runner.helpers import COOKBOOK_PAGE, ROOT
-
-MERMAID_VERSION = "11.12.2"
-CACHE = ROOT / ".cache" / "preview-browser"
-KEPT = {"package/dist/mermaid.min.js": "mermaid.min.js", "package/LICENSE": "LICENSE"}
-
 
 LABELS_ROW = '| "Entity"   | 8     |'
 TAMPERED_ROW = '| "Entity"   | 9     |'
@@ -65,31 +52,3 @@ def mkdocs_build(folder: Path, *arguments: str, **environment: str) -> subproces
 def chromium() -> str | None:
     """Debian's chromium, when it is installed."""
     return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-def mermaid_script() -> Path:
-    """mermaid.min.js of MERMAID_VERSION, fetched from the npm registry the first time."""
-    folder = CACHE / f"mermaid-{MERMAID_VERSION}"
-    script = folder / "mermaid.min.js"
-    if script.is_file():
-        return script
-    npm = shutil.which("npm")
-    if npm is None:
-        raise RuntimeError("npm is needed to fetch mermaid for the preview's browser test")
-    folder.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as scratch:
-        subprocess.run([npm, "pack", f"mermaid@{MERMAID_VERSION}", "--pack-destination", scratch, "--silent"],
-                       check=True, timeout=300, stdout=subprocess.DEVNULL)
-        tarball = next(Path(scratch).glob("mermaid-*.tgz"))
-        with tarfile.open(tarball) as archive:
-            for member, name in KEPT.items():
-                source = archive.extractfile(member)
-                assert source is not None, member
-                partial = folder / f"{name}.partial"
-                partial.write_bytes(source.read())
-                partial.replace(folder / name)  # complete or absent, if two runs race
-    return script
-
-
-if __name__ == "__main__":
-    print(mermaid_script())

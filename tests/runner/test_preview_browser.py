@@ -2,8 +2,8 @@
 Chromium (Debian's; skipped only when it is not installed), checked from the DOM.
 
 Playwright drives the browser: it starts /usr/bin/chromium headless with a fresh profile of its own,
-and every request that is not for the local server is refused, so nothing leaves the machine; mermaid's
-script is a copy from the npm registry (`tests/runner/preview_site.py`). Screenshots are saved under
+and every request that is not for the local server is refused, so nothing leaves the machine: mermaid's
+script is the copy the package ships, and the diagrams are drawn with it. Screenshots are saved under
 artifacts/preview/ in the checkout (ignored by git): the whole page, and the drifted cell.
 """
 
@@ -27,7 +27,6 @@ from tests.runner.preview_site import (
     LABELS_ROW,
     TAMPERED_ROW,
     chromium,
-    mermaid_script,
     mkdocs_build,
     site_copy,
     tamper,
@@ -44,6 +43,15 @@ TABLES_JS = """tables => tables.map(table => ({
     columns: [...table.tHead.rows[0].cells].map(cell => cell.textContent),
     rows: [...table.tBodies[0].rows].map(row => [...row.cells].map(cell => cell.textContent)),
 }))"""
+VALUE_COLOURS_JS = """cells => {
+    const colours = {};
+    for (const cell of cells) {
+        const kind = cell.classList.contains("cb-v-number") ? "number" : "string";
+        colours[kind] = [...new Set([...(colours[kind] || []), getComputedStyle(cell).color])];
+    }
+    colours.text = getComputedStyle(cells[0].closest(".md-typeset")).color;
+    return colours;
+}"""
 CELLS_JS = """cells => cells.map(cell => [cell.dataset.cell, cell.dataset.status,
                                    cell.querySelector('.cb-status').textContent])"""
 
@@ -116,7 +124,7 @@ def recorded_tables(page: Page) -> list[dict[str, Any]]:
 def live_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The site built as `COOKBOOK_LIVE=true mkdocs build --strict` builds it: every page run."""
     folder = site_copy(tmp_path_factory.mktemp("live"))
-    built = mkdocs_build(folder, "--strict", COOKBOOK_LIVE="true", COOKBOOK_MERMAID=str(mermaid_script()))
+    built = mkdocs_build(folder, "--strict", COOKBOOK_LIVE="true")
     assert built.returncode == 0, built.stdout + built.stderr
     return folder / "site"
 
@@ -131,6 +139,10 @@ def test_the_agent_memory_page_reads_as_recorded(browser, live_site):
         # every table is an HTML table holding the recorded values, and none is left as text
         assert tab.eval_on_selector_all("table.cb-table", TABLES_JS) == recorded_tables(page)
         assert tab.locator("pre.cb-text").count() == 0
+
+        # numbers and strings are in the text's own colour (red reads as an error on this page)
+        colours = tab.eval_on_selector_all("table.cb-table td:is(.cb-v-number, .cb-v-string)", VALUE_COLOURS_JS)
+        assert colours["number"] == colours["string"] == [colours["text"]]
 
         # the mermaid diagrams are drawn as SVG
         diagrams = page.source.count("```mermaid")
@@ -170,7 +182,7 @@ def test_the_agent_memory_page_reads_as_recorded(browser, live_site):
 def test_a_tampered_value_shows_the_cell_drifted_with_its_diff(browser, tmp_path):
     folder = site_copy(tmp_path / "clone")
     tamper(folder)
-    built = mkdocs_build(folder, COOKBOOK_MERMAID=str(mermaid_script()))
+    built = mkdocs_build(folder)
     assert built.returncode == 0, built.stdout + built.stderr
     assert "cell 'labels' drifted" in built.stderr
     with opened(browser, folder / "site") as tab:

@@ -1,8 +1,8 @@
 /* cookbook preview: draws the page's mermaid diagrams with the mermaid script loaded before this one.
    Each <pre class="cb-mermaid"> holding a diagram's source is replaced by a <div class="cb-mermaid-drawing">
    holding its SVG (in the page's own DOM, so the stylesheet can colour the classes the diagram names).
-   Without the script (offline, no local copy) the source stays as text. When every diagram is done,
-   <html> gets data-cb-mermaid="done". */
+   Without the script (a `mermaid:` URL that cannot be reached) the source stays as text. When every
+   diagram is done, <html> gets data-cb-mermaid="done". */
 (function () {
   "use strict";
   let drawn = 0;
