@@ -78,12 +78,21 @@ def test_update_adds_a_missing_block_and_keeps_crlf(capsys, tmp_path):
     assert copy.read_bytes() == original
 
 
-def test_page_errors_exit_2_before_anything_runs(capsys, tmp_path):
-    code, out, err = run(capsys, FIXTURES / "small.md", FIXTURES / "errors" / "unknown-params.md")
+def test_a_page_error_stops_its_page_only_and_the_run_exits_with_the_worst_status(capsys, tmp_path):
+    broken = tmp_path / "a.md"
+    broken.write_text("# A\n\n```cypher cell=x\nRETURN 1 AS n\n```\n\n```cypher cell=x\nRETURN 2 AS n\n```\n")
+    drifted = tmp_path / "c.md"
+    drifted.write_bytes((FIXTURES / "small.md").read_bytes().replace(b'"Grace" | 1906', b'"Grace" | 1907'))
+    code, out, err = run(capsys, broken, FIXTURES / "small.md", drifted, "--json", tmp_path / "run.json")
     assert code == 2
-    broken = FIXTURES / "errors" / "unknown-params.md"
-    assert f"{broken}:7: cell 'a': params=peeple names no data block" in err
-    assert "passed" not in out
+    assert f"{broken}:7: duplicate cell name 'x' (first defined at line 3)" in err
+    assert f"ERROR   {broken}  page error" in out
+    assert "PASS    " + str(FIXTURES / "small.md") in out
+    assert f"{drifted}:37: cell 'by-birth' drifted" in out
+    assert "11 passed, 1 failed" in out
+    document = json.loads((tmp_path / "run.json").read_text())
+    assert [page["status"] for page in document["pages"]] == ["error", "passed", "failed"]
+    assert run(capsys, FIXTURES / "small.md", drifted)[0] == 1
 
 
 def test_an_engine_error_fails_its_cell_skips_the_rest_and_other_pages_run(capsys, tmp_path):
