@@ -27,7 +27,7 @@ from rich.text import Text
 import engine
 from runner.errors import PageError
 from runner.page import read_page
-from runner.run import ERROR, FAILED, PASSED, SKIPPED, UNRECORDED, PageOutcome, run_page
+from runner.run import ERROR, FAILED, PASSED, SKIPPED, UNRECORDED, PageOutcome, no_cells_error, run_page
 from runner.update import CannotUpdate, update_page
 
 OK, DRIFT, USAGE = 0, 1, 2
@@ -175,6 +175,9 @@ def run_command(arguments: argparse.Namespace, console: Console, errors: Console
     started = time.monotonic()
     for path in paths:
         page = read_page(path)
+        empty = no_cells_error(page) if arguments.pages and not page.errors else None
+        if empty:
+            page.errors.append(empty)
         for warning in page.warnings:
             errors.print(Text(str(warning), style="yellow"))
         with console.status(f"running {page.path} …", spinner="dots"):

@@ -274,3 +274,12 @@ def missing_cell_error(page: Page, name: str) -> PageError | None:
     hint = difflib.get_close_matches(name, [cell.name for cell in page.cells], n=1)
     suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
     return PageError(page.path, 1, f"no cell named {name!r}{suggestion}")
+
+
+def no_cells_error(page: Page) -> PageError | None:
+    """The error for a page named to run that has no cell, or None when it has one: a page that checks
+    nothing is more likely a mistake (a fence without `cell=`) than a page meant to pass."""
+    if page.cells:
+        return None
+    return PageError(page.path, 1, "no cells: nothing on this page runs (a cell is a fence opened with "
+                                   "```cypher cell=NAME)")

@@ -120,11 +120,16 @@ def _strip_indent(line: str, indent: int) -> str:
 
 @dataclass(frozen=True)
 class BlockKind:
-    """What a fence's first info-string word means: the keys and bare flags it takes, and its reader."""
+    """What a fence's first info-string word means: the keys and bare flags it takes, and its reader.
+
+    `strict`: an unknown `key=value` is a page error, not a warning. So it is on a `cypher` fence, where a
+    misspelled key (`cel=x`) would otherwise leave a cell out of the run without a word.
+    """
 
     keys: tuple[str, ...]
     flags: tuple[str, ...]
     read: Callable[[_PageReader, Fence, InfoString], None]
+    strict: bool = False
 
 
 class _PageReader:
@@ -158,12 +163,14 @@ class _PageReader:
 
     def _check_words(self, fence: Fence, info: InfoString, kind: BlockKind) -> None:
         known = [*kind.keys, *kind.flags]
-        for word, spelled in [*((key, f"{key}=") for key in info.attributes if key not in kind.keys),
-                              *((flag, flag) for flag in info.flags if flag not in kind.flags)]:
+        for word, spelled, report in [
+                *((key, f"{key}=", self.error if kind.strict else self.warn)
+                  for key in info.attributes if key not in kind.keys),
+                *((flag, flag, self.warn) for flag in info.flags if flag not in kind.flags)]:
             hint = difflib.get_close_matches(word, known, n=1)
             suggestion = f"; did you mean {hint[0]!r}?" if hint else (
                 f"; a `{info.language}` block takes {', '.join(known)}" if known else "")
-            self.warn(fence.line, f"unknown {spelled!r} in `{info.language}` info string{suggestion}")
+            report(fence.line, f"unknown {spelled!r} in `{info.language}` info string{suggestion}")
 
     def read_cell(self, fence: Fence, info: InfoString) -> None:
         name = info.attributes.get("cell")
@@ -322,7 +329,8 @@ def _json_kind(value: object) -> str:
 
 
 BLOCK_KINDS: dict[str, BlockKind] = {
-    "cypher": BlockKind(keys=("cell", "params", "tool", "graph"), flags=("setup", "error"), read=_PageReader.read_cell),
+    "cypher": BlockKind(keys=("cell", "params", "tool", "graph"), flags=("setup", "error"), read=_PageReader.read_cell,
+                        strict=True),
     "json": BlockKind(keys=("data", "tool"), flags=(), read=_PageReader.read_data),
     "table": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),
     "gram": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),

@@ -64,6 +64,8 @@ PAGE_ERRORS = {
     "step arguments": (CELL + '```json data=c\n{"steps": [{"tool": "x", "arguments": []}]}\n```\n'
                        "```trace calls=c from=one\n```\n", 4,
                        "data block 'c' is the calls of a trace, but the \"arguments\" of step 1 are not an object"),
+    "unknown key on a cypher fence": ("```cypher cell=one parms=d\nRETURN 1\n```\n", 1,
+                                      "unknown 'parms=' in `cypher` info string; did you mean 'params'?"),
     "params nowhere": ("```json data=people\n{}\n```\n```cypher cell=one params=peple\nRETURN 1\n```\n", 4,
                        "cell 'one': params=peple names no data block; did you mean 'people'?"),
 }
@@ -88,10 +90,9 @@ def test_a_page_that_is_not_utf8(tmp_path):
 
 
 WARNINGS = {
-    "unknown key": ("```cypher cell=one parms=d\nRETURN 1\n```\n", 1,
-                    "unknown 'parms=' in `cypher` info string; did you mean 'params'?"),
     "unknown flag": ("```cypher cell=one setpu\nRETURN 1\n```\n", 1,
                      "unknown 'setpu' in `cypher` info string; did you mean 'setup'?"),
+    "key on a table": (CELL + "```table extra=1\n| x |\n```\n", 4, "unknown 'extra=' in `table` info string"),
     "flag on a table": (CELL + "```table extra\n| x |\n```\n", 4, "unknown 'extra' in `table` info string"),
     "unclosed brace": ("```cypher {cell=one\nRETURN 1\n```\n", 1,
                        "info string 'cypher {cell=one': the '{' of the attributes is never closed"),

@@ -95,6 +95,18 @@ def test_a_page_error_stops_its_page_only_and_the_run_exits_with_the_worst_statu
     assert run(capsys, FIXTURES / "small.md", drifted)[0] == 1
 
 
+def test_a_page_named_to_run_needs_a_cell(capsys, tmp_path):
+    prose = tmp_path / "prose.md"
+    prose.write_text("# Notes\n\n```cypher\nRETURN 1\n```\n")
+    misspelled = tmp_path / "misspelled.md"
+    misspelled.write_text("# Typo\n\n```cypher cel=one\nRETURN 1 AS n\n```\n")
+    code, out, err = run(capsys, prose, misspelled, FIXTURES / "small.md")
+    assert code == 2
+    assert f"{prose}:1: no cells: nothing on this page runs (a cell is a fence opened with ```cypher cell=NAME)" in err
+    assert f"{misspelled}:3: unknown 'cel=' in `cypher` info string; did you mean 'cell'?" in err
+    assert f"ERROR   {prose}  page error" in out and "6 passed, 0 failed" in out
+
+
 def test_an_engine_error_fails_its_cell_skips_the_rest_and_other_pages_run(capsys, tmp_path):
     page = tmp_path / "broken.md"
     page.write_text("# Broken\n\n```cypher cell=one\nRETURN 1 AS n\n```\n\n"

@@ -68,16 +68,24 @@ def test_other_fences_are_left_alone():
     assert page.front_matter == {"title": "Fences the runner leaves alone", "features": ["nothing"]}
 
 
-def test_unknown_info_string_words_warn_with_a_suggestion():
+def test_an_unknown_key_on_a_cypher_fence_is_an_error_and_other_unknown_words_warn():
     page = read_page(FIXTURES / "warnings.md")
-    assert page.errors == []
+    assert [(e.line, e.message) for e in page.errors] == [
+        (3, "unknown 'parms=' in `cypher` info string; did you mean 'params'?")]
     assert [(w.line, w.message) for w in page.warnings] == [
-        (3, "unknown 'parms=' in `cypher` info string; did you mean 'params'?"),
         (3, "unknown 'setpu' in `cypher` info string; did you mean 'setup'?"),
         (7, "unknown 'daat=' in `json` info string; did you mean 'data'?"),
     ]
-    assert str(page.warnings[0]).endswith("warnings.md:3: warning: unknown 'parms=' in `cypher` info string; "
-                                          "did you mean 'params'?")
+    assert str(page.warnings[0]).endswith("warnings.md:3: warning: unknown 'setpu' in `cypher` info string; "
+                                          "did you mean 'setup'?")
+
+
+def test_a_misspelled_cell_key_is_an_error_not_a_page_without_cells():
+    page = parse_page("# x\n\n```cypher cel=one\nRETURN 1\n```\n\n```cypher cell=two colour=red\nRETURN 2\n```\n")
+    assert [(e.line, e.message) for e in page.errors] == [
+        (3, "unknown 'cel=' in `cypher` info string; did you mean 'cell'?"),
+        (7, "unknown 'colour=' in `cypher` info string; a `cypher` block takes cell, params, tool, graph, "
+            "setup, error")]
 
 
 def test_crlf_page_reads_like_its_lf_twin():
