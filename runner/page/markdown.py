@@ -141,6 +141,8 @@ class _PageReader:
         self.current: Cell | None = None
         self.unread_tools: set[str] = set()
         """Tools whose block could not be read: no declaration is made up for them without it."""
+        self.cut_short = False
+        """An unclosed fence ended the reading: what follows it is not the page its author wrote."""
 
     def error(self, line: int, message: str) -> None:
         self.page.errors.append(PageError(self.page.path, line, message))
@@ -149,17 +151,34 @@ class _PageReader:
         self.page.warnings.append(PageWarning(self.page.path, line, message))
 
     def add(self, fence: Fence) -> None:
+        if self.cut_short:
+            return
         info = parse_info_string(fence.info)
         kind = BLOCK_KINDS.get(info.language)
+        swallowed = _swallowed(fence)
+        if swallowed or (kind is not None and not fence.closed):
+            self._unclosed(fence, info.language, swallowed)
+            return
         if kind is None:
             return  # mermaid, python, ...: not ours
         for problem in info.problems:
             self.warn(fence.line, f"info string {fence.info!r}: {problem}")
-        if not fence.closed:
-            self.warn(fence.line, f"this `{info.language}` fence is never closed (inside HTML such as "
-                                  "<details>, leave a blank line before the fence)")
         self._check_words(fence, info, kind)
         kind.read(self, fence, info)
+
+    def _unclosed(self, fence: Fence, language: str, swallowed: tuple[int, str] | None) -> None:
+        """A fence of ours never closed, or any fence whose content holds the opening of one of ours: its
+        content runs on into the prose or over the next blocks, so reading it, or anything after it, would
+        mislead (prose run as Cypher, a cell left out)."""
+        what = f"`{language}` fence" if language else "fence"
+        if swallowed:
+            line, inner = swallowed
+            problem = f"is not closed before the `{inner}` fence at line {line}, which it reads as its content"
+        else:
+            problem = "is never closed"
+        self.error(fence.line, f"this {what} {problem}: end it with a line of {fence.marker} (inside HTML "
+                               "such as <details>, also leave a blank line before the fence)")
+        self.cut_short = True
 
     def _check_words(self, fence: Fence, info: InfoString, kind: BlockKind) -> None:
         known = [*kind.keys, *kind.flags]
@@ -281,6 +300,8 @@ class _PageReader:
                                      calls=calls, start=start))
 
     def finish(self) -> None:
+        if self.cut_short:
+            return  # the blocks a cell or trace names may be past the unclosed fence: no errors follow from it
         for trace in (cell for cell in self.page.cells if isinstance(cell, Trace)):
             self._check_trace(trace)
         for cell in self.page.cells:
@@ -320,6 +341,18 @@ def calls_problem(values: dict[str, Any]) -> str | None:
             return f'step {number} is not an object with a "tool" name'
         if not isinstance(step.get("arguments", {}), dict):
             return f'the "arguments" of step {number} are not an object'
+    return None
+
+
+def _swallowed(fence: Fence) -> tuple[int, str] | None:
+    """The line and language of a fence of ours opened inside `fence`'s content, or None. Only an opening
+    that would have closed `fence` but for its info string counts: a recipe shown in a longer fence
+    (```` ````markdown ```` around ```` ```cypher ````) is content as its author meant."""
+    for number, line in enumerate(split_lines(fence.content), start=fence.content_line):
+        opening = FENCE_OPEN.match(line)
+        if (opening and opening["marker"][0] == fence.marker[0] and len(opening["marker"]) >= len(fence.marker)
+                and parse_info_string(opening["info"]).language in BLOCK_KINDS):
+            return number, parse_info_string(opening["info"]).language
     return None
 
 

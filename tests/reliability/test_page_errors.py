@@ -66,6 +66,13 @@ PAGE_ERRORS = {
                        "data block 'c' is the calls of a trace, but the \"arguments\" of step 1 are not an object"),
     "unknown key on a cypher fence": ("```cypher cell=one parms=d\nRETURN 1\n```\n", 1,
                                       "unknown 'parms=' in `cypher` info string; did you mean 'params'?"),
+    "never closed": ("text\n\n<details>\n```cypher cell=one\nRETURN 1\n</details>\n", 4,
+                     "this `cypher` fence is never closed: end it with a line of ```"),
+    "never closed at the end": (CELL + "\n```cypher cell=two\nRETURN 2\n\nMore prose.\n", 5,
+                                "this `cypher` fence is never closed"),
+    "a cell swallowed": ("```cypher cell=one\nRETURN 1\n\n```table\n| x |\n```\n", 1,
+                         "this `cypher` fence is not closed before the `table` fence at line 4, which it reads "
+                         "as its content"),
     "params nowhere": ("```json data=people\n{}\n```\n```cypher cell=one params=peple\nRETURN 1\n```\n", 4,
                        "cell 'one': params=peple names no data block; did you mean 'people'?"),
 }
@@ -100,8 +107,6 @@ WARNINGS = {
                                                                       "cannot read"),
     "no cell name": ("```cypher setup\nRETURN 1\n```\n", 1,
                      "a `cypher` block with params=, setup or error but no cell=NAME is not run"),
-    "never closed": ("text\n\n<details>\n```cypher cell=one\nRETURN 1\n</details>\n", 4,
-                     "this `cypher` fence is never closed"),
 }
 
 

@@ -107,6 +107,15 @@ def test_a_page_named_to_run_needs_a_cell(capsys, tmp_path):
     assert f"ERROR   {prose}  page error" in out and "6 passed, 0 failed" in out
 
 
+def test_an_unclosed_fence_is_a_page_error_at_its_line_and_the_prose_after_it_never_runs(capsys, tmp_path):
+    page = tmp_path / "unclosed.md"
+    page.write_text("# U\n\n```cypher cell=one\nRETURN 1 AS n\n\nMore prose here.\n")
+    code, out, err = run(capsys, page)
+    assert code == 2
+    assert f"{page}:3: this `cypher` fence is never closed: end it with a line of ```" in err
+    assert f"ERROR   {page}  page error" in out and "cell 'one' failed" not in out  # no prose ran as Cypher
+
+
 def test_an_engine_error_fails_its_cell_skips_the_rest_and_other_pages_run(capsys, tmp_path):
     page = tmp_path / "broken.md"
     page.write_text("# Broken\n\n```cypher cell=one\nRETURN 1 AS n\n```\n\n"

@@ -145,7 +145,17 @@ def test_front_matter_is_optional_and_a_lone_rule_is_not_front_matter():
     assert parse_page("---\n# Title\n").errors == []
 
 
-def test_unclosed_fence_in_html_warns():
-    page = parse_page("<details>\n```json data=a\n{\"a\":\n\n1}\n```\n</details>\n")
-    assert [(w.line, w.message.split(" (")[0]) for w in page.warnings] == [
-        (2, "this `json` fence is never closed")]
+def test_an_unclosed_fence_in_html_is_an_error_and_nothing_after_it_is_read():
+    page = parse_page("<details>\n```json data=a\n{\"a\":\n\n1}\n```\n</details>\n\n"
+                      "```cypher cell=x params=a\nRETURN 1\n```\n")
+    assert [(e.line, e.message.split(":")[0]) for e in page.errors] == [(2, "this `json` fence is never closed")]
+    assert page.cells == []
+
+
+def test_a_fence_that_swallows_a_cell_is_an_error_but_a_recipe_shown_in_a_longer_fence_is_not():
+    page = parse_page("# x\n\n```python\nprint(1)\n\n```cypher cell=a\nRETURN 1\n```\n\n"
+                      "```cypher cell=b\nRETURN 2\n```\n")
+    assert [(e.line, e.message.split(":")[0]) for e in page.errors] == [
+        (3, "this `python` fence is not closed before the `cypher` fence at line 6, which it reads as its content")]
+    shown = parse_page("````markdown\n```cypher cell=a\nRETURN 1\n```\n````\n\n```cypher cell=b\nRETURN 2\n```\n")
+    assert shown.errors == [] and [cell.name for cell in shown.cells] == ["b"]
