@@ -141,6 +141,9 @@ class _PageReader:
         self.current: Cell | None = None
         self.unread_tools: set[str] = set()
         """Tools whose block could not be read: no declaration is made up for them without it."""
+        self.unread_data: dict[str, int] = {}
+        """Data blocks that could not be read (invalid JSON, not an object) → their line. Their error is the
+        cause: a `params=` or `calls=` naming one gets no second error saying the block is missing."""
         self.cut_short = False
         """An unclosed fence ended the reading: what follows it is not the page its author wrote."""
 
@@ -230,12 +233,14 @@ class _PageReader:
         if not name:
             self.error(fence.line, "data= needs a name")
             return
-        if name in self.page.data:
-            first = self.page.data[name].line
+        first = self.page.data[name].line if name in self.page.data else self.unread_data.get(name)
+        if first is not None:
             self.error(fence.line, f"duplicate data block name {name!r} (first defined at line {first})")
             return
         values = self._json_object(fence, f"data block {name!r}", "a JSON object whose keys are parameters")
-        if values is not None:
+        if values is None:
+            self.unread_data[name] = fence.line
+        else:
             self.page.data[name] = DataBlock(name=name, values=values, fence=fence)
 
     def read_tool_block(self, fence: Fence, name: str) -> None:
@@ -305,7 +310,7 @@ class _PageReader:
         for trace in (cell for cell in self.page.cells if isinstance(cell, Trace)):
             self._check_trace(trace)
         for cell in self.page.cells:
-            if cell.params is not None and cell.params not in self.page.data:
+            if cell.params is not None and cell.params not in self.page.data and cell.params not in self.unread_data:
                 hint = difflib.get_close_matches(cell.params, list(self.page.data), n=1)
                 suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
                 self.error(cell.line,
@@ -319,6 +324,8 @@ class _PageReader:
             suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
             self.error(trace.line, f"trace {trace.name!r}: from={trace.start} names no cell{suggestion}")
         data = self.page.data.get(trace.calls)
+        if trace.calls in self.unread_data:
+            return
         if data is None:
             hint = difflib.get_close_matches(trace.calls, list(self.page.data), n=1)
             suggestion = f"; did you mean {hint[0]!r}?" if hint else ""

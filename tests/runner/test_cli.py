@@ -116,6 +116,15 @@ def test_an_unclosed_fence_is_a_page_error_at_its_line_and_the_prose_after_it_ne
     assert f"ERROR   {page}  page error" in out and "cell 'one' failed" not in out  # no prose ran as Cypher
 
 
+def test_invalid_json_is_reported_without_the_errors_that_follow_from_it(capsys, tmp_path):
+    page = tmp_path / "json.md"
+    page.write_text("# J\n\n```cypher cell=s params=d\nRETURN $a AS a\n```\n\n"
+                    "```json data=d\n{\"a\": 1,\n \"b\": }\n```\n")
+    code, _, err = run(capsys, page)
+    assert code == 2
+    assert err.strip().splitlines() == [f"{page}:9: invalid JSON in data block 'd': Expecting value (column 7)"]
+
+
 def test_an_engine_error_fails_its_cell_skips_the_rest_and_other_pages_run(capsys, tmp_path):
     page = tmp_path / "broken.md"
     page.write_text("# Broken\n\n```cypher cell=one\nRETURN 1 AS n\n```\n\n"

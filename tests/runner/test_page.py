@@ -159,3 +159,13 @@ def test_a_fence_that_swallows_a_cell_is_an_error_but_a_recipe_shown_in_a_longer
         (3, "this `python` fence is not closed before the `cypher` fence at line 6, which it reads as its content")]
     shown = parse_page("````markdown\n```cypher cell=a\nRETURN 1\n```\n````\n\n```cypher cell=b\nRETURN 2\n```\n")
     assert shown.errors == [] and [cell.name for cell in shown.cells] == ["b"]
+
+
+def test_invalid_json_is_the_one_error_and_the_blocks_naming_it_add_none():
+    page = parse_page("# x\n\n```cypher cell=a params=d\nRETURN $a\n```\n\n```trace calls=c from=a\n```\n\n"
+                      "```json data=d\n{\"a\": 1,\n \"b\": }\n```\n\n```json data=c\n[1]\n```\n\n"
+                      "```json data=d\n{}\n```\n")
+    assert [(e.line, e.message) for e in page.errors] == [
+        (12, "invalid JSON in data block 'd': Expecting value (column 7)"),
+        (15, "data block 'c' must be a JSON object whose keys are parameters, not an array"),
+        (19, "duplicate data block name 'd' (first defined at line 10)")]
