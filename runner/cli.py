@@ -1,5 +1,6 @@
 """`cookbook`: the command line over the runner. Arguments, progress, summary and exit codes; no logic.
 
+    cookbook --version
     cookbook run [PAGE ...] [--cell NAME] [--update] [--db PATH] [--json FILE] [--html FILE]
     cookbook serve --db PATH [--tools PAGE ...] [--graph NAME] [--import-dir DIR] [--http [--host HOST]
                    [--port PORT] [--token TOKEN]
@@ -18,8 +19,9 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from rich.console import Console
 from rich.text import Text
@@ -39,9 +41,22 @@ class UsageError(Exception):
     pass
 
 
+class VersionAction(argparse.Action):
+    """`--version`: the package's version, looked up only when asked (reading the installed packages'
+    metadata costs a tenth of a second, which every other run would pay)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        print(f"{parser.prog} {metadata.version('cookbook')}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cookbook",
                                      description="A literate cookbook runner for graph recipes.")
+    parser.add_argument("--version", action=VersionAction, help="print the installed cookbook's version and exit")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser(
         "run", help="run pages and check every cell against its recorded result",

@@ -188,6 +188,15 @@ def test_usage_errors_exit_2(capsys):
     assert exit_info.value.code == 2
 
 
+def test_version_prints_the_installed_package_version(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"cookbook {version('cookbook')}\n"
+
+
 def test_the_command_runs_as_a_module():
     completed = subprocess.run([sys.executable, "-m", "runner", "run", str(FIXTURES / "small.md")],
                                capture_output=True, text=True, cwd=ROOT, check=False)
