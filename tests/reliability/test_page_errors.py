@@ -138,6 +138,8 @@ CELL_ERRORS = {
     "constraint": ("```cypher cell=one setup\nCREATE CONSTRAINT c FOR (p:P) REQUIRE p.k IS UNIQUE\n```\n\n"
                    "```cypher cell=two\nUNWIND [1, 1] AS k\nCREATE (:P {k: k})\n```\n", 7, 1,
                    "ConstraintValidationFailed", ""),
+    "a position in the message": ("# P\n\n```cypher cell=one\nRETURN 1 AS x;\nMATCH (n\nRETURN n\n```\n", 6, 1,
+                                  "SyntaxError", "expected ')' to close the node pattern opened at 5:7, found RETURN"),
     "in a block quote": ("> ```cypher cell=one\n> RETURN nope AS x\n> ```\n", 2, 10, "SyntaxError", ""),
     "unsupported": ("```cypher cell=one\nLOAD CSV FROM 'x' AS row RETURN row\n```\n", 2, None, None, ""),
 }

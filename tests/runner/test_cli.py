@@ -138,6 +138,18 @@ def test_an_engine_error_fails_its_cell_skips_the_rest_and_other_pages_run(capsy
     assert "PASS    " + str(FIXTURES / "small.md") in out
 
 
+def test_every_position_in_an_engine_error_is_a_page_position(capsys, tmp_path):
+    page = tmp_path / "syntax.md"
+    page.write_text("# S\n\nSome text\n\n> ```cypher cell=t\n> MATCH (n\n> RETURN n\n> ```\n")
+    code, out, _ = run(capsys, page, "--json", tmp_path / "run.json")
+    assert code == 1
+    assert (f"{page}:7: cell 't' failed: SyntaxError: expected ')' to close the node pattern opened at 6:9, "
+            "found RETURN\n     7 | > RETURN n\n       |   ^\n") in out
+    [cell] = json.loads((tmp_path / "run.json").read_text())["pages"][0]["cells"]
+    assert (cell["error"]["line"], cell["error"]["column"]) == (7, 3)
+    assert cell["error"]["message"].endswith("opened at 6:9, found RETURN")
+
+
 def test_cell_option_runs_the_cells_before_it_unchecked(capsys, tmp_path):
     copy = tmp_path / "small.md"
     text = (FIXTURES / "small.md").read_bytes()
