@@ -44,6 +44,7 @@ from engine.errors import (
 )
 from engine.execute.results import COUNTER_NAMES, Result
 from engine.host import warm_up
+from engine.span import Span
 from engine.values import (
     Date,
     DateTime,
@@ -93,6 +94,7 @@ __all__ = [
     "Relationship",
     "Result",
     "SchemaError",
+    "Span",
     "StatementInterrupted",
     "StatementTimeout",
     "StorageError",

@@ -6,22 +6,52 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from engine.span import Span
 
 
+def line_and_column(span: Span) -> str:
+    """How a message names a position of the statement: `line:column`."""
+    return f"{span.line}:{span.column}"
+
+
 class CypherError(Exception):
-    """Base of every error the engine raises on a statement."""
+    """Base of every error the engine raises on a statement.
+
+    A message that names another position of the statement (where the bracket left open was opened) is
+    given as a sequence of text and spans: `message` writes each span `line:column`, and an adapter that
+    shows the statement inside a larger text (a cell of a cookbook page) writes them as positions of that
+    text with `message_at`.
+    """
 
     kind = "Error"
     phase = "runtime"
 
-    def __init__(self, message: str, span: Span | None = None, *, detail: str | None = None,
-                 source: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Sequence[str | Span], span: Span | None = None, *,
+                 detail: str | None = None, source: str | None = None) -> None:
+        self.parts: tuple[str | Span, ...] = tuple(message) if isinstance(message, (tuple, list)) else (message,)
+        super().__init__(self.message)
         self.span = span
         self.detail = detail
         self.source = source
+
+    @property
+    def message(self) -> str:
+        return self.message_at(line_and_column)
+
+    @message.setter
+    def message(self, text: str) -> None:
+        self.parts = (text,)
+
+    @property
+    def related(self) -> tuple[Span, ...]:
+        """The positions the message names, besides `span`."""
+        return tuple(part for part in self.parts if isinstance(part, Span))
+
+    def message_at(self, position: Callable[[Span], str]) -> str:
+        """The message, with each position it names written by `position`."""
+        return "".join(position(part) if isinstance(part, Span) else str(part) for part in self.parts)
 
     @property
     def line(self) -> int | None:

@@ -1,12 +1,14 @@
 """`cookbook`: the command line over the runner. Arguments, progress, summary and exit codes; no logic.
 
+    cookbook --version
     cookbook run [PAGE ...] [--cell NAME] [--update] [--db PATH] [--json FILE] [--html FILE]
     cookbook serve --db PATH [--tools PAGE ...] [--graph NAME] [--import-dir DIR] [--http [--host HOST]
                    [--port PORT] [--token TOKEN]
                    [--allowed-host NAME]]
 
-Exit codes: 0 every cell matches its recording (or `--update` recorded it), 1 a cell drifted or failed
-with an engine error, 2 a page error (before any cell ran) or a usage error.
+Exit codes, the worst over the pages: 0 every cell matches its recording (or `--update` recorded it), 1 a
+cell drifted or failed with an engine error, 2 a page error (that page does not run; the others do) or a
+usage error.
 """
 
 from __future__ import annotations
@@ -17,16 +19,17 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from importlib import metadata
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from rich.console import Console
 from rich.text import Text
 
 import engine
 from runner.errors import PageError
-from runner.page import Page, read_page
-from runner.run import ERROR, FAILED, PASSED, SKIPPED, UNRECORDED, PageOutcome, missing_cell_error, run_page
+from runner.page import read_page
+from runner.run import ERROR, FAILED, PASSED, SKIPPED, UNRECORDED, PageOutcome, no_cells_error, run_page
 from runner.update import CannotUpdate, update_page
 
 OK, DRIFT, USAGE = 0, 1, 2
@@ -38,9 +41,22 @@ class UsageError(Exception):
     pass
 
 
+class VersionAction(argparse.Action):
+    """`--version`: the package's version, looked up only when asked (reading the installed packages'
+    metadata costs a tenth of a second, which every other run would pay)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> NoReturn:
+        print(f"{parser.prog} {metadata.version('cookbook')}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="cookbook",
                                      description="A literate cookbook runner for graph recipes.")
+    parser.add_argument("--version", action=VersionAction, help="print the installed cookbook's version and exit")
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser(
         "run", help="run pages and check every cell against its recorded result",
@@ -170,33 +186,24 @@ def run_command(arguments: argparse.Namespace, console: Console, errors: Console
         if Path(arguments.db).exists():
             raise UsageError(f"--db {arguments.db} exists; pages run on a fresh database, so remove it "
                              "or choose a new path")
-    pages = [read_page(path) for path in paths]
-    if report_page_problems(pages, arguments.cell, errors):
-        write_outputs(arguments, [PageOutcome(page, errors=page.errors) for page in pages], USAGE)
-        return USAGE
-
     outcomes = []
     started = time.monotonic()
-    for page in pages:
+    for path in paths:
+        page = read_page(path)
+        empty = no_cells_error(page) if arguments.pages and not page.errors else None
+        if empty:
+            page.errors.append(empty)
+        for warning in page.warnings:
+            errors.print(Text(str(warning), style="yellow"))
         with console.status(f"running {page.path} …", spinner="dots"):
             outcome = run_page(page, database=arguments.db or ":memory:", cell=arguments.cell,
                                timeout=arguments.timeout)
         outcomes.append(outcome)
-        for error in outcome.errors:  # found while running: the database could not be opened
+        for error in outcome.errors:  # the page's own, a --cell it lacks, a database that cannot be opened
             errors.print(Text(str(error), style="red"))
         report_page(outcome, console, update=arguments.update)
-        if arguments.update:
-            try:
-                made = update_page(outcome)
-            except CannotUpdate as error:
-                errors.print(Text(str(error), style="red"))
-                outcome.errors.append(PageError(page.path, 1, str(error)))
-                made = []
-            for edit in made:
-                verb = "updated" if edit.cell.recorded else "added"
-                line = edit.cell.recorded.line if edit.cell.recorded else edit.cell.fence.end_line + 2
-                console.print(Text(f"{page.path}:{line}: {verb} the {edit.kind} block of cell "
-                                   f"{edit.cell.name!r}", style="cyan"))
+        if arguments.update and not outcome.errors:
+            update_in_place(outcome, console, errors)
         console.print(progress_line(outcome, arguments.update))
 
     code = exit_code(outcomes, arguments.update)
@@ -239,21 +246,19 @@ def serve_command(arguments: argparse.Namespace) -> int:
     return OK
 
 
-def report_page_problems(pages: list[Page], cell: str | None, errors: Console) -> bool:
-    """Print warnings and page errors; True when some page cannot run."""
-    failed = False
-    for page in pages:
-        for warning in page.warnings:
-            errors.print(Text(str(warning), style="yellow"))
-        for error in page.errors:
-            errors.print(Text(str(error), style="red"))
-            failed = True
-        missing = missing_cell_error(page, cell) if cell is not None and not page.errors else None
-        if missing:
-            errors.print(Text(str(missing), style="red"))
-            page.errors.append(missing)
-            failed = True
-    return failed
+def update_in_place(outcome: PageOutcome, console: Console, errors: Console) -> None:
+    """`--update`: rewrite the page's drifted blocks and add its missing ones, saying which."""
+    try:
+        made = update_page(outcome)
+    except CannotUpdate as error:
+        errors.print(Text(str(error), style="red"))
+        outcome.errors.append(PageError(outcome.page.path, 1, str(error)))
+        return
+    for edit in made:
+        verb = "updated" if edit.cell.recorded else "added"
+        line = edit.cell.recorded.line if edit.cell.recorded else edit.cell.fence.end_line + 2
+        console.print(Text(f"{outcome.page.path}:{line}: {verb} the {edit.kind} block of cell "
+                           f"{edit.cell.name!r}", style="cyan"))
 
 
 def report_page(outcome: PageOutcome, console: Console, *, update: bool) -> None:

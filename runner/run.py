@@ -256,15 +256,20 @@ def run_trace(page: Page, trace: Trace) -> CellOutcome:
 
 
 def _cell_error(error: Exception, cell: Cell, lines: list[str]) -> CellError:
+    """The engine's error at the page's line and column, and so is every position its message names."""
     if not isinstance(error, engine.CypherError):
         return CellError(type(error).__name__, str(error) or repr(error), cell.line)
-    span = error.span
-    if span is None:
-        return CellError(error.kind, error.message, cell.line)
-    line = cell.content_line + span.line - 1
+    message = error.message_at(lambda span: "{}:{}".format(*page_position(cell, span)))
+    if error.span is None:
+        return CellError(error.kind, message, cell.line)
+    line, column = page_position(cell, error.span)
     source_line = lines[line - 1] if 0 < line <= len(lines) else ""
-    column = span.column + len(cell.fence.prefix) if source_line else None
-    return CellError(error.kind, error.message, line, column, source_line)
+    return CellError(error.kind, message, line, column if source_line else None, source_line)
+
+
+def page_position(cell: Cell, span: engine.Span) -> tuple[int, int]:
+    """A position in the cell's text (1-based line and column) → the same position in the page."""
+    return cell.content_line + span.line - 1, span.column + len(cell.fence.prefix)
 
 
 def missing_cell_error(page: Page, name: str) -> PageError | None:
@@ -274,3 +279,12 @@ def missing_cell_error(page: Page, name: str) -> PageError | None:
     hint = difflib.get_close_matches(name, [cell.name for cell in page.cells], n=1)
     suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
     return PageError(page.path, 1, f"no cell named {name!r}{suggestion}")
+
+
+def no_cells_error(page: Page) -> PageError | None:
+    """The error for a page named to run that has no cell, or None when it has one: a page that checks
+    nothing is more likely a mistake (a fence without `cell=`) than a page meant to pass."""
+    if page.cells:
+        return None
+    return PageError(page.path, 1, "no cells: nothing on this page runs (a cell is a fence opened with "
+                                   "```cypher cell=NAME)")

@@ -290,7 +290,7 @@ class Parser:
             return self.advance()
         self.fail(f"expected {word}{' ' + purpose if purpose else ''}, found {self.current.describe()}")
 
-    def fail(self, message: str, token: Token | None = None, detail: str = "UnexpectedSyntax",
+    def fail(self, message: str | tuple[str | Span, ...], token: Token | None = None, detail: str = "UnexpectedSyntax",
              span: Span | None = None) -> NoReturn:
         where = span or (token or self.current).span
         raise CypherSyntaxError(message, where, detail=detail, source=self.text)
@@ -1238,9 +1238,9 @@ class Parser:
     def expect_closing(self, kind: TokenKind, what: str, opened: Token) -> Token:
         if self.current.type is kind:
             return self.advance()
-        where = f"{opened.span.line}:{opened.span.column}"
         closer = kind.value if kind.value in KEYWORDS else f"'{kind.value}'"
-        self.fail(f"expected {closer} to close {what} opened at {where}, found {self.current.describe()}")
+        self.fail((f"expected {closer} to close {what} opened at ", opened.span,
+                   f", found {self.current.describe()}"))
 
     # --------------------------------------------------------------------------------------------------------
     # Label expressions: `|` (or), `&` (and), `!` (not), `%`, parentheses; legacy `:A:B` and `:A|:B`.

@@ -120,11 +120,16 @@ def _strip_indent(line: str, indent: int) -> str:
 
 @dataclass(frozen=True)
 class BlockKind:
-    """What a fence's first info-string word means: the keys and bare flags it takes, and its reader."""
+    """What a fence's first info-string word means: the keys and bare flags it takes, and its reader.
+
+    `strict`: an unknown `key=value` is a page error, not a warning. So it is on a `cypher` fence, where a
+    misspelled key (`cel=x`) would otherwise leave a cell out of the run without a word.
+    """
 
     keys: tuple[str, ...]
     flags: tuple[str, ...]
     read: Callable[[_PageReader, Fence, InfoString], None]
+    strict: bool = False
 
 
 class _PageReader:
@@ -136,6 +141,11 @@ class _PageReader:
         self.current: Cell | None = None
         self.unread_tools: set[str] = set()
         """Tools whose block could not be read: no declaration is made up for them without it."""
+        self.unread_data: dict[str, int] = {}
+        """Data blocks that could not be read (invalid JSON, not an object) → their line. Their error is the
+        cause: a `params=` or `calls=` naming one gets no second error saying the block is missing."""
+        self.cut_short = False
+        """An unclosed fence ended the reading: what follows it is not the page its author wrote."""
 
     def error(self, line: int, message: str) -> None:
         self.page.errors.append(PageError(self.page.path, line, message))
@@ -144,26 +154,45 @@ class _PageReader:
         self.page.warnings.append(PageWarning(self.page.path, line, message))
 
     def add(self, fence: Fence) -> None:
+        if self.cut_short:
+            return
         info = parse_info_string(fence.info)
         kind = BLOCK_KINDS.get(info.language)
+        swallowed = _swallowed(fence)
+        if swallowed or (kind is not None and not fence.closed):
+            self._unclosed(fence, info.language, swallowed)
+            return
         if kind is None:
             return  # mermaid, python, ...: not ours
         for problem in info.problems:
             self.warn(fence.line, f"info string {fence.info!r}: {problem}")
-        if not fence.closed:
-            self.warn(fence.line, f"this `{info.language}` fence is never closed (inside HTML such as "
-                                  "<details>, leave a blank line before the fence)")
         self._check_words(fence, info, kind)
         kind.read(self, fence, info)
 
+    def _unclosed(self, fence: Fence, language: str, swallowed: tuple[int, str] | None) -> None:
+        """A fence of ours never closed, or any fence whose content holds the opening of one of ours: its
+        content runs on into the prose or over the next blocks, so reading it, or anything after it, would
+        mislead (prose run as Cypher, a cell left out)."""
+        what = f"`{language}` fence" if language else "fence"
+        if swallowed:
+            line, inner = swallowed
+            problem = f"is not closed before the `{inner}` fence at line {line}, which it reads as its content"
+        else:
+            problem = "is never closed"
+        self.error(fence.line, f"this {what} {problem}: end it with a line of {fence.marker} (inside HTML "
+                               "such as <details>, also leave a blank line before the fence)")
+        self.cut_short = True
+
     def _check_words(self, fence: Fence, info: InfoString, kind: BlockKind) -> None:
         known = [*kind.keys, *kind.flags]
-        for word, spelled in [*((key, f"{key}=") for key in info.attributes if key not in kind.keys),
-                              *((flag, flag) for flag in info.flags if flag not in kind.flags)]:
+        for word, spelled, report in [
+                *((key, f"{key}=", self.error if kind.strict else self.warn)
+                  for key in info.attributes if key not in kind.keys),
+                *((flag, flag, self.warn) for flag in info.flags if flag not in kind.flags)]:
             hint = difflib.get_close_matches(word, known, n=1)
             suggestion = f"; did you mean {hint[0]!r}?" if hint else (
                 f"; a `{info.language}` block takes {', '.join(known)}" if known else "")
-            self.warn(fence.line, f"unknown {spelled!r} in `{info.language}` info string{suggestion}")
+            report(fence.line, f"unknown {spelled!r} in `{info.language}` info string{suggestion}")
 
     def read_cell(self, fence: Fence, info: InfoString) -> None:
         name = info.attributes.get("cell")
@@ -204,12 +233,14 @@ class _PageReader:
         if not name:
             self.error(fence.line, "data= needs a name")
             return
-        if name in self.page.data:
-            first = self.page.data[name].line
+        first = self.page.data[name].line if name in self.page.data else self.unread_data.get(name)
+        if first is not None:
             self.error(fence.line, f"duplicate data block name {name!r} (first defined at line {first})")
             return
         values = self._json_object(fence, f"data block {name!r}", "a JSON object whose keys are parameters")
-        if values is not None:
+        if values is None:
+            self.unread_data[name] = fence.line
+        else:
             self.page.data[name] = DataBlock(name=name, values=values, fence=fence)
 
     def read_tool_block(self, fence: Fence, name: str) -> None:
@@ -274,10 +305,12 @@ class _PageReader:
                                      calls=calls, start=start))
 
     def finish(self) -> None:
+        if self.cut_short:
+            return  # the blocks a cell or trace names may be past the unclosed fence: no errors follow from it
         for trace in (cell for cell in self.page.cells if isinstance(cell, Trace)):
             self._check_trace(trace)
         for cell in self.page.cells:
-            if cell.params is not None and cell.params not in self.page.data:
+            if cell.params is not None and cell.params not in self.page.data and cell.params not in self.unread_data:
                 hint = difflib.get_close_matches(cell.params, list(self.page.data), n=1)
                 suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
                 self.error(cell.line,
@@ -291,6 +324,8 @@ class _PageReader:
             suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
             self.error(trace.line, f"trace {trace.name!r}: from={trace.start} names no cell{suggestion}")
         data = self.page.data.get(trace.calls)
+        if trace.calls in self.unread_data:
+            return
         if data is None:
             hint = difflib.get_close_matches(trace.calls, list(self.page.data), n=1)
             suggestion = f"; did you mean {hint[0]!r}?" if hint else ""
@@ -316,13 +351,26 @@ def calls_problem(values: dict[str, Any]) -> str | None:
     return None
 
 
+def _swallowed(fence: Fence) -> tuple[int, str] | None:
+    """The line and language of a fence of ours opened inside `fence`'s content, or None. Only an opening
+    that would have closed `fence` but for its info string counts: a recipe shown in a longer fence
+    (```` ````markdown ```` around ```` ```cypher ````) is content as its author meant."""
+    for number, line in enumerate(split_lines(fence.content), start=fence.content_line):
+        opening = FENCE_OPEN.match(line)
+        if (opening and opening["marker"][0] == fence.marker[0] and len(opening["marker"]) >= len(fence.marker)
+                and parse_info_string(opening["info"]).language in BLOCK_KINDS):
+            return number, parse_info_string(opening["info"]).language
+    return None
+
+
 def _json_kind(value: object) -> str:
     return {list: "an array", str: "a string", bool: "a boolean", int: "a number", float: "a number",
             type(None): "null"}.get(type(value), type(value).__name__)
 
 
 BLOCK_KINDS: dict[str, BlockKind] = {
-    "cypher": BlockKind(keys=("cell", "params", "tool", "graph"), flags=("setup", "error"), read=_PageReader.read_cell),
+    "cypher": BlockKind(keys=("cell", "params", "tool", "graph"), flags=("setup", "error"), read=_PageReader.read_cell,
+                        strict=True),
     "json": BlockKind(keys=("data", "tool"), flags=(), read=_PageReader.read_data),
     "table": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),
     "gram": BlockKind(keys=(), flags=(), read=_PageReader.read_recorded),

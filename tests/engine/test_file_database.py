@@ -85,6 +85,9 @@ def test_a_second_process_uses_the_file_through_the_process_that_holds_it(tmp_pa
         assert connection.execute("CREATE (:Session {id: 'session-2', turn: 2})").counters["nodes_created"] == 1
         with pytest.raises(engine.CypherSyntaxError, match=r"line 1, column 8"):
             connection.execute("MATCH (")
+        with pytest.raises(engine.CypherSyntaxError) as raised:  # a position the message names comes along
+            connection.execute("MATCH (n RETURN n")
+        assert [(span.line, span.column) for span in raised.value.related] == [(1, 7)]
     finally:
         holder.stdin.close()
         assert holder.wait(timeout=60) == 0

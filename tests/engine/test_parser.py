@@ -97,6 +97,21 @@ def test_parse_script_of_nothing_is_empty() -> None:
     assert parse_script("  // nothing\n ; ;") == []
 
 
+def test_a_position_an_error_message_names_is_structured_too() -> None:
+    """The bracket left open is `related`: an adapter showing the statement inside a larger text (a page)
+    writes it as a position of that text with `message_at`."""
+    import engine
+
+    with engine.connect(":memory:") as db, pytest.raises(CypherSyntaxError) as raised:
+        db.execute_script("RETURN 1;\nMATCH (n:Person\nRETURN n")
+    error = raised.value
+    assert error.message == "expected ')' to close the node pattern opened at 2:7, found RETURN"
+    assert [(span.line, span.column) for span in error.related] == [(2, 7)]
+    assert (error.line, error.column) == (3, 1)
+    assert error.message_at(lambda span: f"line {span.line + 10}") == (
+        "expected ')' to close the node pattern opened at line 12, found RETURN")
+
+
 def test_errors_carry_the_source_for_a_caret() -> None:
     with pytest.raises(CypherSyntaxError) as raised:
         parse("MATCH (n:Person RETURN n")

@@ -64,6 +64,15 @@ PAGE_ERRORS = {
     "step arguments": (CELL + '```json data=c\n{"steps": [{"tool": "x", "arguments": []}]}\n```\n'
                        "```trace calls=c from=one\n```\n", 4,
                        "data block 'c' is the calls of a trace, but the \"arguments\" of step 1 are not an object"),
+    "unknown key on a cypher fence": ("```cypher cell=one parms=d\nRETURN 1\n```\n", 1,
+                                      "unknown 'parms=' in `cypher` info string; did you mean 'params'?"),
+    "never closed": ("text\n\n<details>\n```cypher cell=one\nRETURN 1\n</details>\n", 4,
+                     "this `cypher` fence is never closed: end it with a line of ```"),
+    "never closed at the end": (CELL + "\n```cypher cell=two\nRETURN 2\n\nMore prose.\n", 5,
+                                "this `cypher` fence is never closed"),
+    "a cell swallowed": ("```cypher cell=one\nRETURN 1\n\n```table\n| x |\n```\n", 1,
+                         "this `cypher` fence is not closed before the `table` fence at line 4, which it reads "
+                         "as its content"),
     "params nowhere": ("```json data=people\n{}\n```\n```cypher cell=one params=peple\nRETURN 1\n```\n", 4,
                        "cell 'one': params=peple names no data block; did you mean 'people'?"),
 }
@@ -88,10 +97,9 @@ def test_a_page_that_is_not_utf8(tmp_path):
 
 
 WARNINGS = {
-    "unknown key": ("```cypher cell=one parms=d\nRETURN 1\n```\n", 1,
-                    "unknown 'parms=' in `cypher` info string; did you mean 'params'?"),
     "unknown flag": ("```cypher cell=one setpu\nRETURN 1\n```\n", 1,
                      "unknown 'setpu' in `cypher` info string; did you mean 'setup'?"),
+    "key on a table": (CELL + "```table extra=1\n| x |\n```\n", 4, "unknown 'extra=' in `table` info string"),
     "flag on a table": (CELL + "```table extra\n| x |\n```\n", 4, "unknown 'extra' in `table` info string"),
     "unclosed brace": ("```cypher {cell=one\nRETURN 1\n```\n", 1,
                        "info string 'cypher {cell=one': the '{' of the attributes is never closed"),
@@ -99,8 +107,6 @@ WARNINGS = {
                                                                       "cannot read"),
     "no cell name": ("```cypher setup\nRETURN 1\n```\n", 1,
                      "a `cypher` block with params=, setup or error but no cell=NAME is not run"),
-    "never closed": ("text\n\n<details>\n```cypher cell=one\nRETURN 1\n</details>\n", 4,
-                     "this `cypher` fence is never closed"),
 }
 
 
@@ -132,6 +138,8 @@ CELL_ERRORS = {
     "constraint": ("```cypher cell=one setup\nCREATE CONSTRAINT c FOR (p:P) REQUIRE p.k IS UNIQUE\n```\n\n"
                    "```cypher cell=two\nUNWIND [1, 1] AS k\nCREATE (:P {k: k})\n```\n", 7, 1,
                    "ConstraintValidationFailed", ""),
+    "a position in the message": ("# P\n\n```cypher cell=one\nRETURN 1 AS x;\nMATCH (n\nRETURN n\n```\n", 6, 1,
+                                  "SyntaxError", "expected ')' to close the node pattern opened at 5:7, found RETURN"),
     "in a block quote": ("> ```cypher cell=one\n> RETURN nope AS x\n> ```\n", 2, 10, "SyntaxError", ""),
     "unsupported": ("```cypher cell=one\nLOAD CSV FROM 'x' AS row RETURN row\n```\n", 2, None, None, ""),
 }

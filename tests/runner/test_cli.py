@@ -78,12 +78,51 @@ def test_update_adds_a_missing_block_and_keeps_crlf(capsys, tmp_path):
     assert copy.read_bytes() == original
 
 
-def test_page_errors_exit_2_before_anything_runs(capsys, tmp_path):
-    code, out, err = run(capsys, FIXTURES / "small.md", FIXTURES / "errors" / "unknown-params.md")
+def test_a_page_error_stops_its_page_only_and_the_run_exits_with_the_worst_status(capsys, tmp_path):
+    broken = tmp_path / "a.md"
+    broken.write_text("# A\n\n```cypher cell=x\nRETURN 1 AS n\n```\n\n```cypher cell=x\nRETURN 2 AS n\n```\n")
+    drifted = tmp_path / "c.md"
+    drifted.write_bytes((FIXTURES / "small.md").read_bytes().replace(b'"Grace" | 1906', b'"Grace" | 1907'))
+    code, out, err = run(capsys, broken, FIXTURES / "small.md", drifted, "--json", tmp_path / "run.json")
     assert code == 2
-    broken = FIXTURES / "errors" / "unknown-params.md"
-    assert f"{broken}:7: cell 'a': params=peeple names no data block" in err
-    assert "passed" not in out
+    assert f"{broken}:7: duplicate cell name 'x' (first defined at line 3)" in err
+    assert f"ERROR   {broken}  page error" in out
+    assert "PASS    " + str(FIXTURES / "small.md") in out
+    assert f"{drifted}:37: cell 'by-birth' drifted" in out
+    assert "11 passed, 1 failed" in out
+    document = json.loads((tmp_path / "run.json").read_text())
+    assert [page["status"] for page in document["pages"]] == ["error", "passed", "failed"]
+    assert run(capsys, FIXTURES / "small.md", drifted)[0] == 1
+
+
+def test_a_page_named_to_run_needs_a_cell(capsys, tmp_path):
+    prose = tmp_path / "prose.md"
+    prose.write_text("# Notes\n\n```cypher\nRETURN 1\n```\n")
+    misspelled = tmp_path / "misspelled.md"
+    misspelled.write_text("# Typo\n\n```cypher cel=one\nRETURN 1 AS n\n```\n")
+    code, out, err = run(capsys, prose, misspelled, FIXTURES / "small.md")
+    assert code == 2
+    assert f"{prose}:1: no cells: nothing on this page runs (a cell is a fence opened with ```cypher cell=NAME)" in err
+    assert f"{misspelled}:3: unknown 'cel=' in `cypher` info string; did you mean 'cell'?" in err
+    assert f"ERROR   {prose}  page error" in out and "6 passed, 0 failed" in out
+
+
+def test_an_unclosed_fence_is_a_page_error_at_its_line_and_the_prose_after_it_never_runs(capsys, tmp_path):
+    page = tmp_path / "unclosed.md"
+    page.write_text("# U\n\n```cypher cell=one\nRETURN 1 AS n\n\nMore prose here.\n")
+    code, out, err = run(capsys, page)
+    assert code == 2
+    assert f"{page}:3: this `cypher` fence is never closed: end it with a line of ```" in err
+    assert f"ERROR   {page}  page error" in out and "cell 'one' failed" not in out  # no prose ran as Cypher
+
+
+def test_invalid_json_is_reported_without_the_errors_that_follow_from_it(capsys, tmp_path):
+    page = tmp_path / "json.md"
+    page.write_text("# J\n\n```cypher cell=s params=d\nRETURN $a AS a\n```\n\n"
+                    "```json data=d\n{\"a\": 1,\n \"b\": }\n```\n")
+    code, _, err = run(capsys, page)
+    assert code == 2
+    assert err.strip().splitlines() == [f"{page}:9: invalid JSON in data block 'd': Expecting value (column 7)"]
 
 
 def test_an_engine_error_fails_its_cell_skips_the_rest_and_other_pages_run(capsys, tmp_path):
@@ -97,6 +136,18 @@ def test_an_engine_error_fails_its_cell_skips_the_rest_and_other_pages_run(capsy
     assert "     9 | RETURN nope(2) AS m" in out
     assert "1 error, 1 skipped" in out
     assert "PASS    " + str(FIXTURES / "small.md") in out
+
+
+def test_every_position_in_an_engine_error_is_a_page_position(capsys, tmp_path):
+    page = tmp_path / "syntax.md"
+    page.write_text("# S\n\nSome text\n\n> ```cypher cell=t\n> MATCH (n\n> RETURN n\n> ```\n")
+    code, out, _ = run(capsys, page, "--json", tmp_path / "run.json")
+    assert code == 1
+    assert (f"{page}:7: cell 't' failed: SyntaxError: expected ')' to close the node pattern opened at 6:9, "
+            "found RETURN\n     7 | > RETURN n\n       |   ^\n") in out
+    [cell] = json.loads((tmp_path / "run.json").read_text())["pages"][0]["cells"]
+    assert (cell["error"]["line"], cell["error"]["column"]) == (7, 3)
+    assert cell["error"]["message"].endswith("opened at 6:9, found RETURN")
 
 
 def test_cell_option_runs_the_cells_before_it_unchecked(capsys, tmp_path):
@@ -147,6 +198,15 @@ def test_usage_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as exit_info:
         main(["run", "--no-such-option"])
     assert exit_info.value.code == 2
+
+
+def test_version_prints_the_installed_package_version(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out == f"cookbook {version('cookbook')}\n"
 
 
 def test_the_command_runs_as_a_module():

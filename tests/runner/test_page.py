@@ -68,16 +68,24 @@ def test_other_fences_are_left_alone():
     assert page.front_matter == {"title": "Fences the runner leaves alone", "features": ["nothing"]}
 
 
-def test_unknown_info_string_words_warn_with_a_suggestion():
+def test_an_unknown_key_on_a_cypher_fence_is_an_error_and_other_unknown_words_warn():
     page = read_page(FIXTURES / "warnings.md")
-    assert page.errors == []
+    assert [(e.line, e.message) for e in page.errors] == [
+        (3, "unknown 'parms=' in `cypher` info string; did you mean 'params'?")]
     assert [(w.line, w.message) for w in page.warnings] == [
-        (3, "unknown 'parms=' in `cypher` info string; did you mean 'params'?"),
         (3, "unknown 'setpu' in `cypher` info string; did you mean 'setup'?"),
         (7, "unknown 'daat=' in `json` info string; did you mean 'data'?"),
     ]
-    assert str(page.warnings[0]).endswith("warnings.md:3: warning: unknown 'parms=' in `cypher` info string; "
-                                          "did you mean 'params'?")
+    assert str(page.warnings[0]).endswith("warnings.md:3: warning: unknown 'setpu' in `cypher` info string; "
+                                          "did you mean 'setup'?")
+
+
+def test_a_misspelled_cell_key_is_an_error_not_a_page_without_cells():
+    page = parse_page("# x\n\n```cypher cel=one\nRETURN 1\n```\n\n```cypher cell=two colour=red\nRETURN 2\n```\n")
+    assert [(e.line, e.message) for e in page.errors] == [
+        (3, "unknown 'cel=' in `cypher` info string; did you mean 'cell'?"),
+        (7, "unknown 'colour=' in `cypher` info string; a `cypher` block takes cell, params, tool, graph, "
+            "setup, error")]
 
 
 def test_crlf_page_reads_like_its_lf_twin():
@@ -137,7 +145,27 @@ def test_front_matter_is_optional_and_a_lone_rule_is_not_front_matter():
     assert parse_page("---\n# Title\n").errors == []
 
 
-def test_unclosed_fence_in_html_warns():
-    page = parse_page("<details>\n```json data=a\n{\"a\":\n\n1}\n```\n</details>\n")
-    assert [(w.line, w.message.split(" (")[0]) for w in page.warnings] == [
-        (2, "this `json` fence is never closed")]
+def test_an_unclosed_fence_in_html_is_an_error_and_nothing_after_it_is_read():
+    page = parse_page("<details>\n```json data=a\n{\"a\":\n\n1}\n```\n</details>\n\n"
+                      "```cypher cell=x params=a\nRETURN 1\n```\n")
+    assert [(e.line, e.message.split(":")[0]) for e in page.errors] == [(2, "this `json` fence is never closed")]
+    assert page.cells == []
+
+
+def test_a_fence_that_swallows_a_cell_is_an_error_but_a_recipe_shown_in_a_longer_fence_is_not():
+    page = parse_page("# x\n\n```python\nprint(1)\n\n```cypher cell=a\nRETURN 1\n```\n\n"
+                      "```cypher cell=b\nRETURN 2\n```\n")
+    assert [(e.line, e.message.split(":")[0]) for e in page.errors] == [
+        (3, "this `python` fence is not closed before the `cypher` fence at line 6, which it reads as its content")]
+    shown = parse_page("````markdown\n```cypher cell=a\nRETURN 1\n```\n````\n\n```cypher cell=b\nRETURN 2\n```\n")
+    assert shown.errors == [] and [cell.name for cell in shown.cells] == ["b"]
+
+
+def test_invalid_json_is_the_one_error_and_the_blocks_naming_it_add_none():
+    page = parse_page("# x\n\n```cypher cell=a params=d\nRETURN $a\n```\n\n```trace calls=c from=a\n```\n\n"
+                      "```json data=d\n{\"a\": 1,\n \"b\": }\n```\n\n```json data=c\n[1]\n```\n\n"
+                      "```json data=d\n{}\n```\n")
+    assert [(e.line, e.message) for e in page.errors] == [
+        (12, "invalid JSON in data block 'd': Expecting value (column 7)"),
+        (15, "data block 'c' must be a JSON object whose keys are parameters, not an array"),
+        (19, "duplicate data block name 'd' (first defined at line 10)")]

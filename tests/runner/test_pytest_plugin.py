@@ -152,6 +152,18 @@ def test_a_page_error_is_a_collection_error_with_file_and_line(pytester, pages):
     assert result.ret == pytest.ExitCode.INTERRUPTED
 
 
+def test_a_page_without_cells_is_not_collected_but_a_misspelled_cell_key_is_an_error(pytester, pages):
+    (pages / "README.md").write_text("# About these recipes\n\n```cypher\nMATCH (n) RETURN n\n```\n")
+    result = pytester.runpytest("--collect-only", "-q")
+    assert [line for line in result.outlines if "::" in line] == [f"cookbook/small.md::{cell}" for cell in SMALL_CELLS]
+    assert result.ret == pytest.ExitCode.OK
+    (pages / "typo.md").write_text("# Typo\n\n```cypher cel=one\nRETURN 1 AS n\n```\n")
+    result = pytester.runpytest()
+    result.stdout.fnmatch_lines(["*ERROR collecting cookbook/typo.md*",
+                                 "cookbook/typo.md:3: unknown 'cel=' in `cypher` info string; did you mean 'cell'?"])
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+
+
 def test_the_pages_and_the_snapshot_folder_are_configurable(pytester, pages):
     pytester.makefile(".ini", pytest=INI + "cookbook_pages =\n    docs/*.md\n    notes.md\n"
                                            "cookbook_snapshots = records\n")
