@@ -21,8 +21,7 @@ NOT_YET_FUNCTIONS = frozenset({
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
 NOT_YET_PROCEDURES = frozenset({
-    "db.schema.visualization", "apoc.periodic.commit", "apoc.schema.assert",
-    "apoc.meta.graph", "apoc.load.json",
+    "apoc.periodic.commit", "apoc.schema.assert", "apoc.load.json",
     "apoc.refactor.mergenodes",
 })
 """Procedures of Neo4j and APOC Core the engine does not run yet (lower case)."""
