@@ -323,14 +323,16 @@ class ExpressionCompiler:
                 rel_value = to_variant(rel_column, catalog.column_type("relationship", node.key) or t.ANY)
                 rel_read = f"(SELECT {rel_value} FROM rels WHERE id = cy_try_rel_id({value}))"
         key = sql_string(node.key)
+        def element(v: str, stored: str) -> str:  # a virtual node's or relationship's is in its payload (ADR-0071)
+            return (f"CASE WHEN cy_virtual({v}) IS NOT NULL THEN"
+                    f" variant_extract(variant_extract(cy_virtual({v}), 'properties'), {key}) ELSE {stored} END")
         return let([value, node_read, rel_read], lambda v, from_node, from_rel: (
-            f"CASE WHEN cy_virtual({v}) IS NOT NULL THEN variant_extract(variant_extract(cy_virtual({v}),"
-            f" 'properties'), {key}) ELSE CASE cy_kind({v}) WHEN 6 THEN variant_extract({v}, {key})"
-            f" WHEN 0 THEN NULL WHEN 7 THEN {from_node} WHEN 8 THEN {from_rel}"
+            f"CASE cy_kind({v}) WHEN 6 THEN variant_extract({v}, {key})"
+            f" WHEN 0 THEN NULL WHEN 7 THEN {element(v, from_node)} WHEN 8 THEN {element(v, from_rel)}"
             f"{temporal_branches(v, node.key)}{spatial_values.variant_component_branches(v, node.key)} ELSE "
             + error_sql("TypeError", "InvalidArgumentType",
                         f"'type mismatch: expected a map, node or relationship but was ' || cy_type_name({v})")
-            + " END END"))
+            + " END"))
 
     def _index(self, node: b.BIndex) -> str:
         subject, index = node.subject, node.index
@@ -356,7 +358,8 @@ class ExpressionCompiler:
                     f" WHEN cy_kind({value}) = 6 AND cy_kind({position}) = 4 THEN"
                     f" cy_map_get({value}, TRY_CAST({position} AS VARCHAR))"
                     # a virtual node's or relationship's property (ADR-0071): `apoc.any.property(r, 'type')`
-                    f" WHEN cy_virtual({value}) IS NOT NULL AND cy_kind({position}) = 4 THEN cy_map_get("
+                    f" WHEN cy_kind({value}) IN (7, 8) AND cy_virtual({value}) IS NOT NULL"
+                    f" AND cy_kind({position}) = 4 THEN cy_map_get("
                     f"variant_extract(cy_virtual({value}), 'properties'), TRY_CAST({position} AS VARCHAR))"
                     f" WHEN {value} IS NULL OR {position} IS NULL THEN NULL"
                     f" WHEN cy_kind({value}) = 6 THEN "
@@ -536,9 +539,11 @@ class ExpressionCompiler:
         def choose(v: str, of_node: str, of_rel: str) -> str:
             failure = error_sql("TypeError", "InvalidArgumentType",
                                 f"'properties() expects a map, node or relationship, got ' || cy_type_name({v})")
-            virtual = f"variant_extract(cy_virtual({v}), 'properties')"  # a virtual element's (ADR-0071)
-            return (f"CASE WHEN cy_virtual({v}) IS NOT NULL THEN {virtual} ELSE CASE cy_kind({v}) WHEN 0 THEN NULL"
-                    f" WHEN 6 THEN {v} WHEN 7 THEN {of_node} WHEN 8 THEN {of_rel} ELSE {failure} END END")
+            def element(stored: str) -> str:  # a virtual node's or relationship's is in its payload (ADR-0071)
+                return (f"CASE WHEN cy_virtual({v}) IS NOT NULL THEN variant_extract(cy_virtual({v}), 'properties')"
+                        f" ELSE {stored} END")
+            return (f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 6 THEN {v} WHEN 7 THEN {element(of_node)}"
+                    f" WHEN 8 THEN {element(of_rel)} ELSE {failure} END")
         # the entities' maps are read outside `let`'s lambda, where DuckDB refuses subqueries
         return let([value, *reads], choose)
 
