@@ -26,6 +26,8 @@ SIGNATURE_TYPES: dict[str, CypherType] = {
     "INTEGER": t.INTEGER, "FLOAT": t.FLOAT, "NUMBER": t.ANY, "STRING": t.STRING, "BOOLEAN": t.BOOLEAN,
     "ANY": t.ANY, "NODE": t.NODE, "RELATIONSHIP": t.RELATIONSHIP, "PATH": t.PATH, "MAP": t.MAP,
     "LIST OF ANY": t.ANY_LIST, "LIST OF STRING": t.list_of(t.STRING),
+    # the meta-graph procedures' virtual elements travel as VARIANTs (ADR-0071)
+    "LIST OF NODE": t.ANY_LIST, "LIST OF RELATIONSHIP": t.ANY_LIST,
 }
 
 # Which argument kinds each declared input accepts (null always; ANY is checked at run time).

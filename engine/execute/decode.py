@@ -14,7 +14,7 @@ import duckdb
 
 from engine import temporal
 from engine import types as t
-from engine.storage.encoding import TAG, tag_key, vector_from_payload
+from engine.storage.encoding import TAG, VIRTUAL_TAGS, tag_key, vector_from_payload
 from engine.storage.schema import Catalog
 from engine.types import CypherType, Kind, is_variant
 from engine.values import Node, Path, Point, Relationship
@@ -26,6 +26,7 @@ ENTITY_VISITS = {Kind.NODE: "node", Kind.RELATIONSHIP: "relationship", Kind.PATH
 NODE_TAG, REL_TAG, PATH_TAG, VECTOR_TAG = (tag_key(kind) for kind in ("NODE", "RELATIONSHIP", "PATH", "VECTOR"))
 TEMPORAL_TAGS = {tag_key(kind): kind for kind in temporal.PAYLOAD_FIELDS}
 POINT_TAG = tag_key("POINT")
+VIRTUAL_NODE_TAG, VIRTUAL_REL_TAG = VIRTUAL_TAGS["NODE"], VIRTUAL_TAGS["RELATIONSHIP"]
 
 
 def decode_point(payload: dict[str, Any]) -> Point:
@@ -144,7 +145,16 @@ class Decoder:
             return vector_from_payload(payload)
         if key == POINT_TAG:
             return decode_point(payload)
+        if key == VIRTUAL_NODE_TAG:
+            return self._virtual_node(payload, visit)
+        if key == VIRTUAL_REL_TAG:  # its ends are node values: their ids are what a Relationship holds
+            return Relationship(int(payload["id"]), str(payload["type"]), _node_id(payload["start"]),
+                                _node_id(payload["end"]), self._walk_variant(payload["properties"], visit))
         raise ValueError(f"unknown tagged value {key!r}")
+
+    def _virtual_node(self, payload: dict[str, Any], visit: Visit) -> Node:
+        """A virtual node carries itself (ADR-0071): nothing to fetch."""
+        return Node(int(payload["id"]), tuple(payload["labels"]), self._walk_variant(payload["properties"], visit))
 
     def _collect(self, kind: str, value: Any) -> None:
         if kind == "node":
@@ -188,6 +198,12 @@ class Decoder:
         types = self.catalog.types[entity]
         return {key: self._walk(value, types.get(key, t.ANY), self._build)
                 for key, value in zip(self.catalog.columns[entity], values, strict=True) if value is not None}
+
+
+def _node_id(value: dict[str, Any]) -> int:
+    """The id of a node value in a VARIANT, stored (`{"\\x01node": id}`) or virtual."""
+    (key, payload), = value.items()
+    return int(payload) if key == NODE_TAG else int(payload["id"])
 
 
 AS_FETCHED = (Kind.NULL, Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING)

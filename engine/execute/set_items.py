@@ -22,7 +22,7 @@ from engine.sqlgen.context import Parameters
 from engine.sqlgen.dynamic_labels import label_list_sql
 from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, to_variant
 from engine.sqlgen.relation import Relation
-from engine.sqlgen.runtime import error_sql
+from engine.sqlgen.runtime import error_sql, not_stored
 from engine.storage.encoding import KIND_CODES
 from engine.storage.schema import ENTITY_TABLES
 from engine.types import CypherType, Kind, is_storable, sql_type
@@ -170,7 +170,9 @@ class SetWriter(WriterBase):
     def _typed_id(compiler: ExpressionCompiler, target: b.BoundExpression, entity: str) -> str:
         value = compiler.variant(target)
         code = 7 if entity == "node" else 8
-        return (f"CASE WHEN cy_kind({value}) = {code} THEN variant_extract({value}, "
+        # a virtual node or relationship (ADR-0071) is not in the graph: setting it is refused, never skipped
+        return (f"CASE WHEN cy_virtual({value}) IS NOT NULL THEN {not_stored(entity)}"
+                f" WHEN cy_kind({value}) = {code} THEN variant_extract({value}, "
                 f"'\x01{'node' if entity == 'node' else 'rel'}')::BIGINT"
                 f" WHEN cy_kind({value}) IN (0, 7, 8) THEN NULL ELSE error('CYPHER|TypeError|InvalidArgumentType|"
                 f"expected a node or relationship') END")

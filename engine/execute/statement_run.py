@@ -11,6 +11,7 @@ from typing import Any
 
 import duckdb
 
+from engine import types as t
 from engine.errors import StatementTimeout
 from engine.execute.changes import StatementChanges
 from engine.execute.profile import Profile
@@ -60,6 +61,8 @@ full-text indexes have yet to see."""
         """The rows and time of each step, for PROFILE (profile.py); None when not profiling."""
         self.run_query: Callable[[StatementRun, b.BoundQuery], Result] | None = None
         """Runs a bound query as part of this statement (the executor's): SHOW ... WHERE runs one."""
+        self._virtual_ids = {"node": 0, "relationship": 0}
+        """How many virtual nodes and relationships this statement has made (`virtual_ids`)."""
 
     @property
     def connection(self) -> duckdb.DuckDBPyConnection:
@@ -131,6 +134,22 @@ full-text indexes have yet to see."""
     def enter(self, chain: Chain) -> None:
         """Errors from here on are the chain's: its clauses' span."""
         self.span, self.in_chain = chain.span, chain.clauses > 1
+
+    def virtual_ids(self, entity: str, count: int) -> list[int]:
+        """`count` new ids for virtual nodes or relationships (`entity`), -1, -2, ... as Neo4j numbers them:
+        negative, never a stored element's, and unique within the statement, so that the elements of one
+        result stay apart however many procedures made them (ADR-0071)."""
+        first = self._virtual_ids[entity]
+        self._virtual_ids[entity] = first + count
+        return [-(first + n) for n in range(1, count + 1)]
+
+    def virtual_graph(self, nodes: list[Any], relationships: list[Any]) -> str:
+        """The rows relation of a procedure yielding one virtual graph (`nodes`, `relationships`: payloads of
+        `storage.encoding.virtual_node` / `virtual_relationship`), bound as two lists in one row."""
+        bound = Parameters()
+        columns = (f"{bound.bind(nodes, t.ANY_LIST)} AS nodes,"
+                   f" {bound.bind(relationships, t.ANY_LIST)} AS relationships")
+        return self.materialize(f"(SELECT {columns}, 1 AS __i)", [], bound.values).sql
 
     def drop_tables(self) -> None:
         if self.tables:  # one call: a round trip per table costs more than the DROPs themselves

@@ -14,12 +14,14 @@ from engine.apoc import json as apoc_json
 from engine.apoc import maps as apoc_maps
 from engine.apoc import merge as apoc_merge
 from engine.apoc import meta as apoc_meta
+from engine.apoc import meta_graph as apoc_meta_graph
 from engine.apoc import nodes as apoc_nodes
 from engine.apoc import path as apoc_path
 from engine.apoc import periodic as apoc_periodic
 from engine.apoc import schema as apoc_schema
 from engine.apoc import text as apoc_text
 from engine.dbms import procedures as dbms_procedures
+from engine.dbms import schema_visualization
 from engine.execute.index_kinds import IndexKind, register_index_kind
 from engine.fulltext import falkordb, maintain
 from engine.fulltext import procedures as fulltext_procedures
@@ -38,7 +40,8 @@ from engine.vector.set_property import PROCEDURE_MACROS as VECTOR_PROCEDURE_MACR
 
 register_built_in([*fulltext_procedures.procedures(), *vector_procedures.PROCEDURES,
                    *algorithm_procedures.PROCEDURES, *dbms_procedures.PROCEDURES,
-                   *dbms_procedures.SCHEMA_PROCEDURES, *apoc_meta.PROCEDURES, *apoc_schema.PROCEDURES])
+                   *dbms_procedures.SCHEMA_PROCEDURES, *schema_visualization.PROCEDURES, *apoc_meta.PROCEDURES,
+                   *apoc_meta_graph.PROCEDURES, *apoc_schema.PROCEDURES])
 signatures.register_functions(vector_functions.SIGNATURES)
 sql_functions.register_functions(vector_functions.FUNCTIONS)
 signatures.register_functions(vector_type.SIGNATURES)

@@ -34,6 +34,13 @@ def like_first(*kinds: Kind) -> ReturnRule:
     return rule
 
 
+def end_node(args: Sequence[CypherType]) -> CypherType:
+    """startNode() / endNode(): a node, but of a value only known at run time a VARIANT one, which a virtual
+    relationship's virtual end can be (ADR-0071)."""
+    first = args[0] if args else t.ANY
+    return t.NODE if first.kind in (Kind.RELATIONSHIP, Kind.NULL) else t.ANY
+
+
 NATIVE_ELEMENT_KINDS = frozenset({Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.BOOLEAN})
 """List elements whose SQL order and equality are Cypher's within one list (the `coll.*` functions compare
 such lists natively: sqlgen/collections.py)."""
@@ -134,7 +141,7 @@ def _signatures() -> dict[str, FunctionSignature]:
         ("labels", 1, 1, fixed(t.list_of(t.STRING))), ("type", 1, 1, fixed(t.STRING)),
         ("id", 1, 1, fixed(t.INTEGER)), ("elementid", 1, 1, fixed(t.STRING)),
         ("properties", 1, 1, fixed(t.MAP)),
-        ("startnode", 1, 1, fixed(t.NODE)), ("endnode", 1, 1, fixed(t.NODE)),
+        ("startnode", 1, 1, end_node), ("endnode", 1, 1, end_node),
         ("nodes", 1, 1, fixed(t.list_of(t.NODE))), ("relationships", 1, 1, fixed(t.list_of(t.RELATIONSHIP))),
         # temporal (ADR-0014)
         ("timestamp", 0, 0, fixed(t.INTEGER)),

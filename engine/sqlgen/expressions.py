@@ -246,6 +246,30 @@ class ExpressionCompiler:
             return to_variant(read, column_type)
         raise UnsupportedFeature(f"property `{key}` changed type while the statement ran")
 
+    def variant_element(self, value: str, entity: str, column: str, virtual: Callable[[str], str],
+                        stored: Callable[[str], str] = lambda read: read) -> str:
+        """`column` of the node or relationship (`entity`) a VARIANT `value` holds: a virtual one's read off the
+        value itself (`virtual` of its payload, ADR-0071), a stored one's from its table (as `stored` makes it
+        the same type); null for null, a type
+        error for any other value. The stored read is outside `let`'s lambda, where DuckDB refuses subqueries,
+        and reads no row for a virtual element; inside a list expression it is refused on its row."""
+        code, id_macro = (7, "cy_try_node_id") if entity == "node" else (8, "cy_try_rel_id")
+        what = "node" if entity == "node" else "relationship"
+        stored_read = error_sql("UnsupportedFeature", "Unsupported", f"'reading {what} data inside a list"
+                                " expression over entities that are not variables of the query'") \
+            if self.context.lambda_depth else stored(self.entity_column(entity, f"{id_macro}({value})", column))
+
+        def choose(v: str, read: str) -> str:
+            failure = error_sql("TypeError", "InvalidArgumentValue", f"'expected a {what}, got ' || cy_type_name({v})")
+            return (f"CASE WHEN {v} IS NULL THEN NULL WHEN cy_kind({v}) <> {code} THEN {failure}"
+                    f" WHEN cy_virtual({v}) IS NOT NULL THEN {virtual(f'cy_virtual({v})')} ELSE {read} END")
+        return let([value, stored_read], choose)
+
+    def variant_labels(self, value: str) -> str:
+        """The labels of the node, stored or virtual, a VARIANT holds (null for null, a type error for others)."""
+        return self.variant_element(value, "node", "labels",
+                                    lambda payload: f"variant_extract({payload}, 'labels')::VARCHAR[]")
+
     # -- handlers -----------------------------------------------------------------------------------
 
     def _literal(self, node: b.BLiteral) -> str:
@@ -299,9 +323,12 @@ class ExpressionCompiler:
                 rel_value = to_variant(rel_column, catalog.column_type("relationship", node.key) or t.ANY)
                 rel_read = f"(SELECT {rel_value} FROM rels WHERE id = cy_try_rel_id({value}))"
         key = sql_string(node.key)
+        def element(v: str, stored: str) -> str:  # a virtual node's or relationship's is in its payload (ADR-0071)
+            return (f"CASE WHEN cy_virtual({v}) IS NOT NULL THEN"
+                    f" variant_extract(variant_extract(cy_virtual({v}), 'properties'), {key}) ELSE {stored} END")
         return let([value, node_read, rel_read], lambda v, from_node, from_rel: (
             f"CASE cy_kind({v}) WHEN 6 THEN variant_extract({v}, {key})"
-            f" WHEN 0 THEN NULL WHEN 7 THEN {from_node} WHEN 8 THEN {from_rel}"
+            f" WHEN 0 THEN NULL WHEN 7 THEN {element(v, from_node)} WHEN 8 THEN {element(v, from_rel)}"
             f"{temporal_branches(v, node.key)}{spatial_values.variant_component_branches(v, node.key)} ELSE "
             + error_sql("TypeError", "InvalidArgumentType",
                         f"'type mismatch: expected a map, node or relationship but was ' || cy_type_name({v})")
@@ -330,6 +357,10 @@ class ExpressionCompiler:
                     f" ELSE {as_list}[{as_int} + 1] END"
                     f" WHEN cy_kind({value}) = 6 AND cy_kind({position}) = 4 THEN"
                     f" cy_map_get({value}, TRY_CAST({position} AS VARCHAR))"
+                    # a virtual node's or relationship's property (ADR-0071): `apoc.any.property(r, 'type')`
+                    f" WHEN cy_kind({value}) IN (7, 8) AND cy_virtual({value}) IS NOT NULL"
+                    f" AND cy_kind({position}) = 4 THEN cy_map_get("
+                    f"variant_extract(cy_virtual({value}), 'properties'), TRY_CAST({position} AS VARCHAR))"
                     f" WHEN {value} IS NULL OR {position} IS NULL THEN NULL"
                     f" WHEN cy_kind({value}) = 6 THEN "
                     + error_sql("TypeError", "MapElementAccessByNonString",
@@ -389,10 +420,9 @@ class ExpressionCompiler:
             return self.label_predicate(node.labels, labels_sql, relationship=False)
         if subject.type.kind is Kind.NULL:
             return "NULL::BOOLEAN"
-        value = self.variant(subject)
-        labels_sql = f"(SELECT labels FROM nodes WHERE id = cy_node_id({value}))"
-        return let([value, labels_sql], lambda v, labels: (
-            f"CASE WHEN {v} IS NULL THEN NULL ELSE "
+        labels_sql = self.variant_labels(self.variant(subject))
+        return let([labels_sql], lambda labels: (
+            f"CASE WHEN {labels} IS NULL THEN NULL ELSE "
             f"{self.label_predicate(node.labels, labels, relationship=False)} END"))
 
     def _has_dynamic_labels(self, node: b.BHasDynamicLabels) -> str:
@@ -407,10 +437,9 @@ class ExpressionCompiler:
             return has_labels_sql(labels_sql, names, node.quantifier)
         if subject.type.kind is Kind.NULL:
             return "NULL::BOOLEAN"
-        value = self.variant(subject)
-        labels_sql = f"(SELECT labels FROM nodes WHERE id = cy_node_id({value}))"
-        return let([value, labels_sql], lambda v, labels: (
-            f"CASE WHEN {v} IS NULL THEN NULL ELSE {has_labels_sql(labels, names, node.quantifier)} END"))
+        labels_sql = self.variant_labels(self.variant(subject))
+        return let([labels_sql], lambda labels: (
+            f"CASE WHEN {labels} IS NULL THEN NULL ELSE {has_labels_sql(labels, names, node.quantifier)} END"))
 
     def _is_type(self, node: b.BIsType) -> str:
         """`x IS [NOT] :: TYPE`: true or false, never null. A statically known kind decides at compile
@@ -510,8 +539,11 @@ class ExpressionCompiler:
         def choose(v: str, of_node: str, of_rel: str) -> str:
             failure = error_sql("TypeError", "InvalidArgumentType",
                                 f"'properties() expects a map, node or relationship, got ' || cy_type_name({v})")
-            return (f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 6 THEN {v} WHEN 7 THEN {of_node}"
-                    f" WHEN 8 THEN {of_rel} ELSE {failure} END")
+            def element(stored: str) -> str:  # a virtual node's or relationship's is in its payload (ADR-0071)
+                return (f"CASE WHEN cy_virtual({v}) IS NOT NULL THEN variant_extract(cy_virtual({v}), 'properties')"
+                        f" ELSE {stored} END")
+            return (f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 6 THEN {v} WHEN 7 THEN {element(of_node)}"
+                    f" WHEN 8 THEN {element(of_rel)} ELSE {failure} END")
         # the entities' maps are read outside `let`'s lambda, where DuckDB refuses subqueries
         return let([value, *reads], choose)
 

@@ -85,33 +85,51 @@ def _length(c: ExpressionCompiler, f: b.BFunction) -> str:
     return let([c.variant(argument)], lambda value: f"len((cy_path_value({value})).rels)")
 
 
-def _labels(c: ExpressionCompiler, f: b.BFunction) -> str:
-    id_sql = c.entity_id(f.arguments[0], "node")
-    return c.entity_column("node", id_sql, "labels")
+def _element_column(entity: str, column: str, virtual: Callable[[str], str]) -> Builder:
+    """A function reading `column` of a node or relationship (`entity`): of a value only known at run time,
+    a virtual element's from its payload (`virtual`, ADR-0071), a stored one's from its table."""
+    def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        argument = f.arguments[0]
+        if is_variant(argument.type):
+            return c.variant_element(c.compile(argument), entity, column, virtual)
+        return c.entity_column(entity, c.entity_id(argument, entity), column)
+    return build
 
 
-def _type(c: ExpressionCompiler, f: b.BFunction) -> str:
-    id_sql = c.entity_id(f.arguments[0], "relationship")
-    return c.entity_column("relationship", id_sql, "type")
+def _virtual_id(v: str) -> str:
+    return f"variant_extract(cy_virtual({v}), 'id')::BIGINT"
 
 
 def _id(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
     if argument.type.kind in (Kind.NODE, Kind.RELATIONSHIP):
         return c.compile(argument)
-    return by_kind(c, argument, {7: lambda v: f"cy_node_id({v})", 8: lambda v: f"cy_rel_id({v})"},
+    return by_kind(c, argument, {7: lambda v: f"coalesce(cy_try_node_id({v}), {_virtual_id(v)})",
+                                 8: lambda v: f"coalesce(cy_try_rel_id({v}), {_virtual_id(v)})"},
                    "id() expects a node or a relationship")
 
 def _element_id(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """`n:ID` / `r:ID`; a virtual element's is its id alone, as Neo4j's and APOC's are (ADR-0071)."""
     argument = f.arguments[0]
-    prefix = "'r:'" if argument.type.kind is Kind.RELATIONSHIP else "'n:'"
-    return f"({prefix} || ({_id(c, f)})::VARCHAR)"
+    if argument.type.kind in (Kind.NODE, Kind.RELATIONSHIP):
+        prefix = "'r:'" if argument.type.kind is Kind.RELATIONSHIP else "'n:'"
+        return f"({prefix} || ({c.compile(argument)})::VARCHAR)"
+    return by_kind(c, argument, {
+        7: lambda v: f"coalesce('n:' || cy_try_node_id({v})::VARCHAR, {_virtual_id(v)}::VARCHAR)",
+        8: lambda v: f"coalesce('r:' || cy_try_rel_id({v})::VARCHAR, {_virtual_id(v)}::VARCHAR)"},
+        "elementId() expects a node or a relationship")
 
 
-def _endpoint(column: str) -> Builder:
+def _endpoint(column: str, end: str) -> Builder:
+    """startNode() / endNode(): of a value only known at run time a VARIANT node, a virtual relationship's end
+    being in its payload (ADR-0071)."""
     def build(c: ExpressionCompiler, f: b.BFunction) -> str:
-        id_sql = c.entity_id(f.arguments[0], "relationship")
-        return c.entity_column("relationship", id_sql, column)
+        argument = f.arguments[0]
+        if not is_variant(argument.type):
+            return c.entity_column("relationship", c.entity_id(argument, "relationship"), column)
+        return c.variant_element(c.compile(argument), "relationship", column,
+                                 lambda payload: f"variant_extract({payload}, '{end}')",
+                                 stored=lambda read: f"cy_node({read})")
     return build
 
 
@@ -130,7 +148,12 @@ def _keys(c: ExpressionCompiler, f: b.BFunction) -> str:
     if argument.type.is_record:
         keys = ", ".join(c.context.parameters.text(key) for key, _ in argument.type.fields or ())
         return f"CASE WHEN ({c.compile(argument)}) IS NULL THEN NULL ELSE [{keys}]::VARCHAR[] END"
-    return by_kind(c, argument, {6: lambda v: f"cy_map_keys({v})"}, "keys() expects a map, node or relationship")
+    def virtual_keys(v: str) -> str:  # a node or relationship only known at run time: a virtual one's (ADR-0071)
+        return (f"CASE WHEN cy_virtual({v}) IS NOT NULL THEN cy_map_keys(variant_extract(cy_virtual({v}),"
+                " 'properties')) ELSE " + error_sql("UnsupportedFeature", "Unsupported", "'keys() of a stored node"
+                                                    " or relationship whose type is only known at run time'") + " END")
+    return by_kind(c, argument, {6: lambda v: f"cy_map_keys({v})", 7: virtual_keys, 8: virtual_keys},
+                   "keys() expects a map, node or relationship")
 
 def _properties(c: ExpressionCompiler, f: b.BFunction) -> str:
     if f.arguments[0].type.kind is Kind.NULL:
@@ -482,13 +505,13 @@ FUNCTIONS: dict[str, Builder] = {
     "coalesce": _coalesce,
     "isempty": _is_empty,
     "nullif": _null_if,
-    "labels": _labels,
-    "type": _type,
+    "labels": _element_column("node", "labels", lambda payload: f"variant_extract({payload}, 'labels')::VARCHAR[]"),
+    "type": _element_column("relationship", "type", lambda payload: f"variant_extract({payload}, 'type')::VARCHAR"),
     "id": _id,
     "elementid": _element_id,
     "properties": _properties,
-    "startnode": _endpoint("src"),
-    "endnode": _endpoint("dst"),
+    "startnode": _endpoint("src", "start"),
+    "endnode": _endpoint("dst", "end"),
     "nodes": _nodes,
     "relationships": _relationships,
     "map_merge": _map_merge,

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from engine.limits import IMPORT_VARIABLE, LIST_VARIABLE, TEXT_VARIABLE, default_memory_limit, list_cap, text_cap
 from engine.quoting import sql_identifier, sql_string
-from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, tag_key
+from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, VIRTUAL_TAGS, tag_key
 from engine.values import PLAIN_EXPONENTS, VECTOR_COORDINATE_TYPES, java_subnormal_texts
 
 # Ascending ORDER BY rank of each kind (Cypher's orderability: maps first, numbers last, null after). The
@@ -85,6 +85,7 @@ def _kind_map() -> str:
         "UINT8": 2, "UINT16": 2, "UINT32": 2, "UINT64": 2, "DOUBLE": 3, "FLOAT": 3, "VARCHAR": 4,
     }
     tagged = {f"OBJECT({tag_key(kind)})": KIND_CODES[kind] for kind in TAGS}
+    tagged.update({f"OBJECT({tag})": KIND_CODES[kind] for kind, tag in VIRTUAL_TAGS.items()})
     entries = ", ".join(f"{sql_string(name)}: {code}" for name, code in {**scalar, **tagged}.items())
     return "MAP {" + entries + "}"
 
@@ -108,6 +109,20 @@ def _tag_payload(kind: str) -> str:
     return f"variant_extract(v, {sql_string(tag_key(kind))})"
 
 
+def not_stored(what: str) -> str:
+    """SQL raising UnsupportedFeature for a virtual `what` (node, relationship) where a stored one is needed
+    (ADR-0071): matching from it, writing it, deleting it."""
+    return error_sql("UnsupportedFeature", "VirtualElement",
+                     f"'a virtual {what} (from apoc.meta.graph, db.schema.visualization or apoc.create.*) is not in"
+                     f" the graph: its id, labels, type and properties can be read, but it cannot be matched from,"
+                     f" written or deleted'")
+
+
+def _stored_id(kind: str, what: str) -> str:
+    """The id of a stored node or relationship `v` (of that kind), and UnsupportedFeature for a virtual one."""
+    return f"CASE WHEN {_tag_payload(kind)} IS NOT NULL THEN {_tag_payload(kind)}::BIGINT ELSE {not_stored(what)} END"
+
+
 def _macros() -> list[tuple[str, str]]:
     node_tag, rel_tag, path_tag = (tag_key(kind) for kind in ("NODE", "RELATIONSHIP", "PATH"))
     macros: list[tuple[str, str]] = [
@@ -121,12 +136,15 @@ def _macros() -> list[tuple[str, str]]:
         *((f"{name}({arg})",
            f"CASE WHEN {arg} IS NULL THEN NULL ELSE struct_pack({sql_identifier(tag)} := {arg})::VARIANT END")
           for name, arg, tag in (("cy_node", "id", node_tag), ("cy_rel", "id", rel_tag), ("cy_path", "p", path_tag))),
+        # a virtual node or relationship (ADR-0071): its payload, null for any other value
+        ("cy_virtual(v)", "coalesce(" + ", ".join(f"variant_extract(v, {sql_string(tag)})"
+                                                  for tag in VIRTUAL_TAGS.values()) + ")"),
         ("cy_node_id(v)",
-         f"CASE cy_kind(v) WHEN 7 THEN {_tag_payload('NODE')}::BIGINT WHEN 0 THEN NULL ELSE "
+         f"CASE cy_kind(v) WHEN 7 THEN {_stored_id('NODE', 'node')} WHEN 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentValue", "'expected a node, got ' || cy_type_name(v)")
          + " END"),
         ("cy_rel_id(v)",
-         f"CASE cy_kind(v) WHEN 8 THEN {_tag_payload('RELATIONSHIP')}::BIGINT WHEN 0 THEN NULL ELSE "
+         f"CASE cy_kind(v) WHEN 8 THEN {_stored_id('RELATIONSHIP', 'relationship')} WHEN 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentValue", "'expected a relationship, got ' || cy_type_name(v)")
          + " END"),
         ("cy_try_node_id(v)", f"CASE WHEN cy_kind(v) = 7 THEN {_tag_payload('NODE')}::BIGINT END"),
@@ -331,12 +349,15 @@ def _key_macros() -> list[tuple[str, str]]:
     Cypher's equivalence (1 ~ 1.0, NaN ~ NaN, null ~ null)."""
     node, rel = sql_string(tag_key("NODE")), sql_string(tag_key("RELATIONSHIP"))
 
+    def virtual_id(v: str) -> str:  # a virtual element's negative id never meets a stored one's (ADR-0071)
+        return f"variant_extract(cy_virtual({v}), 'id')"
+
     def scalar_fields(v: str) -> str:
         return (
             f"r := {_rank_sql(f'cy_kind({v})')}::TINYINT,"
             f" d := CASE WHEN cy_kind({v}) IN (2, 3) THEN TRY_CAST({v} AS DOUBLE)"
-            f" WHEN cy_kind({v}) = 7 THEN variant_extract({v}, {node})::DOUBLE"
-            f" WHEN cy_kind({v}) = 8 THEN variant_extract({v}, {rel})::DOUBLE END,"
+            f" WHEN cy_kind({v}) = 7 THEN coalesce(variant_extract({v}, {node}), {virtual_id(v)})::DOUBLE"
+            f" WHEN cy_kind({v}) = 8 THEN coalesce(variant_extract({v}, {rel}), {virtual_id(v)})::DOUBLE END,"
             f" i := CASE WHEN cy_kind({v}) = 2 THEN TRY_CAST({v} AS BIGINT) WHEN cy_kind({v}) = 3 AND"
             f" TRY_CAST({v} AS DOUBLE) = trunc(TRY_CAST({v} AS DOUBLE)) AND abs(TRY_CAST({v} AS DOUBLE)) < 9.2e18"
             f" THEN TRY_CAST({v} AS DOUBLE)::BIGINT END,"

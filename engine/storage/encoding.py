@@ -5,6 +5,12 @@ kind's tag (`\x01node`, `\x01date`, ...); a user map can never hold such a key, 
 map keys that start with U+0001. `KIND_CODES` number the kinds as the runtime's `cy_kind` returns them.
 Storage (typed columns read as VARIANT), SQL generation and decoding all read this one table.
 
+A virtual node or relationship (APOC's `apoc.create.vNode`, `apoc.meta.graph`, Neo4j's `db.schema.visualization`:
+elements that are not in the graph, with negative ids, ADR-0071) carries itself: `{"\x01vnode": {"id": -1,
+"labels": [...], "properties": {...}}}` and `{"\x01vrel": {"id": -1, "type": "T", "start": node, "end": node,
+"properties": {...}}}`, its ends being node values themselves (virtual or stored). `cy_kind` reads them as nodes
+and relationships (codes 7 and 8), so type tests and valueType() see no difference.
+
 A Cypher 25 VECTOR is `{"\x01vector": {"c": coordinates, "t": coordinate type}}` (ADR-0066), made and read by
 `vector_payload` and `vector_from_payload` on the Python side and the `cy_vector_*` macros in SQL.
 """
@@ -34,9 +40,25 @@ TAGS: dict[str, str] = {
 }
 
 
+VIRTUAL_TAGS: dict[str, str] = {"NODE": TAG + "vnode", "RELATIONSHIP": TAG + "vrel"}
+"""The reserved object keys of virtual nodes and relationships, by the kind they are."""
+
+
 def tag_key(kind: str) -> str:
     """The reserved object key marking a value of `kind` ('NODE', 'DATE', ...)."""
     return TAG + TAGS[kind]
+
+
+def virtual_node(node_id: int, labels: list[str], properties: dict[str, Any]) -> dict[str, Any]:
+    """A virtual node as it travels in a VARIANT: its negative id, labels and properties in the value itself."""
+    return {VIRTUAL_TAGS["NODE"]: {"id": node_id, "labels": labels, "properties": properties}}
+
+
+def virtual_relationship(rel_id: int, rel_type: str, start: dict[str, Any], end: dict[str, Any],
+                         properties: dict[str, Any]) -> dict[str, Any]:
+    """A virtual relationship as it travels in a VARIANT: its ends are node values (`virtual_node`'s)."""
+    return {VIRTUAL_TAGS["RELATIONSHIP"]: {"id": rel_id, "type": rel_type, "start": start, "end": end,
+                                           "properties": properties}}
 
 
 def vector_payload(vector: Vector) -> dict[str, Any]:

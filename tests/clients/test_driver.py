@@ -65,3 +65,16 @@ def test_async_result_data_is_awaited(db: engine.Connection) -> None:
         return await AsyncEngineDriver(db).execute_query("UNWIND [1, 2] AS x RETURN x",
                                                          result_transformer_=lambda result: result.data())
     assert asyncio.run(run()) == [{"x": 1}, {"x": 2}]
+
+
+def test_virtual_graph_values(db: engine.Connection) -> None:
+    """`db.schema.visualization()` read as schema tools read it: virtual nodes (negative ids) by their `name`,
+    each virtual relationship's ends as nodes of the same result."""
+    db.execute("CREATE (:Person {name: 'a'})-[:KNOWS]->(:Person:Actor {name: 'b'})")
+    (record,) = EngineDriver(db).execute_query("CALL db.schema.visualization()").records
+    nodes = {node["name"]: node for node in record["nodes"]}
+    assert set(nodes) == {"Actor", "Person"} and all(node.id < 0 for node in nodes.values())
+    assert nodes["Person"].labels == {"Person"}
+    ends = {(rel.start_node["name"], rel.type, rel.end_node["name"]) for rel in record["relationships"]}
+    assert ends == {("Person", "KNOWS", "Actor"), ("Person", "KNOWS", "Person")}
+    assert all(rel.start_node is nodes[rel.start_node["name"]] for rel in record["relationships"])

@@ -80,9 +80,6 @@ def test_constraint_metadata_for_graph_documents(driver: EngineDriver) -> None:
                for c in graph.structured_schema["metadata"]["constraint"])
 
 
-@pytest.mark.xfail(raises=engine.UnsupportedFeature, strict=True,
-                   reason="the enhanced schema starts from apoc.meta.graph, whose virtual nodes and relationships"
-                          " the engine has no value for yet (docs/CYPHER25.md)")
 def test_enhanced_schema(driver: EngineDriver) -> None:
     graph = _graph(enhanced_schema=True)
     assert "  - `born`: INTEGER Min: 1964, Max: 1967" in graph.schema.splitlines()

@@ -132,9 +132,6 @@ def test_enhanced_properties_of_a_large_label() -> None:
     assert len(item["price"]["values"]) == 5  # not indexed: the sampled values
 
 
-@pytest.mark.xfail(raises=engine.UnsupportedFeature, strict=True,
-                   reason="apoc.meta.graph returns virtual nodes and relationships, which the engine has no"
-                          " value for yet (docs/CYPHER25.md)")
 def test_enhanced_schema(driver: EngineDriver) -> None:
     structured = schema.get_structured_schema(driver, is_enhanced=True)
     assert schema.SCHEMA_COUNTS_QUERY in [text for text, _ in driver.statements]
