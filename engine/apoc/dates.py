@@ -26,7 +26,7 @@ from engine.semantic import bound as b
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.runtime_temporal import fdiv, fmod, offset_at, zone_spec, zone_utc
-from engine.sqlgen.sql import let
+from engine.sqlgen.sql import Term, let
 
 DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss"
 MAX_LONG = 9223372036854775807
@@ -87,7 +87,7 @@ def _pattern(c: ExpressionCompiler, f: b.BFunction, index: int) -> str:
 def _zone(c: ExpressionCompiler, f: b.BFunction, index: int) -> str:
     """The time zone argument of format and parse (a java.util.TimeZone id), UTC when missing or empty."""
     if len(f.arguments) <= index:
-        return "'UTC'"
+        return Term("'UTC'")
     return let([c.string(f.arguments[index])], lambda z: f"CASE WHEN coalesce({z}, '') = '' THEN 'UTC' ELSE {z} END")
 
 
@@ -192,7 +192,7 @@ def _format(c: ExpressionCompiler, f: b.BFunction) -> str:
 def _to_iso8601(c: ExpressionCompiler, f: b.BFunction) -> str:
     """apoc.date.toISO8601(time, unit = 'ms'): `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` in UTC."""
     millis = convert_units(c.integer(f.arguments[0]), _unit(c, f, 1), "1::BIGINT")
-    return format_millis(millis, c.context.parameters.text("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"), "'UTC'")
+    return format_millis(millis, c.context.parameters.text("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"), Term("'UTC'"))
 
 
 # -- parsing ----------------------------------------------------------------------------------------------
@@ -398,7 +398,7 @@ def _to_years(c: ExpressionCompiler, f: b.BFunction) -> str:
     string (parsed in UTC) in such years since 1970, plus 1970."""
     value = f.arguments[0]
     year = "(365.0 * 24 * 3600 * 1000)"
-    utc = "'UTC'"
+    utc = Term("'UTC'")
     if value.type.kind is t.Kind.INTEGER:
         return f"(({c.compile(value)}) / {year})"
     if value.type.kind is t.Kind.FLOAT:
@@ -462,7 +462,7 @@ def _field(c: ExpressionCompiler, f: b.BFunction) -> str:
     java.time ZoneId: a region or an offset such as '+01:00')."""
     time = c.integer(f.arguments[0])
     unit = c.string(f.arguments[1]) if len(f.arguments) > 1 else "'d'"
-    zone = c.string(f.arguments[2]) if len(f.arguments) > 2 else "'UTC'"
+    zone = c.string(f.arguments[2]) if len(f.arguments) > 2 else Term("'UTC'")
 
     def body(ms: str, u: str, text: str) -> str:
         def read(fixed: str, name: str) -> str:

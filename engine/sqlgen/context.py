@@ -19,6 +19,7 @@ from engine import values as cypher_values
 from engine.errors import UnsupportedFeature
 from engine.semantic.scope import Variable
 from engine.sqlgen.decorrelate import SharedRows
+from engine.sqlgen.sql import Term
 from engine.storage.encoding import tag_key, vector_payload
 from engine.storage.schema import ENTITY_TABLES, Catalog
 from engine.types import ANY, CypherType, Kind, sql_type, type_of_value
@@ -94,16 +95,16 @@ def binding(value: Any, cypher_type: CypherType) -> tuple[str, Any] | str:
     value bound there, or (a null) SQL that binds nothing."""
     target = sql_type(cypher_type)
     if value is None:
-        return f"NULL::{target}"
+        return Term(f"NULL::{target}")
     kind = cypher_type.kind
     if kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING):
-        return f"CAST({PLACEHOLDER} AS {target})", value
+        return Term(f"CAST({PLACEHOLDER} AS {target})"), value
     if isinstance(value, float):
         return f"CAST({PLACEHOLDER} AS DOUBLE)::VARIANT", value
     if isinstance(value, list) and _scalar_lists(cypher_type):
         # a list (of lists) of one scalar type binds as itself: the cast gives what the JSON route would,
         # five times faster on a batch of embeddings
-        return f"CAST({PLACEHOLDER} AS {target})", value
+        return Term(f"CAST({PLACEHOLDER} AS {target})"), value
     own = type_of_value(value) == cypher_type
     text = _json_text(value, cypher_type, own)
     if own and "VARIANT" not in target:
@@ -162,7 +163,8 @@ class Parameters:
             return read
         sql, bound = read
         self.values.append(bound)
-        return sql.replace(PLACEHOLDER, f"${len(self.values)}")
+        read_sql = sql.replace(PLACEHOLDER, f"${len(self.values)}")
+        return Term(read_sql) if isinstance(sql, Term) else read_sql
 
     def derived(self, name: str, value: Any, derive: Callable[[Any], Any], type_sql: str) -> str | None:
         """SQL for `derive(value)` of parameter `name` in its stored STRUCT form, None if that is None."""
@@ -171,7 +173,7 @@ class Parameters:
             return None
         self.values.append(derived)
         self.slots.append(ParameterSlot(len(self.values) - 1, name, CypherType(Kind.ANY), "", derive))
-        return f"CAST(${len(self.values)} AS {type_sql})"
+        return Term(f"CAST(${len(self.values)} AS {type_sql})")
 
     def truncate(self, count: int) -> None:
         """Forget the values bound after the first `count` (SQL compiled and thrown away)."""
@@ -180,12 +182,12 @@ class Parameters:
 
     def text(self, value: str) -> str:
         self.values.append(value)
-        return f"CAST(${len(self.values)} AS VARCHAR)"
+        return Term(f"CAST(${len(self.values)} AS VARCHAR)")
 
     def struct(self, value: dict[str, Any], type_sql: str) -> str:
         """A value the compiler computed, in its stored STRUCT form (DuckDB binds a dict as a STRUCT)."""
         self.values.append(value)
-        return f"CAST(${len(self.values)} AS {type_sql})"
+        return Term(f"CAST(${len(self.values)} AS {type_sql})")
 
 
 @dataclass

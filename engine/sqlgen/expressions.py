@@ -22,7 +22,7 @@ from engine.sqlgen import runtime_temporal, spatial_values, temporal_arithmetic,
 from engine.sqlgen.context import SelectContext
 from engine.sqlgen.dynamic_labels import has_labels_sql, has_type_sql, label_list_sql
 from engine.sqlgen.runtime import capped_concat, capped_text_concat, error_sql
-from engine.sqlgen.sql import let, macro
+from engine.sqlgen.sql import Term, cast, let, macro
 from engine.storage.encoding import KIND_CODES
 from engine.syntax import ast
 from engine.temporal import PAYLOAD_FIELDS
@@ -42,7 +42,7 @@ def to_variant(sql: str, cypher_type: CypherType) -> str:
     if is_variant(cypher_type):
         return sql
     if kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING):
-        return f"({sql})::VARIANT"
+        return cast(sql, "VARIANT")
     if kind is Kind.NODE:
         return f"cy_node({sql})"
     if kind is Kind.RELATIONSHIP:
@@ -56,8 +56,8 @@ def to_variant(sql: str, cypher_type: CypherType) -> str:
     if kind is Kind.LIST:
         element = cypher_type.element or t.ANY
         if _variant_cast_is_exact(element):
-            return f"({sql})::VARIANT"
-        param = "x"
+            return cast(sql, "VARIANT")
+        param = Term("x")
         return f"list_transform({sql}, lambda {param}: {to_variant(param, element)})::VARIANT"
     if cypher_type.is_record:
         if all(_variant_cast_is_exact(field_type) for _, field_type in cypher_type.fields or ()):
@@ -84,7 +84,7 @@ def convert(sql: str, source: CypherType, target: CypherType) -> str:
     if is_variant(target):
         return to_variant(sql, source)
     if target.kind is Kind.LIST and source.kind is Kind.LIST:
-        inner = convert("x", source.element or t.ANY, target.element or t.ANY)
+        inner = convert(Term("x"), source.element or t.ANY, target.element or t.ANY)
         return f"list_transform({sql}, lambda x: {inner})"
     if target.is_record and source.is_record:
         entries = ", ".join(
@@ -217,7 +217,7 @@ class ExpressionCompiler:
         alias = self.context.entity_row(entity, id_sql)
         table = "nodes" if entity == "node" else "rels"
         if alias is not None:
-            read, present = f"{alias}.{column}", f"{alias}.id IS NOT NULL"
+            read, present = Term(f"{alias}.{column}"), f"{alias}.id IS NOT NULL"
         elif self.context.lambda_depth:
             raise UnsupportedFeature("reading node or relationship data inside a list expression "
                                      "over entities that are not variables of the query", detail=NEEDS_SUBQUERY)
@@ -566,7 +566,7 @@ class ExpressionCompiler:
         return f"list_filter([{entries}], lambda e: e.value IS NOT NULL)" if entries else NO_ENTRIES
 
     def _lambda(self, variable: Variable) -> tuple[str, ExpressionCompiler]:
-        name = variable.column
+        name = Term(variable.column)
         inner = self.context.lambda_context()
         inner.bind_variable(variable, name, hoistable=False)
         return name, ExpressionCompiler(inner, self.queries)
@@ -577,7 +577,7 @@ class ExpressionCompiler:
         cannot hold (they read node data or run subqueries). `build(compiler)` gives (value, filter)."""
         alias = self.context.fresh("u")
         inner_context = self.context.child()
-        inner_context.bind_variable(variable, f"{alias}.x")
+        inner_context.bind_variable(variable, Term(f"{alias}.x"))
         compiler = ExpressionCompiler(inner_context, self.queries)
         value, condition = build(compiler)
         self.queries.correlated_subqueries += 1
@@ -656,7 +656,7 @@ class ExpressionCompiler:
         source, _ = self.traversable_value(node.source)
         alias = self.context.fresh("red")
         inner_context = self.context.child()
-        inner_context.bind_variable(node.accumulator, f"{alias}.acc", hoistable=False)
+        inner_context.bind_variable(node.accumulator, Term(f"{alias}.acc"), hoistable=False)
         inner_context.bind_variable(node.variable, f"{alias}_l.l[{alias}.i + 1]")
         body = ExpressionCompiler(inner_context, self.queries).variant(node.expression)
         steps = (f"WITH RECURSIVE {alias}_r(i, acc) AS (SELECT 0, {self.variant(node.initial)} UNION ALL"
@@ -667,7 +667,7 @@ class ExpressionCompiler:
 
     def _reduce_lambda(self, node: b.BReduce) -> str:
         source, element = self.traversable_value(node.source)
-        accumulator, variable = node.accumulator.column, node.variable.column
+        accumulator, variable = Term(node.accumulator.column), Term(node.variable.column)
         inner_context = self.context.lambda_context()
         inner_context.bind_variable(node.accumulator, accumulator, hoistable=False)
         # the elements reach the step as VARIANTs (list_reduce folds values of one type): a temporal value or a
@@ -676,7 +676,7 @@ class ExpressionCompiler:
             element.kind in t.TEMPORAL_KINDS or element.kind is Kind.POINT) else variable
         inner_context.bind_variable(node.variable, element_sql, hoistable=False)
         inner = ExpressionCompiler(inner_context, self.queries)
-        return (f"list_reduce(list_transform({source}, lambda x: {to_variant('x', element)}),"
+        return (f"list_reduce(list_transform({source}, lambda x: {to_variant(Term('x'), element)}),"
                 f" lambda {accumulator}, {variable}: {inner.variant(node.expression)}, {self.variant(node.initial)})")
 
     def _subquery(self, node: b.BSubquery) -> str:

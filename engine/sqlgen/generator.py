@@ -33,7 +33,7 @@ from engine.sqlgen.patterns import PatternCompiler, PatternSql
 from engine.sqlgen.procedure_arguments import compiled_rows
 from engine.sqlgen.projection import ProjectionCompiler
 from engine.sqlgen.relation import Carried, Relation
-from engine.sqlgen.sql import select_list
+from engine.sqlgen.sql import Term, select_list
 from engine.sqlgen.walks import LevelSource, LevelWalk
 from engine.storage.schema import Catalog
 from engine.types import Kind, is_variant, sql_type
@@ -118,11 +118,11 @@ class QueryCompiler:
         context.counter = self.aliases
         context.tombstones = self.tombstones
         for variable in relation.variables:
-            context.bind_variable(variable, f"{alias}.{variable.column}")
+            context.bind_variable(variable, Term(f"{alias}.{variable.column}"))
         if not self.tombstones:  # after a DELETE, a read must tell a deleted element: no shortcuts
             for carried in relation.carried:
                 context.carried[(carried.entity, f"{alias}.{carried.variable.column}", carried.column)] = \
-                    f"{alias}.{carried.name}"
+                    Term(f"{alias}.{carried.name}")
         return context
 
     def carry(self, variables: list[Variable], context: SelectContext) -> tuple[list[str], list[Carried]]:

@@ -20,7 +20,7 @@ from engine.sqlgen.keys import group_key, keys_itself, sort_key_parts, sorts_its
 from engine.sqlgen.order import UNORDERED
 from engine.sqlgen.relation import Carried, Relation
 from engine.sqlgen.runtime import error_sql
-from engine.sqlgen.sql import select_list
+from engine.sqlgen.sql import Term, select_list
 from engine.sqlgen.temporal_values import duration_aggregate
 from engine.types import Kind, is_variant, sql_type
 
@@ -161,7 +161,7 @@ class ProjectionCompiler:
         final_context.aggregates = {id(aggregate): f"{final_alias}.a{index}"
                                     for index, aggregate in enumerate(aggregates)}
         for index, item in enumerate(grouping):
-            final_context.bind_variable(item.variable, f"{final_alias}.g{index}")
+            final_context.bind_variable(item.variable, Term(f"{final_alias}.g{index}"))
         final_compiler = ExpressionCompiler(final_context, self.queries)
         columns = []
         grouping_index = {id(item): index for index, item in enumerate(grouping)}

@@ -27,6 +27,7 @@ from typing import Any
 from engine import temporal
 from engine.quoting import sql_identifier, sql_string
 from engine.sqlgen.runtime import error_sql
+from engine.sqlgen.sql import Term, term_field
 from engine.storage.encoding import tag_key
 from engine.values import Date, DateTime
 
@@ -51,12 +52,11 @@ def payload_type(kind: str) -> str:
 # -- binding -----------------------------------------------------------------------------------------
 
 _NAMES = itertools.count()
-_CHEAP = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*|\(?-?\d+\)?|NULL(?:::\w+)?|'[^']*'|CAST\(\$\d+ AS \w+\)"
-                    r"|\([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\)\.[a-z]")
 
 
 def cheap(sql: str) -> bool:
-    return _CHEAP.fullmatch(sql.strip()) is not None
+    """Whether `sql` is repeated where it is named rather than bound once: a `Term`."""
+    return isinstance(sql, Term)
 
 
 class Flow:
@@ -80,7 +80,7 @@ class Flow:
             name = f"f{self.count}"
             self.count += 1
             stage.append((name, value))
-            names.append(f"{self.param}.{name}")
+            names.append(Term(f"{self.param}.{name}"))
         if stage:
             self.stages.append(stage)
         return names
@@ -141,7 +141,7 @@ def let(values: Sequence[str], body: Callable[..., str]) -> str:
 def over(value: str, body: Callable[[str], str]) -> str:
     """`body(name)` with `value` as a lambda's own parameter. For wide STRUCTs (a `regexp_extract` with many
     groups): read through the STRUCT a `let` wraps values in, each field read copies the whole value."""
-    name = f"tl{next(_NAMES)}"
+    name = Term(f"tl{next(_NAMES)}")
     with isolated():
         inner = body(name)
     return f"list_transform([{value}], lambda {name}: {inner})[1]"
@@ -259,17 +259,20 @@ class Parts:
     """A temporal instant broken down: SQL for the local day, local nanosecond of the day, offset and zone
     (`NULL` where the type has none); `s`/`n` the UTC instant when it is at hand; `kind` when static."""
 
-    d: str = "NULL::BIGINT"
-    t: str = "NULL::BIGINT"
-    o: str = "NULL::BIGINT"
-    z: str = "NULL::VARCHAR"
+    d: str = Term("NULL::BIGINT")
+    t: str = Term("NULL::BIGINT")
+    o: str = Term("NULL::BIGINT")
+    z: str = Term("NULL::VARCHAR")
     s: str | None = None
     n: str | None = None
     kind: str | None = None
 
 
-def field(value: str, name: str) -> str:
-    return f"({value}).{name}"
+field = term_field
+
+
+def dot(value: str, name: str) -> str:
+    return term_field(value, name, parenthesized=False)
 
 
 def parts_of(value: str, kind: str) -> Parts:
@@ -476,7 +479,7 @@ def _date_day_body(text: str) -> str:
                 f" WHEN {p}.w IS NOT NULL THEN cy_t_week_date({p}.y, {p}.w, coalesce({p}.dow, 1))"
                 f" WHEN {p}.q IS NOT NULL THEN cy_t_quarter_date({p}.y, {p}.q, coalesce({p}.doq, 1))"
                 f" WHEN {p}.doy IS NOT NULL THEN cy_t_ordinal_date({p}.y, {p}.doy)"
-                f" ELSE {days(f'{p}.y', '1', '1')} END")
+                f" ELSE {days(dot(p, 'y'), '1', '1')} END")
     return (f"CASE WHEN {text} IS NULL THEN NULL WHEN {_iso_date_test(text)} THEN {_iso_date(text)} ELSE "
             + let([over(extract(text, DATE_RE, 16), fields)], decide) + " END")
 
@@ -573,7 +576,7 @@ def _time_parts_body(text: str) -> str:
         return (f"CASE WHEN {h} IS NULL THEN {parse_failure('Time', text)}"
                 f" WHEN {h} > 23 OR {m} > 59 OR {s} > 59 THEN " + fail(f"'Invalid time: ' || {text}")
                 + f" ELSE struct_pack(t := ({h} * 3600 + {m} * 60 + {s}) * {NANOS} + {f},"
-                f" off := {p}.off, zone := {zone_name(f'{p}.zone')}) END")
+                f" off := {p}.off, zone := {zone_name(dot(p, 'zone'))}) END")
     return (f"CASE WHEN {text} IS NULL THEN NULL ELSE "
             + let([over(extract(text, TIME_RE, 10), fields)], decide) + " END")
 
@@ -592,13 +595,13 @@ def _offset_body(text: str) -> str:
 def _parse_local_time_body(text: str) -> str:
     return let([call("cy_t_time_parts", text)], lambda p: (
         f"CASE WHEN {p} IS NULL THEN NULL WHEN {p}.off IS NOT NULL OR {p}.zone IS NOT NULL THEN "
-        + parse_failure("LocalTime", text) + f" ELSE {make_local_time(f'{p}.t')} END"))
+        + parse_failure("LocalTime", text) + f" ELSE {make_local_time(dot(p, 't'))} END"))
 
 
 def _parse_time_body(text: str) -> str:
     return let([call("cy_t_time_parts", text)], lambda p: (
         f"CASE WHEN {p} IS NULL THEN NULL WHEN {p}.zone IS NOT NULL THEN " + parse_failure("Time", text)
-        + f" ELSE {make_time(f'{p}.t', f'coalesce(cy_t_offset({p}.off), 0)')} END"))
+        + f" ELSE {make_time(dot(p, 't'), f'coalesce(cy_t_offset({p}.off), 0)')} END"))
 
 
 def _split_datetime(text: str, body: Callable[[str, str], str]) -> str:
@@ -612,13 +615,13 @@ def _split_datetime(text: str, body: Callable[[str, str], str]) -> str:
 def _parse_local_datetime_body(text: str) -> str:
     return f"CASE WHEN {text} IS NULL THEN NULL ELSE " + _split_datetime(text, lambda d, p: (
         f"CASE WHEN {p}.off IS NOT NULL OR {p}.zone IS NOT NULL THEN " + parse_failure("LocalDateTime", text)
-        + f" ELSE {make_local_datetime(d, f'{p}.t')} END")) + " END"
+        + f" ELSE {make_local_datetime(d, dot(p, 't'))} END")) + " END"
 
 
 def _parse_datetime_body(text: str) -> str:
     def body(d: str, p: str) -> str:
         return let([f"cy_t_offset({p}.off)"], lambda offset: let(
-            [resolve(d, f"{p}.t", f"coalesce({offset}, 0)", f"{p}.zone")], lambda result: (
+            [resolve(d, dot(p, 't'), f"coalesce({offset}, 0)", dot(p, 'zone'))], lambda result: (
                 f"CASE WHEN {p}.zone IS NOT NULL AND {offset} IS NOT NULL AND {offset} <> {result}.o THEN "
                 + fail(f"'Timezone and offset do not match: ' || {text}") + f" ELSE {result} END")))
     return (f"CASE WHEN {text} IS NULL THEN NULL WHEN {_iso_datetime_test(text)} THEN {_iso_datetime(text)}"
@@ -962,13 +965,13 @@ def _instant_plus_body(v: str, u: str, sign: int) -> str:
             fmod(f"{p}.t + {fmod(s_, DAY)} * {NANOS} + {n}", DAY_NANOS),
             f"{day} * {DAY} + {p}.t // {NANOS} + {s_} + {fdiv(ns, NANOS)}",
             f"CASE WHEN {m} = 0 AND {d} = 0 THEN {p}.d * {DAY} + {p}.t // {NANOS} - {p}.o"
-            f" ELSE ({resolve(day, f'{p}.t', f'{p}.o', f'{p}.z')}).e END + {s_} + {fdiv(ns, NANOS)}",
+            f" ELSE ({resolve(day, dot(p, 't'), dot(p, 'o'), dot(p, 'z'))}).e END + {s_} + {fdiv(ns, NANOS)}",
         ], lambda clock, local, utc: (
             f"CASE {p}.k WHEN 10 THEN {wrap(make_date(day), 'DATE')}"
             f" WHEN 11 THEN {wrap(make_local_time(clock), 'LOCAL TIME')}"
-            f" WHEN 12 THEN {wrap(make_time(clock, f'{p}.o'), 'ZONED TIME')}"
+            f" WHEN 12 THEN {wrap(make_time(clock, dot(p, 'o')), 'ZONED TIME')}"
             f" WHEN 13 THEN {wrap(local_datetime(local, fmod(ns, NANOS)), 'LOCAL DATETIME')}"
-            f" WHEN 14 THEN {wrap(at_instant(utc, fmod(ns, NANOS), f'{p}.o', f'{p}.z'), 'ZONED DATETIME')} END")))
+            f" WHEN 14 THEN {wrap(at_instant(utc, fmod(ns, NANOS), dot(p, 'o'), dot(p, 'z')), 'ZONED DATETIME')} END")))
     return let([f"cy_t_parts({v})"], shifted)
 
 
@@ -987,29 +990,29 @@ def _falls_back(op: str, macro: str) -> str:
 
 def _macros() -> list[tuple[str, str]]:
     macros = [
-        ("cy_t_days(y, m, d)", _checked_days_body("y", "m", "d")),
-        ("cy_t_week_date(y, w, dow)", _week_date_body("y", "w", "dow")),
-        ("cy_t_quarter_date(y, q, doq)", _quarter_date_body("y", "q", "doq")),
-        ("cy_t_ordinal_date(y, doy)", _ordinal_date_body("y", "doy")),
-        ("cy_t_add_months(z, months)", _add_months_body("z", "months")),
-        ("cy_t_offset(s)", _offset_body("s")),
-        ("cy_t_date_day(s)", _date_day_body("s")),
-        ("cy_t_time_parts(s)", _time_parts_body("s")),
+        ("cy_t_days(y, m, d)", _checked_days_body(Term("y"), Term("m"), Term("d"))),
+        ("cy_t_week_date(y, w, dow)", _week_date_body(Term("y"), Term("w"), Term("dow"))),
+        ("cy_t_quarter_date(y, q, doq)", _quarter_date_body(Term("y"), Term("q"), Term("doq"))),
+        ("cy_t_ordinal_date(y, doy)", _ordinal_date_body(Term("y"), Term("doy"))),
+        ("cy_t_add_months(z, months)", _add_months_body(Term("z"), Term("months"))),
+        ("cy_t_offset(s)", _offset_body(Term("s"))),
+        ("cy_t_date_day(s)", _date_day_body(Term("s"))),
+        ("cy_t_time_parts(s)", _time_parts_body(Term("s"))),
         ("cy_t_parse_date(s)", f"CASE WHEN s IS NULL THEN NULL ELSE {make_date('cy_t_date_day(s)')} END"),
-        ("cy_t_parse_localtime(s)", _parse_local_time_body("s")),
-        ("cy_t_parse_time(s)", _parse_time_body("s")),
-        ("cy_t_parse_localdatetime(s)", _parse_local_datetime_body("s")),
-        ("cy_t_parse_datetime(s)", _parse_datetime_body("s")),
-        ("cy_t_parse_duration(s)", _parse_duration_body("s")),
-        ("cy_t_duration_text(v)", _duration_text_body("v")),
-        ("cy_t_parts(v)", _parts_body("v")),
+        ("cy_t_parse_localtime(s)", _parse_local_time_body(Term("s"))),
+        ("cy_t_parse_time(s)", _parse_time_body(Term("s"))),
+        ("cy_t_parse_localdatetime(s)", _parse_local_datetime_body(Term("s"))),
+        ("cy_t_parse_datetime(s)", _parse_datetime_body(Term("s"))),
+        ("cy_t_parse_duration(s)", _parse_duration_body(Term("s"))),
+        ("cy_t_duration_text(v)", _duration_text_body(Term("v"))),
+        ("cy_t_parts(v)", _parts_body(Term("v"))),
         ("cy_t_duration_key(v)", duration_key(payload("v", "DURATION"))),
-        ("cy_t_to_string(v)", _text_body("v")),
+        ("cy_t_to_string(v)", _text_body(Term("v"))),
     ]
-    macros += [("cy_t_instant_plus_add(v, u)", _instant_plus_body("v", "u", 1)),
-               ("cy_t_instant_plus_sub(v, u)", _instant_plus_body("v", "u", -1))]
+    macros += [("cy_t_instant_plus_add(v, u)", _instant_plus_body(Term("v"), Term("u"), 1)),
+               ("cy_t_instant_plus_sub(v, u)", _instant_plus_body(Term("v"), Term("u"), -1))]
     for op, name in (("+", "add"), ("-", "sub"), ("*", "mul"), ("/", "div")):
-        macros.append((f"cy_t_{name}_temporal(a, b)", _arithmetic_body(op)("a", "b")))
+        macros.append((f"cy_t_{name}_temporal(a, b)", _arithmetic_body(op)(Term("a"), Term("b"))))
         macros.append((f"cy_t_{name}(a, b)", _falls_back(op, name)))
     return macros
 

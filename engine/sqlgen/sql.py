@@ -1,5 +1,5 @@
-"""SQL text helpers every part of SQL generation uses: binding a heavy value once (`let`) and calling a runtime
-macro with its heavy arguments bound (`macro`)."""
+"""SQL text helpers every part of SQL generation uses: a term (`Term`), binding any other value once (`let`)
+and calling a runtime macro with its other arguments bound (`macro`)."""
 
 from __future__ import annotations
 
@@ -9,28 +9,42 @@ from collections.abc import Callable, Sequence
 _LET_NAMES = itertools.count()
 
 
-def _heavy(sql: str) -> bool:
-    """Whether SQL is costly to repeat: macros and CASEs expand textually wherever they are named."""
-    return "cy_" in sql or "CASE" in sql or "SELECT" in sql
+class Term(str):
+    """SQL of one term, cheap and the same however often it is named: a column or a field of one, a lambda's
+    or a macro's parameter, a literal, a bound parameter. The code that writes such SQL makes it a Term, so
+    what is cheap to repeat is known from how SQL was made, never read off its text; SQL built from a Term (an
+    f-string, a concatenation) is a plain `str`."""
+
+
+def term_field(value: str, name: str, *, parenthesized: bool = True) -> str:
+    """Field `name` of STRUCT `value`: a Term when `value` is one."""
+    sql = f"({value}).{name}" if parenthesized else f"{value}.{name}"
+    return Term(sql) if isinstance(value, Term) else sql
+
+
+def cast(value: str, sql_type: str) -> str:
+    """`value` as `sql_type`: a cast of a Term is a Term."""
+    sql = f"({value})::{sql_type}"
+    return Term(sql) if isinstance(value, Term) else sql
 
 
 def let(values: Sequence[str], body: Callable[..., str]) -> str:
-    """`body(*names)` with each heavy value evaluated once. DuckDB macros substitute their arguments
-    textually, so a macro naming its argument eight times over a nested macro call grows exponentially;
-    a one-element list and a lambda bind the value to a name first."""
-    heavy = [index for index, value in enumerate(values) if _heavy(value)]
+    """`body(*names)` with each value that is not a `Term` evaluated once. DuckDB macros substitute their
+    arguments textually, so a macro naming its argument eight times over a nested macro call grows
+    exponentially; a one-element list and a lambda bind the value to a name first."""
+    heavy = [index for index, value in enumerate(values) if not isinstance(value, Term)]
     if not heavy:
         return body(*values)
     name = f"let{next(_LET_NAMES)}"
     names = list(values)
     for index in heavy:
-        names[index] = f"{name}.f{index}"
+        names[index] = Term(f"{name}.f{index}")
     fields = ", ".join(f"f{index} := {values[index]}" for index in heavy)
     return f"list_transform([struct_pack({fields})], lambda {name}: {body(*names)})[1]"
 
 
 def macro(name: str, *arguments: str) -> str:
-    """A runtime macro call whose heavy arguments are evaluated once (see `let`)."""
+    """A runtime macro call whose arguments are evaluated once, Terms aside (see `let`)."""
     return let(arguments, lambda *names: f"{name}({', '.join(names)})")
 
 

@@ -33,6 +33,7 @@ from engine.sqlgen.runtime_temporal import (
     fail,
     let,
 )
+from engine.sqlgen.sql import Term
 from engine.sqlgen.temporal_arithmetic import INSTANTS, compiled, number_of, type_error, variant_of
 from engine.temporal import PAYLOAD_FIELDS
 from engine.types import CypherType, Kind, is_variant
@@ -104,7 +105,7 @@ def select(parts: Parts, target: str) -> str:
         return _require(missing, "cannot get a local date time from this value",
                         rt.make_local_datetime(parts.d, parts.t))
     if parts.s is not None:
-        return rt.make_datetime(parts.s, parts.n or "0", parts.o, parts.z)
+        return rt.make_datetime(parts.s, parts.n or Term("0"), parts.o, parts.z)
     return _require(missing, "cannot get a date time from this value",
                     rt.resolve(parts.d, parts.t, f"coalesce({parts.o}, 0)", parts.z))
 
@@ -199,7 +200,7 @@ def now(target: str, zone: str | None = None) -> str:
     """The statement's clock as `target`, in UTC or in zone string SQL `zone`."""
     seconds, nanos = rt.now_instant()
     if zone is None:
-        instant = rt.make_datetime(seconds, nanos, "0", "NULL")
+        instant = rt.make_datetime(seconds, nanos, Term("0"), Term("NULL"))
     else:
         instant = let([zone], lambda z: rt.zone_spec(z, lambda o, name: rt.at_instant(seconds, nanos, o, name)))
     if target == "ZONED DATETIME":
@@ -240,10 +241,10 @@ class State:
     """A value under construction: local day and nanosecond of the day, the zone it came with (fixed offset
     `o`, or name `z`), and SQL true when its source had a zone (so a new zone converts rather than attaches)."""
 
-    d: str = str(EPOCH_DAY_0000)
-    t: str = "0"
-    o: str = "NULL::BIGINT"
-    z: str = "NULL::VARCHAR"
+    d: str = Term(str(EPOCH_DAY_0000))
+    t: str = Term("0")
+    o: str = Term("NULL::BIGINT")
+    z: str = Term("NULL::VARCHAR")
     zoned: str = "false"
 
 
@@ -360,7 +361,7 @@ def _duration_from_map(c: ExpressionCompiler, fields: dict[str, b.BoundExpressio
                                   detail="InvalidArgumentValue")
 
     def value(name: str) -> str:
-        return number_of(c, fields[name]) if name in fields else "0"
+        return number_of(c, fields[name]) if name in fields else Term("0")
     months = f"{value('years')} * 12 + {value('months')}"
     days = f"{value('weeks')} * 7 + {value('days')}"
     seconds = f"{value('hours')} * 3600 + {value('minutes')} * 60 + {value('seconds')}"
@@ -427,7 +428,7 @@ def _guarded_source(null: str | None, parts: Parts, name: str, sql: str, *, need
 def _from_epoch(c: ExpressionCompiler, fields: dict[str, b.BoundExpression], timezone: str | None,
                 finish: Callable[[State], str]) -> str:
     if "epochseconds" in fields:
-        instant = [_integer(c, fields["epochseconds"]), "0"]
+        instant = [_integer(c, fields["epochseconds"]), Term("0")]
     else:
         millis = _integer(c, fields["epochmillis"])
         instant = [rt.fdiv(millis, 1000), f"{rt.fmod(millis, 1000)} * 1000000"]
@@ -436,18 +437,18 @@ def _from_epoch(c: ExpressionCompiler, fields: dict[str, b.BoundExpression], tim
         return let([rt.at_instant(s, n, o, z)], lambda x: (
             lambda parts: finish(State(parts.d, parts.t, parts.o, parts.z, "true")))(rt.parts_of(x, "ZONED DATETIME")))
     if timezone is None:
-        return let(instant, lambda s, n: body(s, n, "0", "NULL::VARCHAR"))
+        return let(instant, lambda s, n: body(s, n, Term("0"), Term("NULL::VARCHAR")))
     return let([*instant, timezone], lambda s, n, tz: rt.zone_spec(tz, lambda o, z: body(s, n, o, z)))
 
 
 CALENDAR_FORMS: dict[frozenset[str], Callable[[list[str]], str]] = {
-    frozenset({"year"}): lambda v: rt.days(v[0], "1", "1"),
-    frozenset({"year", "month"}): lambda v: call("cy_t_days", v[0], v[1], "1"),
+    frozenset({"year"}): lambda v: rt.days(v[0], Term("1"), Term("1")),
+    frozenset({"year", "month"}): lambda v: call("cy_t_days", v[0], v[1], Term("1")),
     frozenset({"year", "month", "day"}): lambda v: call("cy_t_days", *v),
-    frozenset({"year", "week"}): lambda v: call("cy_t_week_date", v[0], v[1], "1"),
+    frozenset({"year", "week"}): lambda v: call("cy_t_week_date", v[0], v[1], Term("1")),
     frozenset({"year", "week", "dayofweek"}): lambda v: call("cy_t_week_date", *v),
     frozenset({"year", "ordinalday"}): lambda v: call("cy_t_ordinal_date", *v),
-    frozenset({"year", "quarter"}): lambda v: call("cy_t_quarter_date", v[0], v[1], "1"),
+    frozenset({"year", "quarter"}): lambda v: call("cy_t_quarter_date", v[0], v[1], Term("1")),
     frozenset({"year", "quarter", "dayofquarter"}): lambda v: call("cy_t_quarter_date", *v),
 }
 FORM_ORDER = ("year", "month", "week", "ordinalday", "quarter", "day", "dayofweek", "dayofquarter")
@@ -472,7 +473,7 @@ def _assign_fields(c: ExpressionCompiler, state: State, fields: dict[str, b.Boun
                 [name for name, _ in clock], values, strict=True))))
             fields = {name: value for name, value in fields.items() if name not in TIME_FIELDS}
     if after_week_start:
-        year = _integer(c, fields["year"]) if "year" in fields else "0"
+        year = _integer(c, fields["year"]) if "year" in fields else Term("0")
         d = rt.week_one(year)
     for name in DATE_FIELDS:
         if name in fields:
@@ -486,7 +487,8 @@ def _assign_fields(c: ExpressionCompiler, state: State, fields: dict[str, b.Boun
             t = d_t
     present = [name for name in SUBSECOND_FIELDS if name in fields]
     if present:
-        values = [_integer(c, fields[name]) if name in fields else "NULL::BIGINT" for name in SUBSECOND_FIELDS]
+        values = [_integer(c, fields[name]) if name in fields else Term("NULL::BIGINT")
+                  for name in SUBSECOND_FIELDS]
         t = let([t, *values], _with_subsecond)
     return replace(state, d=d, t=t)
 
@@ -622,7 +624,7 @@ def _finish(state: State, target: str, timezone: str | None, converts: str) -> s
                 return same_local
             same_instant = let([rt.resolve(d, t, f"coalesce({state.o}, {o})",
                                            f"CASE WHEN {state.o} IS NULL THEN {z} ELSE {state.z} END")],
-                               lambda x: rt.at_instant(f"{x}.e", f"{x}.n", o, z))
+                               lambda x: rt.at_instant(rt.dot(x, "e"), rt.dot(x, "n"), o, z))
             if converts == "true":
                 return same_instant
             return f"CASE WHEN {converts} THEN {same_instant} ELSE {same_local} END"
@@ -640,15 +642,16 @@ TIME_UNITS = {"hour": 3600 * NANOS, "minute": 60 * NANOS, "second": NANOS, "mill
 def _truncated_day(d: str, unit: str) -> str:
     if unit in ("millennium", "century", "decade"):
         size = {"millennium": 1000, "century": 100, "decade": 10}[unit]
-        return let([rt.year_of(d)], lambda y: rt.days(f"{rt.fdiv(y, size)} * {size}", "1", "1"))
+        return let([rt.year_of(d)], lambda y: rt.days(f"{rt.fdiv(y, size)} * {size}", Term("1"), Term("1")))
     if unit == "year":
-        return let([rt.year_of(d)], lambda y: rt.days(y, "1", "1"))
+        return let([rt.year_of(d)], lambda y: rt.days(y, Term("1"), Term("1")))
     if unit == "weekyear":
         return rt.week_one(rt.week_year_of(d))
     if unit == "quarter":
-        return let([rt.year_of(d), rt.quarter_of(d)], lambda y, q: rt.days(y, f"({q} - 1) * 3 + 1", "1"))
+        return let([rt.year_of(d), rt.quarter_of(d)],
+                   lambda y, q: rt.days(y, f"({q} - 1) * 3 + 1", Term("1")))
     if unit == "month":
-        return let([rt.year_of(d), rt.month_of(d)], lambda y, m: rt.days(y, m, "1"))
+        return let([rt.year_of(d), rt.month_of(d)], lambda y, m: rt.days(y, m, Term("1")))
     if unit == "week":
         return f"{d} - {rt.weekday_of(d)} + 1"
     return d
@@ -693,18 +696,18 @@ def _truncate(c: ExpressionCompiler, value: b.BoundExpression, unit: str, target
     timezone = _string(c, fields.pop("timezone")) if "timezone" in fields else None
 
     def body(parts: Parts, null: str) -> str:
-        d = "NULL::BIGINT" if target in ("LOCAL TIME", "ZONED TIME") else (
+        d = Term("NULL::BIGINT") if target in ("LOCAL TIME", "ZONED TIME") else (
             parts.d if unit in TIME_UNITS else _truncated_day(parts.d, unit))
         if unit in TIME_UNITS:
             size = TIME_UNITS[unit]
             t = parts.t if size == 1 else f"{parts.t} - {parts.t} % {size}"
         else:
-            t = "0"
+            t = Term("0")
         if unit in ("millisecond", "microsecond"):
             finer = [name for name in SUBSECOND_FIELDS[SUBSECOND_FIELDS.index(unit) + 1:] if name in fields]
             for name in finer:
                 t = f"{t} + {_integer(c, fields.pop(name))} * {1000 if name == 'microsecond' else 1}"
-        state = State(d if target not in ("LOCAL TIME", "ZONED TIME") else str(EPOCH_DAY_0000),
+        state = State(d if target not in ("LOCAL TIME", "ZONED TIME") else Term(str(EPOCH_DAY_0000)),
                       f"coalesce({t}, 0)", parts.o, parts.z, "false")
         state = _assign_fields(c, state, fields, after_week_start=False)
         missing = []
@@ -764,7 +767,7 @@ def _between_local(d1: str, t1: str, o1: str, z1: str, d2: str, t2: str, o2: str
 
     def with_second(i2: str) -> str:
         if mode == "inseconds":
-            return let([instant(d1, t1, o1, z1)], lambda i1: as_duration("0", "0", f"{i2} - {i1}"))
+            return let([instant(d1, t1, o1, z1)], lambda i1: as_duration(Term("0"), Term("0"), f"{i2} - {i1}"))
         # The second value as a local date-time in the first one's zone.
         offset = f"CASE WHEN {z1} IS NULL THEN {o1} ELSE {rt.offset_at(z1, rt.fdiv(i2, NANOS, huge=True))} END"
         local = (f"CASE WHEN {o1} IS NULL AND {z1} IS NULL THEN ({d2})::HUGEINT * {DAY_NANOS} + {t2}"
@@ -775,9 +778,9 @@ def _between_local(d1: str, t1: str, o1: str, z1: str, d2: str, t2: str, o2: str
 
     def counted(i2: str, e2: str, u2: str) -> str:
         if mode == "inmonths":
-            return rt.make_duration(_until("months", d1, t1, e2, u2), "0", "0", "0")
+            return rt.make_duration(_until("months", d1, t1, e2, u2), Term("0"), Term("0"), Term("0"))
         if mode == "indays":
-            return rt.make_duration("0", _until("days", d1, t1, e2, u2), "0", "0")
+            return rt.make_duration(Term("0"), _until("days", d1, t1, e2, u2), Term("0"), Term("0"))
         return let([_until("months", d1, t1, e2, u2)], lambda months: let(
             [f"cy_t_add_months({d1}, {months})"], lambda moved: let(
                 [_until("days", moved, t1, e2, u2)], lambda days: let(
@@ -838,7 +841,8 @@ def _datetime_from_epoch(c: ExpressionCompiler, f: b.BFunction) -> str:
 def _datetime_from_epoch_millis(c: ExpressionCompiler, f: b.BFunction) -> str:
     return let([_integer(c, f.arguments[0])], lambda ms: (
         f"CASE WHEN {ms} IS NULL THEN NULL ELSE "
-        + rt.make_datetime(rt.fdiv(ms, 1000), f"{rt.fmod(ms, 1000)} * 1000000", "0", "NULL") + " END"))
+        + rt.make_datetime(rt.fdiv(ms, 1000), f"{rt.fmod(ms, 1000)} * 1000000", Term("0"), Term("NULL"))
+        + " END"))
 
 
 def _functions() -> dict[str, Builder]:
