@@ -4,6 +4,7 @@
                                  per cell, `cookbook/01-agent-memory.md::recall`
     pytest -k recall             runs the cells before `recall` silently, then checks it
     pytest -n auto               (pytest-xdist) keeps each page on one worker
+    pytest --splits 3 --group 1  (pytest-split) runs a third of the pages, each whole, by recorded durations
     pytest --force-regen         refreshes the page snapshots (ini `cookbook_snapshots`, default snapshots/);
                                  `cookbook run --update PAGE` writes a page's snapshot with its recorded blocks
 
@@ -20,10 +21,12 @@ environment where cookbook is installed.
 
 from __future__ import annotations
 
+import json
 import re
 import tempfile
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -47,6 +50,7 @@ if TYPE_CHECKING:
     from runner.run import CellOutcome
 
 PAGES = pytest.StashKey[dict[Path, Path]]()
+SHARD_PAGES = pytest.StashKey[list["CellItem"]]()
 
 
 class CookbookPageWarning(UserWarning):
@@ -357,3 +361,85 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
 
     return PageScheduling(config, log)
 
+
+@dataclass(frozen=True)
+class PageUnit:
+    """A page as pytest-split's algorithms see one test: its node id (`str` is what they sort by)."""
+
+    nodeid: str
+
+    def __str__(self) -> str:
+        return self.nodeid
+
+
+def splitting(config: pytest.Config) -> bool:
+    """Whether pytest-split chooses this run's tests (`--splits N --group I`)."""
+    return bool(getattr(config.option, "splits", None) and getattr(config.option, "group", None))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-split, take the page items out of the list it splits and choose this shard's pages, each
+    whole. pluggy calls `trylast` hooks in the order they were registered, so this runs after `-k` and the
+    other selections and before pytest-split's own hook, which its plugin registers later (ADR-0069)."""
+    if not splitting(config):
+        return
+    cells = [item for item in items if isinstance(item, CellItem)]
+    if not cells:
+        return
+    items[:] = [item for item in items if not isinstance(item, CellItem)]
+    kept, dropped = shard_pages(config, cells)
+    config.stash[SHARD_PAGES] = kept
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+
+
+def shard_pages(config: pytest.Config, cells: list[CellItem]) -> tuple[list[CellItem], list[CellItem]]:
+    """This shard's cells and the others': pytest-split's algorithm over pages, a page weighing the sum of
+    its cells' recorded durations (a cell not recorded: their mean, or 1 s when none is)."""
+    from pytest_split.algorithms import Algorithms
+
+    pages: dict[str, list[CellItem]] = {}
+    for cell in cells:
+        pages.setdefault(cell.parent.nodeid, []).append(cell)
+    recorded = read_durations(config.option.durations_path)
+    known = [recorded[cell.nodeid] for cell in cells if cell.nodeid in recorded]
+    default = sum(known) / len(known) if known else 1.0
+    durations = {page: sum(recorded.get(cell.nodeid, default) for cell in members)
+                 for page, members in pages.items()}
+    splits, group = config.option.splits, config.option.group
+    algorithm = Algorithms[config.option.splitting_algorithm].value
+    chosen = algorithm(splits, [PageUnit(page) for page in pages], durations)[group - 1]
+    mine = {unit.nodeid for unit in chosen.selected}
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"[cookbook] group {group}/{splits}: {len(mine)} of {len(pages)} pages, each whole "
+                            f"(estimated duration: {chosen.duration:.2f}s)")
+    kept = [cell for cell in cells if cell.parent.nodeid in mine]
+    return kept, [cell for cell in cells if cell.parent.nodeid not in mine]
+
+
+def read_durations(path: str) -> dict[str, float]:
+    """pytest-split's durations file (node id → seconds; `--store-durations` writes it), or none."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            durations = json.load(file)
+    except (OSError, ValueError):
+        return {}
+    return dict(durations) if isinstance(durations, (dict, list)) else {}
+
+
+class ShardPagesBack:
+    """Puts the shard's pages back after every selection, pytest-split's included (registered only while
+    pytest-split splits: a module can hold one hook of a name, and the hook above is the other half)."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> Any:
+        result = yield
+        items.extend(config.stash.get(SHARD_PAGES, []))
+        return result
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if splitting(config):
+        config.pluginmanager.register(ShardPagesBack(), "cookbook-shard-pages")
