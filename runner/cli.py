@@ -30,7 +30,8 @@ import engine
 from runner.errors import PageError
 from runner.page import read_page
 from runner.run import ERROR, FAILED, PASSED, SKIPPED, UNRECORDED, PageOutcome, no_cells_error, run_page
-from runner.update import CannotUpdate, update_page
+from runner.snapshot_files import shown_path
+from runner.update import CannotUpdate, update_page, update_snapshot
 
 OK, DRIFT, USAGE = 0, 1, 2
 PAGE_DIRECTORY = Path("cookbook")
@@ -203,13 +204,32 @@ def run_command(arguments: argparse.Namespace, console: Console, errors: Console
             errors.print(Text(str(error), style="red"))
         report_page(outcome, console, update=arguments.update)
         if arguments.update and not outcome.errors:
-            update_in_place(outcome, console, errors)
+            record_page(outcome, console, errors)
         console.print(progress_line(outcome, arguments.update))
 
     code = exit_code(outcomes, arguments.update)
     console.print(summary_line(outcomes, arguments.update, time.monotonic() - started))
     write_outputs(arguments, outcomes, code)
     return code
+
+
+def record_page(outcome: PageOutcome, console: Console, errors: Console) -> None:
+    """`--update`: rewrite the page's recorded blocks, then its snapshot, saying what changed."""
+    page = outcome.page
+    try:
+        for edit in update_page(outcome):
+            verb = "updated" if edit.cell.recorded else "added"
+            line = edit.cell.recorded.line if edit.cell.recorded else edit.cell.fence.end_line + 2
+            console.print(Text(f"{page.path}:{line}: {verb} the {edit.kind} block of cell {edit.cell.name!r}",
+                               style="cyan"))
+        written = update_snapshot(outcome)
+    except CannotUpdate as error:
+        errors.print(Text(str(error), style="red"))
+        outcome.errors.append(PageError(page.path, 1, str(error)))
+        return
+    if written is not None:
+        console.print(Text(f"{shown_path(written)}: recorded the snapshot of {page.path} (commit it with the "
+                           "page)", style="cyan"))
 
 
 def serve_command(arguments: argparse.Namespace) -> int:
@@ -244,21 +264,6 @@ def serve_command(arguments: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     return OK
-
-
-def update_in_place(outcome: PageOutcome, console: Console, errors: Console) -> None:
-    """`--update`: rewrite the page's drifted blocks and add its missing ones, saying which."""
-    try:
-        made = update_page(outcome)
-    except CannotUpdate as error:
-        errors.print(Text(str(error), style="red"))
-        outcome.errors.append(PageError(outcome.page.path, 1, str(error)))
-        return
-    for edit in made:
-        verb = "updated" if edit.cell.recorded else "added"
-        line = edit.cell.recorded.line if edit.cell.recorded else edit.cell.fence.end_line + 2
-        console.print(Text(f"{outcome.page.path}:{line}: {verb} the {edit.kind} block of cell "
-                           f"{edit.cell.name!r}", style="cyan"))
 
 
 def report_page(outcome: PageOutcome, console: Console, *, update: bool) -> None:

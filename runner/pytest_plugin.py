@@ -4,12 +4,16 @@
                                  per cell, `cookbook/01-agent-memory.md::recall`
     pytest -k recall             runs the cells before `recall` silently, then checks it
     pytest -n auto               (pytest-xdist) keeps each page on one worker
-    pytest --force-regen         refreshes the page snapshots (ini `cookbook_snapshots`, default snapshots/)
+    pytest --splits 3 --group 1  (pytest-split) runs a third of the pages, each whole, by recorded durations
+    pytest --force-regen         refreshes the page snapshots (ini `cookbook_snapshots`, default snapshots/);
+                                 `cookbook run --update PAGE` writes a page's snapshot with its recorded blocks
 
 A thin adapter: `runner.run.run_cells` runs a page's cells in order on one database and checks each against
 its recorded block, and an item fails with that check's text, the diff `cookbook run` prints. An engine
 error fails its cell and skips the rest of the page. Each item then checks its cell's full result against
-the page's snapshot (`runner.snapshot`), the pytest-regressions way: `--force-regen` rewrites it.
+the page's snapshot (`runner.snapshot`), the pytest-regressions way: `--force-regen` rewrites it. A page
+whose snapshot is missing (or lacks cells) fails once, on its first such item, naming the command that
+records it (ADR-0069).
 
 Nothing heavy is imported until a page is collected: this module loads in every pytest run of an
 environment where cookbook is installed.
@@ -17,26 +21,36 @@ environment where cookbook is installed.
 
 from __future__ import annotations
 
-import os
+import json
 import re
 import tempfile
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from runner.snapshot_files import (
+    DEFAULT_PAGES,
+    DEFAULT_SNAPSHOTS,
+    PAGES_INI,
+    SNAPSHOTS_INI,
+    matching_pages,
+    page_name,
+    shown_path,
+    snapshot_file,
+)
+
 if TYPE_CHECKING:
     import engine
     from runner.page import Cell, Page
     from runner.run import CellOutcome
 
-PAGES_INI = "cookbook_pages"
-SNAPSHOTS_INI = "cookbook_snapshots"
 PAGES = pytest.StashKey[dict[Path, Path]]()
-GLOB_CHARACTERS = re.compile(r"[*?\[]")
+SHARD_PAGES = pytest.StashKey[list["CellItem"]]()
 
 
 class CookbookPageWarning(UserWarning):
@@ -52,9 +66,9 @@ class CellFailure(Exception):
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addini(PAGES_INI, type="linelist", default=["cookbook/**/*.md"],
+    parser.addini(PAGES_INI, type="linelist", default=list(DEFAULT_PAGES),
                   help="cookbook: glob patterns, relative to the rootdir, of the pages to collect as tests")
-    parser.addini(SNAPSHOTS_INI, type="string", default="snapshots",
+    parser.addini(SNAPSHOTS_INI, type="string", default=DEFAULT_SNAPSHOTS,
                   help="cookbook: the folder, relative to the rootdir, of the page snapshots ('' for none)")
 
 
@@ -70,16 +84,7 @@ def page_bases(config: pytest.Config) -> dict[Path, Path]:
     """Every page the `cookbook_pages` patterns match → the folder its pattern starts from (a page's
     snapshot mirrors its path below that folder)."""
     if PAGES not in config.stash:
-        pages: dict[Path, Path] = {}
-        for pattern in config.getini(PAGES_INI):
-            parts = Path(pattern).parts
-            fixed = next((index for index, part in enumerate(parts) if GLOB_CHARACTERS.search(part)),
-                         len(parts) - 1)  # a pattern without wildcards names one page: its folder is the base
-            base = config.rootpath.joinpath(*parts[:fixed]).resolve()
-            for path in sorted(config.rootpath.glob(pattern)):
-                if path.is_file():
-                    pages.setdefault(path.resolve(), base)
-        config.stash[PAGES] = pages
+        config.stash[PAGES] = matching_pages(config.rootpath, config.getini(PAGES_INI))
     return config.stash[PAGES]
 
 
@@ -106,8 +111,7 @@ class PageFile(pytest.File):
         self.page = page
         folder = self.config.getini(SNAPSHOTS_INI).strip()
         if folder:
-            relative = self.path.resolve().relative_to(self.base)
-            self.snapshot = PageSnapshot(self.config.rootpath / folder / relative.with_suffix(".yml"), self)
+            self.snapshot = PageSnapshot(snapshot_file(self.config.rootpath, folder, self.base, self.path), self)
         for cell in page.cells:
             yield CellItem.from_parent(self, name=cell.name, cell=cell)
 
@@ -184,8 +188,9 @@ class CellItem(pytest.Item):
 class PageSnapshot:
     """A page's file in snapshots/, checked one cell at a time with pytest-regressions.
 
-    Like pytest-regressions' own fixtures: a missing record is written and the item fails; a different
-    one fails with a diff; `--force-regen` rewrites it (and fails), `--regen-all` rewrites it and passes.
+    Like pytest-regressions' own fixtures, a different record fails with a diff; `--force-regen` rewrites
+    it (and fails), `--regen-all` rewrites it and passes. Unlike them, a missing record is not written: the
+    page fails once, naming `cookbook run --update PAGE`, which records its blocks and snapshot together.
     """
 
     def __init__(self, path: Path, page_file: PageFile) -> None:
@@ -193,6 +198,7 @@ class PageSnapshot:
         self.page_file = page_file
         self.config = page_file.config
         self._read: dict[str, Any] | None = None  # the file's entries, until this plugin writes it
+        self._missing_reported = False
 
     @property
     def shown(self) -> str:
@@ -213,13 +219,17 @@ class PageSnapshot:
 
         force_regen = self.config.getoption("force_regen", False)
         regen_all = self.config.getoption("regen_all", False)
+        if not self.path.is_file() and not (force_regen or regen_all):
+            return self.missing(item, {})
         if self.path.is_file() and not regen_all:
-            recorded = self.cells(self.path, lenient=True)
-            if snapshot.same_entry(recorded.get(name), entry):  # what the check below would find, faster
+            try:
+                recorded = self.cells(self.path)
+            except ValueError:
+                recorded = None  # the check below says it cannot be read
+            if recorded is not None and snapshot.same_entry(recorded.get(name), entry):  # what the check finds
                 return None
-            if name not in recorded and not force_regen:
-                self.write(self.path, name, entry)
-                return f"{self.shown}: cell {name!r} had no snapshot; recorded it"
+            if recorded is not None and name not in recorded and not force_regen:
+                return self.missing(item, recorded)
 
         def dump(target: Path) -> None:
             self.write(target, name, entry)
@@ -246,21 +256,38 @@ class PageSnapshot:
             return f"{self.shown}: cell {name!r}: {failure.msg}"
         return None
 
+    def missing(self, item: CellItem, recorded: dict[str, Any]) -> str | None:
+        """The page's one failure for a snapshot that is missing or lacks cells, on the first item that finds
+        it; None for the others, whose cells it names."""
+        from runner.page import Trace
+
+        if self._missing_reported:
+            return None
+        self._missing_reported = True
+        page = self.page_file.page
+        assert page is not None
+        shown = shown_path(self.page_file.path)
+        if recorded:
+            absent = [cell.name for cell in page.cells if not isinstance(cell, Trace) and cell.name not in recorded]
+            what = f"{self.shown} has no entry for {', '.join(map(repr, absent))}"
+        else:
+            what = f"the page has no snapshot ({self.shown})"
+        return (f"{shown}:{item.cell.line}: {what}: record it with `cookbook run --update {shown}`, then commit "
+                f"{self.shown} with the page\n")
+
     def cells(self, path: Path, *, lenient: bool = False) -> dict[str, Any]:
         """The file's entries; an unreadable file (a merge conflict in it, say) raises ValueError, or reads
         as empty when `lenient`."""
-        import yaml
-
         from runner import snapshot
 
         if path == self.path and self._read is not None:
             return self._read
         try:
-            cells = snapshot.read_snapshot(path.read_text(encoding="utf-8"))["cells"]
-        except (OSError, ValueError, yaml.YAMLError) as error:
+            cells = snapshot.read_entries(path)
+        except ValueError:
             if lenient:
                 return {}
-            raise ValueError(str(error)) from None
+            raise
         if path == self.path:
             self._read = cells
         return cells
@@ -270,21 +297,17 @@ class PageSnapshot:
         cells the page no longer has are dropped."""
         from runner import snapshot
 
-        cells = self.in_page_order({**self.cells(self.path, lenient=True), name: entry})
+        page = self.page_file.page
+        assert page is not None
+        cells = snapshot.merged([cell.name for cell in page.cells], self.cells(self.path, lenient=True), {name: entry})
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(snapshot.dump_snapshot(self.page_name, cells), encoding="utf-8", newline="\n")
         if target == self.path:
             self._read = cells
 
-    def in_page_order(self, cells: dict[str, Any]) -> dict[str, Any]:
-        page = self.page_file.page
-        assert page is not None
-        return {cell.name: cells[cell.name] for cell in page.cells if cell.name in cells}
-
     @property
     def page_name(self) -> str:
-        """The page's path from the rootdir, as the snapshot file names it."""
-        return self.page_file.path.resolve().relative_to(self.config.rootpath.resolve()).as_posix()
+        return page_name(self.config.rootpath, self.page_file.path)
 
     def difference(self, name: str, cells: dict[str, Any], entry: dict[str, Any]) -> str:
         """The failure text: a diff of the snapshot file against the file with this cell's result, so
@@ -293,13 +316,17 @@ class PageSnapshot:
 
         from runner import snapshot
 
-        head = f"{self.shown}: cell {name!r} differs from its snapshot (`pytest --force-regen` records it)\n"
-        before = self.path.read_text(encoding="utf-8")
-        after = snapshot.dump_snapshot(self.page_name, self.in_page_order(
-            {**cells, name: snapshot.aligned(cells.get(name), entry)}))
-        lines = difflib.unified_diff(before.splitlines(), after.splitlines(),
-                                     fromfile=f"{self.shown} (snapshot)", tofile=f"cell {name!r} (actual)",
-                                     lineterm="", n=2)
+        page = self.page_file.page
+        assert page is not None
+        before = self.path.read_text(encoding="utf-8").splitlines()
+        after = snapshot.dump_snapshot(self.page_name, snapshot.merged(
+            [cell.name for cell in page.cells], cells, {name: snapshot.aligned(cells.get(name), entry)})).splitlines()
+        changes = difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes()
+        line = next((start for tag, start, *_ in changes if tag != "equal"), 0) + 1  # the first line that differs
+        head = (f"{self.shown}:{line}: cell {name!r} differs from its snapshot (`pytest --force-regen` or "
+                f"`cookbook run --update {shown_path(self.page_file.path)}` records it)\n")
+        lines = difflib.unified_diff(before, after, fromfile=f"{self.shown} (snapshot)",
+                                     tofile=f"cell {name!r} (actual)", lineterm="", n=2)
         return head + "\n".join(lines) + "\n"
 
     def obtained_path(self, name: str) -> Path:
@@ -311,14 +338,6 @@ class PageSnapshot:
         stem = re.sub(r"\W+", "_", f"{self.path.stem}.{name}")
         return folder / f"{stem}.obtained.yml"
 
-
-def shown_path(path: Path) -> str:
-    """`path` as the user's shell sees it: relative to the current folder when that is shorter."""
-    try:
-        relative = os.path.relpath(path)
-    except ValueError:  # another drive
-        return str(path)
-    return relative if len(relative) < len(str(path)) else str(path)
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)
@@ -341,3 +360,86 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
             return nodeid if dist == "load" else super()._split_scope(nodeid)
 
     return PageScheduling(config, log)
+
+
+@dataclass(frozen=True)
+class PageUnit:
+    """A page as pytest-split's algorithms see one test: its node id (`str` is what they sort by)."""
+
+    nodeid: str
+
+    def __str__(self) -> str:
+        return self.nodeid
+
+
+def splitting(config: pytest.Config) -> bool:
+    """Whether pytest-split chooses this run's tests (`--splits N --group I`)."""
+    return bool(getattr(config.option, "splits", None) and getattr(config.option, "group", None))
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-split, take the page items out of the list it splits and choose this shard's pages, each
+    whole. pluggy calls `trylast` hooks in the order they were registered, so this runs after `-k` and the
+    other selections and before pytest-split's own hook, which its plugin registers later (ADR-0069)."""
+    if not splitting(config):
+        return
+    cells = [item for item in items if isinstance(item, CellItem)]
+    if not cells:
+        return
+    items[:] = [item for item in items if not isinstance(item, CellItem)]
+    kept, dropped = shard_pages(config, cells)
+    config.stash[SHARD_PAGES] = kept
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+
+
+def shard_pages(config: pytest.Config, cells: list[CellItem]) -> tuple[list[CellItem], list[CellItem]]:
+    """This shard's cells and the others': pytest-split's algorithm over pages, a page weighing the sum of
+    its cells' recorded durations (a cell not recorded: their mean, or 1 s when none is)."""
+    from pytest_split.algorithms import Algorithms
+
+    pages: dict[str, list[CellItem]] = {}
+    for cell in cells:
+        pages.setdefault(cell.parent.nodeid, []).append(cell)
+    recorded = read_durations(config.option.durations_path)
+    known = [recorded[cell.nodeid] for cell in cells if cell.nodeid in recorded]
+    default = sum(known) / len(known) if known else 1.0
+    durations = {page: sum(recorded.get(cell.nodeid, default) for cell in members)
+                 for page, members in pages.items()}
+    splits, group = config.option.splits, config.option.group
+    algorithm = Algorithms[config.option.splitting_algorithm].value
+    chosen = algorithm(splits, [PageUnit(page) for page in pages], durations)[group - 1]
+    mine = {unit.nodeid for unit in chosen.selected}
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"[cookbook] group {group}/{splits}: {len(mine)} of {len(pages)} pages, each whole "
+                            f"(estimated duration: {chosen.duration:.2f}s)")
+    kept = [cell for cell in cells if cell.parent.nodeid in mine]
+    return kept, [cell for cell in cells if cell.parent.nodeid not in mine]
+
+
+def read_durations(path: str) -> dict[str, float]:
+    """pytest-split's durations file (node id → seconds; `--store-durations` writes it), or none."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            durations = json.load(file)
+    except (OSError, ValueError):
+        return {}
+    return dict(durations) if isinstance(durations, (dict, list)) else {}
+
+
+class ShardPagesBack:
+    """Puts the shard's pages back after every selection, pytest-split's included (registered only while
+    pytest-split splits: a module can hold one hook of a name, and the hook above is the other half)."""
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_collection_modifyitems(self, config: pytest.Config, items: list[pytest.Item]) -> Any:
+        result = yield
+        items.extend(config.stash.get(SHARD_PAGES, []))
+        return result
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if splitting(config):
+        config.pluginmanager.register(ShardPagesBack(), "cookbook-shard-pages")

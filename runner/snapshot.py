@@ -1,8 +1,9 @@
 """A page's snapshot: every cell's full result as typed data, one YAML file per page (`snapshots/`).
 
-The pytest plugin keeps these files (checked and refreshed the pytest-regressions way, `--force-regen`);
-a docs preview reads them back with `load_snapshot` without running anything. The format, version 1, is
-documented in docs/snapshots.md:
+`cookbook run --update` writes a page's file with its recorded blocks, and the pytest plugin checks it (and
+refreshes it the pytest-regressions way, `--force-regen`; `runner.snapshot_files` says where it is); a docs
+preview reads them back with `load_snapshot` without running anything. The format, version 1, is documented
+in docs/snapshots.md:
 
     format: 1
     page: cookbook/01-agent-memory.md
@@ -297,6 +298,23 @@ def read_snapshot(text: str) -> dict[str, Any]:
         raise ValueError(f"snapshot format {document.get('format')!r}; this runner reads format {FORMAT}")
     document["cells"] = document.get("cells") or {}
     return document
+
+
+def read_entries(path: Path) -> dict[str, Any]:
+    """A snapshot file's entries, name → entry; an unreadable file (a merge conflict in it, say) raises
+    ValueError."""
+    try:
+        return read_snapshot(path.read_text(encoding="utf-8"))["cells"]
+    except (OSError, ValueError, yaml.YAMLError) as error:
+        raise ValueError(str(error)) from None
+
+
+def merged(names: Sequence[str], recorded: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """The entries a page's snapshot keeps: `recorded` with the `new` ones put in, in page order (`names`),
+    entries of cells the page no longer has dropped. A new entry recording the same result as the old one
+    leaves the old one, so that unordered rows keep their recorded order."""
+    cells = {**recorded, **{name: entry for name, entry in new.items() if not same_entry(recorded.get(name), entry)}}
+    return {name: cells[name] for name in names if name in cells}
 
 
 def load_snapshot(path: str | Path) -> dict[str, CellResult | RaisedError]:

@@ -5,6 +5,9 @@ a cell with no recorded block gets one right after it, separated by a blank line
 the line ending of the fence it belongs to, so a CRLF page stays CRLF. Cells that failed with an error,
 or were skipped, are never recorded. A cell marked `error` gets the error it raised as its `error` block;
 when it raised none, its block is left as it is (the page, not the update, has to change).
+
+`update_snapshot` then writes the page's snapshot (`snapshots/PAGE.yml`, where pytest checks it), so that a
+page recorded with `--update` passes its first pytest run once both files are committed (ADR-0069).
 """
 
 from __future__ import annotations
@@ -18,8 +21,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from runner.page.model import Cell, Page
+from runner import snapshot
+from runner.page.model import Cell, Page, Trace
 from runner.run import PageOutcome
+from runner.snapshot_files import layout_for, page_name
 
 LINE = re.compile(r"([^\r\n]*)(\r\n|\r|\n|$)")
 
@@ -104,6 +109,34 @@ def update_page(outcome: PageOutcome) -> list[Edit]:
         text = apply_edits(outcome.page, edits)
         write_atomically(Path(outcome.page.path), text.encode("utf-8"))
     return edits
+
+
+def update_snapshot(outcome: PageOutcome) -> Path | None:
+    """Write the page's snapshot with the results of the cells that ran, keeping the entries of the others
+    (a cell after an engine error); returns the file when its entries changed, None when they did not or
+    the page has no snapshot (pytest does not collect it, or `cookbook_snapshots` is empty)."""
+    page_path = Path(outcome.page.path)
+    layout = layout_for(page_path)
+    path = layout.snapshot_of(page_path)
+    if path is None:
+        return None
+    try:
+        recorded = snapshot.read_entries(path)
+    except ValueError:  # none yet, or unreadable: written anew
+        recorded = {}
+    new = {item.cell.name: snapshot.outcome_record(item.outcome) for item in outcome.cells
+           if item.outcome is not None}
+    names = [cell.name for cell in outcome.page.cells if not isinstance(cell, Trace)]
+    name = page_name(layout.rootdir, page_path)
+    text = snapshot.dump_snapshot(name, snapshot.merged(names, recorded, new))
+    if path.is_file() and text == snapshot.dump_snapshot(name, snapshot.merged(names, recorded, {})):
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="\n")
+    except OSError as error:
+        raise CannotUpdate(f"cannot write the snapshot {path}: {error.strerror or error}") from error
+    return path
 
 
 def write_atomically(path: Path, data: bytes) -> None:

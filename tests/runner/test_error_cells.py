@@ -287,4 +287,4 @@ def test_the_pytest_plugin_checks_error_cells_and_their_snapshot(pytester):
     result.assert_outcomes(passed=4, failed=1)
     result.stdout.fnmatch_lines(["*cookbook/errors.md:23: cell 'convert' drifted from its recording",
                                  "*the cell is marked `error` but ran without one",
-                                 "*snapshots/errors.yml: cell 'convert' differs from its snapshot*"])
+                                 "*snapshots/errors.yml:*: cell 'convert' differs from its snapshot*"])

@@ -186,7 +186,8 @@ def test_snapshot_drift_fails_until_force_regen(pytester, pages):
     result, outcomes = run(pytester)
     assert outcomes == small(by_birth="failure")
     result.stdout.fnmatch_lines([
-        "snapshots/small.yml: cell 'by-birth' differs from its snapshot (`pytest --force-regen` records it)",
+        "snapshots/small.yml:21: cell 'by-birth' differs from its snapshot (`pytest --force-regen` or "
+        "`cookbook run --update cookbook/small.md` records it)",
         "--- snapshots/small.yml (snapshot)",
         "+++ cell 'by-birth' (actual)",
         "@@ -*",
@@ -204,14 +205,16 @@ def test_snapshot_drift_fails_until_force_regen(pytester, pages):
     pytester.runpytest().assert_outcomes(passed=len(SMALL_CELLS))
 
 
-def test_a_new_cell_gets_a_snapshot_entry_and_fails_once(pytester, pages):
+def test_a_new_cell_without_a_snapshot_entry_fails_its_page_once_naming_the_command(pytester, pages):
     page = pages / "small.md"
-    page.write_text(page.read_text() + "\n```cypher cell=extra\nRETURN [1, 2.5, 'x', null] AS list\n```\n")
+    page.write_text(page.read_text() + "\n```cypher cell=extra\nRETURN [1, 2.5, 'x', null] AS list\n```\n"
+                    "\n```cypher cell=more\nRETURN 2 AS two\n```\n")
     result = pytester.runpytest()
-    result.assert_outcomes(passed=len(SMALL_CELLS), failed=1)
-    result.stdout.fnmatch_lines(["snapshots/small.yml: cell 'extra' had no snapshot; recorded it"])
-    assert "  extra:\n" in (pytester.path / "snapshots" / "small.yml").read_text()
-    pytester.runpytest().assert_outcomes(passed=len(SMALL_CELLS) + 1)
+    result.assert_outcomes(passed=len(SMALL_CELLS) + 1, failed=1)
+    result.stdout.fnmatch_lines(["cookbook/small.md:9?: snapshots/small.yml has no entry for 'extra', 'more': "
+                                 "record it with `cookbook run --update cookbook/small.md`, then commit "
+                                 "snapshots/small.yml with the page"])
+    assert "  extra:\n" not in (pytester.path / "snapshots" / "small.yml").read_text()  # the command records it
 
 
 def test_xdist_keeps_a_page_on_one_worker_with_the_serial_outcome(pytester, pages):
