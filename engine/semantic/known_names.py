@@ -23,7 +23,6 @@ NOT_YET_FUNCTIONS = frozenset({
 NOT_YET_PROCEDURES = frozenset({
     "db.schema.visualization", "apoc.periodic.commit", "apoc.schema.assert",
     "apoc.meta.graph", "apoc.load.json",
-    "apoc.refactor.mergenodes",
 })
 """Procedures of Neo4j and APOC Core the engine does not run yet (lower case)."""
 
