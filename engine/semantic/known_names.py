@@ -11,7 +11,7 @@ import difflib
 from collections.abc import Iterable
 
 NOT_YET_FUNCTIONS = frozenset({
-    "file", "linenumber", "graph.names", "graph.propertiesbyname", "graph.byname",
+    "graph.names", "graph.propertiesbyname", "graph.byname",
     "graph.byelementid", "db.namefromelementid",
     "apoc.agg.graph", "apoc.map.updatetree", "apoc.map.fromnodes", "apoc.coll.sortnodes", "apoc.coll.sorttext",
     "apoc.coll.shuffle", "apoc.coll.randomitems", "apoc.text.random", "apoc.text.comparecleaned",
