@@ -14,7 +14,7 @@ NOT_YET_FUNCTIONS = frozenset({
     "graph.names", "graph.propertiesbyname", "graph.byname",
     "graph.byelementid", "db.namefromelementid",
     "apoc.agg.graph", "apoc.map.updatetree", "apoc.map.fromnodes", "apoc.coll.sortnodes", "apoc.coll.sorttext",
-    "apoc.coll.shuffle", "apoc.coll.randomitems", "apoc.text.random", "apoc.text.comparecleaned",
+    "apoc.coll.shuffle", "apoc.coll.randomitems", "apoc.text.random",
     "apoc.util.compress", "apoc.util.decompress", "apoc.date.fields", "apoc.date.convertformat",
     "apoc.date.systemtimezone",
 })
@@ -52,7 +52,7 @@ CANONICAL_NAMES = (
     "apoc.convert.toSortedJsonMap", "apoc.convert.fromJsonMap", "apoc.convert.fromJsonList",
     "apoc.map.setKey", "apoc.map.removeKey", "apoc.map.removeKeys", "apoc.map.fromPairs",
     "apoc.map.fromLists", "apoc.convert.toString", "apoc.convert.toInteger", "apoc.convert.toFloat",
-    "apoc.convert.toBoolean",
+    "apoc.convert.toBoolean", "apoc.text.compareCleaned",
     "db.propertyKeys", "db.schema.nodeTypeProperties", "db.schema.relTypeProperties", "db.awaitIndexes",
     "db.awaitIndex",
 )
