@@ -16,7 +16,7 @@ import duckdb
 
 from engine.compile import bind
 from engine.errors import CypherError, DatabaseLocked, DatabaseNotFound, UnsupportedFeature
-from engine.execute import macros, runtime_catalog, statement_cache
+from engine.execute import macros, normal_forms, runtime_catalog, statement_cache
 from engine.execute.executor import Executor
 from engine.execute.profile import Profile
 from engine.execute.results import Result, empty_counters
@@ -144,6 +144,7 @@ def _open_file(path: str, memory_limit: str, import_dir: str | None) -> duckdb.D
             duck.execute(f"SET search_path = {sql_string(f'{sql_identifier(database)}.main,{runtime_catalog.SCHEMA}')}")
         else:
             macros.install(duck)
+        normal_forms.register(duck)
         allow_import(duck, import_dir)
         duck.execute("SET enable_external_access = false")
     except BaseException:

@@ -14,7 +14,7 @@ import threading
 
 import duckdb
 
-from engine.execute import macros, runtime_catalog
+from engine.execute import macros, normal_forms, runtime_catalog
 from engine.limits import default_memory_limit
 
 
@@ -28,6 +28,7 @@ class MemoryHost:
         self.registered = len(macros.REGISTERED)
         """How many of the feature packages' macros it has: `warm_up` may make it before they register theirs."""
         self.base = duckdb.connect(":memory:", config={"memory_limit": memory_limit})
+        normal_forms.register(self.base)
         allow_import(self.base, import_dir)
         if runtime_catalog.attach(self.base):
             self.macros = runtime_catalog.SCHEMA

@@ -83,6 +83,9 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     "apoc.text.join": (2, None, "CASE WHEN __a0 IS NULL THEN null WHEN size(__a0) = 0 THEN ''"
                                 " ELSE reduce(`__s` = toString(head(__a0)), `__x` IN tail(__a0) |"
                                 " `__s` + __a1 + toString(`__x`)) END"),
+    # APOC's compareCleaned: false (not null) when either text is null
+    "apoc.text.comparecleaned": (2, None, "CASE WHEN __a0 IS NULL OR __a1 IS NULL THEN false"
+                                          " ELSE apoc.text.clean(__a0) = apoc.text.clean(__a1) END"),
     "apoc.text.capitalize": (1, None, "toUpper(left(__a0, 1)) + substring(__a0, 1)"),
     "apoc.text.decapitalize": (1, None, "toLower(left(__a0, 1)) + substring(__a0, 1)"),
     "apoc.text.lpad": (2, 3, "CASE WHEN size(__a0) >= __a1 THEN __a0 ELSE reduce(`__s` = '', `__i` IN"

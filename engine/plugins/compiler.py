@@ -18,6 +18,7 @@ from engine.apoc import meta_graph as apoc_meta_graph
 from engine.apoc import nodes as apoc_nodes
 from engine.apoc import path as apoc_path
 from engine.apoc import periodic as apoc_periodic
+from engine.apoc import refactor as apoc_refactor
 from engine.apoc import schema as apoc_schema
 from engine.apoc import text as apoc_text
 from engine.dbms import procedures as dbms_procedures
@@ -65,7 +66,8 @@ extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
 extensions.SEARCH_CALLS["vector"] = vector_search_call
 PROCEDURE_MACRO_PACKAGES = (VECTOR_PROCEDURE_MACROS, apoc_create.PROCEDURE_MACROS, apoc_merge.PROCEDURE_MACROS,
                             apoc_cypher.PROCEDURE_MACROS, apoc_periodic.PROCEDURE_MACROS, apoc_schema.PROCEDURE_MACROS,
-                            apoc_nodes.PROCEDURE_MACROS, apoc_path.PROCEDURE_MACROS)
+                            apoc_nodes.PROCEDURE_MACROS, apoc_path.PROCEDURE_MACROS,
+                            apoc_refactor.PROCEDURE_MACROS)
 procedure_macros.PROCEDURE_MACROS.update({macro.name.lower(): macro
                                           for package in PROCEDURE_MACRO_PACKAGES for macro in package})
 function_macros.FUNCTION_MACROS.update(apoc_functions.macros())

@@ -62,6 +62,10 @@ class ExpressionContext:
 NO_AGGREGATES = ExpressionContext()
 
 
+LOAD_CSV_CONTEXT = {"linenumber": "\x00linenumber", "file": "\x00file"}
+"""The functions that read the row's LOAD CSV line, and the name of the hidden variable each reads (a name no
+query can write)."""
+
 class ExpressionBinding:
     """The expression part of the binder (`binder.Binder`)."""
 
@@ -280,6 +284,13 @@ class ExpressionBinding:
                 raise CypherSyntaxError(f"{node.name}() takes {expected} argument(s), got {len(node.arguments)}",
                                         node.span, detail="InvalidNumberOfArguments")
             return self.bind_expression(macro.expand(node), scope, context)
+        if name in LOAD_CSV_CONTEXT and not node.arguments:
+            # linenumber() and file() read the row's LOAD CSV line; null where no LOAD CSV gives one (the manual)
+            found = scope.lookup(LOAD_CSV_CONTEXT[name])
+            if found is None:
+                return b.BLiteral(None, type=t.NULL, span=node.span)
+            self._reference(found)
+            return b.BVariable(found, type=found.type, span=node.span)
         signature = SIGNATURES.get(name)
         if signature is None:
             if name in {known.lower() for known in NOT_YET_FUNCTIONS}:

@@ -23,6 +23,7 @@ from engine.procedures import ProcedureRegistry, check_arguments
 from engine.semantic import bound as b
 from engine.semantic import extensions, parameter_reads
 from engine.semantic.bind_expressions import (
+    LOAD_CSV_CONTEXT,
     NO_AGGREGATES,
     NUMBER_KINDS,
     ExpressionBinding,
@@ -209,9 +210,13 @@ class Binder(PatternBinding, ExpressionBinding):
             raise CypherSyntaxError(f"variable `{clause.variable.name}` already declared", clause.variable.span,
                                     detail="VariableAlreadyBound")
         variable = self.new_variable(clause.variable.name, t.MAP if clause.headers else t.list_of(t.STRING))
+        line_number = self.new_variable(LOAD_CSV_CONTEXT["linenumber"], t.INTEGER, anonymous=True)
+        file = self.new_variable(LOAD_CSV_CONTEXT["file"], t.STRING, anonymous=True)
         new_scope = scope.copy()
-        new_scope.add(variable)
-        return b.BLoadCsv(url, variable, clause.headers, clause.terminator or ",", span=clause.span), new_scope
+        for added in (variable, line_number, file):
+            new_scope.add(added)
+        return b.BLoadCsv(url, variable, clause.headers, clause.terminator or ",", line_number, file,
+                          span=clause.span), new_scope
 
     def bind_with(self, clause: ast.With, scope: Scope) -> tuple[b.BoundClause, Scope]:
         return self.bind_projection(clause.projection, scope, clause.where, is_return=False, span=clause.span)

@@ -314,6 +314,10 @@ class BLoadCsv(BoundClause):
     variable: Variable
     headers: bool
     terminator: str
+    line_number: Variable
+    """What `linenumber()` reads in the clauses after it: the line of the file the row comes from."""
+    file: Variable
+    """What `file()` reads: the file's path in the import directory."""
 
 
 @dataclass(eq=False)

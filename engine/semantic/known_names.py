@@ -11,10 +11,10 @@ import difflib
 from collections.abc import Iterable
 
 NOT_YET_FUNCTIONS = frozenset({
-    "file", "linenumber", "graph.names", "graph.propertiesbyname", "graph.byname",
+    "graph.names", "graph.propertiesbyname", "graph.byname",
     "graph.byelementid", "db.namefromelementid",
     "apoc.agg.graph", "apoc.map.updatetree", "apoc.map.fromnodes", "apoc.coll.sortnodes", "apoc.coll.sorttext",
-    "apoc.coll.shuffle", "apoc.coll.randomitems", "apoc.text.random", "apoc.text.comparecleaned",
+    "apoc.coll.shuffle", "apoc.coll.randomitems", "apoc.text.random",
     "apoc.util.compress", "apoc.util.decompress", "apoc.date.fields", "apoc.date.convertformat",
     "apoc.date.systemtimezone",
     "apoc.create.vnode", "apoc.create.vrelationship", "apoc.create.virtual.fromnode",
@@ -22,11 +22,16 @@ NOT_YET_FUNCTIONS = frozenset({
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
 NOT_YET_PROCEDURES = frozenset({
+<<<<<<< HEAD
     "apoc.periodic.commit", "apoc.schema.assert", "apoc.load.json",
     "apoc.create.vnode", "apoc.create.vnodes", "apoc.create.vrelationship", "apoc.create.vpattern",
     "apoc.create.vpatternfull", "apoc.create.virtualpath", "apoc.meta.graph.of", "apoc.meta.subgraph",
     "apoc.meta.graphsample",
     "apoc.refactor.mergenodes",
+=======
+    "db.schema.visualization", "apoc.periodic.commit", "apoc.schema.assert",
+    "apoc.meta.graph", "apoc.load.json",
+>>>>>>> h-misc
 })
 """Procedures of Neo4j and APOC Core the engine does not run yet (lower case)."""
 
@@ -56,7 +61,7 @@ CANONICAL_NAMES = (
     "apoc.convert.toSortedJsonMap", "apoc.convert.fromJsonMap", "apoc.convert.fromJsonList",
     "apoc.map.setKey", "apoc.map.removeKey", "apoc.map.removeKeys", "apoc.map.fromPairs",
     "apoc.map.fromLists", "apoc.convert.toString", "apoc.convert.toInteger", "apoc.convert.toFloat",
-    "apoc.convert.toBoolean",
+    "apoc.convert.toBoolean", "apoc.text.compareCleaned",
     "db.propertyKeys", "db.schema.nodeTypeProperties", "db.schema.relTypeProperties", "db.awaitIndexes",
     "db.awaitIndex",
 )

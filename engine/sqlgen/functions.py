@@ -7,12 +7,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine import types as t
-from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
 from engine.sqlgen import spatial, spatial_values, temporal
 from engine.sqlgen.collections import FUNCTIONS as COLLECTION_FUNCTIONS
 from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entries
-from engine.sqlgen.runtime import LIST_CAP, error_sql, list_too_long
+from engine.sqlgen.runtime import LIST_CAP, error_sql, list_too_long, normal_form_function
 from engine.sqlgen.sql import let, macro
 from engine.types import TEMPORAL_KINDS, Kind, is_variant
 
@@ -269,11 +268,9 @@ def _trim(sql_function: str) -> Builder:
 
 
 def _normalize(c: ExpressionCompiler, f: b.BFunction) -> str:
-    """normalize(s[, form]): NFC is DuckDB's nfc_normalize; the other forms have no SQL to run on."""
-    form = f.arguments[1].value if len(f.arguments) > 1 and isinstance(f.arguments[1], b.BLiteral) else "NFC"
-    if form != "NFC":
-        raise UnsupportedFeature(f"normalize() to the {form} normal form (only NFC is supported)", f.span)
-    return f"nfc_normalize({c.string(f.arguments[0])})"
+    """normalize(s[, form]): the binder makes the form, a keyword, a string literal; NFC by default."""
+    form = f.arguments[1].value if len(f.arguments) > 1 else "NFC"
+    return f"{normal_form_function(form)}({c.string(f.arguments[0])})"
 
 
 def _to_string(c: ExpressionCompiler, f: b.BFunction) -> str:

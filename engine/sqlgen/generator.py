@@ -350,15 +350,21 @@ class QueryCompiler:
         url = ExpressionCompiler(context, self).compile(clause.url)
         delimiter = self.parameters.text(clause.terminator)
         row = "(c)::VARIANT" if clause.headers else "[*COLUMNS(*)]"
+        first_line = 2 if clause.headers else 1  # the header is line 1 (the manual, linenumber())
         source = (f"(SELECT {row} AS row, row_number() OVER () AS i FROM read_csv(cy_csv_path({url}),"
                   f" header = {'true' if clause.headers else 'false'}, all_varchar = true, delim = {delimiter},"
                   f" quote = '\"', escape = '\"', skip = 0, null_padding = true) AS c)")
         columns = [f"{alias}.{v.column}" for v in relation.variables] + relation.carried_columns(alias)
         columns.append(f"{lines}.row AS {clause.variable.column}")
+        columns.append(f"{lines}.i + {first_line - 1} AS {clause.line_number.column}")
+        # file(): the path in the import directory, as the manual's example prints it ('/artists.csv'), never
+        # the machine's path to that directory
+        columns.append(f"substr({url}, 8) AS {clause.file.column}")
         order = self.row_order(outer, relation, alias, [OrderKey(f"{lines}.i")])
         select = (f"SELECT {select_list(columns)}{order} AS __ord FROM {relation.sql} AS {alias}"
                   f"{context.join_text()}, {source} AS {lines}")
-        return Relation(f"({select})", [*relation.variables, clause.variable], relation.carried)
+        return Relation(f"({select})", [*relation.variables, clause.variable, clause.line_number, clause.file],
+                        relation.carried)
 
     def projection(self, clause: b.BProjection, relation: Relation, outer: SelectContext | None) -> Relation:
         return ProjectionCompiler(self, clause, relation, outer).compile()

@@ -30,6 +30,15 @@ ORDER_RANKS: dict[int, int] = {
     2: 15, 3: 15, 0: 16,
 }
 
+PYTHON_NORMAL_FORMS = ("NFD", "NFKC", "NFKD")
+"""The Unicode normal forms DuckDB has no function for: engine/execute/normal_forms.py registers one each."""
+
+
+def normal_form_function(form: str) -> str:
+    """The SQL function that puts a string in Unicode normal form `form` (NFC, NFD, NFKC or NFKD)."""
+    return "nfc_normalize" if form == "NFC" else f"cy_normalize_{form.lower()}"
+
+
 MAX_DEPTH = 4
 # Sort and grouping keys go one level deeper: DISTINCT over nested maps of lists is common in practice.
 KEY_DEPTH = 5

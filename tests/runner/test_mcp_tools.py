@@ -136,6 +136,8 @@ WRITES = {
                     " RETURN value",
     "apoc.periodic.iterate": "CALL apoc.periodic.iterate('MATCH (p:Person) RETURN p', 'SET p.born = 0', {})",
     "apoc.cypher.doIt": "CALL apoc.cypher.doIt('MATCH (p:Person) DETACH DELETE p', {}) YIELD value RETURN value",
+    "apoc.refactor.mergeNodes": "MATCH (p:Person) WITH collect(p) AS people CALL apoc.refactor.mergeNodes(people)"
+                                " YIELD node RETURN node",
     **{f"apoc.merge.node{eager}": f"CALL apoc.merge.node{eager}(['Person'], {{name: 'Mallory'}}) YIELD node RETURN node"
        for eager in ("", ".eager")},
     **{f"apoc.merge.relationship{eager}": f"MATCH (a:Person), (b:Person) CALL apoc.merge.relationship{eager}"
