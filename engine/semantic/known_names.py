@@ -22,16 +22,10 @@ NOT_YET_FUNCTIONS = frozenset({
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
 NOT_YET_PROCEDURES = frozenset({
-<<<<<<< HEAD
     "apoc.periodic.commit", "apoc.schema.assert", "apoc.load.json",
     "apoc.create.vnode", "apoc.create.vnodes", "apoc.create.vrelationship", "apoc.create.vpattern",
     "apoc.create.vpatternfull", "apoc.create.virtualpath", "apoc.meta.graph.of", "apoc.meta.subgraph",
     "apoc.meta.graphsample",
-    "apoc.refactor.mergenodes",
-=======
-    "db.schema.visualization", "apoc.periodic.commit", "apoc.schema.assert",
-    "apoc.meta.graph", "apoc.load.json",
->>>>>>> h-misc
 })
 """Procedures of Neo4j and APOC Core the engine does not run yet (lower case)."""
 
