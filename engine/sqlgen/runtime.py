@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from engine.limits import IMPORT_VARIABLE, LIST_VARIABLE, TEXT_VARIABLE, default_memory_limit, list_cap, text_cap
 from engine.quoting import sql_identifier, sql_string
+from engine.sqlgen.sql import Term
 from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, VIRTUAL_TAGS, tag_key
 from engine.values import PLAIN_EXPONENTS, VECTOR_COORDINATE_TYPES, java_subnormal_texts
 
@@ -44,9 +45,10 @@ MAX_DEPTH = 4
 KEY_DEPTH = 5
 
 
-def error_sql(kind: str, detail: str, message_sql: str) -> str:
-    """SQL raising an engine error of `kind`/`detail`; `message_sql` is a SQL string expression."""
-    return f"error('CYPHER|{kind}|{detail}|' || {message_sql})"
+def error_sql(kind: str, detail: str, message_sql: str) -> Term:
+    """SQL raising an engine error of `kind`/`detail`; `message_sql` is a SQL string expression. A Term: it is
+    repeated where it is named, never bound ahead of the branch that raises it (`sql.let`)."""
+    return Term(f"error('CYPHER|{kind}|{detail}|' || {message_sql})")
 
 
 LIST_CAP = f"coalesce(getvariable('{LIST_VARIABLE}'), {list_cap(default_memory_limit())})"

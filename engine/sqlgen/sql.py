@@ -10,10 +10,11 @@ _LET_NAMES = itertools.count()
 
 
 class Term(str):
-    """SQL of one term, cheap and the same however often it is named: a column or a field of one, a lambda's
-    or a macro's parameter, a literal, a bound parameter. The code that writes such SQL makes it a Term, so
-    what is cheap to repeat is known from how SQL was made, never read off its text; SQL built from a Term (an
-    f-string, a concatenation) is a plain `str`."""
+    """SQL repeated where it is named rather than bound once (`let`): one term, cheap and the same however often
+    it is named (a column or a field of one, a lambda's or a macro's parameter, a literal, a bound parameter),
+    or an `error()` call, which must raise only in the branch that names it. The code that writes such SQL
+    makes it a Term, so this is known from how SQL was made, never read off its text; SQL built from a Term
+    (an f-string, a concatenation) is a plain `str`."""
 
 
 def term_field(value: str, name: str, *, parenthesized: bool = True) -> str:
