@@ -2,8 +2,9 @@
 
 Prints the statement's plan (a step per clause, what the rules decided: `EXPLAIN`), then every SQL statement
 the executor runs, with its bound values, from a run in a transaction that is rolled back, so explaining a
-write changes nothing. The SQL needs the parameters' values; without them only the plan is shown, unknown
-parameters typed as anything. `--verbose` adds the tokens, the syntax tree and the bound statement.
+write changes nothing. The SQL needs the parameters' values; without them the plan is shown, unknown
+parameters typed as anything, and the parameters named as unknown. An error is printed with its kind.
+`--verbose` adds the tokens, the syntax tree and the bound statement.
 """
 
 from __future__ import annotations
@@ -33,8 +34,11 @@ def explain(statement: str, params: dict[str, object] | None, path: str, *, verb
             lines += [f"== plan{title}", render_rows(plan.columns, plan.rows), ""]
             try:
                 bound, trace = db.explain(text, params or {})
-            except engine.ParameterMissing as missing:
-                lines += [f"== SQL: not shown ({missing.message}; pass --params)", ""]
+            except engine.ParameterMissing:
+                unknown = ", ".join(f"${name}" for name in parameter_names(text) if name not in (params or {}))
+                verb = "is" if ", " not in unknown else "are"
+                lines += [f"== SQL: not shown: the SQL depends on the parameters' values, and {unknown} {verb}"
+                          " unknown (typed as anything in the plan above); pass them with --params JSON", ""]
                 continue
             if verbose:
                 lines += ["== bound statement", pprint.pformat(bound, width=110, compact=True), ""]
@@ -44,6 +48,12 @@ def explain(statement: str, params: dict[str, object] | None, path: str, *, verb
                 lines.append(sql)
             lines.append("")
     return "\n".join(lines).rstrip()
+
+
+def parameter_names(text: str) -> list[str]:
+    """The parameters `text` names, in order of first use."""
+    found = [node for node in ast.walk(parse_script(text)[0][0]) if isinstance(node, ast.Parameter)]
+    return list(dict.fromkeys(node.name for node in sorted(found, key=lambda node: node.span.start)))
 
 
 def statements(text: str) -> list[str]:
@@ -72,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
         params = json.loads(arguments.params) if arguments.params else None
         print(explain(arguments.statement, params, arguments.db, verbose=arguments.verbose))
     except engine.CypherError as error:
-        print(error, file=sys.stderr)
+        print(f"{type(error).__name__}: {error}", file=sys.stderr)
         return 1
     return 0
 

@@ -113,3 +113,17 @@ def test_python_m_engine_explain_prints_the_plan_of_each_seed_statement():
         assert done.stdout.startswith("== plan"), (cell.name, done.stdout[:200])
         plans = done.stdout.count("\nid  operator")
         assert plans == len([part for part in cell.text.split(";") if part.strip()]), (cell.name, done.stdout)
+
+
+def test_python_m_engine_explain_without_params_names_the_unknown_parameters_and_errors_give_their_kind():
+    query = "MATCH (n:P {name: $name}) WHERE n.age > $age RETURN n.name"
+    done = subprocess.run([sys.executable, "-m", "engine", "explain", query], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("== plan")
+    assert "$name, $age are unknown" in done.stdout and "pass them with --params" in done.stdout
+    given = subprocess.run([sys.executable, "-m", "engine", "explain", query, "--params", '{"name": "a", "age": 3}'],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert "== SQL, in order" in given.stdout
+    broken = subprocess.run([sys.executable, "-m", "engine", "explain", "MATCH (n RETURN n"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120)
+    assert broken.returncode == 1 and broken.stderr.startswith("CypherSyntaxError: expected ')'")
