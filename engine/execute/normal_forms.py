@@ -21,7 +21,10 @@ def _normalizer(form: str) -> Callable[[Any], Any]:
 
 
 def register(duck: duckdb.DuckDBPyConnection) -> None:
-    """Create the normal-form functions in `duck`'s instance (every cursor and attached graph sees them)."""
+    """Create the normal-form functions in `duck`'s instance (every cursor and attached graph sees them), unless
+    it has them: connections of one process to one file share its instance."""
     for form in PYTHON_NORMAL_FORMS:
-        duck.create_function(normal_form_function(form), _normalizer(form), ["VARCHAR"], "VARCHAR",
-                             type="arrow", side_effects=False)
+        name = normal_form_function(form)
+        if duck.execute("SELECT 1 FROM duckdb_functions() WHERE function_name = ?", [name]).fetchall():
+            continue
+        duck.create_function(name, _normalizer(form), ["VARCHAR"], "VARCHAR", type="arrow", side_effects=False)
