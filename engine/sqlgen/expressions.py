@@ -80,7 +80,7 @@ def convert(sql: str, source: CypherType, target: CypherType) -> str:
     if sql_type(source) == sql_type(target):
         return sql
     if source.kind is Kind.NULL:
-        return f"NULL::{sql_type(target)}"
+        return Term(f"NULL::{sql_type(target)}")
     if is_variant(target):
         return to_variant(sql, source)
     if target.kind is Kind.LIST and source.kind is Kind.LIST:
@@ -116,7 +116,7 @@ def entity_id_of(sql: str, cypher_type: CypherType, entity: str) -> str:
     if cypher_type.kind is kind:
         return sql
     if cypher_type.kind is Kind.NULL:
-        return "NULL::BIGINT"
+        return Term("NULL::BIGINT")
     if is_variant(cypher_type):
         return macro("cy_node_id" if entity == "node" else "cy_rel_id", sql)
     return mismatch_of(sql, cypher_type, kind.value.title(), "BIGINT")
@@ -147,7 +147,7 @@ class ExpressionCompiler:
         if kind is Kind.BOOLEAN:
             return self.compile(expression)
         if kind is Kind.NULL:
-            return "NULL::BOOLEAN"
+            return Term("NULL::BOOLEAN")
         if kind in (Kind.ANY,) or is_variant(expression.type):
             return macro("cy_bool", self.variant(expression))
         return self.mismatch(expression, "Boolean", "BOOLEAN")
@@ -156,7 +156,7 @@ class ExpressionCompiler:
         if expression.type.kind is Kind.STRING:
             return self.compile(expression)
         if expression.type.kind is Kind.NULL:
-            return "NULL::VARCHAR"
+            return Term("NULL::VARCHAR")
         if is_variant(expression.type):
             return macro("cy_string", self.compile(expression))
         return self.mismatch(expression, "String", "VARCHAR")
@@ -165,7 +165,7 @@ class ExpressionCompiler:
         if expression.type.kind is Kind.INTEGER:
             return self.compile(expression)
         if expression.type.kind is Kind.NULL:
-            return "NULL::BIGINT"
+            return Term("NULL::BIGINT")
         if is_variant(expression.type):
             return macro("cy_integer", self.compile(expression))
         return self.mismatch(expression, "Integer", "BIGINT")
@@ -174,7 +174,7 @@ class ExpressionCompiler:
         if expression.type.kind in NUMERIC:
             return f"({self.compile(expression)})::DOUBLE"
         if expression.type.kind is Kind.NULL:
-            return "NULL::DOUBLE"
+            return Term("NULL::DOUBLE")
         if is_variant(expression.type):
             return macro("cy_number", self.compile(expression))
         return self.mismatch(expression, "a number", "DOUBLE")
@@ -237,7 +237,7 @@ class ExpressionCompiler:
         """A property read in the representation of `static_type` (the binder's type for it)."""
         column = self.context.catalog.column(entity, key)
         if column is None:
-            return f"NULL::{sql_type(static_type)}"
+            return Term(f"NULL::{sql_type(static_type)}")
         column_type = self.context.catalog.column_type(entity, key) or t.ANY
         read = self.entity_column(entity, id_sql, column)
         if sql_type(column_type) == sql_type(static_type):
@@ -292,16 +292,16 @@ class ExpressionCompiler:
         if kind in (Kind.NODE, Kind.RELATIONSHIP):
             entity = "node" if kind is Kind.NODE else "relationship"
             if self.context.catalog.column(entity, node.key) is None:
-                return f"NULL::{sql_type(node.type)}"
+                return Term(f"NULL::{sql_type(node.type)}")
             return self.property_of_entity(entity, self.compile(subject), node.key, node.type)
         if subject.type.is_record:
             field = subject.type.field(node.key)
             if field is None:
-                return f"NULL::{sql_type(node.type)}"
+                return Term(f"NULL::{sql_type(node.type)}")
             # in the representation the expression's type asks for (a field of a record read as ANY)
             return convert(f"struct_extract({self.compile(subject)}, {sql_string(node.key)})", field, node.type)
         if kind is Kind.NULL:
-            return "NULL::VARIANT"
+            return Term("NULL::VARIANT")
         if kind in t.TEMPORAL_KINDS and node.type.kind is not Kind.ANY:
             with runtime_temporal.isolated():
                 return temporal_values.component(self.compile(subject), kind, node.key)
@@ -419,7 +419,7 @@ class ExpressionCompiler:
             labels_sql = self.entity_column("node", self.compile(subject), "labels")
             return self.label_predicate(node.labels, labels_sql, relationship=False)
         if subject.type.kind is Kind.NULL:
-            return "NULL::BOOLEAN"
+            return Term("NULL::BOOLEAN")
         labels_sql = self.variant_labels(self.variant(subject))
         return let([labels_sql], lambda labels: (
             f"CASE WHEN {labels} IS NULL THEN NULL ELSE "
@@ -436,7 +436,7 @@ class ExpressionCompiler:
             labels_sql = self.entity_column("node", self.compile(subject), "labels")
             return has_labels_sql(labels_sql, names, node.quantifier)
         if subject.type.kind is Kind.NULL:
-            return "NULL::BOOLEAN"
+            return Term("NULL::BOOLEAN")
         labels_sql = self.variant_labels(self.variant(subject))
         return let([labels_sql], lambda labels: (
             f"CASE WHEN {labels} IS NULL THEN NULL ELSE {has_labels_sql(labels, names, node.quantifier)} END"))
@@ -774,7 +774,7 @@ def equality_sql(left: tuple[str, CypherType], right: tuple[str, CypherType]) ->
     (a, a_type), (b_, b_type) = left, right
     lk, rk = a_type.kind, b_type.kind
     if Kind.NULL in (lk, rk):
-        return "NULL::BOOLEAN"
+        return Term("NULL::BOOLEAN")
     if lk in NUMERIC and rk in NUMERIC:
         if lk is Kind.INTEGER and rk is Kind.INTEGER:
             return f"({a} = {b_})"
@@ -800,7 +800,7 @@ def equality_sql(left: tuple[str, CypherType], right: tuple[str, CypherType]) ->
 def _compare(compiler: ExpressionCompiler, op: str, left: b.BoundExpression, right: b.BoundExpression) -> str:
     lk, rk = left.type.kind, right.type.kind
     if Kind.NULL in (lk, rk):
-        return "NULL::BOOLEAN"
+        return Term("NULL::BOOLEAN")
     if lk in NUMERIC and rk in NUMERIC:
         if lk is Kind.INTEGER and rk is Kind.INTEGER:
             return f"({compiler.compile(left)} {op} {compiler.compile(right)})"
@@ -848,7 +848,7 @@ def _arithmetic(op: str) -> Callable[[ExpressionCompiler, b.BOperator], str]:
         left, right = node.operands
         lk, rk = left.type.kind, right.type.kind
         if Kind.NULL in (lk, rk):
-            return f"NULL::{sql_type(node.type)}"
+            return Term(f"NULL::{sql_type(node.type)}")
         if lk in NUMERIC and rk in NUMERIC and op != "^":
             if lk is Kind.INTEGER and rk is Kind.INTEGER:
                 a, b_ = compiler.compile(left), compiler.compile(right)
@@ -959,7 +959,7 @@ def _concat(compiler: ExpressionCompiler, node: b.BOperator) -> str:
     """`a || b`: strings or lists joined (GQL's concatenation); null if either side is null."""
     left, right = node.operands
     if Kind.NULL in (left.type.kind, right.type.kind):
-        return f"NULL::{sql_type(node.type)}"
+        return Term(f"NULL::{sql_type(node.type)}")
     if left.type.kind is Kind.STRING and right.type.kind is Kind.STRING:
         return _text_concat(compiler, node)
     if node.type.kind is Kind.LIST:

@@ -12,7 +12,7 @@ from engine.sqlgen import spatial, spatial_values, temporal
 from engine.sqlgen.collections import FUNCTIONS as COLLECTION_FUNCTIONS
 from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entries
 from engine.sqlgen.runtime import LIST_CAP, error_sql, list_too_long, normal_form_function
-from engine.sqlgen.sql import let, macro
+from engine.sqlgen.sql import Term, let, macro
 from engine.types import TEMPORAL_KINDS, Kind, is_variant
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
@@ -68,7 +68,7 @@ def _size(c: ExpressionCompiler, f: b.BFunction) -> str:
     if kind is Kind.LIST:
         return f"len({c.compile(argument)})"
     if kind is Kind.NULL:
-        return "NULL::BIGINT"
+        return Term("NULL::BIGINT")
     if kind is Kind.VECTOR:  # a vector's size is its dimension (Cypher manual, Vector functions)
         return macro("cy_vector_dimension", c.compile(argument))
     return by_kind(c, argument, {4: lambda v: f"length({as_text(v)})", 5: lambda v: f"len({as_list(v)})",
@@ -156,7 +156,7 @@ def _keys(c: ExpressionCompiler, f: b.BFunction) -> str:
 
 def _properties(c: ExpressionCompiler, f: b.BFunction) -> str:
     if f.arguments[0].type.kind is Kind.NULL:
-        return "NULL::VARIANT"
+        return Term("NULL::VARIANT")
     return c.compile(b.BEntityProperties(f.arguments[0], type=f.type, span=f.span))
 
 
