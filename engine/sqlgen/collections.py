@@ -71,8 +71,20 @@ def _distinct(c: ExpressionCompiler, f: b.BFunction) -> str:
     argument = f.arguments[0]
     if _native(argument):
         return let([c.compile(argument)], lambda values: _first_of_each(values, "x", "x"))
+    if not c.context.lambda_depth:
+        return _as_declared(_first_of_each_grouped(_variants(c, argument)), f)
     return _as_declared(let([_variants(c, argument)], lambda values: _first_of_each(
         f"list_transform({values}, lambda x: {{'k': cy_key(x), 'v': x}})", "x.k", "x.v")), f)
+
+
+def _first_of_each_grouped(values: str) -> str:
+    """`_first_of_each` over VARIANTs keyed by `cy_key`, as a subquery that unnests the list and groups by
+    key: DuckDB binds `cy_key` (five macro levels, each a lambda) once per enclosing lambda level, so keying
+    inside the lambdas of `_first_of_each` took seconds to plan for a three-element list."""
+    elements = "SELECT unnest(s.l) AS v, generate_subscripts(s.l, 1) AS i"
+    firsts = f"SELECT first(v ORDER BY i) AS v, min(i) AS i FROM ({elements}) GROUP BY cy_key(v)"
+    return (f"(SELECT CASE WHEN s.l IS NULL THEN NULL ELSE coalesce((SELECT list(v ORDER BY i) FROM ({firsts})),"
+            f" []::VARIANT[]) END FROM (SELECT {values} AS l) AS s)")
 
 
 def _first_of_each(items: str, key: str, value: str) -> str:

@@ -37,3 +37,18 @@ def test_reduce_reads_components_of_temporal_values_and_points(query: str, expec
     null from it, a point's `p.y` failed to bind, until the element was read back as its STRUCT."""
     with engine.connect(":memory:") as db:
         assert db.execute(query).fetchall() == [(expected,)]
+
+
+MIXED_LISTS = ("[[1, 'a', 1, 1.0, null, null, 2], null, [], ['b', 'b', [1], [1.0], {k: 1}, {k: 1.0}],"
+               " [true, 'true', true]]")
+
+
+def test_coll_distinct_of_mixed_lists_is_the_same_in_a_row_and_inside_a_list_expression():
+    """Over VARIANT lists coll.distinct groups by `cy_key` in a subquery on a row, and keys inside lambdas in a
+    list expression (where no subquery may go): both keep each first equal element, and one null."""
+    expected = [[1, "a", None, 2], None, [], ["b", [1], {"k": 1}], [True, "true"]]
+    with engine.connect(":memory:") as db:
+        rows = db.execute(f"UNWIND {MIXED_LISTS} AS l RETURN coll.distinct(l) AS d").fetchall()
+        assert [row[0] for row in rows] == expected
+        [(inside,)] = db.execute(f"RETURN [l IN {MIXED_LISTS} | apoc.coll.toSet(l)] AS d").fetchall()
+        assert inside == expected
