@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from re import _constants as sre_constants  # type: ignore[attr-defined]
 from re import _parser as sre_parse  # type: ignore[attr-defined]
-from typing import Any
+from typing import Any, TypeVar
 
 from engine import types as t
 from engine.apoc.binding import bind
@@ -19,6 +19,8 @@ from engine.semantic import bound as b
 from engine.sqlgen.expressions import ExpressionCompiler, convert
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import let, macro
+
+Planned = TypeVar("Planned")
 
 
 def _fail(message_sql: str) -> str:
@@ -227,30 +229,37 @@ def regex_groups(pattern: str) -> int:
     return parsed.state.groups - 1
 
 
+def _planned_text(c: ExpressionCompiler, expression: b.BoundExpression, what: str,
+                  plan: Callable[[str], Planned]) -> tuple[str, Planned]:
+    """SQL for a string the statement gives (a literal or a parameter) and `plan` of it, made when the statement
+    compiles (`plan` raises ValueError for one the engine does not run). A parameter's later value (the
+    statement run again from the cache) is read only where it plans the same, else as null."""
+    given = expression.value if isinstance(expression, b.BLiteral) else expression.given \
+        if isinstance(expression, b.BParameter) else None
+    if not isinstance(given, str):
+        raise UnsupportedFeature(f"{what} that is not a literal or a parameter string", expression.span)
+    try:
+        planned = plan(given)
+    except ValueError as error:
+        raise UnsupportedFeature(str(error), expression.span) from None
+    if not isinstance(expression, b.BParameter):
+        return c.context.parameters.text(given), planned
+
+    def derive(value: Any) -> str | None:
+        try:
+            return value if isinstance(value, str) and plan(value) == planned else None
+        except ValueError:
+            return None
+    return c.context.parameters.derived(expression.name, given, derive, "VARCHAR") or "NULL::VARCHAR", planned
+
+
 def _regex_groups(c: ExpressionCompiler, f: b.BFunction) -> str:
     """apoc.text.regexGroups(text, regex): per match, the match and its groups; [] for a null text or regex.
     The regex must be known when the statement compiles (its groups shape the SQL)."""
     text, pattern = f.arguments
     if isinstance(pattern, b.BLiteral) and pattern.value is None:
         return "[]::VARCHAR[][]"
-    given = pattern.value if isinstance(pattern, b.BLiteral) else pattern.given \
-        if isinstance(pattern, b.BParameter) else None
-    if not isinstance(given, str):
-        raise UnsupportedFeature("apoc.text.regexGroups() with a regex that is not a literal or a parameter string",
-                                 pattern.span)
-    try:
-        count = regex_groups(given)
-    except ValueError as error:
-        raise UnsupportedFeature(str(error), pattern.span) from None
-    if isinstance(pattern, b.BParameter):
-        def derive(value: Any) -> str | None:
-            try:
-                return value if isinstance(value, str) and regex_groups(value) == count else None
-            except ValueError:
-                return None
-        regex = c.context.parameters.derived(pattern.name, given, derive, "VARCHAR") or "NULL::VARCHAR"
-    else:
-        regex = c.context.parameters.text(given)
+    regex, count = _planned_text(c, pattern, "apoc.text.regexGroups() with a regex", regex_groups)
     def body(s: str) -> str:
         columns = ", ".join(f"regexp_extract_all({s}, {regex}, {index})" for index in range(count + 1))
         return (f"CASE WHEN {s} IS NULL THEN []::VARCHAR[][] ELSE list_transform(list_zip({columns}), lambda m:"
@@ -366,30 +375,14 @@ def _text_format(c: ExpressionCompiler, f: b.BFunction) -> str:
     %X, %n and %% (flags -, 0, +, space and ','; width; precision), the text known when the statement
     compiles. A null text gives null, null params the text as it is."""
     text = f.arguments[0]
-    given = text.value if isinstance(text, b.BLiteral) else text.given if isinstance(text, b.BParameter) else None
-    if isinstance(text, b.BLiteral) and given is None:
+    if isinstance(text, b.BLiteral) and text.value is None:
         return "NULL::VARCHAR"
-    if not isinstance(given, str):
-        raise UnsupportedFeature("apoc.text.format() with a format that is not a literal or a parameter string",
-                                 text.span)
+    template, parts = _planned_text(c, text, "apoc.text.format() with a format", format_plan)
     if len(f.arguments) > 2:
         language = f.arguments[2]
         tag = language.value if isinstance(language, b.BLiteral) else None
         if not (isinstance(tag, str) and re.fullmatch(r"(?i)en(?:[-_].*)?", tag)):
             raise UnsupportedFeature("apoc.text.format() with a language other than English", language.span)
-    try:
-        parts = format_plan(given)
-    except ValueError as error:
-        raise UnsupportedFeature(str(error), text.span) from None
-    if isinstance(text, b.BParameter):
-        def derive(value: Any) -> str | None:
-            try:
-                return value if isinstance(value, str) and format_plan(value) == parts else None
-            except ValueError:
-                return None
-        template = c.context.parameters.derived(text.name, given, derive, "VARCHAR") or "NULL::VARCHAR"
-    else:
-        template = c.context.parameters.text(given)
     items, element = c.list_value(f.arguments[1])
     values = convert(items, t.list_of(element), t.ANY_LIST)
 
