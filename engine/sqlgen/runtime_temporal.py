@@ -86,24 +86,16 @@ class Flow:
         return names
 
     def render(self, result: str) -> str:
-        reference = re.compile(rf"\b{self.param}\.(f\d+)\b")
-        live = set(reference.findall(result))
-        if not live:
-            return result
-        kept: list[tuple[list[tuple[str, str]], list[str]]] = []
-        for stage in reversed(self.stages[1:]):
-            defined = {name for name, _ in stage}
-            new = [(name, value) for name, value in stage if name in live]
-            carried = sorted(live - defined, key=lambda name: int(name[1:]))
-            kept.append((new, carried))
-            live = (live - defined).union(*(reference.findall(value) for _, value in new))
-        first = [(name, value) for name, value in self.stages[0] if name in live] or [("f_", "NULL")]
-        sql = "{" + ", ".join(f"'{name}': {value}" for name, value in first) + "}"
+        """Each stage carries every field bound before it: which of them a later stage reads is known only
+        from its SQL text, and no decision here reads SQL text (ADR-0072)."""
         p = self.param
-        for new, carried in reversed(kept):
-            fields = [f"'{name}': {p}.{name}" for name in carried] + [f"'{name}': {value}" for name, value in new]
-            if new:
-                sql = f"list_transform([{sql}], lambda {p}: {{{', '.join(fields)}}})[1]"
+        defined: list[str] = []
+        sql = ""
+        for stage in self.stages:
+            fields = [f"'{name}': {p}.{name}" for name in defined] + [f"'{name}': {value}" for name, value in stage]
+            struct = "{" + ", ".join(fields) + "}"
+            sql = struct if not defined else f"list_transform([{sql}], lambda {p}: {struct})[1]"
+            defined += [name for name, _ in stage]
         return f"list_transform([{sql}], lambda {p}: {result})[1]"
 
 
