@@ -18,7 +18,7 @@ from engine.compile import bind
 from engine.errors import CypherError, DatabaseLocked, DatabaseNotFound, UnsupportedFeature
 from engine.execute import macros, normal_forms, runtime_catalog, statement_cache
 from engine.execute.executor import Executor
-from engine.execute.profile import Profile
+from engine.execute.profile import Profile, profiled_rows
 from engine.execute.results import Result, empty_counters
 from engine.execute.schema_info import describe_schema
 from engine.execute.statement_cache import StatementCache
@@ -38,7 +38,7 @@ from engine.limits import (
     refuse_deep_parameters,
     text_cap,
 )
-from engine.plan.describe import EXPLAIN_COLUMNS, PlanLine, plan_lines, schema_line
+from engine.plan.describe import EXPLAIN_COLUMNS, plan_lines, schema_line
 from engine.plugins import compiler as _plugins  # noqa: F401 - registers the feature packages
 from engine.procedures import ProcedureRegistry
 from engine.quoting import sql_identifier, sql_string
@@ -114,15 +114,6 @@ def _timed(result: Result, started: float, binding: float) -> Result:
     """`result` with the statement's total time (since `started`) and its parsing and binding time."""
     result.timings.update(bind=binding, total=time.perf_counter() - started)
     return result
-
-
-def _measured(line: PlanLine, profile: Profile) -> dict[str, Any]:
-    """PROFILE's rows and time of the step `line` is the topmost operator of (None on the others: the SQL of
-    a step runs as one, its operators' rows are not counted apart)."""
-    if not line.root_of_step or line.step > len(profile.steps):
-        return {"rows": None, "ms": None}
-    measured = profile.steps[line.step - 1]
-    return {"rows": measured.rows, "ms": round(measured.seconds * 1000, 3)}
 
 
 def _reads_only(statement: BoundQuery | BSchemaCommand) -> bool:
@@ -421,7 +412,7 @@ class Connection:
             bound = self._rebound(bound, parsed, params, statement)
             result = self._after(self._executor.run(bound, statement, read_only=read_only, timeout=timeout,
                                                     profile=profile))
-        result.plan = [{**line.as_row(), **_measured(line, profile)} for line in lines]
+        result.plan = profiled_rows(lines, profile)
         return result
 
     @_bounded_depth

@@ -103,6 +103,22 @@ class Executor:
         self._timeout = timeout
         self._profile = profile
         self.compiled = None
+        with self._profiling(profile is not None):
+            return self._run(statement, text, read_only)
+
+    @contextlib.contextmanager
+    def _profiling(self, on: bool) -> Iterator[None]:
+        """DuckDB's profiler on for a PROFILE's run (its operators and rows, read after each SQL statement)."""
+        if not on:
+            yield
+            return
+        self.connection.execute("PRAGMA enable_profiling = 'no_output'")
+        try:
+            yield
+        finally:
+            self.connection.execute("PRAGMA disable_profiling")
+
+    def _run(self, statement: b.BoundQuery | b.BSchemaCommand, text: str, read_only: bool) -> Result:
         if isinstance(statement, b.BSchemaCommand):
             if read_only and statement.statement.__class__.__name__.startswith(("Create", "Drop")):
                 raise ReadOnlyViolation("schema commands write: use a writing call")

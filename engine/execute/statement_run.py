@@ -7,7 +7,7 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import duckdb
 
@@ -24,6 +24,7 @@ from engine.sqlgen.relation import Relation
 from engine.storage.schema import GraphStore
 
 _TABLE_NAMES = itertools.count()
+T = TypeVar("T")
 
 
 class StatementRun:
@@ -92,20 +93,29 @@ full-text indexes have yet to see."""
         ran = self._run_sql(sql, parameters, last=True)
         started = time.perf_counter()
         try:
-            return ran.fetchall()
+            return self._profiled(ran, ran.fetchall())
         finally:
             self.sql_seconds += time.perf_counter() - started
 
     def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
-        self._run_sql(sql, parameters)
+        ran = self._run_sql(sql, parameters)
+        self._profiled(ran, None)
 
     def fetchall(self, sql: str, parameters: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        return self._run_sql(sql, parameters).fetchall()
+        ran = self._run_sql(sql, parameters)
+        return self._profiled(ran, ran.fetchall())
 
     def fetchone(self, sql: str, parameters: Sequence[Any] = ()) -> tuple[Any, ...]:
-        row = self._run_sql(sql, parameters).fetchone()
+        ran = self._run_sql(sql, parameters)
+        row = self._profiled(ran, ran.fetchone())
         assert row is not None
         return row
+
+    def _profiled(self, ran: duckdb.DuckDBPyConnection, fetched: T) -> T:
+        """`fetched`, the rows of the SQL statement that just ran; under PROFILE, its operators kept first."""
+        if self.profile is not None:
+            self.profile.ran(ran)
+        return fetched
 
     def materialize(self, select: str, variables: list[Any], parameters: Sequence[Any] = (), *,
                     dense: bool = False) -> Relation:

@@ -1,6 +1,6 @@
 """The plan (engine/plan, ADR-0057) as users see it: EXPLAIN shows the operator tree with estimated rows and
 what the rules decided about each step, without running anything; PROFILE runs the statement and gives each
-step's rows and time;
+step's rows and time, and those of each operator DuckDB ran for it;
 `python -m engine explain` prints the plan first. Assertions are on plan shape, not on SQL."""
 
 from __future__ import annotations
@@ -92,16 +92,46 @@ def test_explain_needs_no_parameters_and_points_errors_into_the_text_as_sent(db)
     assert raised.value.column == 18 and "EXPLAIN MATCH (n RETURN n" in str(raised.value)
 
 
+def cypher_lines(plan: list[dict]) -> list[dict]:
+    """PROFILE's lines of the Cypher plan, without the operators DuckDB ran under each step."""
+    return [line for line in plan if line["notes"] != "DuckDB"]
+
+
 def test_profile_runs_the_statement_and_gives_rows_and_time_per_step(db):
     result = db.execute("PROFILE MATCH (p:P) WHERE p.id <= 30 WITH p.g AS g, count(*) AS c RETURN g, c ORDER BY g")
     assert len(result.rows) == 10
-    measured = [(line["operator"], line["step"]) for line in result.plan if line["ms"] is not None]
+    lines = cypher_lines(result.plan)
+    measured = [(line["operator"], line["step"]) for line in lines if line["ms"] is not None]
     assert measured == [("+Sort", 3), ("+EagerAggregation", 2), ("+Filter", 1)]
-    assert result.plan[1]["rows"] == 10
+    assert lines[1]["rows"] == 10
     assert all(line["ms"] >= 0 for line in result.plan if line["ms"] is not None)
+    assert [line["id"] for line in result.plan] == list(range(len(result.plan)))
     written = db.execute("PROFILE UNWIND range(1, 7) AS i CREATE (:Q {i: i}) WITH i RETURN count(*) AS c")
     assert written.rows == [(7,)] and written.counters["nodes_created"] == 7
-    assert written.plan[-1] == {**written.plan[-1], "operator": "+Unwind", "rows": 7}
+    assert cypher_lines(written.plan)[-1] == {**cypher_lines(written.plan)[-1], "operator": "+Unwind", "rows": 7}
+
+
+def test_profile_gives_the_rows_and_time_of_each_operator_duckdb_ran(db):
+    """ADR-0079: under each step's topmost operator, one level deeper, what DuckDB ran for the step, each
+    operator with its actual rows and time; a fused chain's operators sit under the step that ran them."""
+    db.execute("MATCH (p:P) WHERE p.id <= 20 CREATE (p)-[:R]->(:Q)")
+    result = db.execute("PROFILE MATCH (p:P)-[:R]->(q:Q) WHERE p.g = 3 RETURN count(*) AS c")
+    assert result.rows == [(2,)]
+    lines = result.plan
+    root = next(index for index, line in enumerate(lines) if line["operator"] == "+EagerAggregation")
+    ran = [line for line in lines if line["notes"] == "DuckDB"]
+    assert ran and all(line["step"] == lines[root]["step"] for line in ran)
+    assert all(line["operator"].startswith("| ") and line["rows"] is not None and line["ms"] >= 0 for line in ran)
+    assert lines[root + 1]["operator"] == "| +" + ran[0]["operator"].split("+")[-1]  # right under the step
+    scans = [line for line in ran if line["operator"].endswith("TABLE_SCAN")]
+    assert any(".nodes" in line["details"] for line in scans) and any(".rels" in line["details"] for line in scans)
+    assert {line["rows"] for line in ran} >= {1, 2}  # the count's one row; the two matches of p.g = 3
+    assert not {"PROJECTION", "RESULT_COLLECTOR"} & {line["operator"].split("+")[-1] for line in ran}
+    explained = db.execute("EXPLAIN MATCH (p:P)-[:R]->(q:Q) RETURN count(*) AS c").plan
+    assert all(line["notes"] != "DuckDB" for line in explained)
+    written = db.execute("PROFILE MATCH (p:P) WHERE p.id = 1 SET p.seen = true")
+    assert any(line["notes"] == "DuckDB" for line in written.plan)
+    assert db.execute("MATCH (p:P) WHERE p.seen RETURN count(*)").rows == [(1,)]
 
 
 def test_python_m_engine_explain_prints_the_plan_of_each_seed_statement():
