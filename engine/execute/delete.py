@@ -6,12 +6,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.execute.write_support import (
-    WriterBase,
-    WriteResult,
-    renumber,
-)
+from engine.execute.write_support import WriterBase, WriteResult
 from engine.semantic import bound as b
+from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import DELETED_TABLES
 from engine.sqlgen.relation import Relation
 from engine.sqlgen.runtime import error_sql
@@ -25,20 +22,24 @@ class DeleteWriter(WriterBase):
 
     def delete(self, clause: b.BDelete, relation: Relation) -> WriteResult:
         table = self.stored_rows(relation)
-        node_sets, rel_sets = [], []
+        parameters = Parameters()
+        node_sets: list[str] = []
+        rel_sets: list[str] = []
         for expression in clause.expressions:
-            _, compiler, alias, parameters = self.compiler(table)
+            bound_before = len(parameters.values)
+            _, compiler, alias, _ = self.compiler(table, parameters)
             kind = expression.type.kind
             value = compiler.compile(expression)
             source = f"FROM {table.sql} AS {alias}{compiler.context.join_text()}"
             if kind is Kind.NODE:
-                node_sets.append((f"SELECT {value} AS id {source}", parameters.values))
+                node_sets.append(f"SELECT {value} AS id {source}")
             elif kind is Kind.RELATIONSHIP:
-                rel_sets.append((f"SELECT {value} AS id {source}", parameters.values))
+                rel_sets.append(f"SELECT {value} AS id {source}")
             elif kind is Kind.PATH:
-                node_sets.append((f"SELECT unnest(({value}).nodes) AS id {source}", parameters.values))
-                rel_sets.append((f"SELECT unnest(({value}).rels) AS id {source}", parameters.values))
+                node_sets.append(f"SELECT unnest(({value}).nodes) AS id {source}")
+                rel_sets.append(f"SELECT unnest(({value}).rels) AS id {source}")
             elif kind is Kind.NULL:
+                parameters.truncate(bound_before)
                 continue
             else:
                 variant = compiler.variant(expression)
@@ -46,14 +47,13 @@ class DeleteWriter(WriterBase):
                 # relationship, path or list of them is a type error on the row that brings it
                 undeletable = error_sql("TypeError", "InvalidArgumentType", "'DELETE expects a node, relationship"
                                         f" or path, got ' || cy_type_name({variant})")
-                node_sets.append((f"SELECT CASE WHEN cy_kind({variant}) = 7 THEN cy_node_id({variant})"
-                                  f" WHEN cy_kind({variant}) NOT IN (0, 5, 8, 9) THEN {undeletable} END AS id"
-                                  f" {source}", parameters.values))
-                rel_sets.append((f"SELECT CASE WHEN cy_kind({variant}) = 8 THEN cy_rel_id({variant}) END AS id"
-                                 f" {source}", parameters.values))
+                node_sets.append(f"SELECT CASE WHEN cy_kind({variant}) = 7 THEN cy_node_id({variant})"
+                                 f" WHEN cy_kind({variant}) NOT IN (0, 5, 8, 9) THEN {undeletable} END AS id"
+                                 f" {source}")
+                rel_sets.append(f"SELECT CASE WHEN cy_kind({variant}) = 8 THEN cy_rel_id({variant}) END AS id"
+                                f" {source}")
         counters: Counter[str] = Counter()
-        nodes = self._id_set(node_sets, "nodes")
-        rels = self._id_set(rel_sets, "rels")
+        nodes, rels = self._id_sets(node_sets, rel_sets, parameters.values)
         if clause.detach and nodes is not None:
             attached = f"SELECT id FROM {nodes.sql}"
             extra = self.run.materialize(
@@ -88,13 +88,15 @@ class DeleteWriter(WriterBase):
             self.run.execute(f"INSERT INTO {DELETED_TABLES['relationship']} SELECT id, type FROM rels"
                              f" WHERE id IN (SELECT id FROM {rels.sql})")
 
-    def _id_set(self, selects: list[tuple[str, list[Any]]], table: str) -> Relation | None:
-        if not selects:
-            return None
-        values: list[Any] = []
-        parts = []
-        for sql, parameters in selects:
-            parts.append(renumber(sql, len(values)))
-            values.extend(parameters)
-        union = " UNION ".join(f"({part})" for part in parts)
-        return self.run.materialize(f"(SELECT DISTINCT id FROM ({union}) WHERE id IS NOT NULL)", [], values)
+    def _id_sets(self, node_sets: list[str], rel_sets: list[str],
+                 values: list[Any]) -> tuple[Relation | None, Relation | None]:
+        """The ids of the nodes and of the relationships the SELECTs give, stored in one table (one SQL
+        statement, the SELECTs numbering their placeholders in one list `values`)."""
+        if not node_sets and not rel_sets:
+            return None, None
+        union = " UNION ALL ".join([*(f"SELECT true AS node, id FROM ({sql})" for sql in node_sets),
+                                    *(f"SELECT false AS node, id FROM ({sql})" for sql in rel_sets)])
+        ids = self.run.materialize(f"(SELECT DISTINCT node, id FROM ({union}) WHERE id IS NOT NULL)", [], values)
+        nodes = Relation(f"(SELECT id FROM {ids.sql} WHERE node)", []) if node_sets else None
+        rels = Relation(f"(SELECT id FROM {ids.sql} WHERE NOT node)", []) if rel_sets else None
+        return nodes, rels

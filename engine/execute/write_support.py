@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -65,8 +64,11 @@ class WriterBase:
     def store(self) -> Any:
         return self.run.store
 
-    def compiler(self, relation: Relation) -> tuple[QueryCompiler, ExpressionCompiler, str, Parameters]:
-        parameters = Parameters()
+    def compiler(self, relation: Relation, parameters: Parameters | None = None,
+                 ) -> tuple[QueryCompiler, ExpressionCompiler, str, Parameters]:
+        """Compilers of expressions over `relation`'s rows, binding values in `parameters` (a new list when
+        not given; several compilers share one for SQL statements they write together)."""
+        parameters = parameters if parameters is not None else Parameters()
         queries = QueryCompiler(self.store.catalog, parameters)
         queries.aliases = self.run.aliases
         queries.tombstones = self.run.deleted_any
@@ -114,8 +116,3 @@ def column_list(alias: str, columns: list[str]) -> str:
     return "".join(f"{alias}.{column}, " for column in columns)
 
 
-def renumber(sql: str, offset: int) -> str:
-    """Shift `$n` placeholders by `offset` so several generated SELECTs can share one parameter list."""
-    if not offset:
-        return sql
-    return re.sub(r"\$(\d+)", lambda m: f"${int(m.group(1)) + offset}", sql)
