@@ -22,3 +22,8 @@ def sql_identifier(name: str) -> str:
 def cypher_name(name: str) -> str:
     """`name` as a backquoted Cypher name (a label, a key, an index)."""
     return "`" + name.replace("`", "``") + "`"
+
+
+def cypher_string(text: str) -> str:
+    """`text` as a Cypher string literal (an OPTIONS value in a statement SHOW INDEXES prints)."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"

@@ -39,7 +39,7 @@ from engine.execute.routines import (
     function_rows,
     procedure_rows,
 )
-from engine.quoting import cypher_name
+from engine.quoting import cypher_name, cypher_string
 from engine.semantic import bound as b
 from engine.semantic.type_predicates import PROPERTY_SCALARS, parse_type
 from engine.storage.schema import ConstraintInfo, IndexInfo
@@ -430,7 +430,7 @@ def _cypher_literal(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+        return cypher_string(value)
     return repr(value)
 
 
