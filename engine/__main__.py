@@ -1,10 +1,15 @@
-"""`python -m engine explain "CYPHER" [--params JSON] [--db PATH] [--verbose]`: how a statement runs, by eye.
+"""`python -m engine explain|profile "CYPHER" [--params JSON] [--db PATH]`: how a statement runs, by eye.
 
-Prints the statement's plan (a step per clause, what the rules decided: `EXPLAIN`), then every SQL statement
-the executor runs, with its bound values, from a run in a transaction that is rolled back, so explaining a
-write changes nothing. The SQL needs the parameters' values; without them the plan is shown, unknown
-parameters typed as anything, and the parameters named as unknown. An error is printed with its kind.
-`--verbose` adds the tokens, the syntax tree and the bound statement.
+`explain` prints the statement's plan (a step per clause, what the rules decided: `EXPLAIN`), then every SQL
+statement the executor runs, with its bound values, from a run in a transaction that is rolled back, so
+explaining a write changes nothing. The SQL needs the parameters' values; without them the plan is shown,
+unknown parameters typed as anything, and the parameters named as unknown. `--verbose` adds the tokens, the
+syntax tree and the bound statement.
+
+`profile` runs the statement as `PROFILE` does (a write is committed to `--db`) and prints its plan with
+each step's rows and time and, under each step, the operators DuckDB ran for it with theirs (ADR-0079).
+
+An error is printed with its kind.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import sys
 import engine
 from engine.syntax import ast
 from engine.syntax.parser import parse_script
+from engine.syntax.prefix import plan_prefix
 from engine.syntax.tokenizer import tokenize
 
 
@@ -26,7 +32,7 @@ def explain(statement: str, params: dict[str, object] | None, path: str, *, verb
     if verbose:
         lines += ["== tokens", " ".join(token.text for token in tokenize(statement)), "", "== syntax tree",
                   ast.dump(parse_script(statement)[0][0]), ""]
-    texts = statements(statement)
+    texts = statements(plan_prefix(statement)[1])  # `EXPLAIN ...` explains the statement
     with engine.connect(path) as db:
         for text in texts:
             title = f" of: {' '.join(text.split())[:70]}" if len(texts) > 1 else ""
@@ -47,6 +53,23 @@ def explain(statement: str, params: dict[str, object] | None, path: str, *, verb
                 lines.append(f"-- {number}" + (f"  values: {values}" if values else ""))
                 lines.append(sql)
             lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+PROFILE_COLUMNS = ("id", "operator", "details", "estimatedRows", "rows", "ms", "step", "notes")
+
+
+def profile(statement: str, params: dict[str, object] | None, path: str) -> str:
+    """The profiled plan of each statement in `statement`, run (and committed) in order."""
+    lines: list[str] = []
+    texts = statements(plan_prefix(statement)[1])
+    with engine.connect(path) as db:
+        for text in texts:
+            title = f" of: {' '.join(text.split())[:70]}" if len(texts) > 1 else ""
+            result = db.execute("PROFILE " + text, params or {})
+            plan = [tuple("" if line[column] is None else line[column] for column in PROFILE_COLUMNS)
+                    for line in result.plan or []]
+            lines += [f"== profile{title}: {len(result.rows)} rows", render_rows(list(PROFILE_COLUMNS), plan), ""]
     return "\n".join(lines).rstrip()
 
 
@@ -77,10 +100,18 @@ def main(argv: list[str] | None = None) -> int:
     explain_parser.add_argument("--verbose", action="store_true",
                                 help="also the tokens, the syntax tree and the bound statement")
     explain_parser.add_argument("--db", default=":memory:", help="database file (default: a fresh in-memory one)")
+    profile_parser = commands.add_parser("profile", help="run a statement and show its plan with the rows and time "
+                                         "of each step and of each operator DuckDB ran (writes are committed)")
+    profile_parser.add_argument("statement")
+    profile_parser.add_argument("--params", default=None, help="parameters as a JSON object")
+    profile_parser.add_argument("--db", default=":memory:", help="database file (default: a fresh in-memory one)")
     arguments = parser.parse_args(argv)
     try:
         params = json.loads(arguments.params) if arguments.params else None
-        print(explain(arguments.statement, params, arguments.db, verbose=arguments.verbose))
+        if arguments.command == "profile":
+            print(profile(arguments.statement, params, arguments.db))
+        else:
+            print(explain(arguments.statement, params, arguments.db, verbose=arguments.verbose))
     except engine.CypherError as error:
         print(f"{type(error).__name__}: {error}", file=sys.stderr)
         return 1

@@ -145,6 +145,22 @@ def test_python_m_engine_explain_prints_the_plan_of_each_seed_statement():
         assert plans == len([part for part in cell.text.split(";") if part.strip()]), (cell.name, done.stdout)
 
 
+def test_python_m_engine_profile_prints_each_steps_rows_and_the_operators_duckdb_ran(tmp_path):
+    database = str(tmp_path / "g.duckdb")
+    statements = ("PROFILE UNWIND range(1, 10) AS i CREATE (:P {i: i});"
+                  " MATCH (p:P) WHERE p.i > $min RETURN count(*) AS c")
+    done = subprocess.run([sys.executable, "-m", "engine", "profile", statements, "--params", '{"min": 3}',
+                           "--db", database], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    second = done.stdout.split("== profile of: MATCH")[1]
+    assert second.startswith(" (p:P) WHERE p.i > $min RETURN count(*) AS c: 1 rows")
+    ran = [line.split() for line in second.splitlines() if line.endswith("DuckDB")]
+    assert any(words[1] == "|" and "TABLE_SCAN" in words[2] for words in ran)
+    assert "7" in {words[-4] for words in ran}  # columns end rows, ms, step, notes: the seven nodes with i > 3
+    with engine.connect(database) as db:  # PROFILE commits, as in Neo4j
+        assert db.execute("MATCH (p:P) RETURN count(*)").rows == [(10,)]
+
+
 def test_python_m_engine_explain_without_params_names_the_unknown_parameters_and_errors_give_their_kind():
     query = "MATCH (n:P {name: $name}) WHERE n.age > $age RETURN n.name"
     done = subprocess.run([sys.executable, "-m", "engine", "explain", query], cwd=ROOT, capture_output=True,
