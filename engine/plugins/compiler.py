@@ -21,6 +21,7 @@ from engine.apoc import periodic as apoc_periodic
 from engine.apoc import refactor as apoc_refactor
 from engine.apoc import schema as apoc_schema
 from engine.apoc import text as apoc_text
+from engine.apoc import virtual as apoc_virtual
 from engine.dbms import procedures as dbms_procedures
 from engine.dbms import schema_visualization
 from engine.execute.index_kinds import IndexKind, register_index_kind
@@ -60,6 +61,9 @@ signatures.register_functions(apoc_json.SIGNATURES)
 sql_functions.register_functions(apoc_json.FUNCTIONS)
 signatures.register_functions(apoc_collections.SIGNATURES)
 sql_functions.register_functions(apoc_collections.FUNCTIONS)
+signatures.register_functions(apoc_virtual.SIGNATURES)
+sql_functions.register_functions(apoc_virtual.FUNCTIONS)
+signatures.VIRTUAL_MAKERS.update(apoc_virtual.MAKERS)
 signatures.register_aggregates(apoc_aggregates.BINDINGS)
 projection.register_aggregates(apoc_aggregates.AGGREGATES)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
@@ -67,7 +71,7 @@ extensions.SEARCH_CALLS["vector"] = vector_search_call
 PROCEDURE_MACRO_PACKAGES = (VECTOR_PROCEDURE_MACROS, apoc_create.PROCEDURE_MACROS, apoc_merge.PROCEDURE_MACROS,
                             apoc_cypher.PROCEDURE_MACROS, apoc_periodic.PROCEDURE_MACROS, apoc_schema.PROCEDURE_MACROS,
                             apoc_nodes.PROCEDURE_MACROS, apoc_path.PROCEDURE_MACROS,
-                            apoc_refactor.PROCEDURE_MACROS)
+                            apoc_refactor.PROCEDURE_MACROS, apoc_virtual.PROCEDURE_MACROS)
 procedure_macros.PROCEDURE_MACROS.update({macro.name.lower(): macro
                                           for package in PROCEDURE_MACRO_PACKAGES for macro in package})
 function_macros.FUNCTION_MACROS.update(apoc_functions.macros())

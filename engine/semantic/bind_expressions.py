@@ -28,6 +28,7 @@ from engine.semantic.functions import (
     ARGUMENT_KINDS,
     KEYWORD_ARGUMENTS,
     SIGNATURES,
+    VIRTUAL_MAKERS,
     KeywordArgument,
 )
 from engine.semantic.known_names import NOT_YET_FUNCTIONS, did_you_mean
@@ -68,6 +69,9 @@ query can write)."""
 
 class ExpressionBinding:
     """The expression part of the binder (`binder.Binder`)."""
+
+    virtual_sites: list[int]
+    """How many calls making virtual elements the statement holds so far (`b.VirtualSite`)."""
 
     # -- expressions -------------------------------------------------------------------------------
 
@@ -320,7 +324,12 @@ class ExpressionBinding:
         for argument, allowed in zip(arguments, signature.accepts, strict=False):
             if allowed is not None:
                 check_kinds(argument, allowed, f"{node.name}()")
-        return b.BFunction(name, arguments, type=signature.returns([a.type for a in arguments]), span=node.span)
+        site = None
+        if name in VIRTUAL_MAKERS:
+            self.virtual_sites[0] += 1
+            site = b.VirtualSite(self.virtual_sites[0], self.virtual_sites)
+        return b.BFunction(name, arguments, site, type=signature.returns([a.type for a in arguments]),
+                           span=node.span)
 
     def _bind_aggregate(self, node: ast.FunctionCall, name: str, scope: Scope,
                         context: ExpressionContext) -> b.BoundExpression:

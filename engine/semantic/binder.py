@@ -73,6 +73,7 @@ class Binder(PatternBinding, ExpressionBinding):
         self.updating = False
         self.property_types: PropertyTypes = property_types or (lambda entity, key: t.ANY)
         self.writes: list[tuple[tuple[str, ...], str | None, CypherType]] = []
+        self.virtual_sites = [0]
 
     # -- statements --------------------------------------------------------------------------------
 

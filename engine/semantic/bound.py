@@ -115,11 +115,24 @@ class BHasDynamicLabels(BoundExpression):
 
 
 @dataclass(eq=False)
+class VirtualSite:
+    """Where in its statement a call that makes virtual nodes or relationships stands (ADR-0074): the calls
+    are numbered 1, 2, ... as the binder meets them, and `sites` (shared by every call of the statement) holds
+    how many there are once binding is done. An element's id is made from the row's number, the call's
+    `index` and that count (`sqlgen.virtual_ids`)."""
+
+    index: int
+    sites: list[int]
+
+
+@dataclass(eq=False)
 class BFunction(BoundExpression):
-    """A scalar function of the function table, by its canonical (lower-case) name."""
+    """A scalar function of the function table, by its canonical (lower-case) name; `site` is set for a call
+    that makes virtual elements (`semantic.functions.VIRTUAL_MAKERS`)."""
 
     name: str
     arguments: tuple[BoundExpression, ...]
+    site: VirtualSite | None = None
 
 
 @dataclass(eq=False)
@@ -504,6 +517,13 @@ def reads_any(root: object, variables: set[int]) -> bool:
         if isinstance(node, BSubquery) and any(id(variable) in variables for variable in node.imports):
             return True
     return False
+
+
+def makes_virtual(root: object) -> bool:
+    """Whether `root` (an expression, a clause, lists of them) holds a call that makes virtual elements, not
+    counting subqueries (they number their own rows)."""
+    return any(isinstance(node, BFunction) and node.site is not None
+               for node in walk(root, prune=lambda node: isinstance(node, BSubquery)))
 
 
 UNTYPED_AGGREGATES = frozenset({"min", "max"})

@@ -198,6 +198,10 @@ ARGUMENT_KINDS: dict[str, tuple[frozenset[Kind] | None, ...]] = {
 
 SIGNATURES: dict[str, FunctionSignature] = _signatures()
 
+VIRTUAL_MAKERS: set[str] = set()
+"""The functions (lower-case) that make a virtual node or relationship per call, each of which the binder gives
+a `VirtualSite` (ADR-0074); filled by the feature packages that add them (APOC's `apoc.create.vNode`, ...)."""
+
 
 def register_functions(entries: Sequence[tuple[Any, ...]]) -> None:
     """Functions a feature package adds (the vector functions): (lower-case name, least and most arguments,

@@ -17,14 +17,12 @@ NOT_YET_FUNCTIONS = frozenset({
     "apoc.coll.shuffle", "apoc.coll.randomitems", "apoc.text.random",
     "apoc.util.compress", "apoc.util.decompress", "apoc.date.fields", "apoc.date.convertformat",
     "apoc.date.systemtimezone",
-    "apoc.create.vnode", "apoc.create.vrelationship", "apoc.create.virtual.fromnode",
 })
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
 NOT_YET_PROCEDURES = frozenset({
     "apoc.periodic.commit", "apoc.schema.assert", "apoc.load.json",
-    "apoc.create.vnode", "apoc.create.vnodes", "apoc.create.vrelationship", "apoc.create.vpattern",
-    "apoc.create.vpatternfull", "apoc.create.virtualpath", "apoc.meta.graph.of", "apoc.meta.subgraph",
+    "apoc.create.virtualpath", "apoc.meta.graph.of", "apoc.meta.subgraph",
     "apoc.meta.graphsample",
 })
 """Procedures of Neo4j and APOC Core the engine does not run yet (lower case)."""

@@ -216,6 +216,12 @@ class SelectContext:
     the body compiles as a subquery's (kept row order, no separate SQL statements)."""
     read_trackers: list[set[str]] = field(default_factory=list)
     """Open `tracking_entity_reads` scopes, innermost last."""
+    row_number: str | None = None
+    """SQL numbering this SELECT's rows 1..n in their order, where a call may make virtual elements (a
+    projection's items and sort keys); None elsewhere (`sqlgen.virtual_elements`)."""
+    element_indices: tuple[str, ...] = ()
+    """Inside list comprehensions that make virtual elements, the position of the element of each, innermost
+    last."""
 
     def bind_variable(self, variable: Variable, sql: str, *, hoistable: bool = True) -> None:
         self.variables[id(variable)] = sql
@@ -259,7 +265,8 @@ class SelectContext:
         one level deeper."""
         return SelectContext(self.catalog, self.parameters, dict(self.variables), self.joins, self.entity_aliases,
                              set(self.hoistable), self.alias_prefix, self.aggregates, self.counter,
-                             self.lambda_depth + 1, read_trackers=self.read_trackers)
+                             self.lambda_depth + 1, read_trackers=self.read_trackers, row_number=self.row_number,
+                             element_indices=self.element_indices)
 
     def register_entity_alias(self, entity: str, id_sql: str, alias: str) -> None:
         """A pattern element already joins the entity table as `alias`: reuse it for property reads."""

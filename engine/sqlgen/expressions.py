@@ -612,7 +612,12 @@ class ExpressionCompiler:
             result = f"list_filter({result}, lambda {name}: {inner.boolean(node.where)})"
         if node.projection is not None:
             target = node.type.element or t.ANY
-            result = f"list_transform({result}, lambda {name}: {inner.compile_as(node.projection, target)})"
+            parameters = name
+            if b.makes_virtual(node.projection):  # each element's virtual elements need its position
+                index = Term(f"{name}_i")
+                inner.context.element_indices = (*inner.context.element_indices, index)
+                parameters = f"{name}, {index}"
+            result = f"list_transform({result}, lambda {parameters}: {inner.compile_as(node.projection, target)})"
         return result
 
     def _quantifier(self, node: b.BQuantifier) -> str:

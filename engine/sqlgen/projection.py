@@ -66,6 +66,15 @@ class ProjectionCompiler:
         return Relation(current.sql, self.new_variables, current.carried_for(self.new_variables), current.order,
                         table=current.table)
 
+    def _numbers_rows(self, context: SelectContext, alias: str) -> bool:
+        """Whether the items make virtual elements, whose ids read the rows' numbers (ADR-0074): then the rows
+        read, numbered in their order as column `__vrow`, are the context's `row_number`. Not in a correlated
+        subquery, whose rows would be numbered per outer row (making one there is refused)."""
+        if not b.makes_virtual(self.clause.items) or not (self.outer is None or self.outer.detached):
+            return False
+        context.row_number = f"{alias}.__vrow"
+        return True
+
     def _distinct_without_order(self) -> bool:
         """Whether DISTINCT may keep any row of each set of equal ones: nothing reads their order, and each
         value is its own grouping key."""
@@ -76,9 +85,11 @@ class ProjectionCompiler:
     def _plain_items(self) -> Relation:
         alias = self.queries.alias()
         context = self.queries.context_for(self.relation, alias, self.outer)
-        source = self.relation.sql
+        source, table = self.relation.sql, self.relation.table
+        if self._numbers_rows(context, alias):
+            source, table = f"(SELECT *, {ROW_NUMBER} AS __vrow FROM {source})", False
         if self.outer is None or self.outer.detached:  # the rows are not correlated: subqueries may share them
-            shared_source = source if self.relation.table else self.queries.alias("w")
+            shared_source = source if table else self.queries.alias("w")
             context.shared = SharedRows(shared_source, alias)
         compiler = ExpressionCompiler(context, self.queries)
         items = [f"{compiler.compile(item.expression)} AS {item.variable.column}" for item in self.clause.items]
@@ -149,7 +160,8 @@ class ProjectionCompiler:
         outputs += [f"count(DISTINCT a{index}) AS a{index}" if index in plain_counts else
                     f"{_aggregate_sql(aggregate, index, percentiles.get(index, '0.5'))} AS a{index}"
                     for index, aggregate in enumerate(aggregates)]
-        ordered = self.outer is not None or group_order_demanded(clause, self.queries.ordered)
+        ordered = self.outer is not None or group_order_demanded(clause, self.queries.ordered) \
+            or b.makes_virtual(clause.items)  # its virtual elements' ids follow the groups' order
         outputs.append("min(__ord) AS __ord" if ordered else f"{UNORDERED} AS __ord")
         group_by = f" GROUP BY {', '.join(group_keys)}" if group_keys else ""
         layer1 = f"(SELECT {', '.join(outputs)} FROM {layer0}{group_by})"
@@ -158,6 +170,8 @@ class ProjectionCompiler:
         final_alias = self.queries.alias()
         final_context = SelectContext(self.queries.catalog, self.queries.parameters)
         final_context.counter = self.queries.aliases
+        if self._numbers_rows(final_context, final_alias):
+            layer1 = f"(SELECT *, {ROW_NUMBER} AS __vrow FROM {layer1})"
         final_context.aggregates = {id(aggregate): f"{final_alias}.a{index}"
                                     for index, aggregate in enumerate(aggregates)}
         for index, item in enumerate(grouping):
@@ -231,6 +245,9 @@ def _first_per_key(queries: QueryCompiler, relation: Relation, variables: list[V
                     f" AS {alias}) QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY __ord) = 1)",
                     relation.variables)
 
+
+ROW_NUMBER = "row_number() OVER (ORDER BY __ord)"
+"""The rows' numbers in their order, which the ids of the virtual elements they make read (ADR-0074)."""
 
 VARYING_PERCENTILE = "<varying>"
 

@@ -47,6 +47,8 @@ def input_demanded(clause: b.BoundClause, output_demanded: bool) -> bool:
 
 
 def _projection_input_demanded(clause: b.BProjection, output_demanded: bool) -> bool:
+    if b.makes_virtual(clause.items):
+        return True  # the ids of the virtual elements it makes follow the rows' order (ADR-0074)
     if not clause.aggregating:
         if clause.distinct and _order_covers(clause, clause.items):
             return False  # distinct rows sorted on all their values: no ties, and equal rows are one row

@@ -1,0 +1,147 @@
+"""APOC Core's virtual nodes and relationships made from rows (ADR-0074): the functions `apoc.create.vNode`,
+`apoc.create.vRelationship` and `apoc.create.virtual.fromNode`, and the procedures `apoc.create.vNode`,
+`vNodes`, `vRelationship`, `vPattern` and `vPatternFull`, which are those functions in a WITH (procedure
+macros, ADR-0060). The value is ADR-0071's, carrying its labels or type, properties and ends; each call
+makes its element's id from the row's number and the call's place in the statement
+(`sqlgen.virtual_elements`), so everything runs in the clause's one SELECT.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine import types as t
+from engine.semantic import bound as b
+from engine.semantic.procedure_macros import ProcedureMacro, clauses_of, yielded
+from engine.sqlgen.expressions import ExpressionCompiler
+from engine.sqlgen.runtime import error_sql
+from engine.sqlgen.sql import Term, let
+from engine.sqlgen.virtual_elements import node_payload, relationship_payload, virtual_id
+from engine.syntax import ast
+
+EMPTY_MAP = "CAST('{}' AS JSON)::VARIANT"
+EMPTY_LIST = "[]::VARIANT[]::VARIANT"
+
+
+def _checked(value: str, kind: int, what: str, default: str) -> str:
+    """`value` (a VARIANT) when of kind code `kind`, `default` when null, else an argument error naming `what`."""
+    return (f"CASE cy_kind({value}) WHEN {kind} THEN {value} WHEN 0 THEN {default} ELSE "
+            + error_sql("TypeError", "InvalidArgumentValue", f"'{what}, got ' || cy_type_name({value})") + " END")
+
+
+def _properties(c: ExpressionCompiler, f: b.BFunction, index: int, name: str) -> str:
+    if len(f.arguments) <= index:
+        return Term(EMPTY_MAP)
+    return _checked(c.variant(f.arguments[index]), 6, f"{name}() expects a map of properties", EMPTY_MAP)
+
+
+def _label_list(value: str, name: str) -> str:
+    """A label list argument as the VARIANT list of strings a virtual node holds: null is no labels."""
+    return let([value], lambda v: (
+        f"CASE WHEN cy_kind({v}) = 0 THEN {EMPTY_LIST} WHEN cy_kind({v}) = 5 AND list_bool_and(list_transform("
+        f"CAST({v} AS VARIANT[]), lambda l: cy_kind(l) = 4)) IS NOT false THEN {v} ELSE "
+        + error_sql("TypeError", "InvalidArgumentValue",
+                    f"'{name}() expects a list of label strings, got ' || cy_type_name({v})") + " END"))
+
+
+def _vnode(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.create.vNode(labels, props = {}): a virtual node."""
+    return node_payload(virtual_id(c.context, f, "apoc.create.vNode"), _label_list(c.variant(f.arguments[0]),
+                                                                                   "apoc.create.vNode"),
+                        _properties(c, f, 1, "apoc.create.vNode"))
+
+
+def _end(c: ExpressionCompiler, argument: b.BoundExpression, which: str) -> str:
+    """A virtual relationship's end: a node (stored or virtual), as its VARIANT; anything else, null included,
+    is an argument error, as APOC's "The inserted ... Node is null"."""
+    return let([c.variant(argument)], lambda v: (
+        f"CASE WHEN cy_kind({v}) = 7 THEN {v} ELSE "
+        + error_sql("TypeError", "InvalidArgumentValue",
+                    f"'apoc.create.vRelationship() expects a node as its {which}, got ' || cy_type_name({v})")
+        + " END"))
+
+
+def _vrelationship(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.create.vRelationship(from, relType, props, to): a virtual relationship between two nodes."""
+    start, rel_type, _, end = f.arguments
+    type_sql = let([c.string(rel_type)], lambda v: (
+        f"CASE WHEN {v} IS NULL OR {v} = '' THEN "
+        + error_sql("TypeError", "InvalidArgumentValue",
+                    "'apoc.create.vRelationship() expects a relationship type'") + f" ELSE {v} END"))
+    return relationship_payload(virtual_id(c.context, f, "apoc.create.vRelationship"), type_sql,
+                                _end(c, start, "start"), _end(c, end, "end"),
+                                _properties(c, f, 2, "apoc.create.vRelationship"))
+
+
+def _from_node(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.create.virtual.fromNode(node, propertyNames): a virtual copy of a node with the properties named
+    (those it has). As APOC's, its id is -id - 1 for a stored node and the same id for a virtual one."""
+    node, names = f.arguments
+    span = f.span
+    node_id = c.integer(b.BFunction("id", (node,), type=t.INTEGER, span=span))
+    labels = c.variant(b.BFunction("labels", (node,), type=t.list_of(t.STRING), span=span))
+    properties = c.variant(b.BFunction("properties", (node,), type=t.MAP, span=span))
+    keys = c.compile_as(names, t.list_of(t.STRING))
+    kept = let([properties, keys], lambda p, k: (
+        f"CAST(CAST(map_from_entries(list_filter(list_transform({k}, lambda k: {{'key': k, 'value':"
+        f" cy_map_get({p}, k)}}), lambda e: e.value IS NOT NULL)) AS JSON) AS VARIANT)"))
+    identity = let([node_id], lambda i: f"CASE WHEN {i} < 0 THEN {i} ELSE -{i} - 1 END")
+    payload = node_payload(identity, labels, f"coalesce({kept}, {EMPTY_MAP})")
+    return let([node_id], lambda i: f"CASE WHEN {i} IS NULL THEN NULL ELSE {payload} END")
+
+
+SIGNATURES = [
+    ("apoc.create.vnode", 1, 2, t.ANY), ("apoc.create.vrelationship", 4, 4, t.ANY),
+    ("apoc.create.virtual.fromnode", 2, 2, t.ANY),
+]
+"""(lower-case name, least and most arguments, result type): a virtual element is a VARIANT (ADR-0071)."""
+
+FUNCTIONS = {"apoc.create.vnode": _vnode, "apoc.create.vrelationship": _vrelationship,
+             "apoc.create.virtual.fromnode": _from_node}
+
+MAKERS = ("apoc.create.vnode", "apoc.create.vrelationship")
+"""The functions whose every call makes a new element, with an id of its own (`VIRTUAL_MAKERS`)."""
+
+
+def _with_macro(name: str, inputs: tuple[tuple[str, str], ...], outputs: tuple[tuple[str, str], ...],
+                body: str, defaults: tuple[str, ...] = ()) -> ProcedureMacro:
+    """A procedure that is functions of its arguments: `body` (Cypher clauses over `__a0`, ...) ends binding
+    each output `o` as `__out_o`, and a WITH names the outputs the call yields (every one when it stands
+    alone). Unlike a `subquery_macro`, it stays in the clause's SELECT, whose rows number the ids."""
+
+    def expand(call: ast.CallProcedure, standalone: bool, params: Mapping[str, Any]) -> tuple[ast.Clause, ...]:
+        chosen = yielded(call, name, outputs, standalone)
+        text = f"{body} WITH *, " + ", ".join(f"`__out_{field}` AS `{alias}`" for field, alias in chosen)
+        if call.where is not None:
+            text += " WHERE __where"
+        if standalone:
+            text += " RETURN " + ", ".join(f"`{alias}` AS `{alias}`" for _, alias in chosen)
+        return clauses_of(text, call)
+
+    return ProcedureMacro(name, inputs, outputs, "READ", expand, defaults)
+
+
+_V_NODE = "apoc.create.vNode"
+_V_REL = "apoc.create.vRelationship"
+_NODE = (("node", "NODE"),)
+_PATTERN = (("from", "NODE"), ("rel", "RELATIONSHIP"), ("to", "NODE"))
+_PATTERN_BODY = (f"WITH *, {_V_NODE}(__a0, __a1) AS `__out_from`, {_V_NODE}(__a4, __a5) AS `__out_to`"
+                 f" WITH *, {_V_REL}(`__out_from`, __a2, __a3, `__out_to`) AS `__out_rel`")
+
+PROCEDURE_MACROS: tuple[ProcedureMacro, ...] = (
+    _with_macro(_V_NODE, (("labels", "LIST<STRING>"), ("props", "MAP")), _NODE,
+                f"WITH *, {_V_NODE}(__a0, __a1) AS `__out_node`", ("{}",)),
+    _with_macro("apoc.create.vNodes", (("labels", "LIST<STRING>"), ("props", "LIST<MAP>")), _NODE,
+                f"UNWIND coalesce(__a1, []) AS `__p` WITH *, {_V_NODE}(__a0, `__p`) AS `__out_node`"),
+    _with_macro(_V_REL, (("from", "NODE"), ("relType", "STRING"), ("props", "MAP"), ("to", "NODE")),
+                (("rel", "RELATIONSHIP"),), f"WITH *, {_V_REL}(__a0, __a1, __a2, __a3) AS `__out_rel`"),
+    _with_macro("apoc.create.vPattern", (("from", "MAP"), ("relType", "STRING"), ("props", "MAP"), ("to", "MAP")),
+                _PATTERN,
+                f"WITH *, {_V_NODE}(coalesce(__a0._labels, []), apoc.map.removeKey(coalesce(__a0, {{}}), '_labels'))"
+                f" AS `__out_from`, {_V_NODE}(coalesce(__a3._labels, []), apoc.map.removeKey(coalesce(__a3, {{}}),"
+                f" '_labels')) AS `__out_to` WITH *, {_V_REL}(`__out_from`, __a1, __a2, `__out_to`) AS `__out_rel`"),
+    _with_macro("apoc.create.vPatternFull", (("labelsN", "LIST<STRING>"), ("n", "MAP"), ("relType", "STRING"),
+                                             ("props", "MAP"), ("labelsM", "LIST<STRING>"), ("m", "MAP")),
+                _PATTERN, _PATTERN_BODY),
+)
