@@ -692,6 +692,7 @@ class Binder(PatternBinding, ExpressionBinding):
                                                *(macro.name for macro in PROCEDURE_MACROS.values())])
             raise ProcedureError(f"there is no procedure called `{clause.name}`{hint}", clause.span,
                                  detail="ProcedureNotFound")
+        self.updating = self.updating or procedure.writes
         standalone = self._standalone
         if clause.arguments is None:
             if not standalone:
