@@ -75,6 +75,9 @@ class Procedure:
     mode: str = "READ"
     """Neo4j's mode, as SHOW PROCEDURES lists it: every built-in procedure reads, a few are declared SCHEMA
     (APOC's `apoc.schema.nodes`) though they only read the catalog."""
+    writes: bool = False
+    """Whether a call changes the store or its catalog (`apoc.schema.assert`): the statement is then a write,
+    which a read-only call refuses."""
 
     @property
     def built_in(self) -> bool:

@@ -159,7 +159,7 @@ def _sizes(preparation: ProcedurePreparation, indexes: list[IndexInfo]) -> list[
     return sizes
 
 
-def _relation(preparation: ProcedurePreparation, outputs: tuple[tuple[str, str], ...],
+def relation(preparation: ProcedurePreparation, outputs: tuple[tuple[str, str], ...],
               rows: list[tuple[Any, ...]]) -> str:
     """The rows as the call's relation (its outputs and `__i`), every value bound."""
     bound = Parameters()
@@ -194,7 +194,7 @@ def _schema_nodes(preparation: ProcedurePreparation) -> str:
     rows += [(index.name, _token(index), list(index.properties), "ONLINE", index.kind.upper(), "NO FAILURE", 100.0,
               size, selectivity, _index_description(index, catalog))
              for index, (size, selectivity) in zip(indexes, _sizes(preparation, indexes), strict=True)]
-    return _relation(preparation, NODE_OUTPUTS, rows)
+    return relation(preparation, NODE_OUTPUTS, rows)
 
 
 def _owned_id(catalog: Catalog, constraint: ConstraintInfo) -> int | None:
@@ -216,7 +216,7 @@ def _schema_relationships(preparation: ProcedurePreparation) -> str:
         (constraint.name, CONSTRAINT_TYPES[(constraint.kind, constraint.entity)], list(constraint.properties), "",
          constraint.label) for constraint in constraints]
     rows += [(index.name, index.kind.upper(), list(index.properties), "ONLINE", _token(index)) for index in indexes]
-    return _relation(preparation, REL_OUTPUTS, rows)
+    return relation(preparation, REL_OUTPUTS, rows)
 
 
 _CONFIG = (ProcedureField("config", "MAP"),)

@@ -43,8 +43,9 @@ STORAGE_FAILURE = re.compile(r"(?P<reason>(?:Could not (?:write|flush|fsync)|No 
 
 
 EXTERNAL_RESOURCE = re.compile(r'(?:No files found that match the pattern|Could not open file|CSV Error|Error when'
-                               r' sniffing file)[^"\n]*"?(?:[^"\n]*/)?(?P<file>[^"/\n]*)"?')
-"""DuckDB's text when the CSV file LOAD CSV reads is missing or malformed."""
+                               r' sniffing file|Malformed JSON in file)[^"\n]*"?(?:[^"\n]*/)?(?P<file>[^"/\n]*)"?')
+"""DuckDB's text when the CSV file LOAD CSV reads, or the JSON file apoc.load.json reads, is missing or
+malformed."""
 
 
 def translate(error: duckdb.Error, span: Span | None) -> CypherError:
@@ -73,8 +74,9 @@ def translate(error: duckdb.Error, span: Span | None) -> CypherError:
     if "Division by zero" in message:
         return errors.CypherArithmeticError("/ by zero", span, detail="DivisionByZero")
     external = EXTERNAL_RESOURCE.search(message)
-    if external is not None:  # a file LOAD CSV names is missing or not CSV (the url was checked in SQL)
-        reason = "no such file" if "No files found" in message else "not a CSV file the reader can read"
+    if external is not None:  # a file LOAD CSV or apoc.load.json names is missing or malformed (url checked in SQL)
+        reason = ("no such file" if "No files found" in message else "not JSON the reader can read"
+                  if "Malformed JSON" in message else "not a CSV file the reader can read")
         return errors.ExternalResourceError(f"Couldn't load the external resource at: file:///{external['file']}"
                                             f" ({reason})", span, detail="ExternalResourceFailed")
     if "Unknown TimeZone" in message:  # a zone name ICU does not know (temporal values, ADR-0014)

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import duckdb
 
 from engine import types as t
-from engine.errors import CypherArgumentError, CypherError
+from engine.errors import CypherArgumentError, CypherError, ProcedureError
 from engine.execute.duckdb_errors import translate
 from engine.execute.procedure_arguments import read_argument_values
 from engine.execute.statement_run import StatementRun
@@ -169,6 +169,8 @@ class CallRun:
         gives nulls to it and every later batch."""
         options = self.clause.transactions
         assert options is not None
+        if options.repeat is not None:
+            return self.repeated(outer, options.repeat)
         size = self._batch_size(options)
         ords = [row[0] for row in self.run.connection.execute(
             f"SELECT __ord FROM {outer.sql} ORDER BY __ord").fetchall()]
@@ -222,6 +224,45 @@ class CallRun:
         if not results:
             empty = self.run.materialize(f"(SELECT * FROM {outer.sql} WHERE false)", outer.variables)
             results.append(self._null_rows(empty, report, Status(False, False, None, None)))
+        inner = self._concatenate_with(results, extra)
+        return self.join_back(outer, inner, extra), counters
+
+    def repeated(self, outer: Relation, repeat: Variable) -> tuple[Relation, Counter[str]]:
+        """The subquery over all the outer rows, again and again, each run a transaction of its own, until the
+        `repeat` values of a run sum to 0 or null (`apoc.periodic.commit`). A run that fails is rolled back,
+        its status reported, and ends the runs (ON ERROR BREAK). A run that counts more but wrote nothing
+        would be repeated as it is forever, as would one still counting after MAX_RUNS runs: each is an error,
+        the runs before it committed."""
+        options = self.clause.transactions
+        assert options is not None
+        report = options.report
+        extra = [report] if report is not None else []
+        counters: Counter[str] = Counter()
+        results: list[Relation] = []
+        self._commit()
+        for runs in range(MAX_RUNS + 1):
+            transaction = f"transaction-{next(_TRANSACTION_IDS)}"
+            state = self.run.deleted_nodes, self.run.deleted_any
+            try:
+                inner, run_counters = self.over(outer)
+                if self.run.deleted_nodes:
+                    self.executor.check_no_dangling(self.run)
+                (count,) = self.run.fetchone(f"SELECT sum(TRY_CAST({repeat.column} AS BIGINT)) FROM {inner.sql}")
+                if count and (runs == MAX_RUNS or not any(run_counters.values())):
+                    raise _endless(runs, self.run.span, wrote=bool(any(run_counters.values())))
+                results.append(self._with_status(inner, report, Status(True, True, transaction, None)))
+                self._commit()
+            except (CypherError, duckdb.Error) as error:
+                cypher_error = self._as_cypher_error(error)
+                self._rollback(state)
+                if cypher_error.detail == ENDLESS:
+                    raise cypher_error from error
+                results.append(self._null_rows(outer, report, Status(True, False, transaction, cypher_error.message)))
+                self._commit()
+                break
+            counters += run_counters
+            if not count:
+                break
         inner = self._concatenate_with(results, extra)
         return self.join_back(outer, inner, extra), counters
 
@@ -293,6 +334,19 @@ class CallRun:
         names = [self.key.column, *(v.column for v in [*self.clause.returns, *extra]), "__ord"]
         union = " UNION ALL ".join(f"SELECT {', '.join(names)} FROM {r.sql}" for r in results)
         return self.run.materialize(f"({union})", [self.key, *self.clause.returns, *extra])
+
+
+MAX_RUNS = 10_000
+"""The most runs of a repeated subquery (`apoc.periodic.commit`): APOC would go on while the count is above 0."""
+ENDLESS = "EndlessRepetition"
+
+
+def _endless(runs: int, span: Any, *, wrote: bool) -> CypherError:
+    """The error of a repeated statement that would never count 0."""
+    reason = (f"still counts more after {runs:,} runs" if wrote
+              else "counted more but wrote nothing, so it would count the same again")
+    return ProcedureError(f"apoc.periodic.commit stopped: its statement {reason}, and APOC would run it forever;"
+                          f" make it change what it counts (Transactions committed: {runs})", span, detail=ENDLESS)
 
 
 @dataclass(frozen=True)

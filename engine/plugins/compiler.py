@@ -11,6 +11,7 @@ from engine.apoc import cypher as apoc_cypher
 from engine.apoc import dates as apoc_dates
 from engine.apoc import functions as apoc_functions
 from engine.apoc import json as apoc_json
+from engine.apoc import load_json as apoc_load_json
 from engine.apoc import maps as apoc_maps
 from engine.apoc import merge as apoc_merge
 from engine.apoc import meta as apoc_meta
@@ -20,6 +21,7 @@ from engine.apoc import path as apoc_path
 from engine.apoc import periodic as apoc_periodic
 from engine.apoc import refactor as apoc_refactor
 from engine.apoc import schema as apoc_schema
+from engine.apoc import schema_assert as apoc_schema_assert
 from engine.apoc import text as apoc_text
 from engine.apoc import virtual as apoc_virtual
 from engine.dbms import procedures as dbms_procedures
@@ -43,7 +45,8 @@ from engine.vector.set_property import PROCEDURE_MACROS as VECTOR_PROCEDURE_MACR
 register_built_in([*fulltext_procedures.procedures(), *vector_procedures.PROCEDURES,
                    *algorithm_procedures.PROCEDURES, *dbms_procedures.PROCEDURES,
                    *dbms_procedures.SCHEMA_PROCEDURES, *schema_visualization.PROCEDURES, *apoc_meta.PROCEDURES,
-                   *apoc_meta_graph.PROCEDURES, *apoc_schema.PROCEDURES])
+                   *apoc_meta_graph.PROCEDURES, *apoc_schema.PROCEDURES,
+                   *apoc_schema_assert.PROCEDURES, *apoc_load_json.PROCEDURES])
 signatures.register_functions(vector_functions.SIGNATURES)
 sql_functions.register_functions(vector_functions.FUNCTIONS)
 signatures.register_functions(vector_type.SIGNATURES)

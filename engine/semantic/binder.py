@@ -574,7 +574,9 @@ class Binder(PatternBinding, ExpressionBinding):
         if clause.in_transactions:
             # Writes inside CALL ... IN TRANSACTIONS do not count as the "write clause" a later one may not
             # follow; the statement still writes.
-            self._transactional_writes = self._transactional_writes or self.updating
+            # apoc.periodic.commit's repeated runs are a write procedure's, whatever its statement does
+            self._transactional_writes = (self._transactional_writes or self.updating
+                                          or clause.repeat_until is not None)
             self.updating = updating
         else:
             self.updating = updating or self.updating
@@ -594,6 +596,8 @@ class Binder(PatternBinding, ExpressionBinding):
             new_scope.add(variable)
         if transactions is not None and transactions.report is not None:
             new_scope.add(transactions.report)
+        if transactions is not None and clause.repeat_until is not None:
+            transactions.repeat = next(v for v in returns if v.name == clause.repeat_until)
         return b.BCallSubquery(query, imports, clause.optional, returns, transactions, span=clause.span), new_scope
 
     def _bind_transactions(self, clause: ast.CallSubquery, scope: Scope) -> b.BTransactions:
@@ -693,6 +697,7 @@ class Binder(PatternBinding, ExpressionBinding):
                                                *(macro.name for macro in PROCEDURE_MACROS.values())])
             raise ProcedureError(f"there is no procedure called `{clause.name}`{hint}", clause.span,
                                  detail="ProcedureNotFound")
+        self.updating = self.updating or procedure.writes
         standalone = self._standalone
         if clause.arguments is None:
             if not standalone:

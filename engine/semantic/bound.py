@@ -417,6 +417,9 @@ class BTransactions:
     batch_size: BoundExpression | None
     on_error: str
     report: Variable | None
+    repeat: Variable | None = None
+    """The returned variable whose values, summed over a run, decide whether the subquery runs again
+    (`ast.CallSubquery.repeat_until`)."""
 
 
 @dataclass(eq=False)

@@ -21,7 +21,6 @@ NOT_YET_FUNCTIONS = frozenset({
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
 NOT_YET_PROCEDURES = frozenset({
-    "apoc.periodic.commit", "apoc.schema.assert", "apoc.load.json",
     "apoc.create.virtualpath", "apoc.meta.graph.of", "apoc.meta.subgraph",
     "apoc.meta.graphsample",
 })

@@ -222,22 +222,24 @@ def _macros() -> list[tuple[str, str]]:
          "CASE WHEN cy_kind(v) IN (2, 3) THEN 'n' || TRY_CAST(v AS DOUBLE)::VARCHAR"
          " ELSE cy_kind(v)::VARCHAR || ':' || TRY_CAST(v AS VARCHAR) END"),
         ("list_distinct_ordered(l)", "list_filter(l, lambda x, i: list_position(l, x) = i)"),
-        ("cy_csv_path(url)", _CSV_PATH),
+        ("cy_import_path(url, reader)", _IMPORT_PATH),
+        ("cy_csv_path(url)", "cy_import_path(url, 'LOAD CSV')"),
     ]
     macros += _vector_macros() + _equality_macros() + _comparison_macros() + _key_macros() + _arithmetic_macros()
     return macros
 
 
-_CSV_PATH = (
+_IMPORT_PATH = (
     f"CASE WHEN getvariable('{IMPORT_VARIABLE}') IS NULL THEN "
-    + error_sql("ExternalResourceError", "ImportDirectory", "'LOAD CSV reads files from the import directory, and this "
-                "connection has none (engine.connect(..., import_dir=...), cookbook: the folder of the page)'")
+    + error_sql("ExternalResourceError", "ImportDirectory", "reader || ' reads files from the import directory, "
+                "and this connection has none (engine.connect(..., import_dir=...), cookbook: the folder of the page)'")
     + " WHEN NOT starts_with(url, 'file:///') OR contains('/' || substr(url, 9) || '/', '/../') THEN "
     + error_sql("ExternalResourceError", "InvalidUrl",
-                "'LOAD CSV reads file:/// urls inside the import directory, not ' || url")
+                "reader || ' reads file:/// urls inside the import directory, not ' || url")
     + f" ELSE getvariable('{IMPORT_VARIABLE}') || '/' || substr(url, 9) END")
-"""The file a LOAD CSV url names: `file:///a/b.csv` is `a/b.csv` in the connection's import directory (Neo4j's
-`server.directories.import`); any other url, or one climbing out with `..`, is refused."""
+"""The file a url names for `reader` (LOAD CSV, apoc.load.json): `file:///a/b.csv` is `a/b.csv` in the
+connection's import directory (Neo4j's `server.directories.import`); any other url, or one climbing out with
+`..`, is refused, naming the reader."""
 
 
 def _vector_macros() -> list[tuple[str, str]]:

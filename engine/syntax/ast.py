@@ -701,6 +701,9 @@ class CallSubquery(Clause):
     report_status: Variable | None = None
     concurrency: Expression | None = None
     concurrent: bool = False
+    repeat_until: str | None = None
+    """Not Cypher syntax (`apoc.periodic.commit` makes it): with IN TRANSACTIONS, the subquery runs again over
+    the same rows, each run its own transaction, until its column of this name sums to 0."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -166,16 +166,26 @@ def test_no_cypher_reaches_a_file(db, statement):
     assert graph_state(db) == before
 
 
+READERS = {
+    "LOAD CSV": ("LOAD CSV FROM '{url}' AS row RETURN row", "public\n", ["public"]),
+    "apoc.load.json": ("CALL apoc.load.json('{url}') YIELD value RETURN value", '{"p": "public"}\n',
+                       {"p": "public"}),
+}
+"""The readers of files, with what each makes of a file holding `public`."""
+
+
+@pytest.mark.parametrize("reader", READERS)
 @pytest.mark.parametrize("url", ["file:///../outside.csv", "file:///sub/../../outside.csv", "file:///..",
                                  "https://example.com/x.csv", "file://localhost/etc/passwd"])
-def test_load_csv_reads_nothing_outside_its_import_directory(tmp_path, url):
-    """LOAD CSV reads the import directory only: a url climbing out of it, or of another scheme, is refused
-    before DuckDB opens anything (and DuckDB is allowed that directory alone)."""
+def test_file_readers_read_nothing_outside_their_import_directory(tmp_path, url, reader):
+    """LOAD CSV and apoc.load.json read the import directory only: a url climbing out of it, or of another
+    scheme, is refused before DuckDB opens anything (and DuckDB is allowed that directory alone)."""
+    statement, text, value = READERS[reader]
     imports = tmp_path / "imports"
     (imports / "sub").mkdir(parents=True)
-    (tmp_path / "outside.csv").write_text("secret\n")
-    (imports / "inside.csv").write_text("public\n")
+    (tmp_path / "outside.csv").write_text(text.replace("public", "secret"))
+    (imports / "inside.csv").write_text(text)
     with engine.connect(":memory:", import_dir=str(imports)) as db:
-        assert db.execute("LOAD CSV FROM 'file:///inside.csv' AS row RETURN row").fetchall() == [(["public"],)]
+        assert db.execute(statement.format(url="file:///inside.csv")).fetchall() == [(value,)]
         with pytest.raises(engine.ExternalResourceError):
-            db.execute(f"LOAD CSV FROM '{url}' AS row RETURN row")
+            db.execute(statement.format(url=url))
