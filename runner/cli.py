@@ -235,10 +235,10 @@ def record_page(outcome: PageOutcome, console: Console, errors: Console) -> None
 def serve_command(arguments: argparse.Namespace) -> int:
     """Run the MCP server until its client goes; a database that cannot be opened (another process holds
     it, or it is not a database) is a usage error."""
-    from runner.mcp.database import CannotOpenDatabase  # the MCP SDK loads only for `serve`
     from runner.mcp.http_security import UnsafeServe
     from runner.mcp.page_tools import ToolPagesError, declarations_of
     from runner.mcp.server import serve
+    from runner.serving.database import CannotOpenDatabase  # the MCP SDK loads only for `serve`
 
     if arguments.import_dir is not None and not os.path.isdir(arguments.import_dir):
         print(f"cookbook serve: error: --import-dir {arguments.import_dir}: no such folder", file=sys.stderr)
