@@ -111,6 +111,19 @@ def _bounded_depth(method: Callable[..., T]) -> Callable[..., T]:
     return bounded
 
 
+def _fails_its_transaction(method: Callable[..., T]) -> Callable[..., T]:
+    """`method` (which runs statements) with a failure at any stage (parsing, binding, running) ending an
+    open explicit transaction, rolled back, as Neo4j ends a transaction whose statement failed (ADR-0078)."""
+    @functools.wraps(method)
+    def failing(self: Connection, *args: Any, **kwargs: Any) -> T:
+        try:
+            return method(self, *args, **kwargs)
+        except BaseException:
+            self.rollback()
+            raise
+    return failing
+
+
 def _timed(result: Result, started: float, binding: float) -> Result:
     """`result` with the statement's total time (since `started`) and its parsing and binding time."""
     result.timings.update(bind=binding, total=time.perf_counter() - started)
@@ -358,6 +371,7 @@ class Connection:
 
     # -- statements ------------------------------------------------------------------------------------
 
+    @_fails_its_transaction
     @_bounded_depth
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *,
                 read_only: bool = False, timeout: float | None = None, graph: str | None = None) -> Result:
@@ -429,6 +443,7 @@ class Connection:
         result.plan = [{**line.as_row(), **_measured(line, profile)} for line in lines]
         return result
 
+    @_fails_its_transaction
     @_bounded_depth
     def execute_script(self, text: str, params: Mapping[str, Any] | None = None, *,
                        read_only: bool = False, timeout: float | None = None,

@@ -310,7 +310,7 @@ class BoltConnection:
         if send_records:
             for row in pending.rows[pending.at:end]:
                 self.send(m.RECORD, [to_bolt(value) for value in row])
-        pending.at = end if send_records or n != -1 else len(pending.rows)
+        pending.at = end
         if pending.at < len(pending.rows):
             return {"has_more": True}
         del self.results[next(key for key, value in self.results.items() if value is pending)]

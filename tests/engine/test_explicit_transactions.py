@@ -52,12 +52,22 @@ def test_a_failing_statement_rolls_the_transaction_back_and_ends_it(db: engine.C
     assert count(db, "B") == 0
 
 
+def test_a_statement_refused_before_it_runs_ends_the_transaction_too(db: engine.Connection) -> None:
+    db.begin()
+    db.execute("CREATE (:B)")
+    with pytest.raises(engine.ParameterMissing):
+        db.execute("RETURN $nothing")
+    assert not db.in_transaction
+    assert count(db, "B") == 0
+
+
 def test_what_a_transaction_refuses(db: engine.Connection) -> None:
     db.begin()
     with pytest.raises(engine.UnsupportedFeature, match="transaction inside a transaction"):
         db.begin()
     with pytest.raises(engine.CypherError, match="IN TRANSACTIONS' can only be executed in an implicit"):
         db.execute("CALL { CREATE (:C) } IN TRANSACTIONS")
+    assert not db.in_transaction
     db.begin()
     with pytest.raises(engine.UnsupportedFeature, match="CREATE DATABASE inside an explicit transaction"):
         db.execute("CREATE DATABASE other")
