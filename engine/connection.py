@@ -22,6 +22,7 @@ from engine.execute.profile import Profile, profiled_rows
 from engine.execute.results import Result, empty_counters
 from engine.execute.schema_info import describe_schema
 from engine.execute.statement_cache import StatementCache
+from engine.execute.transaction import ExplicitTransaction
 from engine.host import allow_import, host
 from engine.limits import (
     COMPILE_RECURSION,
@@ -110,6 +111,19 @@ def _bounded_depth(method: Callable[..., T]) -> Callable[..., T]:
     return bounded
 
 
+def _fails_its_transaction(method: Callable[..., T]) -> Callable[..., T]:
+    """`method` (which runs statements) with a failure at any stage (parsing, binding, running) ending an
+    open explicit transaction, rolled back, as Neo4j ends a transaction whose statement failed (ADR-0078)."""
+    @functools.wraps(method)
+    def failing(self: Connection, *args: Any, **kwargs: Any) -> T:
+        try:
+            return method(self, *args, **kwargs)
+        except BaseException:
+            self.rollback()
+            raise
+    return failing
+
+
 def _timed(result: Result, started: float, binding: float) -> Result:
     """`result` with the statement's total time (since `started`) and its parsing and binding time."""
     result.timings.update(bind=binding, total=time.perf_counter() - started)
@@ -189,6 +203,7 @@ class Connection:
         self.procedures = ProcedureRegistry()
         self._releases: list[Callable[[], None]] = []
         self._graphs: dict[str, _Graph] = {}
+        self._transaction = ExplicitTransaction(self._duck)
         try:
             graphs.ensure_registry(self._duck, self._database)
             self.graph = graphs.checked_name(graph)
@@ -216,7 +231,7 @@ class Connection:
             key = None if self._file is None else (
                 self._file if schema == graphs.DEFAULT_SCHEMA else f"{self._file}#{schema}")
             store = GraphStore(self._duck, shared_as=key)
-            kept = _Graph(schema, search_path, store, Executor(self._duck, store),
+            kept = _Graph(schema, search_path, store, Executor(self._duck, store, self._transaction),
                           StatementCache(self._statement_cache_size))
             self._graphs[name] = kept
         elif kept.store.key not in graphs.DROPPED:  # a dropped one's statements are refused (`_present`)
@@ -347,6 +362,7 @@ class Connection:
 
     # -- statements ------------------------------------------------------------------------------------
 
+    @_fails_its_transaction
     @_bounded_depth
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *,
                 read_only: bool = False, timeout: float | None = None, graph: str | None = None) -> Result:
@@ -358,6 +374,9 @@ class Connection:
         mode, text = plan_prefix(statement)
         target = self._target(text)
         if isinstance(target, DatabaseCommand):
+            if self._transaction.open:
+                raise UnsupportedFeature(f"{target.action.upper()} DATABASE inside an explicit transaction",
+                                         target.span, detail="ForbiddenDueToTransactionType").with_source(statement)
             if mode is not None:
                 raise UnsupportedFeature(f"{mode} of a database command", target.span).with_source(statement)
             return self._administer(target, statement, read_only)
@@ -372,7 +391,7 @@ class Connection:
         started = time.perf_counter()
         self._store.current()
         version = self._store.version
-        kept = self._statements.lookup(statement, params, version)
+        kept = None if self._transaction.open else self._statements.lookup(statement, params, version)
         if kept is not None:
             self._before_read()
             result = self._executor.run_compiled(*kept, statement, read_only=read_only, timeout=timeout)
@@ -386,7 +405,7 @@ class Connection:
             with self._writing(bound):
                 bound = self._rebound(bound, _parsed(statement), params, statement)
                 result = self._after(self._executor.run(bound, statement, read_only=read_only, timeout=timeout))
-        if self._store.version == version:
+        if self._store.version == version and not self._transaction.open:
             self._statements.remember(statement, params, reads, self._executor.compiled, version)
         return _timed(result, started, binding)
 
@@ -415,6 +434,7 @@ class Connection:
         result.plan = profiled_rows(lines, profile)
         return result
 
+    @_fails_its_transaction
     @_bounded_depth
     def execute_script(self, text: str, params: Mapping[str, Any] | None = None, *,
                        read_only: bool = False, timeout: float | None = None,
@@ -483,19 +503,22 @@ class Connection:
         in-memory graph, which only this connection uses."""
         if _reads_only(bound):
             return contextlib.nullcontext()
+        if self._transaction.open:  # held until the transaction ends
+            self._transaction.hold_write_lock(self._writing_file)
+            return contextlib.nullcontext()
         return self._writing_file()
 
     def _after(self, result: Result) -> Result:
         """Count an in-memory graph's changes, and checkpoint it every CHECKPOINT_WRITES of them."""
         if self._attached is not None and result.contains_updates:
             self._changes += sum(result.counters.values())
-            if self._changes >= CHECKPOINT_WRITES:
+            if self._changes >= CHECKPOINT_WRITES and not self._transaction.open:  # else at its commit
                 self._checkpoint()
         return result
 
     def _before_read(self) -> None:
         """Checkpoint an in-memory graph before a read when CHECKPOINT_BEFORE_READ of its changes are not."""
-        if self._attached is not None and self._changes >= CHECKPOINT_BEFORE_READ:
+        if self._attached is not None and self._changes >= CHECKPOINT_BEFORE_READ and not self._transaction.open:
             self._checkpoint()
 
     def _checkpoint(self) -> None:
@@ -504,6 +527,34 @@ class Connection:
         with contextlib.suppress(duckdb.Error):
             self._duck.execute(f"CHECKPOINT {self._attached}")
             self._changes = 0
+
+    # -- explicit transactions (ADR-0078) -------------------------------------------------------------
+
+    @property
+    def in_transaction(self) -> bool:
+        """Whether an explicit transaction is open (`begin`); a failed statement ends it, rolled back."""
+        return self._transaction.open
+
+    def begin(self) -> None:
+        """Open an explicit transaction: the statements that follow run in it until `commit()` or `rollback()`,
+        their changes seen by this connection alone. A statement that fails rolls it back and ends it (as
+        Neo4j does); CREATE/DROP DATABASE and CALL { } IN TRANSACTIONS are refused inside it."""
+        if self._transaction.open:
+            raise UnsupportedFeature("a transaction inside a transaction: commit or roll back the open one first",
+                                     detail="ForbiddenDueToTransactionType")
+        self._transaction.begin()
+
+    def commit(self) -> None:
+        """Commit the explicit transaction (nothing when none is open: a failed statement ended it)."""
+        if self._transaction.open:
+            self._transaction.commit()
+            if self._attached is not None and self._changes >= CHECKPOINT_WRITES:
+                self._checkpoint()
+
+    def rollback(self) -> None:
+        """Undo and end the explicit transaction (nothing when none is open)."""
+        if self._transaction.open:
+            self._transaction.rollback()
 
     def _timeout(self, timeout: float | None) -> float | None:
         return self.limits.timeout if timeout is None else checked_timeout(timeout)

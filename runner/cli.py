@@ -5,6 +5,8 @@
     cookbook serve --db PATH [--tools PAGE ...] [--graph NAME] [--import-dir DIR] [--http [--host HOST]
                    [--port PORT] [--token TOKEN]
                    [--allowed-host NAME]]
+    cookbook serve --db PATH --bolt [--host HOST] [--port PORT] [--user NAME] [--password PASSWORD]
+                   [--tls-cert FILE --tls-key FILE]
 
 Exit codes, the worst over the pages: 0 every cell matches its recording (or `--update` recorded it), 1 a
 cell drifted or failed with an engine error, 2 a page error (that page does not run; the others do) or a
@@ -81,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
         "serve", help="serve a graph database to agents as MCP tools (read_cypher, write_cypher, get_schema, "
                       "and the tools pages declare)",
         description="Serve the graph in one database file as an MCP server: over stdio, or Streamable HTTP "
-                    "at /mcp with --http. The file is held open, and locked against other processes, "
+                    "at /mcp with --http; or, with --bolt, over the Bolt protocol for Neo4j's drivers and "
+                    "tools (docs/bolt.md). The file is held open, and locked against other processes, "
                     "until the server stops.")
     serve.add_argument("--db", metavar="PATH", required=True,
                        help="the database file (created if missing), or :memory: for a graph that ends with "
@@ -94,11 +97,15 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--tools", nargs="+", action="extend", default=[], metavar="PAGE",
                        help="also serve the tools these pages declare (cells marked tool=NAME: "
                             "docs/tool-cells.md); a bare name is looked up in cookbook/")
-    serve.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
+    transport = serve.add_mutually_exclusive_group()
+    transport.add_argument("--http", action="store_true", help="serve Streamable HTTP instead of stdio")
+    transport.add_argument("--bolt", action="store_true",
+                           help="serve the Bolt protocol (Neo4j's drivers, cypher-shell, langchain-neo4j) "
+                                "instead of MCP")
     serve.add_argument("--host", default="127.0.0.1",
-                       help="with --http: the address to bind (default: %(default)s)")
-    serve.add_argument("--port", type=int, default=8000,
-                       help="with --http: the port (default: %(default)s)")
+                       help="with --http or --bolt: the address to bind (default: %(default)s)")
+    serve.add_argument("--port", type=int,
+                       help="with --http or --bolt: the port (default: 8000 for --http, 7687 for --bolt)")
     serve.add_argument("--timeout", type=seconds_or_none, metavar="SECONDS", default=30.0,
                        help="stop a statement that runs longer than SECONDS: the tool call fails with a "
                             "timeout error, and the statement is rolled back (default: %(default)s; 0: no limit)")
@@ -112,6 +119,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="with --http on a --host that is not loopback: a host name clients use in the "
                             "Host header (repeatable); required there, as the Origin and Host check "
                             "against DNS rebinding accepts only these")
+    serve.add_argument("--user", default="neo4j",
+                       help="with --bolt and --password: the user clients log in as (default: %(default)s)")
+    serve.add_argument("--password", default=os.environ.get("COOKBOOK_PASSWORD"),
+                       help="with --bolt: the password clients log in with, by basic auth (default: the "
+                            "COOKBOOK_PASSWORD environment variable; none: any login on loopback). Required "
+                            "on any --host but loopback")
+    serve.add_argument("--tls-cert", metavar="FILE",
+                       help="with --bolt: serve TLS with this certificate (PEM), and --tls-key; required on "
+                            "any --host but loopback")
+    serve.add_argument("--tls-key", metavar="FILE", help="with --bolt: the certificate's private key (PEM)")
     return parser
 
 
@@ -235,14 +252,16 @@ def record_page(outcome: PageOutcome, console: Console, errors: Console) -> None
 def serve_command(arguments: argparse.Namespace) -> int:
     """Run the MCP server until its client goes; a database that cannot be opened (another process holds
     it, or it is not a database) is a usage error."""
-    from runner.mcp.database import CannotOpenDatabase  # the MCP SDK loads only for `serve`
     from runner.mcp.http_security import UnsafeServe
     from runner.mcp.page_tools import ToolPagesError, declarations_of
     from runner.mcp.server import serve
+    from runner.serving.database import CannotOpenDatabase  # the MCP SDK loads only for `serve`
 
     if arguments.import_dir is not None and not os.path.isdir(arguments.import_dir):
         print(f"cookbook serve: error: --import-dir {arguments.import_dir}: no such folder", file=sys.stderr)
         return USAGE
+    if arguments.bolt:
+        return serve_bolt(arguments)
     try:
         pages = [read_page(path) for path in resolve_pages(arguments.tools)] if arguments.tools else []
         declarations = declarations_of(pages)
@@ -254,11 +273,36 @@ def serve_command(arguments: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
         return USAGE
     try:
-        serve(arguments.db, http=arguments.http, host=arguments.host, port=arguments.port,
+        serve(arguments.db, http=arguments.http, host=arguments.host, port=arguments.port or 8000,
               timeout=arguments.timeout, memory_limit=arguments.memory_limit, token=arguments.token,
               allowed_hosts=arguments.allowed_hosts, declarations=declarations, graph=arguments.graph,
               import_dir=arguments.import_dir)
     except (CannotOpenDatabase, UnsafeServe) as error:
+        print(f"cookbook serve: error: {error}", file=sys.stderr)
+        return USAGE
+    except KeyboardInterrupt:
+        pass
+    return OK
+
+
+def serve_bolt(arguments: argparse.Namespace) -> int:
+    """Run the Bolt server until SIGINT or SIGTERM; what cannot start (the file, an unsafe address) is a
+    usage error."""
+    from runner.bolt.server import DEFAULT_PORT, UnsafeBolt, serve
+    from runner.serving.database import CannotOpenDatabase
+
+    if arguments.tools:
+        print("cookbook serve: error: --tools serves MCP tools, not Bolt: leave out --bolt or --tools",
+              file=sys.stderr)
+        return USAGE
+    try:
+        serve(arguments.db, host=arguments.host, port=arguments.port or DEFAULT_PORT, timeout=arguments.timeout,
+              memory_limit=arguments.memory_limit, graph=arguments.graph, import_dir=arguments.import_dir,
+              user=arguments.user, password=arguments.password, certificate=arguments.tls_cert,
+              key=arguments.tls_key, started=lambda port: print(
+                  f"cookbook serve: Bolt at {'bolt+s' if arguments.tls_cert else 'bolt'}://{arguments.host}:{port}",
+                  file=sys.stderr, flush=True))
+    except (CannotOpenDatabase, UnsafeBolt, OSError) as error:
         print(f"cookbook serve: error: {error}", file=sys.stderr)
         return USAGE
     except KeyboardInterrupt:

@@ -38,6 +38,7 @@ from engine.execute.schema_commands import run_schema_command
 from engine.execute.statement_cache import CompiledRead, compiled_read
 from engine.execute.statement_run import Chain, StatementRun
 from engine.execute.subqueries import ReadClause, run_call_subquery
+from engine.execute.transaction import ExplicitTransaction
 from engine.execute.writes import Writer
 from engine.limits import StatementTimer
 from engine.plan.build import plan_single_query
@@ -83,9 +84,12 @@ def _optimizer_fault(error: BaseException) -> str | None:
 
 
 class Executor:
-    def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore) -> None:
+    def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore,
+                 transaction: ExplicitTransaction | None = None) -> None:
         self.connection = connection
         self.store = store
+        self.transaction = transaction or ExplicitTransaction(connection)
+        """The connection's explicit transaction (transaction.py): while open, statements run inside it."""
         self._optimizers_off: tuple[str, ...] = ()
         self._trace: list[tuple[str, list[Any]]] | None = None
         self._timeout: float | None = None
@@ -180,8 +184,9 @@ class Executor:
         COMMIT or ROLLBACK, so an interrupt never lands on either. An error raised by the SQL of several
         fused read clauses (not a timeout, an interrupt or a memory limit) raises UnfusedRetry. Without
         `writes` (a statement with no updating clause) no full-text bookkeeping is kept."""
-        deferred = not writes and self._trace is None
-        if not deferred:
+        explicit = self.transaction.open and self._trace is None
+        deferred = not writes and self._trace is None and not explicit
+        if not deferred and not explicit:
             self.connection.execute("BEGIN TRANSACTION")
         timer = StatementTimer(self._timeout, self.connection.interrupt)
         run = StatementRun(self.connection, self.store, timer, writes=writes, deferred=deferred)
@@ -205,17 +210,22 @@ class Executor:
                     self.store.record_write()
             if timer.expired:  # it fired after the last SQL statement had started
                 raise StatementTimeout(timer.seconds or 0, run.span)
-            if run.begun:
+            if explicit:  # it ends with the transaction
+                self.transaction.touched(self.store)
+            elif run.begun:
                 started = time.perf_counter()
                 self.connection.execute("ROLLBACK" if read_only else "COMMIT")
                 run.sql_seconds += time.perf_counter() - started
                 if not read_only:
                     self.store.committed()
-            if read_only and writes:  # an explained write may have added a column the rollback took away
-                self.store.reload()
+            if read_only and writes and not explicit:  # an explained write may have added a column the
+                self.store.reload()                        # rollback took away
         except BaseException as error:
             timer.stop()
-            if run.begun:
+            if explicit:  # no savepoint undoes one statement: the transaction ends, rolled back
+                self.transaction.touched(self.store)
+                self.transaction.rollback()
+            elif run.begun:
                 with contextlib.suppress(duckdb.TransactionException):  # a failed COMMIT has ended it already
                     self.connection.execute("ROLLBACK")
                 self.store.reload()

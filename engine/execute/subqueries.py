@@ -57,6 +57,10 @@ def run_call_subquery(executor: Executor, run: StatementRun, clause: b.BCallSubq
     """The binding table after `clause` over the outer table `outer`, and the writes' counters."""
     call = CallRun(executor, run, clause)
     if clause.transactions is not None:
+        if executor.transaction.open:  # its batches commit: not inside a transaction the client ends
+            raise CypherError("A query with 'CALL { ... } IN TRANSACTIONS' can only be executed in an implicit "
+                              "transaction, but tried to execute in an explicit transaction", clause.span,
+                              detail="ForbiddenDueToTransactionType")
         return call.in_transactions(outer)
     inner, counters = call.over(outer)
     return call.join_back(outer, inner), counters

@@ -5,9 +5,11 @@
     page_tools.py the tools pages declare (docs/tool-cells.md): arguments checked, cell run, typed result
     result_graph.py  the node keys and relationships a result holds, for a typed tool's result
     server.py     those tools as an MCP server on the official SDK: `cookbook serve [--tools PAGE...]`
-    database.py   opening a file database, and the error when another process holds it
     recording.py  a trace block's recording: render, read back, compare
     trace.py      replay a page's trace through the server, in process, on its own database
+
+The connections they run on (opening the file, one connection per call in flight, how the server ends)
+are runner/serving's, which the Bolt server (runner/bolt) shares.
 
 Nothing here imports the MCP SDK at package import: `cookbook run` pays for it only on a page with a
 trace.

@@ -31,14 +31,14 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from mcp_types import Tool as ListedTool
 from pydantic import BaseModel, Field
 
-from runner.mcp.database import open_database
 from runner.mcp.http_security import BearerToken, check_exposure, transport_security
-from runner.mcp.lifetime import watch
 from runner.mcp.page_tools import OUTPUT_SCHEMA, PageTools
-from runner.mcp.pool import Connections
 from runner.mcp.stdio_guard import serve_stdio
 from runner.mcp.tools import CypherTools, ToolFailure
 from runner.page.model import ToolDeclaration
+from runner.serving.database import open_database
+from runner.serving.lifetime import watch
+from runner.serving.pool import Connections
 
 NAME = "cookbook"
 DEFAULT_TIMEOUT = 30.0

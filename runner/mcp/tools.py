@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import engine
-from runner.mcp.pool import Connections
 from runner.mcp.values import JsonValue, row_to_json, to_json
+from runner.serving.pool import Connections, execute
 
 Params = Mapping[str, Any] | None
 T = TypeVar("T")
@@ -84,8 +84,8 @@ class CypherTools:
 
     def _execute(self, statement: str, parameters: Params, *, read_only: bool,
                  graph: str | None = None) -> engine.Result:
-        result = self._on_connection(lambda connection: connection.execute(
-            statement, dict(parameters or {}), read_only=read_only, graph=graph), statement, HINTS)
+        result = self._on_connection(lambda connection: execute(
+            connection, statement, parameters, read_only=read_only, graph=graph), statement, HINTS)
         self.last_ordered = bool(result.ordered)
         return result
 

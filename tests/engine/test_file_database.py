@@ -18,9 +18,9 @@ import sys
 import pytest
 
 import engine
-from runner.mcp.database import DatabaseInUse, open_database
 from runner.render import render_table
 from runner.result import CellResult
+from runner.serving.database import DatabaseInUse, open_database
 from tests.runner.helpers import ROOT, agent_memory_page, recorded_text
 
 RUN_CELLS = """

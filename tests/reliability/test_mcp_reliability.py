@@ -56,7 +56,7 @@ def test_concurrent_clients_lose_no_write():
 
 def test_a_tool_call_past_the_servers_timeout_is_a_tool_error(tmp_path):
     from runner.cli import build_parser
-    from runner.mcp.database import open_database
+    from runner.serving.database import open_database
 
     arguments = build_parser().parse_args(["serve", "--db", "x.rl", "--timeout", "0.3"])
     assert arguments.timeout == 0.3

@@ -8,9 +8,9 @@ import pytest
 from mcp import Client
 
 import engine
-from runner.mcp.database import CannotOpenDatabase, open_database
 from runner.mcp.server import build_server
 from runner.mcp.tools import CypherTools, ToolFailure
+from runner.serving.database import CannotOpenDatabase, open_database
 
 
 @pytest.fixture

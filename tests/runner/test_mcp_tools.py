@@ -13,10 +13,10 @@ import pytest
 from mcp import Client
 
 import engine
-from runner.mcp.database import open_database
 from runner.mcp.server import build_server
 from runner.mcp.tools import CypherTools, ToolFailure
 from runner.mcp.values import to_json
+from runner.serving.database import open_database
 
 VALUES = [
     (None, None), (True, True), (7, 7), (2.5, 2.5), ("Ada", "Ada"), ([1, "a", None], [1, "a", None]),
