@@ -15,9 +15,11 @@ from engine.execute.write_support import (
 )
 from engine.semantic import bound as b
 from engine.sqlgen.dynamic_labels import label_list_sql
+from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.keys import group_key_parts
 from engine.sqlgen.relation import Relation
 from engine.sqlgen.runtime import error_sql
+from engine.sqlgen.sql import let
 
 
 class MergeWriter(WriterBase):
@@ -86,24 +88,24 @@ class MergeWriter(WriterBase):
             if not isinstance(item.target, b.BVariable) or id(item.target.variable) not in matched_keys:
                 continue
             matched = matched_keys[id(item.target.variable)]
-            if item.kind == "merge" and item.value is not None and not (
-                    isinstance(item.value, b.BMap) or item.value.type.is_record):
-                if self._row_count(table) > 1 and self._sets_any_key(item.value, table, matched):
+            names = _runtime_keys(item)
+            if names is not None:
+                if self._row_count(table) > 1 and self._sets_any_key(names, table, matched):
                     raise UnsupportedFeature("ON CREATE or ON MATCH SET of a property the MERGE pattern matches on,"
                                              " over more than one row", item.span)
                 continue
             if item.kind == "all" or (item.kind == "merge" and matched & {
                     key for key, _ in self._property_entries(item.value)}) or (item.kind == "property" and (
-                    not isinstance(item.key, str) or item.key in matched)):
+                    item.key in matched)):
                 if self._row_count(table) > 1:
                     raise UnsupportedFeature("ON CREATE or ON MATCH SET of a property the MERGE pattern matches on,"
                                              " over more than one row", item.span)
                 return
 
-    def _sets_any_key(self, value: b.BoundExpression, table: Relation, keys: set[str]) -> bool:
-        """Whether the map `value` holds one of `keys` on a row of `table`."""
+    def _sets_any_key(self, names_sql: Callable[[ExpressionCompiler], str], table: Relation, keys: set[str]) -> bool:
+        """Whether a row of `table` sets one of `keys` (`names_sql`: the SQL of the names a row's item sets)."""
         _, compiler, alias, parameters = self.compiler(table)
-        names = compiler.compile(b.BFunction("keys", (value,), type=t.list_of(t.STRING), span=value.span))
+        names = names_sql(compiler)
         wanted = "[" + ", ".join(parameters.text(key) for key in sorted(keys)) + "]::VARCHAR[]"
         (found,) = self.run.fetchone(
             f"SELECT count(*) FROM {table.sql} AS {alias}{compiler.context.join_text()}"
@@ -156,3 +158,17 @@ class MergeWriter(WriterBase):
             f"(SELECT {alias}.*{columns} FROM {unmatched.sql} AS {alias}{compiler.context.join_text()}{where})",
             unmatched.variables, parameters.values)
         return keyed, [f"k{i}" for i in range(len(keys))]
+
+
+def _runtime_keys(item: b.BoundSetItem) -> Callable[[ExpressionCompiler], str] | None:
+    """The SQL of the property keys a SET item writes, where they are known only on the rows: `SET n += map`
+    of a map whose keys the statement does not give, and `SET n[key] = v` of a key read off the row (a key
+    that is no string sets nothing: the SET raises its TypeError); None where the statement gives them."""
+    value, key = item.value, item.key
+    if item.kind == "merge" and value is not None and not (isinstance(value, b.BMap) or value.type.is_record):
+        return lambda compiler: compiler.compile(
+            b.BFunction("keys", (value,), type=t.list_of(t.STRING), span=value.span))
+    if item.kind == "property" and isinstance(key, b.BoundExpression):
+        return lambda compiler: let([compiler.variant(key)],
+                                    lambda name: f"[CASE WHEN cy_kind({name}) = 4 THEN {name}::VARCHAR END]")
+    return None

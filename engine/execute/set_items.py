@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import types as t
-from engine.errors import CypherTypeError, UnsupportedFeature
+from engine.errors import CypherTypeError
 from engine.execute.write_support import (
     WriterBase,
     WriteResult,
@@ -18,11 +18,13 @@ from engine.execute.write_support import (
 )
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
+from engine.span import Span
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.dynamic_labels import label_list_sql
 from engine.sqlgen.expressions import ExpressionCompiler, convert_from_variant, to_variant
 from engine.sqlgen.relation import Relation
 from engine.sqlgen.runtime import error_sql, not_stored
+from engine.sqlgen.sql import let
 from engine.storage.encoding import KIND_CODES
 from engine.storage.schema import ENTITY_TABLES
 from engine.types import CypherType, Kind, is_storable, sql_type
@@ -179,7 +181,7 @@ class SetWriter(WriterBase):
 
     def _set_property(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
         if not isinstance(item.key, str):
-            raise UnsupportedFeature("SET with a computed property key", item.span)
+            return self._set_computed_key(item, relation)
         counters: Counter[str] = Counter()
         for entity in _target_entities(item):
             counters += self._set_property_for(entity, item, relation)
@@ -187,7 +189,7 @@ class SetWriter(WriterBase):
 
     def _remove_property(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
         if not isinstance(item.key, str):
-            raise UnsupportedFeature("REMOVE with a computed property key", item.span)
+            return self._set_computed_key(item, relation)
         counters: Counter[str] = Counter()
         for entity, rows_sql, values in self.targets(item, relation):
             column = self.store.catalog.column(entity, item.key)
@@ -218,7 +220,8 @@ class SetWriter(WriterBase):
                        for key in self.store.catalog.columns[source]]
         elif not (value.type.is_record or isinstance(value, b.BMap)):
             if not self._null_map(value, relation):
-                entries, relation, present = self._runtime_entries(value, relation)
+                entries, relation, present = self._runtime_entries(
+                    relation, lambda compiler: to_variant(compiler.compile(value), value.type), value.span)
                 if not replace_all:  # += writes a key only from the rows whose map holds it
                     return self._set_entries(item, entries, present, relation)
             else:
@@ -253,15 +256,38 @@ class SetWriter(WriterBase):
                     counters["properties_set"] += count
         return counters
 
-    def _runtime_entries(self, value: b.BoundExpression, relation: Relation
+    def _set_computed_key(self, item: b.BoundSetItem, relation: Relation) -> Counter[str]:
+        """`SET x[key] = value` and `REMOVE x[key]` with a key read off the row: `SET x += {key: value}` with
+        the one-entry map built on each row (a null value, and REMOVE, remove the property). A key that is
+        not a string is the TypeError of the key a parameter gives; a row whose target is null writes nothing
+        and reads no key, as in Neo4j."""
+        assert isinstance(item.key, b.BoundExpression)
+        key_expression = item.key
+
+        def one_entry(compiler: ExpressionCompiler) -> str:
+            value = "NULL" if item.value is None else compiler.variant(item.value)
+
+            def build(target: str, key: str, entry: str) -> str:
+                not_a_string = error_sql("TypeError", "InvalidArgumentType",
+                                         f"'a property key must be a String, got ' || cy_type_name({key})")
+                return (f"CASE WHEN coalesce(cy_kind({target}), 0) = 0 THEN NULL WHEN cy_kind({key}) = 4"
+                        f" THEN CAST(json_object({key}::VARCHAR, CAST({entry} AS JSON)) AS VARIANT)"
+                        f" ELSE {not_a_string} END")
+            return let([compiler.variant(item.target), compiler.variant(key_expression), value], build)
+
+        entries, table, present = self._runtime_entries(relation, one_entry, item.span)
+        return self._set_entries(item, entries, present, table)
+
+    def _runtime_entries(self, relation: Relation, map_sql: Callable[[ExpressionCompiler], str], span: Span
                          ) -> tuple[list[tuple[str, b.BoundExpression]], Relation, dict[str, str]]:
         """The entries of maps whose keys are only known as the statement runs (`SET n += row` over rows of
-        different keys): every row's map computed into a table, the keys any of them holds read from it, then
-        one column per key, typed as its values are (one type of Cypher's: that type, so a typed property
-        column stays typed; else ANY), with a flag per key saying whether the row's map holds it. Returns the
-        entries (a variable per key), the table, and per key the SQL of its flag."""
+        different keys; `map_sql` compiles a row's map as a VARIANT): every row's map computed into a table, the
+        keys any of them holds read from it, then one column per key, typed as its values are (one type of
+        Cypher's: that type, so a typed property column stays typed; else ANY), with a flag per key saying
+        whether the row's map holds it. Returns the entries (a variable per key), the table, and per key the
+        SQL of its flag."""
         _, compiler, alias, parameters = self.compiler(relation)
-        mapped = to_variant(compiler.compile(value), value.type)
+        mapped = map_sql(compiler)
         not_a_map = error_sql("TypeError", "InvalidArgumentType",
                               "'SET = / += expects a map, got ' || cy_type_name(__m)")
         element = error_sql("UnsupportedFeature", "Unsupported",
@@ -291,7 +317,7 @@ class SetWriter(WriterBase):
             columns.append(f"coalesce(list_contains(variant_keys({holder}), {parameters.text(key)}), false)"
                            f" AS {entry.column}_has")
             present[key] = f"{entry.column}_has"
-            entries.append((key, b.BVariable(entry, type=entry_type, span=value.span)))
+            entries.append((key, b.BVariable(entry, type=entry_type, span=span)))
         variables = [*relation.variables, *(entry.variable for _, entry in entries if isinstance(entry, b.BVariable))]
         if not entries:
             return [], table, {}

@@ -90,8 +90,36 @@ class PatternBinding:
             path_variable = self.new_variable(declared.name, t.PATH)
             scope.add(path_variable)
         where = self.bind_predicate(path_where, scope) if path_where is not None else None
+        if selector is None:
+            for link in links:
+                where = _and(where, self._each_relationship_matches(link))
         path_mode = "acyclic" if written_mode == "acyclic" else "walk" if repeatable else "trail"
         return b.BoundPath(nodes, links, path_variable, None, part.span, selector, path_mode, where)
+
+    def _each_relationship_matches(self, link: b.BoundRelationship | b.BoundGroup) -> b.BoundExpression | None:
+        """The entries of a variable-length relationship's property map that read variables (`-[:R*1..2
+        {w: a.w}]->`), taken out of the map as `all(r IN rels WHERE r.w = a.w)`: the walk's step is compiled
+        apart from the rows, so it cannot read their variables, and every relationship of the list having the
+        value is what the map means (a zero-length match has none to check). None when there are none."""
+        if not (isinstance(link, b.BoundRelationship) and link.length is not None
+                and isinstance(link.properties, b.BMap)):
+            return None
+        reading = [(key, value) for key, value in link.properties.entries
+                   if any(isinstance(node, b.BVariable) for node in b.walk(value))]
+        if not reading:
+            return None
+        kept = tuple(entry for entry in link.properties.entries if entry not in reading)
+        link.properties = b.BMap(kept, type=t.record([(key, value.type) for key, value in kept]),
+                                 span=link.properties.span) if kept else None
+        each = self.new_variable("", t.RELATIONSHIP, anonymous=True)
+        condition = None
+        for key, value in reading:
+            read = b.BProperty(b.BVariable(each, type=t.RELATIONSHIP, span=value.span), key, type=t.ANY,
+                               span=value.span)
+            condition = _and(condition, b.BOperator("=", (read, value), type=t.BOOLEAN, span=value.span))
+        assert condition is not None
+        rels = b.BVariable(link.variable, type=link.variable.type, span=link.span)
+        return b.BQuantifier("all", each, rels, condition, type=t.BOOLEAN, span=link.span)
 
     def _bind_selector(self, part: ast.PatternPart) -> b.BoundSelector | None:
         """`ANY k`, `SHORTEST k`, `ALL SHORTEST`, `SHORTEST k GROUPS` and the legacy functions as one ranking:
@@ -370,3 +398,10 @@ class PatternBinding:
             raise CypherTypeError("a pattern's properties must be a map", properties.span,
                                   detail="InvalidParameterUse")
         return bound_properties
+
+
+def _and(left: b.BoundExpression | None, right: b.BoundExpression | None) -> b.BoundExpression | None:
+    """`left AND right`, either of which may be absent."""
+    if left is None or right is None:
+        return left or right
+    return b.BOperator("AND", (left, right), type=t.BOOLEAN, span=right.span)

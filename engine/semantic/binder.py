@@ -259,6 +259,7 @@ class Binder(PatternBinding, ExpressionBinding):
                 projected = self.new_variable(variable.name, variable.type)
                 projected.observed = variable.observed
                 projected.constant = None if is_return else variable.constant
+                projected.unwound = None if is_return else variable.unwound
                 items.append(b.BProjectionItem(b.BVariable(variable, type=variable.type, span=span), projected))
                 columns.append(variable.name)
                 sources.append(ast.Variable(variable.name, span=span))
@@ -282,6 +283,8 @@ class Binder(PatternBinding, ExpressionBinding):
                 variable.observed = _observed(expression)
                 # not a RETURN's: a CALL subquery's RETURN hands its variables out, and OPTIONAL CALL nulls them
                 variable.constant = None if is_return else constant_of(expression)
+                if isinstance(expression, b.BVariable) and not is_return:  # rows filtered, never new values
+                    variable.unwound = expression.variable.unwound
                 bound_items[index] = b.BProjectionItem(expression, variable)
         grouping_keys = self._grouping_keys(items + [bound_items[i] for i in sorted(bound_items)],
                                             sources + [pending[i][0].expression for i in sorted(bound_items)])

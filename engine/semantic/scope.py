@@ -25,7 +25,8 @@ class Variable:
     unwound: Any = None
     """The literal or parameter (a bound expression) whose list an UNWIND takes it from: its values are
     known as the query compiles, and code generation may pick a cheaper SQL form that is right for exactly
-    these values (reading a parameter's `value` notes that it did)."""
+    these values (reading a parameter's `value` notes that it did). A WITH that passes the variable on keeps it
+    (its rows are a subset)."""
     constant: Any = None
     """The bound expression it equals on every row, when a WITH projected it from literals and parameters
     alone (`WITH e, datetime($asOf) AS t`): later clauses compile that expression where they read it, so

@@ -554,7 +554,7 @@ def chain_lengths(paths: list[b.BoundPath]) -> list[dict[int, int]]:
     """The lengths a MATCH without a path selector compiles its short variable-length hops to: one mapping
     (hop id -> length) per SELECT, or one empty mapping (the walks as they are). A hop is a new
     variable-length relationship, or a quantified relationship of a trail (`-[:T]->{1,3}`: one anonymous
-    relationship between anonymous nodes, nothing else), bounded by CHAIN_MAX."""
+    relationship between anonymous nodes, its map reading no variable), bounded by CHAIN_MAX."""
     hops = [(link, bounds) for path in paths for link in path.relationships
             if (bounds := _short_hop(link, path.mode)) is not None]
     variants: list[dict[int, int]] = [{}]
@@ -573,8 +573,15 @@ def _short_hop(link: b.BoundRelationship | b.BoundGroup, mode: str) -> tuple[int
              and link.high is not None and link.high <= CHAIN_MAX
              and all(node.variable.anonymous and node.labels is None and node.properties is None
                      and node.where is None for node in link.nodes)
-             and link.relationships[0].variable.anonymous and link.relationships[0].where is None)
+             and link.relationships[0].variable.anonymous and link.relationships[0].where is None
+             and not _reads_variables(link.relationships[0].properties))
     return (link.low, link.high) if plain else None
+
+
+def _reads_variables(expression: b.BoundExpression | None) -> bool:
+    """Whether a property map reads a variable (`{w: a.w}`): joined hops compile it apart from the rows, so
+    such a quantified relationship takes the walk, whose step reads the row."""
+    return expression is not None and any(isinstance(node, b.BVariable) for node in b.walk(expression))
 
 
 def _new_variables(paths: list[b.BoundPath], existing: list[Variable]) -> list[Variable]:

@@ -18,9 +18,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from engine import types as t
 from engine.errors import CypherArgumentError, UnsupportedFeature
 from engine.quoting import sql_string
 from engine.semantic import bound as b
+from engine.semantic.unknown import UNKNOWN
 from engine.sqlgen import runtime_temporal as rt
 from engine.sqlgen.expressions import EXPRESSION_SQL, ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
@@ -112,9 +114,12 @@ def select(parts: Parts, target: str) -> str:
 
 def _known_values(argument: b.BoundExpression) -> Sequence[Any] | None:
     """Every value `argument` takes, when the query's text and parameters fix them: a literal, a parameter,
-    or a key of the maps an UNWIND of a parameter yields (`UNWIND $messages AS msg ... datetime(msg.at)`)."""
+    what an UNWIND of one yields, or a key of the maps it yields (`UNWIND $messages AS msg ...
+    datetime(msg.at)`)."""
     if isinstance(argument, b.BLiteral | b.BParameter):
         return (argument.value,)
+    if isinstance(argument, b.BVariable) and argument.variable.unwound is not None:
+        return list(argument.variable.unwound.value)
     if (isinstance(argument, b.BProperty) and isinstance(argument.subject, b.BVariable)
             and argument.subject.variable.unwound is not None):
         items = argument.subject.variable.unwound.value
@@ -150,15 +155,19 @@ def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> 
     if argument.type.is_record or isinstance(argument, b.BMap):
         return from_map(c, argument, target)
     if kind is Kind.MAP:
-        raise UnsupportedFeature(f"{target.lower()} from a map whose keys are not known when the query compiles",
-                                 argument.span)
+        shapes = _known_shapes(argument)
+        if shapes is None:
+            raise UnsupportedFeature(f"{target.lower()} from a map whose keys are not known when the query compiles",
+                                     argument.span)
+        return let([variant_of(c, argument)], lambda v: by_shape(c, v, shapes, target, argument.span))
     if target == "DURATION":
         if kind is Kind.DURATION:
             return compiled(c, argument)
         if _checked_per_row(argument):
             return let([variant_of(c, argument)], lambda v: (
                 f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 15 THEN {rt.payload(v, 'DURATION')}"
-                f" WHEN 4 THEN cy_t_parse_duration(TRY_CAST({v} AS VARCHAR)) ELSE "
+                f" WHEN 4 THEN cy_t_parse_duration(TRY_CAST({v} AS VARCHAR))"
+                f" WHEN 6 THEN {by_shape(c, v, _known_shapes(argument) or [], target, argument.span)} ELSE "
                 + error_sql("TypeError", "InvalidArgumentType", "'duration() expects a string or a map'") + " END"))
         raise type_error(f"duration() cannot convert {argument.type!r}", argument.span)
     if kind.value == target:
@@ -168,14 +177,45 @@ def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> 
             f"CASE WHEN {null} THEN NULL ELSE {select(parts, target)} END"))
     if not _checked_per_row(argument):
         raise type_error(f"{target.lower()}() cannot convert {argument.type!r}", argument.span)
+    shapes = _known_shapes(argument) or []
     return let([variant_of(c, argument)], lambda v: (
         f"CASE cy_kind({v}) WHEN 0 THEN NULL WHEN 4 THEN {parse(f'TRY_CAST({v} AS VARCHAR)', target)}"
-        f" WHEN 6 THEN " + error_sql("UnsupportedFeature", "Unsupported",
-                                     f"'{target.lower()} from a map whose keys are not known when the query compiles'")
+        f" WHEN 6 THEN {by_shape(c, v, shapes, target, argument.span)}"
         + " ELSE " + let([f"cy_t_parts({v})"], lambda p: (
             f"CASE WHEN {p} IS NULL THEN " + error_sql(
                 "TypeError", "InvalidArgumentType", f"'cannot construct a {target.lower()} from ' || cy_type_name({v})")
             + f" ELSE {select(rt.dynamic_parts(p), target)} END")) + " END"))
+
+
+def _known_shapes(argument: b.BoundExpression) -> list[tuple[str, ...]] | None:
+    """The key sets of the maps `argument` takes, when the query's text and parameters fix them
+    (`_known_values`: `UNWIND $rows AS row ... date(row.born)`); None when they are not known."""
+    values = _known_values(argument)
+    if values is None:
+        return None
+    return sorted({tuple(sorted(value)) for value in values if isinstance(value, Mapping)})
+
+
+def by_shape(c: ExpressionCompiler, v: str, shapes: Sequence[tuple[str, ...]], target: str, span: Any) -> str:
+    """`target` from the VARIANT map `v` whose key set is one of `shapes`, known as the query compiles: a
+    branch per key set, each compiled as the map literal of those keys would be (its fields read off `v`).
+    A key set that builds nothing (`{year: 1984, day: 3}`) is its error on the rows that bring it; a map of
+    any other keys is refused on its row, as Neo4j's builder, chosen per key set, cannot be without them."""
+    parameters = c.context.parameters
+    names = {key: parameters.text(key) for key in sorted({key for keys in shapes for key in keys})}
+    branches = []
+    for keys in shapes:  # every name is bound once, and read at least by the test of its key sets
+        fields = b.BMap(tuple((key, SqlValue(f"cy_map_get({v}, {names[key]})", type=t.ANY, span=span))
+                              for key in keys), type=t.MAP, span=span)
+        try:
+            built = from_map(c, fields, target)
+        except CypherArgumentError as error:
+            built = fail(sql_string(error.message), detail=error.detail or "InvalidArgumentValue")
+        key_set = "[" + ", ".join(names[key] for key in keys) + "]::VARCHAR[]"
+        branches.append(f"WHEN list_sort(variant_keys({v})) = {key_set} THEN {built}")
+    unknown = error_sql("UnsupportedFeature", "Unsupported",
+                        f"'{target.lower()} from a map whose keys are not known when the query compiles'")
+    return f"CASE WHEN cy_kind({v}) = 0 THEN NULL {' '.join(branches)} ELSE {unknown} END"
 
 
 def _checked_per_row(argument: b.BoundExpression) -> bool:
@@ -660,30 +700,77 @@ def _truncated_day(d: str, unit: str) -> str:
 def truncate(target: str) -> Builder:
     def build(c: ExpressionCompiler, f: b.BFunction) -> str:
         unit_argument = f.arguments[0]
-        if not (isinstance(unit_argument, b.BLiteral) and isinstance(unit_argument.value, str)):
-            raise UnsupportedFeature("truncation to a unit that is not a string literal", unit_argument.span)
-        unit = unit_argument.value.lower()
-        if unit not in DATE_UNITS and unit not in TIME_UNITS:
-            raise CypherArgumentError(f"unsupported unit for truncation: {unit_argument.value}", unit_argument.span,
-                                      detail="InvalidArgumentValue")
-        if target in ("DATE",) and unit in TIME_UNITS:
-            raise CypherArgumentError(f"unit too small for truncating a date: {unit_argument.value}",
-                                      unit_argument.span, detail="InvalidArgumentValue")
-        if target in ("LOCAL TIME", "ZONED TIME") and unit in DATE_UNITS and unit != "day":
-            raise CypherArgumentError(f"unit too large for truncating a time: {unit_argument.value}",
-                                      unit_argument.span, detail="InvalidArgumentValue")
-        # "If `input` is not provided, it will be set to the current date" (and time, and zone): the manual's
-        # `date.truncate(unit)` is `date.truncate(unit, date())`.
-        value = f.arguments[1] if len(f.arguments) > 1 else SqlValue(
-            now(target), type=CypherType(Kind(target)), span=f.span)
-        if value.type.kind is Kind.NULL:
-            return SQL_NULL[target]
-        if len(f.arguments) > 2 and f.arguments[2].type.kind is not Kind.NULL:
-            def with_fields(fields: dict[str, b.BoundExpression], null: str | None) -> str:
-                return _null_guard(null, _truncate(c, value, unit, target, fields))
-            return _complete(map_entries(c, f.arguments[2], with_fields), target)
-        return _truncate(c, value, unit, target, {})
+        given = _given_unit(unit_argument)
+        if given is not None:
+            return _truncate_to(c, f, given, unit_argument.span, target)
+        return let([_string(c, unit_argument)], lambda unit: _truncate_per_row(c, f, unit, target))
     return build
+
+
+def _given_unit(argument: b.BoundExpression) -> str | None:
+    """The unit a literal or a parameter gives (a statement run again with another one compiles again); None
+    for a unit read off the row. A given unit that is not a string is Neo4j's invalid call."""
+    if not isinstance(argument, b.BLiteral | b.BParameter) or argument.value is UNKNOWN:
+        return None
+    if not isinstance(argument.value, str):
+        got = t.type_name(t.type_of_value(argument.value))
+        raise CypherArgumentError(f"a truncation unit must be a String, got {got}", argument.span,
+                                  detail="InvalidArgumentValue")
+    return argument.value
+
+
+def _truncate_per_row(c: ExpressionCompiler, f: b.BFunction, unit: str, target: str) -> str:
+    """Truncation to the unit string SQL `unit` of each row: a branch per unit it may be (those an UNWIND of a
+    parameter gives, else every unit), each compiled as for that unit written in the statement; a unit the
+    target does not take is that branch's error, on the rows that bring it."""
+    known = _known_values(f.arguments[0])
+    units = [name for name in (*DATE_UNITS, *TIME_UNITS)
+             if known is None or name in {value.lower() for value in known if isinstance(value, str)}]
+    span = f.arguments[0].span
+    value = f.arguments[1] if len(f.arguments) > 1 else None
+    rest = f.arguments[2:]
+
+    def branches(v: str | None) -> str:
+        call_ = f if v is None else replace(f, arguments=(f.arguments[0], SqlValue(v, type=value.type, span=value.span),
+                                                          *rest))
+        whens = []
+        for name in units:
+            try:
+                built = _truncate_to(c, call_, name, span, target)
+            except CypherArgumentError as error:
+                built = fail(sql_string(error.message), detail=error.detail or "InvalidArgumentValue")
+            whens.append(f"WHEN {sql_string(name)} THEN {built}")
+        not_a_unit = fail(f"'unsupported unit for truncation: ' || {unit}")
+        null_unit = fail("'a truncation unit must be a String, got NULL'")
+        return (f"CASE lower({unit}) {' '.join(whens)}"
+                f" ELSE CASE WHEN {unit} IS NULL THEN {null_unit} ELSE {not_a_unit} END END")
+    if value is None or value.type.kind is Kind.NULL:
+        return branches(None)
+    return let([compiled(c, value)], branches)
+
+
+def _truncate_to(c: ExpressionCompiler, f: b.BFunction, given: str, span: Any, target: str) -> str:
+    """`target.truncate(given, value[, fields])` with the unit known as the query compiles."""
+    unit = given.lower()
+    if unit not in DATE_UNITS and unit not in TIME_UNITS:
+        raise CypherArgumentError(f"unsupported unit for truncation: {given}", span, detail="InvalidArgumentValue")
+    if target in ("DATE",) and unit in TIME_UNITS:
+        raise CypherArgumentError(f"unit too small for truncating a date: {given}", span,
+                                  detail="InvalidArgumentValue")
+    if target in ("LOCAL TIME", "ZONED TIME") and unit in DATE_UNITS and unit != "day":
+        raise CypherArgumentError(f"unit too large for truncating a time: {given}", span,
+                                  detail="InvalidArgumentValue")
+    # "If `input` is not provided, it will be set to the current date" (and time, and zone): the manual's
+    # `date.truncate(unit)` is `date.truncate(unit, date())`.
+    value = f.arguments[1] if len(f.arguments) > 1 else SqlValue(
+        now(target), type=CypherType(Kind(target)), span=f.span)
+    if value.type.kind is Kind.NULL:
+        return SQL_NULL[target]
+    if len(f.arguments) > 2 and f.arguments[2].type.kind is not Kind.NULL:
+        def with_fields(fields: dict[str, b.BoundExpression], null: str | None) -> str:
+            return _null_guard(null, _truncate(c, value, unit, target, fields))
+        return _complete(map_entries(c, f.arguments[2], with_fields), target)
+    return _truncate(c, value, unit, target, {})
 
 
 def _truncate(c: ExpressionCompiler, value: b.BoundExpression, unit: str, target: str,

@@ -1718,6 +1718,7 @@ class Parser:
         saved = self._predicate_depth
         self._predicate_depth = 0
         pattern = self.parse_pattern()
+        self.check_no_parameter_maps(pattern, "MATCH")  # `EXISTS { pattern }` is `EXISTS { MATCH pattern }`
         where = self.parse_where()
         self._predicate_depth = saved
         self.expect_closing(TT.RBRACE, f"the {keyword} subquery", opened)

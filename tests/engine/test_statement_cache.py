@@ -86,6 +86,13 @@ CASES: list[tuple[str, list[dict]]] = [
       {}, {"config": {"relationshipFilter": "LIVES_IN>", "minLevel": 1}}, {"config": None}, {"config": 3}]),
     ("MATCH (p:Person {name: 'Ann'}) CALL apoc.path.subgraphNodes(p, {maxLevel: $d}) YIELD node"
      " RETURN node.name AS n ORDER BY n", [{"d": v} for v in (1, 0, 2, "x")]),
+    # key sets and units read off an UNWIND of a parameter: compiled one branch each, so looked at
+    ("UNWIND $ms AS m RETURN date(m) AS d",
+     [{"ms": [{"year": 1984, "month": 2}, {"year": 1984, "week": 2}]}, {"ms": [{"year": 1984, "ordinalDay": 40}]},
+      {"ms": [{"year": 1984, "day": 3}]}, {"ms": [{"year": 1984, "month": 5}, "2020-01-01", None]}]),
+    ("UNWIND $units AS u RETURN date.truncate(u, date('2017-11-11')) AS d",
+     [{"units": v} for v in (["month"], ["year", "week"], ["hour"], ["fortnight"], [None], ["day"])]),
+    ("RETURN date.truncate($unit, date('2017-11-11')) AS d", [{"unit": v} for v in ("month", "year", 3, "day")]),
 ]
 
 
