@@ -1,6 +1,8 @@
 """APOC Core's `apoc.coll.*` functions that need SQL of their own (`apoc.coll.Coll`): combinations in APOC's
 order, sorting lists of maps by their keys (stable, as Java's Collections.sort), binary search in a sorted
-list, and the standard deviation as commons-math computes it."""
+list, the standard deviation as commons-math computes it, shuffles and random picks (`random()` per element:
+a page checks what they promise, a size and where each element comes from, never a recording, ADR-0076), and
+text sorted by a locale's collation (ICU's, where Java's Collator and ICU order the text alike)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,8 @@ from collections.abc import Callable
 
 from engine import types as t
 from engine.apoc.binding import bind
+from engine.errors import UnsupportedFeature
+from engine.quoting import sql_string
 from engine.semantic import bound as b
 from engine.sqlgen.expressions import ExpressionCompiler, convert
 from engine.sqlgen.runtime import error_sql
@@ -149,7 +153,82 @@ def _stdev(c: ExpressionCompiler, f: b.BFunction) -> str:
         f"CASE WHEN {v} IS NULL OR len({v}) = 0 THEN NULL ELSE {body(v, s)} END")))
 
 
+def shuffled(values: str) -> str:
+    """`values` (a list) in a random order: its positions sorted by a random key each."""
+    return (f"list_transform(list_sort(list_transform(range(1, len({values}) + 1), lambda i: {{'r': random(),"
+            f" 'i': i}})), lambda s: {values}[s.i])")
+
+
+def _shuffle(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.coll.shuffle(coll): [] for null."""
+    return bind(_values(c, f.arguments[0]), lambda v: (
+        f"CASE WHEN {v} IS NULL THEN []::VARIANT[] ELSE {shuffled(v)} END"))
+
+
+def _random_items(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.coll.randomItems(coll, itemCount, allowRepick = false): itemCount elements, each picked at random
+    among all (repick) or among those not yet picked; without repick, at most the whole list, shuffled."""
+    repick = c.boolean(f.arguments[2]) if len(f.arguments) > 2 else "false"
+
+    def body(v: str, n: str, again: str) -> str:
+        picks = f"list_transform(range(0, {n}), lambda k: {v}[(floor(random() * len({v})))::BIGINT + 1])"
+        return (f"CASE WHEN {v} IS NULL OR len({v}) = 0 OR {n} IS NULL OR {n} <= 0 THEN []::VARIANT[]"
+                f" WHEN {again} THEN {picks} ELSE {shuffled(v)}[1:{n}] END")
+    return bind(_values(c, f.arguments[0]), lambda v: bind(c.integer(f.arguments[1]), lambda n: bind(
+        f"coalesce({repick}, false)", lambda again: body(v, n, again))))
+
+
+COLLATIONS: dict[str, tuple[str, str, str]] = {
+    **dict.fromkeys(("en", "en-us", "en-gb", "de", "de-de"), ("en", "^[A-Za-z0-9]*$", "ASCII letters and digits")),
+    **dict.fromkeys(("ru", "ru-ru"), ("ru", "^[\u0400-\u045F0-9]*$", "Cyrillic letters and digits")),
+}
+"""Language tag (lower case) → ICU's collation, the text it sorts and that text's name. Java's Collator has its
+own rules, not ICU's: it makes spaces, punctuation and symbols ignorable where ICU weighs them, sorts letters
+such as æ as accented a where ICU reads ae, and French accents backwards; over these letters and digits the two
+order alike (a letter, then its accents, then its case, lower case first)."""
+
+
+def _sort_text(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.coll.sortText(coll, conf = {}): by ICU's collation for `conf.locale` (a language tag known when
+    the statement compiles; none: English, the engine's locale, ADR-0076); [] for null."""
+    locale = "en"
+    if len(f.arguments) > 1:
+        conf = f.arguments[1]
+        given = dict(conf.entries).get("locale") if isinstance(conf, b.BMap) else None
+        if conf.type.kind is not t.Kind.NULL and not isinstance(conf, b.BMap):
+            raise UnsupportedFeature("apoc.coll.sortText() with a config that is not a map literal", conf.span)
+        if given is not None:
+            if not (isinstance(given, b.BLiteral) and isinstance(given.value, str)):
+                raise UnsupportedFeature("apoc.coll.sortText() with a locale that is not a string literal",
+                                         given.span)
+            locale = given.value.strip() or "en"
+    tag = locale.lower().replace("_", "-")
+    known = COLLATIONS.get(tag)
+    if known is None:
+        raise UnsupportedFeature(f"apoc.coll.sortText() with the locale {locale!r} (the engine sorts as Java"
+                                 f" does for {', '.join(sorted(COLLATIONS))} only)", f.span)
+    collation, letters, what = known
+    refused = error_sql("UnsupportedFeature", "Unsupported",
+                        f"'apoc.coll.sortText() of ' || cy_string(x) || ' in locale {tag}: text other than"
+                        f" {what}, which Java''s Collator may order otherwise than ICU'")
+
+    def checked(values: str) -> str:
+        wrong_type = error_sql("TypeError", "InvalidArgumentType",
+                               "'apoc.coll.sortText() expects a list of strings, got an element of type ' ||"
+                               " cy_type_name(x)")
+        null = error_sql("ArgumentError", "InvalidArgumentValue", "'apoc.coll.sortText() of a list holding null'")
+        return (f"list_transform({values}, lambda x: CASE WHEN x IS NULL OR cy_kind(x) = 0 THEN {null}"
+                f" WHEN cy_kind(x) <> 4 THEN {wrong_type} WHEN regexp_matches(cy_string(x), {sql_string(letters)})"
+                f" THEN cy_string(x) ELSE {refused} END)")
+    return bind(_values(c, f.arguments[0]), lambda v: bind(checked(v), lambda s: (
+        f"CASE WHEN {v} IS NULL OR len({v}) = 0 THEN []::VARIANT[] ELSE list_transform(list_sort("
+        f"list_transform(range(1, len({s}) + 1), lambda i: {{'k': icu_sort_key({s}[i], {sql_string(collation)}),"
+        f" 'i': i}})), lambda e: {s}[e.i]::VARIANT) END")))
+
+
 SIGNATURES = [
+    ("apoc.coll.shuffle", 1, 1, t.ANY_LIST), ("apoc.coll.randomitems", 2, 3, t.ANY_LIST),
+    ("apoc.coll.sorttext", 1, 2, t.ANY_LIST),
     ("apoc.coll.combinations", 2, 3, t.ANY_LIST), ("apoc.coll.sortmaps", 2, 2, t.ANY_LIST),
     ("apoc.coll.sortmulti", 1, 4, t.ANY_LIST), ("apoc.coll.containssorted", 2, 2, t.BOOLEAN),
     ("apoc.coll.containsallsorted", 2, 2, t.BOOLEAN), ("apoc.coll.stdev", 1, 2, t.ANY),
@@ -159,5 +238,6 @@ SIGNATURES = [
 FUNCTIONS: dict[str, Callable[[ExpressionCompiler, b.BFunction], str]] = {
     "apoc.coll.combinations": _combinations, "apoc.coll.sortmaps": _sort_maps, "apoc.coll.sortmulti": _sort_multi,
     "apoc.coll.containssorted": _contains_sorted, "apoc.coll.containsallsorted": _contains_all_sorted,
-    "apoc.coll.stdev": _stdev,
+    "apoc.coll.stdev": _stdev, "apoc.coll.shuffle": _shuffle, "apoc.coll.randomitems": _random_items,
+    "apoc.coll.sorttext": _sort_text,
 }

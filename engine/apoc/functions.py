@@ -79,6 +79,13 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     "apoc.coll.isequalcollection": (2, None, "coll.sort(__a0) = coll.sort(__a1)"),
     "apoc.coll.sumlongs": (1, None, f"reduce(`__s` = 0, `__x` IN {_NON_NULL} | `__s` + toInteger(`__x`))"),
     "apoc.coll.randomitem": (1, None, "__a0[toInteger(rand() * size(__a0))]"),
+    # APOC's order (Coll.compare, stable: equal values keep their places; descending unless the key starts
+    # with '^') of each node's property, read row by row in a subquery (not inside a list expression)
+    "apoc.coll.sortnodes": (2, None, "CASE WHEN __a0 IS NULL OR size(__a0) = 0 THEN [] ELSE [`__m` IN"
+                                     " apoc.coll.sortMulti(COLLECT { UNWIND range(0, size(__a0) - 1) AS `__i`"
+                                     " RETURN {v: __a0[`__i`][CASE WHEN __a1 STARTS WITH '^' THEN substring(__a1, 1)"
+                                     " ELSE __a1 END], i: `__i`} }, [CASE WHEN __a1 STARTS WITH '^' THEN '^v'"
+                                     " ELSE 'v' END, '^i']) | __a0[`__m`.i]] END"),
     # apoc.text: strings
     "apoc.text.join": (2, None, "CASE WHEN __a0 IS NULL THEN null WHEN size(__a0) = 0 THEN ''"
                                 " ELSE reduce(`__s` = toString(head(__a0)), `__x` IN tail(__a0) |"
@@ -117,6 +124,7 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
     "apoc.convert.tofloat": (1, None, "toFloat(__a0)"),
     "apoc.convert.toboolean": (1, None, "toBoolean(__a0)"),
     "apoc.date.currenttimestamp": (0, None, "timestamp()"),
+    "apoc.date.systemtimezone": (0, None, "'UTC'"),  # the engine's zone, as its other defaults (ADR-0076)
     "apoc.create.uuid": (0, None, "randomUUID()"),
     "apoc.node.degree": (1, 2, "COUNT { (__a0)-[`__r`]-() WHERE any(`__p` IN split(coalesce(__a1, ''), '|') WHERE"
                                " trim(replace(replace(`__p`, '>', ''), '<', '')) IN ['', type(`__r`)] AND"
@@ -152,6 +160,9 @@ DEFINITIONS: dict[str, tuple[int, int | None, str]] = {
                                       " THEN 0 WHEN size(__a0) < 5 THEN 1 ELSE 2 END END"),
     "apoc.text.regreplace": (3, None, "apoc.text.replace(__a0, __a1, __a2)"),
     "apoc.map.setentry": (3, None, "apoc.map.setKey(__a0, __a1, __a2)"),
+    # the nodes of a label by the text of a property (Java's toString: a later node of the same text wins)
+    "apoc.map.fromnodes": (2, None, "apoc.map.fromPairs(COLLECT { MATCH (`__n`:$(__a0)) WHERE `__n`[__a1] IS NOT"
+                                    " NULL RETURN [toString(`__n`[__a1]), `__n`] ORDER BY id(`__n`) })"),
     "apoc.map.setpairs": (2, None, "apoc.map.merge(__a0, apoc.map.fromPairs(__a1))"),
     "apoc.map.setlists": (3, None, "apoc.map.merge(__a0, apoc.map.fromLists(__a1, __a2))"),
     "apoc.map.fromvalues": (1, None, "CASE WHEN __a0 IS NULL THEN {} ELSE apoc.map.fromPairs([`__i` IN"

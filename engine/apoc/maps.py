@@ -136,7 +136,96 @@ def _unflatten(c: ExpressionCompiler, f: b.BFunction) -> str:
             " AS VARIANT) END")))
 
 
+MAX_TREE_DEPTH = 8
+"""How deep apoc.map.updateTree goes into maps inside maps (and lists of maps)."""
+
+ENTRIES = "STRUCT(key VARCHAR, value VARIANT)[]"
+TREE_NODE = f"STRUCT(p BIGINT, k VARCHAR, j BIGINT, e {ENTRIES})"
+"""A map of the tree at one depth: its parent's position at the depth above, the key and the list position
+(0: the value itself) it is at there, and its entries once updated."""
+
+
+def java_equals(a: str, b_: str) -> str:
+    """Java's equals of two values as APOC receives them: of one kind and the same text (a Long is never equal
+    to a Double, in a list or map neither; NaN equals NaN, -0.0 not 0.0), or both null."""
+    return (f"coalesce(cy_kind({a}), 0) = coalesce(cy_kind({b_}), 0) AND"
+            f" TRY_CAST({a} AS VARCHAR) IS NOT DISTINCT FROM TRY_CAST({b_} AS VARCHAR)")
+
+
+def _updated(m: str, key: str, data: str) -> str:
+    """The entries of map `m` with those of the last pair of `data` whose value equals m's value at `key`
+    put in (Java's putAll: a key of both takes the pair's value)."""
+    found = (f"coalesce(list_filter({data}, lambda q: {java_equals('q.m', f'cy_map_get({m}, {key})')})[-1].e,"
+             f" []::{ENTRIES})")
+    return bind(found, lambda added: (
+        f"list_concat(list_filter({entries_of(m)}, lambda x: NOT list_contains(list_transform({added},"
+        f" lambda y: y.key), x.key)), {added})"))
+
+
+def _children(level: str, key: str, data: str) -> str:
+    """The maps one depth below those of `level`: each entry's value that is a map, and the maps in each
+    entry's value that is a list, updated."""
+    def node(position: str, entry: str, index: str, value: str) -> str:
+        return f"{{'p': {position}, 'k': {entry}.key, 'j': {index}, 'e': {_updated(value, key, data)}}}::{TREE_NODE}"
+    in_list = (f"list_filter(list_transform(cy_list(x.value), lambda y, yi: CASE WHEN cy_kind(y) = 6 THEN"
+               f" [{node('pi', 'x', 'yi', 'y')}] ELSE []::{TREE_NODE}[] END), lambda z: len(z) > 0)")
+    return (f"flatten(list_transform({level}, lambda n, pi: flatten(list_transform(n.e, lambda x: CASE"
+            f" cy_kind(x.value) WHEN 6 THEN [{node('pi', 'x', '0', 'x.value')}] WHEN 5 THEN flatten({in_list})"
+            f" ELSE []::{TREE_NODE}[] END))))")
+
+
+def _rebuilt(level: str, below: str, built: str) -> str:
+    """The maps of `level` (VARIANT), each entry's map (or list's map) replaced by its rebuilt form from the
+    depth below (`below`, and `built`, their rebuilt values in the same order)."""
+    def child(position: str, index: str) -> str:
+        return (f"{built}[list_position(list_transform({below}, lambda c: c.p = {position} AND c.k = x.key AND"
+                f" c.j = {index}), true)]")
+    value = (f"CASE cy_kind(x.value) WHEN 6 THEN {child('pi', '0')} WHEN 5 THEN list_transform(cy_list(x.value),"
+             f" lambda y, yi: CASE WHEN cy_kind(y) = 6 THEN {child('pi', 'yi')} ELSE y END)::VARIANT"
+             " ELSE x.value END")
+    entries = f"list_transform(n.e, lambda x: {{'key': x.key, 'value': {value}}})"
+    return f"list_transform({level}, lambda n, pi: {map_of_entries(entries)})"
+
+
+def _update_tree(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.map.updateTree(tree, key, data): each pair [value, map] of data adds the map to every map of the
+    tree (the tree itself, maps in its values, maps in lists in its values, ...) whose `key` holds the value
+    (Java's equals; the last pair of a value wins); a pair that is not [value, map, ...] is an error.
+    APOC's Maps.visit recurses; here the maps are taken depth by depth (each depth's list computed from the
+    one above, which is an argument, never inside a lambda of it: the SQL grows with the depth, not
+    exponentially), then rebuilt from the deepest up; maps deeper than MAX_TREE_DEPTH are refused."""
+    items, element = c.list_value(f.arguments[2])
+    data = convert(items, t.list_of(element), t.ANY_LIST)
+    wrong = error_sql("ArgumentError", "InvalidArgumentValue",
+                      "'apoc.map.updateTree(): wrong data list entry (a pair [value, map] is expected)'")
+    deep = error_sql("UnsupportedFeature", "NestingTooDeep",
+                     f"'apoc.map.updateTree() of maps nested deeper than {MAX_TREE_DEPTH} levels'")
+
+    def pairs(d: str) -> str:
+        return (f"list_transform(coalesce({d}, []::VARIANT[]), lambda p: CASE WHEN cy_kind(p) <> 5 OR"
+                f" len(cy_list(p)) < 2 OR cy_kind(cy_list(p)[2]) <> 6 THEN {wrong} ELSE {{'m': cy_list(p)[1],"
+                f" 'e': {entries_of('cy_list(p)[2]')}}} END)")
+
+    def body(m: str, k: str, d: str) -> str:
+        top = f"[[{{'p': 0, 'k': '', 'j': 0, 'e': {_updated(m, k, d)}}}::{TREE_NODE}]]"
+        levels = top
+        for _ in range(MAX_TREE_DEPTH):
+            levels = bind(levels, lambda s: f"list_append({s}, {_children(f'{s}[-1]', k, d)})")
+        built = bind(levels, lambda s: (
+            f"CASE WHEN len({_children(f'{s}[-1]', k, d)}) > 0 THEN {deep} ELSE"
+            f" {{'levels': {s}, 'built': [list_transform({s}[-1], lambda n: {map_of_entries('n.e')})]}} END"))
+        for depth in range(MAX_TREE_DEPTH, 0, -1):
+            def up(s: str, depth: int = depth) -> str:
+                rebuilt = _rebuilt(f"{s}.levels[{depth}]", f"{s}.levels[{depth + 1}]", f"{s}.built[1]")
+                return f"{{'levels': {s}.levels, 'built': list_prepend({rebuilt}, {s}.built)}}"
+            built = bind(built, up)
+        return f"({built}).built[1][1]"
+    return bind(_map(c, f.arguments[0], "apoc.map.updateTree"), lambda m: bind(c.string(f.arguments[1]), lambda k: (
+        bind(pairs(data), lambda d: f"CASE WHEN {m} IS NULL THEN NULL ELSE {body(m, k, d)} END"))))
+
+
 SIGNATURES = [
+    ("apoc.map.updatetree", 3, 3, t.MAP),
     ("apoc.map.get", 2, 4, t.ANY), ("apoc.map.mget", 2, 4, t.ANY_LIST),
     ("apoc.map.sortedproperties", 1, 2, t.ANY_LIST), ("apoc.map.flatten", 1, 2, t.MAP),
     ("apoc.map.unflatten", 1, 2, t.MAP),
@@ -145,5 +234,5 @@ SIGNATURES = [
 
 FUNCTIONS: dict[str, Callable[[ExpressionCompiler, b.BFunction], str]] = {
     "apoc.map.get": _get, "apoc.map.mget": _mget, "apoc.map.sortedproperties": _sorted_properties,
-    "apoc.map.flatten": _flatten, "apoc.map.unflatten": _unflatten,
+    "apoc.map.flatten": _flatten, "apoc.map.unflatten": _unflatten, "apoc.map.updatetree": _update_tree,
 }

@@ -394,7 +394,29 @@ def _text_format(c: ExpressionCompiler, f: b.BFunction) -> str:
     return bind(values, body)
 
 
+RANGES = (("A-Z", "ABCDEFGHIJKLMNOPQRSTUVWXYZ"), ("a-z", "abcdefghijklmnopqrstuvwxyz"), ("0-9", "0123456789"))
+"""apoc.text.random's shorthands in its `valid` text, replaced in this order (each the literal three characters)."""
+
+
+def _random(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """apoc.text.random(length, valid = 'A-Za-z0-9'): `length` characters each drawn from `valid` (random() per
+    character; a page checks the length and the characters, ADR-0076)."""
+    valid = c.string(f.arguments[1]) if len(f.arguments) > 1 else "'A-Za-z0-9'"
+    for shorthand, letters in RANGES:
+        valid = f"replace({valid}, '{shorthand}', '{letters}')"
+
+    def body(n: str, chars: str) -> str:
+        empty = _fail("'apoc.text.random() with no valid characters'")
+        return (f"CASE WHEN {n} IS NULL OR {chars} IS NULL THEN "
+                + error_sql("TypeError", "InvalidArgumentType", "'apoc.text.random() needs a length and a text'")
+                + f" WHEN {n} <= 0 THEN '' WHEN length({chars}) = 0 THEN {empty} ELSE array_to_string(list_transform("
+                f"range(0, {n}), lambda k: substr({chars}, (floor(random() * length({chars})))::BIGINT + 1, 1)),"
+                " '') END")
+    return bind(c.integer(f.arguments[0]), lambda n: bind(valid, lambda chars: body(n, chars)))
+
+
 SIGNATURES = [
+    ("apoc.text.random", 1, 2, t.STRING),
     ("apoc.text.indexof", 2, 4, t.INTEGER), ("apoc.text.indexesof", 2, 4, t.list_of(t.INTEGER)),
     ("apoc.text.camelcase", 1, 1, t.STRING), ("apoc.text.uppercamelcase", 1, 1, t.STRING),
     ("apoc.text.snakecase", 1, 1, t.STRING), ("apoc.text.touppercase", 1, 1, t.STRING),
@@ -409,7 +431,7 @@ SIGNATURES = [
 """(lower-case name, least and most arguments, result type)."""
 
 FUNCTIONS: dict[str, Callable[[ExpressionCompiler, b.BFunction], str]] = {
-    "apoc.text.indexof": _index_of, "apoc.text.indexesof": _indexes_of,
+    "apoc.text.indexof": _index_of, "apoc.text.indexesof": _indexes_of, "apoc.text.random": _random,
     "apoc.text.camelcase": _camel_case, "apoc.text.uppercamelcase": _upper_camel_case,
     "apoc.text.snakecase": _snake_case, "apoc.text.touppercase": _to_upper_case,
     "apoc.text.capitalizeall": _words(_capitalized),

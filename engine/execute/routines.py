@@ -29,6 +29,7 @@ CATEGORIES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("coll.", "head", "last", "tail", "range", "reverse", "nodes", "relationships", "labels", "keys",
       "tobooleanlist", "tofloatlist", "tointegerlist", "tostringlist"), "List"),
     (("vector", "vec"), "Vector"),
+    (("graph.",), "Graph"),
     (("date", "datetime", "localdatetime", "localtime", "time", "duration"), "Temporal"),
     ((*TRIGONOMETRIC, "atan2", "pi"), "Trigonometric"),
     (("log", "log10", "exp", "sqrt", "e"), "Logarithmic"),

@@ -126,6 +126,7 @@ def _signatures() -> dict[str, FunctionSignature]:
         ("pi", 0, 0, fixed(t.FLOAT)), ("e", 0, 0, fixed(t.FLOAT)), ("isnan", 1, 1, fixed(t.BOOLEAN)),
         ("char_length", 1, 1, fixed(t.INTEGER)), ("character_length", 1, 1, fixed(t.INTEGER)),
         ("randomuuid", 0, 0, fixed(t.STRING)), ("valuetype", 1, 1, fixed(t.STRING)),
+        ("graph.names", 0, 0, fixed(t.list_of(t.STRING))), ("graph.propertiesbyname", 1, 1, fixed(t.MAP)),
         # lists and maps
         ("size", 1, 1, fixed(t.INTEGER)), ("length", 1, 1, fixed(t.INTEGER)),
         ("head", 1, 1, element_of_first), ("last", 1, 1, element_of_first), ("tail", 1, 1, like_first(Kind.LIST)),

@@ -11,12 +11,9 @@ import difflib
 from collections.abc import Iterable
 
 NOT_YET_FUNCTIONS = frozenset({
-    "graph.names", "graph.propertiesbyname", "graph.byname",
+    "graph.byname", "format",
     "graph.byelementid", "db.namefromelementid",
-    "apoc.agg.graph", "apoc.map.updatetree", "apoc.map.fromnodes", "apoc.coll.sortnodes", "apoc.coll.sorttext",
-    "apoc.coll.shuffle", "apoc.coll.randomitems", "apoc.text.random",
-    "apoc.util.compress", "apoc.util.decompress", "apoc.date.fields", "apoc.date.convertformat",
-    "apoc.date.systemtimezone",
+    "apoc.agg.graph", "apoc.util.compress", "apoc.util.decompress", "apoc.date.fields", "apoc.date.convertformat",
 })
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
@@ -54,7 +51,8 @@ CANONICAL_NAMES = (
     "apoc.map.fromLists", "apoc.convert.toString", "apoc.convert.toInteger", "apoc.convert.toFloat",
     "apoc.convert.toBoolean", "apoc.text.compareCleaned",
     "db.propertyKeys", "db.schema.nodeTypeProperties", "db.schema.relTypeProperties", "db.awaitIndexes",
-    "db.awaitIndex",
+    "db.awaitIndex", "graph.propertiesByName", "apoc.map.updateTree", "apoc.map.fromNodes", "apoc.coll.sortNodes",
+    "apoc.coll.sortText", "apoc.coll.randomItems", "apoc.date.systemTimezone",
 )
 """The names as Neo4j and APOC spell them, where the engine's tables hold them in lower case."""
 

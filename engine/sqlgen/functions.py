@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine import types as t
+from engine.errors import CypherSyntaxError
 from engine.semantic import bound as b
 from engine.sqlgen import spatial, spatial_values, temporal
 from engine.sqlgen.collections import FUNCTIONS as COLLECTION_FUNCTIONS
@@ -447,7 +448,16 @@ def _map_merge(c: ExpressionCompiler, f: b.BFunction) -> str:
     return map_of_entries(f"list_concat({kept}, [{over}])")
 
 
+def _graph_function(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """graph.names() and graph.propertiesByName(): Neo4j answers them on a composite database only, and a graph
+    of this engine is a standard database (ADR-0068), so the call is Neo4j's own error there (GQL 42N72)."""
+    name = {"graph.propertiesbyname": "graph.propertiesByName"}.get(f.name, f.name)
+    raise CypherSyntaxError(f"{name}(): calling graph functions is only supported on composite databases; this"
+                            " database is a standard one (SHOW DATABASES lists the graphs)", f.span, detail="42N72")
+
+
 FUNCTIONS: dict[str, Builder] = {
+    "graph.names": _graph_function, "graph.propertiesbyname": _graph_function,
     "tolower": _case_mapping("cy_lower", str.lower),
     "toupper": _case_mapping("cy_upper", str.upper),
     "lower": _case_mapping("cy_lower", str.lower),
