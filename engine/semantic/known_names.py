@@ -13,7 +13,7 @@ from collections.abc import Iterable
 NOT_YET_FUNCTIONS = frozenset({
     "graph.names", "graph.propertiesbyname", "graph.byname",
     "graph.byelementid", "db.namefromelementid",
-    "apoc.agg.graph", "apoc.map.updatetree", "apoc.map.fromnodes", "apoc.coll.sortnodes", "apoc.coll.sorttext",
+    "apoc.map.updatetree", "apoc.map.fromnodes", "apoc.coll.sortnodes", "apoc.coll.sorttext",
     "apoc.coll.shuffle", "apoc.coll.randomitems", "apoc.text.random",
     "apoc.util.compress", "apoc.util.decompress", "apoc.date.fields", "apoc.date.convertformat",
     "apoc.date.systemtimezone",
