@@ -36,7 +36,8 @@ def _tagged_ids(text: str, tag: str) -> str:
 
 def _path_ids(text: str, field: int) -> str:
     """The node (`field` 1) or relationship (2) ids of the paths in JSON `text`."""
-    lists = f"regexp_extract_all({text}, '{_JSON_TAG}path\":\\{{\"nodes\":\\[([0-9,]*)\\],\"rels\":\\[([0-9,]*)\\]', {field})"
+    pattern = _JSON_TAG + 'path":\\{"nodes":\\[([0-9,]*)\\],"rels":\\[([0-9,]*)\\]'
+    lists = f"regexp_extract_all({text}, '{pattern}', {field})"
     return (f"flatten(list_transform({lists}, lambda l: list_transform(list_filter(string_split(l, ','),"
             " lambda x: x <> ''), lambda x: x::BIGINT)))")
 
