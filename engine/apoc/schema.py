@@ -50,17 +50,17 @@ _HOLDS = {"text": "STRING", "point": "POINT", "fulltext": "STRING"}
 """Index kinds whose entries are only the values of one type (a full-text index: of any of its properties)."""
 
 
-def _failed(message: str, preparation: ProcedurePreparation) -> ProcedureError:
+def procedure_failed(message: str, preparation: ProcedurePreparation) -> ProcedureError:
     return ProcedureError(f"Failed to invoke procedure `{preparation.procedure.name}`: {message}", preparation.span,
                           detail="ProcedureCallFailed")
 
 
-def _names(config: dict[str, Any], key: str, preparation: ProcedurePreparation) -> set[str]:
+def config_names(config: dict[str, Any], key: str, preparation: ProcedurePreparation) -> set[str]:
     value = config.get(key)
     if value is None:
         return set()
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise _failed(f"the configuration's `{key}` must be a list of strings", preparation)
+        raise procedure_failed(f"the configuration's `{key}` must be a list of strings", preparation)
     return set(value)
 
 
@@ -71,11 +71,12 @@ def _selection(preparation: ProcedurePreparation, include_key: str, exclude_key:
     if config is None:
         return set(), set()
     if not isinstance(config, dict):
-        raise _failed("the configuration must be a map", preparation)
-    include, exclude = _names(config, include_key, preparation), _names(config, exclude_key, preparation)
+        raise procedure_failed("the configuration must be a map", preparation)
+    include = config_names(config, include_key, preparation)
+    exclude = config_names(config, exclude_key, preparation)
     if include and exclude:
-        raise _failed(f"Parameters {include_key} and {exclude_key} are both valuated. Please check parameters and"
-                      " valuate only one.", preparation)
+        raise procedure_failed(f"Parameters {include_key} and {exclude_key} are both valuated. Please check parameters"
+                               " and valuate only one.", preparation)
     return include, exclude
 
 

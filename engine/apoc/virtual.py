@@ -1,7 +1,7 @@
 """APOC Core's virtual nodes and relationships made from rows (ADR-0074): the functions `apoc.create.vNode`,
 `apoc.create.vRelationship` and `apoc.create.virtual.fromNode`, and the procedures `apoc.create.vNode`,
-`vNodes`, `vRelationship`, `vPattern` and `vPatternFull`, which are those functions in a WITH (procedure
-macros, ADR-0060). The value is ADR-0071's, carrying its labels or type, properties and ends; each call
+`vNodes`, `vRelationship`, `vPattern`, `vPatternFull` and `virtualPath`, which are those functions in a WITH
+(procedure macros, ADR-0060). The value is ADR-0071's, carrying its labels or type, properties and ends; each call
 makes its element's id from the row's number and the call's place in the statement
 (`sqlgen.virtual_elements`), so everything runs in the clause's one SELECT.
 """
@@ -129,6 +129,10 @@ _PATTERN = (("from", "NODE"), ("rel", "RELATIONSHIP"), ("to", "NODE"))
 _PATTERN_BODY = (f"WITH *, {_V_NODE}(__a0, __a1) AS `__out_from`, {_V_NODE}(__a4, __a5) AS `__out_to`"
                  f" WITH *, {_V_REL}(`__out_from`, __a2, __a3, `__out_to`) AS `__out_rel`")
 
+_PATTERN_FULL_INPUTS = (("labelsN", "LIST<STRING>"), ("n", "MAP"), ("relType", "STRING"), ("props", "MAP"),
+                        ("labelsM", "LIST<STRING>"), ("m", "MAP"))
+"""vPatternFull's inputs, and virtualPath's: APOC's two procedures are one (`from`, `rel`, `to` yielded)."""
+
 PROCEDURE_MACROS: tuple[ProcedureMacro, ...] = (
     _with_macro(_V_NODE, (("labels", "LIST<STRING>"), ("props", "MAP")), _NODE,
                 f"WITH *, {_V_NODE}(__a0, __a1) AS `__out_node`", ("{}",)),
@@ -141,7 +145,6 @@ PROCEDURE_MACROS: tuple[ProcedureMacro, ...] = (
                 f"WITH *, {_V_NODE}(coalesce(__a0._labels, []), apoc.map.removeKey(coalesce(__a0, {{}}), '_labels'))"
                 f" AS `__out_from`, {_V_NODE}(coalesce(__a3._labels, []), apoc.map.removeKey(coalesce(__a3, {{}}),"
                 f" '_labels')) AS `__out_to` WITH *, {_V_REL}(`__out_from`, __a1, __a2, `__out_to`) AS `__out_rel`"),
-    _with_macro("apoc.create.vPatternFull", (("labelsN", "LIST<STRING>"), ("n", "MAP"), ("relType", "STRING"),
-                                             ("props", "MAP"), ("labelsM", "LIST<STRING>"), ("m", "MAP")),
-                _PATTERN, _PATTERN_BODY),
+    *(_with_macro(name, _PATTERN_FULL_INPUTS, _PATTERN, _PATTERN_BODY)
+      for name in ("apoc.create.vPatternFull", "apoc.create.virtualPath")),
 )

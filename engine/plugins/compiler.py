@@ -10,6 +10,7 @@ from engine.apoc import create as apoc_create
 from engine.apoc import cypher as apoc_cypher
 from engine.apoc import dates as apoc_dates
 from engine.apoc import functions as apoc_functions
+from engine.apoc import graph_aggregate as apoc_graph_aggregate
 from engine.apoc import json as apoc_json
 from engine.apoc import load_json as apoc_load_json
 from engine.apoc import maps as apoc_maps
@@ -18,6 +19,7 @@ from engine.apoc import meta as apoc_meta
 from engine.apoc import meta_graph as apoc_meta_graph
 from engine.apoc import nodes as apoc_nodes
 from engine.apoc import path as apoc_path
+from engine.apoc import path_values as apoc_path_values
 from engine.apoc import periodic as apoc_periodic
 from engine.apoc import refactor as apoc_refactor
 from engine.apoc import schema as apoc_schema
@@ -66,9 +68,13 @@ signatures.register_functions(apoc_collections.SIGNATURES)
 sql_functions.register_functions(apoc_collections.FUNCTIONS)
 signatures.register_functions(apoc_virtual.SIGNATURES)
 sql_functions.register_functions(apoc_virtual.FUNCTIONS)
+signatures.register_functions(apoc_path_values.SIGNATURES)
+sql_functions.register_functions(apoc_path_values.FUNCTIONS)
 signatures.VIRTUAL_MAKERS.update(apoc_virtual.MAKERS)
 signatures.register_aggregates(apoc_aggregates.BINDINGS)
 projection.register_aggregates(apoc_aggregates.AGGREGATES)
+signatures.register_aggregates(apoc_graph_aggregate.BINDINGS)
+projection.register_aggregates(apoc_graph_aggregate.AGGREGATES)
 extensions.STATEMENT_REWRITES.append(falkordb.create_node_index)
 extensions.SEARCH_CALLS["vector"] = vector_search_call
 PROCEDURE_MACRO_PACKAGES = (VECTOR_PROCEDURE_MACROS, apoc_create.PROCEDURE_MACROS, apoc_merge.PROCEDURE_MACROS,

@@ -13,13 +13,12 @@ from collections.abc import Iterable
 NOT_YET_FUNCTIONS = frozenset({
     "graph.byname", "format",
     "graph.byelementid", "db.namefromelementid",
-    "apoc.agg.graph", "apoc.util.compress", "apoc.util.decompress", "apoc.date.fields", "apoc.date.convertformat",
+    "apoc.util.compress", "apoc.util.decompress", "apoc.date.fields", "apoc.date.convertformat",
 })
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
 NOT_YET_PROCEDURES = frozenset({
-    "apoc.create.virtualpath", "apoc.meta.graph.of", "apoc.meta.subgraph",
-    "apoc.meta.graphsample",
+    "apoc.meta.graph.of", "apoc.create.clonepathtovirtual", "apoc.create.clonepathstovirtual",
 })
 """Procedures of Neo4j and APOC Core the engine does not run yet (lower case)."""
 
