@@ -280,7 +280,7 @@ def target_command(arguments: argparse.Namespace, paths: list[Path], console: Co
                                     "pages": [matrix.as_dict() for matrix in matrices]})
     if arguments.matrix and matrices and not any(outcome.errors for outcome in outcomes):
         command = " ".join(["cookbook run", str(paths[0]), *(f"--target {uri}" for uri in arguments.targets),
-                            f"--matrix {arguments.matrix}"])
+                            *([f"--cell {arguments.cell}"] if arguments.cell else []), f"--matrix {arguments.matrix}"])
         file = Path(arguments.matrix)
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text(matrices[0].markdown(command, load_notes(file, matrices[0].page)), encoding="utf-8")

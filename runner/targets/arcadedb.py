@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping
@@ -31,6 +32,7 @@ JAVA_MAPS = ("HashMap", "LinkedHashMap", "Map", "TreeMap")
 LOGGING = Path(__file__).with_name("arcadedb-logging.properties")
 """Read when the JVM starts (the first database a process opens): severe messages only, and no log files."""
 ERROR_PREFIXES = ("Command failed: ", "Query failed: ")
+CAUSE = re.compile(r"\(caused by ([^\n]*)\)\s*$")
 
 
 class ArcadeDBTarget:
@@ -60,10 +62,7 @@ class ArcadeDBTarget:
                     self.db.command("opencypher", statement)
                 rows = result.to_list() if result is not None else []
         except Exception as error:
-            message = first_line(error)
-            for prefix in ERROR_PREFIXES:
-                message = message.removeprefix(prefix)
-            raise TargetError(type(error).__name__, message) from error
+            raise TargetError(type(error).__name__, error_message(error)) from error
         columns = [str(name) for name in rows[0]] if rows else []
         converted = [tuple(self.value(item) for item in row.values()) for row in rows]
         return TargetResult(columns, converted, None)
@@ -112,6 +111,16 @@ class ArcadeDBTarget:
         with contextlib.suppress(Exception):
             self.db.close()
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def error_message(error: Exception) -> str:
+    """ArcadeDB's message on one line: its first line, which may only echo the statement, and the exception
+    that caused it, which ArcadeDB puts at the end."""
+    message = first_line(error)
+    for prefix in ERROR_PREFIXES:
+        message = message.removeprefix(prefix)
+    cause = CAUSE.search(str(error))
+    return f"{message} (caused by {cause[1]})" if cause and cause[1] not in message else message
 
 
 def arcade_properties(element: Any) -> dict[str, Any]:

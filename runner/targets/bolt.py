@@ -61,7 +61,7 @@ class BoltTarget:
             raise CannotOpenTarget(f"{uri}: the database is not empty; a page runs on an empty database, which "
                                    "it empties again when it ends, so point the target at an empty one")
         self.schema_before = {kind: self._names(listing) for kind, listing in SCHEMA.items()}
-        self.ids = IdNumbers()
+        self.values = BoltValues()
 
     def _session(self) -> Any:
         return self.driver.session(database=self.database) if self.database else self.driver.session()
@@ -86,8 +86,24 @@ class BoltTarget:
             kind = getattr(error, "code", None) or type(error).__name__
             message = getattr(error, "message", None) or first_line(error)
             raise TargetError(str(kind), str(message).splitlines()[0] if message else str(kind)) from error
-        rows = [tuple(self.value(item) for item in record.values()) for record in records]
+        rows = [tuple(self.values.value(item) for item in record.values()) for record in records]
         return TargetResult(columns, rows, {name: int(getattr(counters, name)) for name in COUNTERS})
+
+    def close(self) -> None:
+        """Delete what the page wrote: its graph, then the constraints and indexes it created."""
+        with contextlib.suppress(Exception):
+            self._records("MATCH (n) DETACH DELETE n")
+            for kind, listing in SCHEMA.items():  # constraints first: dropping one drops its index
+                for name in sorted(self._names(listing) - self.schema_before[kind]):
+                    self._records(f"DROP {kind} `{name.replace('`', '``')}` IF EXISTS")
+        self.driver.close()
+
+
+class BoltValues:
+    """The driver's values as the engine's, for one page: element ids numbered in the order first seen."""
+
+    def __init__(self) -> None:
+        self.ids = IdNumbers()
 
     def value(self, value: Any) -> Any:
         """A value the driver returned, as the engine's."""
@@ -95,8 +111,6 @@ class BoltTarget:
 
         if value is None or isinstance(value, bool | int | float | str):
             return value
-        if isinstance(value, list | tuple):
-            return [self.value(item) for item in value]
         if isinstance(value, dict):
             return {str(key): self.value(item) for key, item in value.items()}
         if isinstance(value, graph.Node):
@@ -112,6 +126,8 @@ class BoltTarget:
         for kind, convert in NEO4J_TIME.items():
             if isinstance(value, getattr(time, kind)):
                 return convert(value)
+        if isinstance(value, list | tuple):  # after points and durations, which are tuples too
+            return [self.value(item) for item in value]
         temporal = from_python_temporal(value)
         if temporal is not None:
             return temporal
@@ -126,15 +142,6 @@ class BoltTarget:
                                    self.ids.node(relationship.start_node.element_id),
                                    self.ids.node(relationship.end_node.element_id),
                                    {str(key): self.value(item) for key, item in relationship.items()})
-
-    def close(self) -> None:
-        """Delete what the page wrote: its graph, then the constraints and indexes it created."""
-        with contextlib.suppress(Exception):
-            self._records("MATCH (n) DETACH DELETE n")
-            for kind, listing in SCHEMA.items():  # constraints first: dropping one drops its index
-                for name in sorted(self._names(listing) - self.schema_before[kind]):
-                    self._records(f"DROP {kind} `{name.replace('`', '``')}` IF EXISTS")
-        self.driver.close()
 
 
 def _zone(value: Any) -> tuple[int, str | None]:

@@ -35,6 +35,7 @@ PLACEHOLDER_BASE = {NODE: 7 * 10**18, RELATIONSHIP: 8 * 10**18}
 PLACEHOLDER = re.compile(r"(?<=[(\[])([nr])([78]\d{18})")
 ID_TOKEN = re.compile(r"(?<=[(\[])([nr])(\d+)")
 """An id as gram writes it: `(n5` opening a node, `[r48` opening a relationship."""
+DELETIONS = {NODE: "nodes_deleted", RELATIONSHIP: "relationships_deleted"}
 SEARCH_STEPS = 20_000
 SEARCH_ROWS = 500
 """The search recurses once per result row with ids; past this many rows only the greedy pass runs."""
@@ -62,7 +63,12 @@ class Renaming:
 
     def align(self, recorded: RecordedBlock | None, result: CellResult) -> CellResult:
         """`result` with the target's ids renamed: to the recorded ones where a consistent renaming makes
-        rows equal, to new numbers elsewhere."""
+        rows equal, to new numbers elsewhere. A cell that deleted nodes (or relationships) starts the
+        renaming of their kind over: a database may give a deleted element's id to a new one (FalkorDB
+        does), which no renaming fixed before the delete could follow."""
+        for kind, counter in DELETIONS.items():
+            if result.counters.get(counter):
+                self.forget(kind)
         if recorded is not None and recorded.kind in SHAPE_READERS:
             self._match(recorded, result)
         fresh: dict[Key, int] = {}
@@ -77,6 +83,11 @@ class Renaming:
                 next_fresh[kind] += 1
             return fresh[key]
         return _renamed(result, rename)
+
+    def forget(self, kind: str) -> None:
+        """Drop the renaming of one kind of element."""
+        self.forward = {key: number for key, number in self.forward.items() if key[0] != kind}
+        self.taken = {key for key in self.taken if key[0] != kind}
 
     # -- finding the renaming -------------------------------------------------------------------------
 
