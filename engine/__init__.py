@@ -7,6 +7,7 @@ Public API::
         res = db.execute("MATCH (n) RETURN count(n) AS n")
         res.columns, res.fetchall(), res.counters
         results = db.execute_script("CREATE (); MATCH (n) RETURN n")
+    engine.script_statements("CREATE (); MATCH (n) RETURN n ORDER BY n")   # [ScriptStatement(text, span, ordered)]
 
 `Connection` and `connect` load the compiler on first use, so that `import engine` alone stays light and
 `warm_up()` can start the in-memory host's DuckDB work while the rest loads (ADR-0027).
@@ -104,11 +105,13 @@ __all__ = [
     "WalkLimitExceeded",
     "connect",
     "java_double_text",
+    "script_statements",
     "warm_up",
 ]
 
 if TYPE_CHECKING:
     from engine.connection import Connection, connect
+    from engine.syntax.script import script_statements
 
 
 def __getattr__(name: str) -> Any:
@@ -116,4 +119,8 @@ def __getattr__(name: str) -> Any:
         from engine import connection
 
         return getattr(connection, name)
+    if name == "script_statements":  # the parser, like the compiler, loads on first use
+        from engine.syntax.script import script_statements
+
+        return script_statements
     raise AttributeError(f"module 'engine' has no attribute {name!r}")

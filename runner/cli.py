@@ -2,6 +2,7 @@
 
     cookbook --version
     cookbook run [PAGE ...] [--cell NAME] [--update] [--db PATH] [--json FILE] [--html FILE]
+    cookbook run [PAGE ...] --target URI [--target URI ...] [--cell NAME] [--json FILE] [--matrix FILE]
     cookbook serve --db PATH [--tools PAGE ...] [--graph NAME] [--import-dir DIR] [--http [--host HOST]
                    [--port PORT] [--token TOKEN]
                    [--allowed-host NAME]]
@@ -76,6 +77,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--html", metavar="FILE", help="write a standalone HTML report of the run to FILE")
     run.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                      help="colour the output (default: when writing to a terminal)")
+    run.add_argument("--target", action="append", default=[], metavar="URI", dest="targets",
+                     help="run the pages on another database instead of the embedded engine and compare with the "
+                          "same recordings (repeatable: a portability matrix): falkordb://local, "
+                          "falkordb://HOST:PORT, arcadedb:, bolt://HOST:PORT, neo4j://HOST:PORT "
+                          "(docs/portability.md)")
+    run.add_argument("--matrix", metavar="FILE",
+                     help="with --target and one page: write the portability matrix as Markdown to FILE, each "
+                          "difference with its note from notes.yaml beside FILE")
     run.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                      help="stop a statement that runs longer than SECONDS: its cell fails with a timeout "
                           "error, and the statement is rolled back")
@@ -198,6 +207,10 @@ def resolve_pages(names: Sequence[str]) -> list[Path]:
 
 def run_command(arguments: argparse.Namespace, console: Console, errors: Console) -> int:
     paths = resolve_pages(arguments.pages)
+    if arguments.targets:
+        return target_command(arguments, paths, console, errors)
+    if arguments.matrix:
+        raise UsageError("--matrix writes the matrix of a --target run: give at least one --target")
     if arguments.db:
         if len(paths) > 1:
             raise UsageError("--db takes a single page: each page runs on a database of its own")
@@ -227,6 +240,67 @@ def run_command(arguments: argparse.Namespace, console: Console, errors: Console
     code = exit_code(outcomes, arguments.update)
     console.print(summary_line(outcomes, arguments.update, time.monotonic() - started))
     write_outputs(arguments, outcomes, code)
+    return code
+
+
+def target_command(arguments: argparse.Namespace, paths: list[Path], console: Console, errors: Console) -> int:
+    """`--target URI ...`: each page on each target, its failures as a run on the engine prints them, then
+    the page's portability matrix."""
+    from runner.targets import CannotOpenTarget, check_uri  # the targets load only when asked for
+    from runner.targets.matrix import PageMatrix, load_notes
+    from runner.targets.run import run_page_on
+
+    for flag, given in (("--update", arguments.update), ("--db", arguments.db), ("--html", arguments.html),
+                        ("--timeout", arguments.timeout)):
+        if given:
+            raise UsageError(f"{flag} is for runs on the embedded engine; --target compares another database "
+                             "with the recordings")
+    if arguments.matrix and len(paths) > 1:
+        raise UsageError("--matrix takes a single page: each page's matrix is a file of its own")
+    try:
+        for uri in arguments.targets:
+            check_uri(uri)
+    except CannotOpenTarget as error:
+        raise UsageError(str(error)) from error
+    started, outcomes, matrices = time.monotonic(), [], []
+    for path in paths:
+        page = read_page(path)
+        empty = no_cells_error(page) if arguments.pages and not page.errors else None
+        if empty:
+            page.errors.append(empty)
+        for warning in page.warnings:
+            errors.print(Text(str(warning), style="yellow"))
+        matrix = PageMatrix(page, {})
+        for uri in arguments.targets:
+            with console.status(f"running {page.path} on {uri} …", spinner="dots"):
+                try:
+                    outcome = run_page_on(page, uri, cell=arguments.cell)
+                except CannotOpenTarget as error:
+                    raise UsageError(str(error)) from error
+            for error in outcome.errors:
+                errors.print(Text(str(error), style="red"))
+            for cell_outcome in outcome.cells:
+                if cell_outcome.status in (ERROR, FAILED):
+                    console.print(Text(f"[{uri}]", style="bold"))
+                    console.print(styled_failure(cell_outcome.failure))
+            console.print(progress_line(outcome, False).append(f"  on {uri}"))
+            matrix.outcomes[uri] = outcome
+            outcomes.append(outcome)
+        if not any(outcome.errors for outcome in matrix.outcomes.values()):
+            console.print(Text(f"\n{page.path}: " + " ".join(matrix.caveats())))
+            console.print(Text(matrix.table()))
+        matrices.append(matrix)
+    code = exit_code(outcomes, False)
+    console.print(summary_line(outcomes, False, time.monotonic() - started))
+    if arguments.json:
+        write_json(arguments.json, {"exit_code": code, "summary": totals(outcomes), "targets": arguments.targets,
+                                    "pages": [matrix.as_dict() for matrix in matrices]})
+    if arguments.matrix and matrices and not any(outcome.errors for outcome in outcomes):
+        command = " ".join(["cookbook run", str(paths[0]), *(f"--target {uri}" for uri in arguments.targets),
+                            *([f"--cell {arguments.cell}"] if arguments.cell else []), f"--matrix {arguments.matrix}"])
+        file = Path(arguments.matrix)
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(matrices[0].markdown(command, load_notes(file, matrices[0].page)), encoding="utf-8")
     return code
 
 
@@ -387,17 +461,21 @@ def exit_code(outcomes: Sequence[PageOutcome], update: bool) -> int:
 
 def write_outputs(arguments: argparse.Namespace, outcomes: list[PageOutcome], code: int) -> None:
     if arguments.json:
-        document = {"exit_code": code, "summary": totals(outcomes),
-                    "pages": [outcome.as_dict() for outcome in outcomes]}
-        text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-        if arguments.json == "-":
-            sys.stdout.write(text)
-        else:
-            Path(arguments.json).write_text(text, encoding="utf-8")
+        write_json(arguments.json, {"exit_code": code, "summary": totals(outcomes),
+                                    "pages": [outcome.as_dict() for outcome in outcomes]})
     if arguments.html:
         from runner.report_html import write_html_report  # mistune loads only for a report
 
         write_html_report(outcomes, arguments.html)
+
+
+def write_json(destination: str, document: dict[str, Any]) -> None:
+    """`--json FILE`: the document to FILE, or to stdout for `-`."""
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    if destination == "-":
+        sys.stdout.write(text)
+    else:
+        Path(destination).write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ from pathlib import Path
 import engine
 
 ROOT = Path(__file__).resolve().parents[1]
-LAZY = {("engine/__init__.py", "engine.connection"), ("engine/algorithms/compute.py", "igraph"),
+LAZY = {("engine/__init__.py", "engine.connection"), ("engine/__init__.py", "engine.syntax.script"),
+        ("engine/algorithms/compute.py", "igraph"),
         ("engine/execute/normal_forms.py", "pyarrow.compute")}
 """Imports that are deferred on purpose: `import engine` stays light (ADR-0027), igraph and pyarrow load on first
 use."""

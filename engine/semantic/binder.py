@@ -41,6 +41,7 @@ from engine.semantic.scope import ColumnNamer, Scope, Variable
 from engine.semantic.unknown import UNKNOWN
 from engine.span import Span
 from engine.syntax import ast
+from engine.syntax.script import ends_in_order_by
 from engine.types import CypherType, Kind
 
 UPDATING_CLAUSES = (ast.Create, ast.Merge, ast.SetClause, ast.Remove, ast.Delete, ast.Foreach)
@@ -104,8 +105,7 @@ class Binder(PatternBinding, ExpressionBinding):
         if len(set(query.union_all)) > 1:
             raise CypherSyntaxError("cannot mix UNION and UNION ALL", query.span,
                                     detail="InvalidClauseComposition")
-        last_clause = query.parts[-1].clauses[-1] if query.parts[-1].clauses else None
-        ordered = isinstance(last_clause, ast.Return) and bool(last_clause.projection.order_by) and len(parts) == 1
+        ordered = ends_in_order_by(query)
         updating = self.updating or (top_level and self._transactional_writes)
         return b.BoundQuery(parts, list(query.union_all), columns, updating, ordered, _union_output(parts))
 

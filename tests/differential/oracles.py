@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import engine
-from bench.systems import start_falkordb, stop_falkordb
+from runner.targets.local_falkordb import start_falkordb, stop_falkordb
 from tests.differential.graphs import Graph
 from tests.differential.values import Canonical, from_arcadedb, from_falkordb, from_ours
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import engine
+from runner.targets.arcadedb import JAVA_SCALARS, arcade_labels, arcade_properties
 
 Canonical = Any
 UidOf = Mapping[Any, Any]
@@ -130,12 +131,6 @@ ARCADE_TEMPORALS = {"CypherDate": "date", "CypherLocalTime": "localtime", "Cyphe
                     "LocalDateTime": "localdatetime", "ZonedDateTime": "datetime", "OffsetDateTime": "datetime"}
 
 
-JAVA_SCALARS: dict[str, Callable[[Any], Any]] = {
-    "Boolean": bool, "String": str, "Integer": int, "Long": int, "Short": int, "Byte": int, "Double": float,
-    "Float": float}
-"""Boxed Java values, as element properties come back from ArcadeDB, and the Python type they stand for."""
-
-
 def from_arcadedb(value: Any, uid_of: UidOf) -> Canonical:
     simple = type(value).__name__.rsplit(".", 1)[-1]
     if simple in JAVA_SCALARS:
@@ -161,14 +156,3 @@ def from_arcadedb(value: Any, uid_of: UidOf) -> Canonical:
     if simple in ARCADE_TEMPORALS:
         return (ARCADE_TEMPORALS[simple], str(value.toString()))
     return ("unknown", simple, str(value))
-
-
-def arcade_properties(element: Any) -> dict[str, Any]:
-    return {str(key): element.get(key) for key in element.getPropertyNames()}
-
-
-def arcade_labels(vertex: Any) -> list[str]:
-    """ArcadeDB keeps a vertex in one type named after its labels, sorted and joined by `~`
-    (`A~B`), and an unlabelled one in `~NO_LABEL~`."""
-    name = str(vertex.getTypeName())
-    return [] if name == "~NO_LABEL~" else name.split("~")
