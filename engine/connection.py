@@ -53,7 +53,14 @@ from engine.sqlgen import runtime
 from engine.storage import graphs, write_lock
 from engine.storage.open_errors import open_error
 from engine.storage.schema import GraphStore
-from engine.syntax.ast import DatabaseCommand, Statement
+from engine.syntax.ast import (
+    CreateConstraint,
+    CreateIndex,
+    DatabaseCommand,
+    DropConstraint,
+    DropIndex,
+    Statement,
+)
 from engine.syntax.parser import parse, parse_script
 from engine.syntax.prefix import plan_prefix, without_query_options
 from engine.values import DateTime
@@ -132,6 +139,24 @@ def _timed(result: Result, started: float, binding: float) -> Result:
 
 def _reads_only(statement: BoundQuery | BSchemaCommand) -> bool:
     return isinstance(statement, BoundQuery) and not statement.updating
+
+
+SCHEMA_WRITES = (CreateIndex, DropIndex, CreateConstraint, DropConstraint)
+
+
+def _query_type(statement: BoundQuery | BSchemaCommand) -> str:
+    """Neo4j's query type (`Result.query_type`) from the statement itself, not from what it changed: a write
+    that matched nothing is still `w`, and EXPLAIN reports it without running it."""
+    if isinstance(statement, BSchemaCommand):
+        return "s" if isinstance(statement.statement, SCHEMA_WRITES) else "r"
+    if not statement.updating:
+        return "r"
+    return "rw" if statement.columns else "w"
+
+
+def _typed(result: Result, statement: BoundQuery | BSchemaCommand) -> Result:
+    result.query_type = _query_type(statement)
+    return result
 
 
 def _open_file(path: str, memory_limit: str, import_dir: str | None) -> duckdb.DuckDBPyConnection:
@@ -309,7 +334,8 @@ class Connection:
             raise
         finally:
             self._activate(self._active)  # the search path back on the connection's graph
-        return Result([], [], counters={**empty_counters(), "system_updates": 0 if schema is None else 1})
+        return Result([], [], counters={**empty_counters(), "system_updates": 0 if schema is None else 1},
+                      query_type="w")
 
     def _drop_database(self, command: DatabaseCommand) -> Result:
         assert command.name is not None
@@ -327,7 +353,8 @@ class Connection:
         if schema is not None and self._file is not None:
             graphs.DROPPED.add(f"{self._file}#{schema}")
         self._graphs.pop(command.name, None)
-        return Result([], [], counters={**empty_counters(), "system_updates": 0 if schema is None else 1})
+        return Result([], [], counters={**empty_counters(), "system_updates": 0 if schema is None else 1},
+                      query_type="w")
 
     def _show_databases(self, name: str | None) -> Result:
         rows = []
@@ -404,7 +431,8 @@ class Connection:
                 self._before_read()
             with self._writing(bound):
                 bound = self._rebound(bound, _parsed(statement), params, statement)
-                result = self._after(self._executor.run(bound, statement, read_only=read_only, timeout=timeout))
+                result = _typed(self._after(self._executor.run(bound, statement, read_only=read_only,
+                                                               timeout=timeout)), bound)
         if self._store.version == version and not self._transaction.open:
             self._statements.remember(statement, params, reads, self._executor.compiled, version)
         return _timed(result, started, binding)
@@ -423,14 +451,14 @@ class Connection:
         lines = plan_lines(bound, text, self._store) if isinstance(bound, BoundQuery) else [schema_line(bound, text)]
         if mode == "EXPLAIN":
             plan = [line.as_row() for line in lines]
-            return Result(list(EXPLAIN_COLUMNS), [tuple(row.values()) for row in plan], plan=plan)
+            return _typed(Result(list(EXPLAIN_COLUMNS), [tuple(row.values()) for row in plan], plan=plan), bound)
         profile = Profile()
         if _reads_only(bound):
             self._before_read()
         with self._writing(bound):
             bound = self._rebound(bound, parsed, params, statement)
-            result = self._after(self._executor.run(bound, statement, read_only=read_only, timeout=timeout,
-                                                    profile=profile))
+            result = _typed(self._after(self._executor.run(bound, statement, read_only=read_only, timeout=timeout,
+                                                           profile=profile)), bound)
         result.plan = profiled_rows(lines, profile)
         return result
 
@@ -457,8 +485,8 @@ class Connection:
                     self._before_read()
                 with self._writing(bound):
                     bound = self._rebound(bound, statement, params, text)
-                    result = self._after(self._executor.run(bound, text, read_only=read_only,
-                                                            timeout=self._timeout(timeout)))
+                    result = _typed(self._after(self._executor.run(bound, text, read_only=read_only,
+                                                                   timeout=self._timeout(timeout))), bound)
             result.statement = text[span.start:span.end]
             results.append(_timed(result, started, binding))
         return results

@@ -45,6 +45,10 @@ class Result:
     plan: list[dict[str, Any]] | None = None
     """For EXPLAIN and PROFILE: the plan's steps (`id`, `operator`, `details`, `notes`; PROFILE adds `rows`
     and `ms`), engine/plan/describe.py."""
+    query_type: str = "r"
+    """Neo4j's query type of the statement, known from its plan whatever it changed (EXPLAIN's too): `r` reads
+    only, `w` writes and returns nothing, `rw` writes and returns rows, `s` changes the schema. Clients read it
+    from a Bolt summary to tell a write from a read without running it (`EXPLAIN` first)."""
 
     def fetchall(self) -> list[tuple[Any, ...]]:
         return list(self.rows)

@@ -84,6 +84,8 @@ class Pending:
     columns: list[str]
     rows: list[tuple[Any, ...]]
     counters: dict[str, int]
+    query_type: str
+    """The summary's `type`: the engine's `Result.query_type` (`r`, `w`, `rw`, `s`), from the statement."""
     started: float
     db: str
     at: int = 0
@@ -99,16 +101,6 @@ class Failed(Exception):
 
 def refusal(code: str, message: str) -> Failed:
     return Failed({"code": code, "message": message})
-
-
-def summary_type(columns: list[str], counters: Mapping[str, int]) -> str:
-    """Neo4j's query type, read off what the statement did: `s` schema, `w` write, `rw` both, `r` read."""
-    if any(counters.get(name, 0) for name in ("indexes_added", "indexes_removed", "constraints_added",
-                                              "constraints_removed")):
-        return "s"
-    if any(counters.values()):
-        return "rw" if columns else "w"
-    return "r"
 
 
 def stats(counters: Mapping[str, int]) -> dict[str, Any]:
@@ -258,7 +250,8 @@ class BoltConnection:
         except ValueError as error:
             raise Failed(failure(error)) from error
         result = await self.statement(str(query), params, settings)
-        pending = Pending(list(result.columns), list(result.rows), dict(result.counters), started, settings["db"])
+        pending = Pending(list(result.columns), list(result.rows), dict(result.counters), result.query_type, started,
+                          settings["db"])
         qid = next(self.qids) if inside else 0
         self.results[qid] = pending
         self.last_qid = qid
@@ -314,7 +307,7 @@ class BoltConnection:
         if pending.at < len(pending.rows):
             return {"has_more": True}
         del self.results[next(key for key, value in self.results.items() if value is pending)]
-        summary: dict[str, Any] = {"type": summary_type(pending.columns, pending.counters),
+        summary: dict[str, Any] = {"type": pending.query_type,
                                    "t_last": int((time.perf_counter() - pending.started) * 1000), "db": pending.db}
         if any(pending.counters.values()):
             summary["stats"] = stats(pending.counters)

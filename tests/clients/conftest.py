@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 import engine
+from tests.clients.bolt_server import start, stop
 
 MOVIES = """
 CREATE (keanu:Person {name: 'Keanu Reeves', born: 1964, height: 1.86, alive: true, birthday: date('1964-09-02'),
@@ -49,9 +50,9 @@ PATTERNS = {("Actor", "ACTED_IN", "Movie"), ("Person", "ACTED_IN", "Movie"), ("P
 """Every (start label, type, end label) a relationship has, each label of a two-label node on its own."""
 
 
-def open_movies() -> engine.Connection:
-    """A new in-memory engine holding the movies graph and its constraint and index."""
-    db = engine.connect(":memory:")
+def open_movies(database: str = ":memory:") -> engine.Connection:
+    """An engine holding the movies graph and its constraint and index (a new in-memory one unless told)."""
+    db = engine.connect(database)
     db.execute(MOVIES)
     for statement in SCHEMA:
         db.execute(statement)
@@ -62,3 +63,14 @@ def open_movies() -> engine.Connection:
 def movies() -> Iterator[engine.Connection]:
     with open_movies() as db:
         yield db
+
+
+@pytest.fixture(scope="module")
+def movies_over_bolt(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """`cookbook serve --bolt` on a file holding the movies graph, and its `bolt://` address; each module
+    that asks gets a server and a file of its own."""
+    database = tmp_path_factory.mktemp("movies") / "movies.rl"
+    open_movies(str(database)).close()
+    server, url = start(database)
+    yield url
+    stop(server)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime
 import os
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -24,30 +23,7 @@ import neo4j.spatial
 import neo4j.time
 import pytz
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def start(database: Path, *options: str) -> tuple[subprocess.Popen[str], str]:
-    """`cookbook serve --db DATABASE --bolt OPTIONS`, once it listens, and the address it names."""
-    port = str(free_port())
-    server = subprocess.Popen([sys.executable, "-m", "runner", "serve", "--db", str(database), "--bolt",
-                               "--port", port, *options], cwd=ROOT, stderr=subprocess.PIPE, text=True,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)})
-    assert server.stderr is not None
-    line = server.stderr.readline()
-    assert "Bolt at" in line, line + server.stderr.read()
-    return server, line.split("Bolt at ")[1].strip()
-
-
-def stop(server: subprocess.Popen[str]) -> None:
-    server.terminate()
-    server.wait(timeout=10)
+from tests.clients.bolt_server import ROOT, start, stop
 
 
 @pytest.fixture(scope="module")
@@ -197,8 +173,20 @@ def test_a_write_in_a_read_session_is_refused(driver: neo4j.Driver) -> None:
 
 def test_a_schema_statement_is_summarised_as_one(driver: neo4j.Driver) -> None:
     summary = driver.execute_query("CREATE INDEX s_x IF NOT EXISTS FOR (s:S) ON (s.x)").summary
-    assert summary.query_type in ("s", "r")  # "r" when the index existed already: nothing was added
+    assert summary.query_type == "s"  # whether or not the index existed already
     driver.execute_query("DROP INDEX s_x")
+
+
+@pytest.mark.parametrize(("statement", "query_type"), [
+    ("MATCH (n) RETURN n", "r"), ("CREATE (:T)", "w"), ("MATCH (t:Nothing) DELETE t", "w"),
+    ("CREATE (t:T) RETURN t", "rw"), ("CREATE INDEX t_x FOR (t:T) ON (t.x)", "s")])
+def test_explain_summarises_the_statements_query_type(driver: neo4j.Driver, statement: str,
+                                                      query_type: str) -> None:
+    """As Neo4j: the summary of `EXPLAIN statement` has the statement's type and nothing ran (a client tells
+    a write from a read so before it runs it: mcp-neo4j-cypher does)."""
+    assert driver.execute_query("EXPLAIN " + statement).summary.query_type == query_type
+    assert driver.execute_query("MATCH (n) RETURN count(n) AS n").records[0]["n"] == 0
+    assert driver.execute_query("SHOW INDEXES YIELD name WHERE name = 't_x' RETURN name").records == []
 
 
 def test_routing_driver_sees_one_server_for_every_role(address: str) -> None:

@@ -1,5 +1,6 @@
-"""neo4j-graphrag's schema functions (`neo4j_graphrag.schema`) on the engine, through a driver stand-in
-(tests/clients/driver.py): the statements are the installed package's own, sent unchanged, and what comes back
+"""neo4j-graphrag's schema functions (`neo4j_graphrag.schema`) on the engine: with the official driver connected
+to `cookbook serve --bolt`, and through a driver stand-in (tests/clients/driver.py), which shows the statements
+sent; either way the statements are the installed package's own, sent unchanged, and what comes back
 goes through the package's own parsing (`get_structured_schema`, `format_schema`, `enhance_properties`,
 `SchemaFromExistingGraphExtractor`, a pydantic model that refuses a shape it does not know).
 
@@ -11,11 +12,14 @@ not promise their order.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 pytest.importorskip("neo4j_graphrag")
 
+import neo4j
 from neo4j_graphrag import schema
 from neo4j_graphrag.components.schema import SchemaFromExistingGraphExtractor
 
@@ -41,7 +45,11 @@ def test_the_schema_statements_are_the_packages_own(driver: EngineDriver) -> Non
 
 
 def test_structured_schema(driver: EngineDriver) -> None:
-    structured = schema.get_structured_schema(driver)
+    check_structured_schema(schema.get_structured_schema(driver))
+
+
+def check_structured_schema(structured: dict[str, Any]) -> None:
+    """The movies graph's schema as `get_structured_schema` parses it."""
     assert _properties(structured["node_props"]) == NODE_PROPS
     assert _properties(structured["rel_props"]) == REL_PROPS
     assert len(structured["relationships"]) == len(PATTERNS)
@@ -58,7 +66,11 @@ def test_structured_schema(driver: EngineDriver) -> None:
 
 
 def test_schema_text(driver: EngineDriver) -> None:
-    text = schema.get_schema(driver)
+    check_schema_text(schema.get_schema(driver))
+
+
+def check_schema_text(text: str) -> None:
+    """The movies graph's schema as `get_schema` writes it for a prompt."""
     lines = text.splitlines()
     assert lines[0] == "Node properties:"
     heads = [lines.index("Relationship properties:"), lines.index("The relationships:")]
@@ -149,3 +161,36 @@ def test_schema_from_existing_graph(driver: EngineDriver, movies: engine.Connect
     assert set(graph_schema.patterns) == PATTERNS
     assert [(c.type, c.node_type, c.property_names) for c in graph_schema.constraints] == [
         ("UNIQUENESS", "Person", ("name",))]
+
+
+@pytest.fixture(scope="module")
+def bolt_driver(movies_over_bolt: str) -> Iterator[neo4j.Driver]:
+    """The official driver, connected to `cookbook serve --bolt` on the movies graph."""
+    with neo4j.GraphDatabase.driver(movies_over_bolt, auth=("neo4j", "any")) as made:
+        yield made
+
+
+def test_structured_schema_over_bolt(bolt_driver: neo4j.Driver) -> None:
+    check_structured_schema(schema.get_structured_schema(bolt_driver))
+
+
+def test_schema_text_over_bolt(bolt_driver: neo4j.Driver) -> None:
+    check_schema_text(schema.get_schema(bolt_driver))
+
+
+def test_enhanced_schema_text_over_bolt(bolt_driver: neo4j.Driver) -> None:
+    """The enhanced schema: the package counts each label and type, then reads each property's values
+    (distinct values, ranges, list sizes) with statements of its own, and writes them in its text."""
+    text = schema.get_schema(bolt_driver, is_enhanced=True)
+    sections = {head: body for head, _, body in (part.partition("\n") for part in text.split("\n- **"))}
+    assert sections["Movie**"].splitlines() == [
+        "  - `released`: INTEGER Min: 1994, Max: 1999",
+        "  - `tagline`: STRING Available options: ['Welcome to the Real World']",
+        "  - `title`: STRING Available options: ['The Matrix', 'Speed']"]
+    person = sections["Person**"].splitlines()
+    assert "  - `born`: INTEGER Min: 1964, Max: 1967" in person
+    assert "  - `birthday`: DATE Min: 1964-09-02, Max: 1964-09-02" in person
+    assert "  - `aliases`: LIST Min Size: 2, Max Size: 2" in person
+    acted_in = sections["ACTED_IN**"].split("\nThe relationships:")[0].splitlines()
+    assert acted_in == ["  - `premiere`: DATE_TIME Min: 1999-03-31T20:00:00Z, Max: 1999-03-31T20:00:00Z",
+                        "  - `roles`: LIST Min Size: 1, Max Size: 1"]

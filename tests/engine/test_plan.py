@@ -42,6 +42,24 @@ def test_explain_shows_the_operator_tree_and_runs_nothing(db):
     assert db.execute("MATCH (m:Made) RETURN count(*) AS c").fetchall() == [(0,)]
 
 
+@pytest.mark.parametrize(("statement", "query_type"), [
+    ("MATCH (p:P) RETURN count(p) AS n", "r"),
+    ("CREATE (:Made)", "w"),
+    ("MATCH (n:Nothing) DELETE n", "w"),  # a write however little it changed
+    ("CREATE (m:Made) RETURN m", "rw"),
+    ("CREATE INDEX made_x IF NOT EXISTS FOR (m:Made) ON (m.x)", "s"),
+    ("SHOW INDEXES", "r"),
+])
+def test_the_query_type_comes_from_the_statement_and_explain_reports_it(db, statement, query_type):
+    """Neo4j's query type (`r`, `w`, `rw`, `s`), which clients read from a Bolt summary: EXPLAIN reports the
+    statement's without running it (mcp-neo4j-cypher tells its read tool from its write tool so)."""
+    explained = db.execute("EXPLAIN " + statement)
+    assert explained.query_type == query_type and not explained.contains_updates
+    assert db.execute(statement).query_type == query_type
+    assert db.execute("MATCH (m:Made) RETURN count(m) AS n").rows == [(1 if query_type in ("w", "rw")
+                                                                        and "Made" in statement else 0,)]
+
+
 def test_estimated_rows_come_from_the_stores_counts(db):
     """100 :P nodes, 90 :R relationships: a label scan estimates 100 rows, an expansion the average degree
     (0.9) per row, an equality 1 row in 10, an aggregation with keys the square root, a LIMIT its count."""
