@@ -131,7 +131,8 @@ def _token_text(token: str, moment: str, zone: str) -> str:
                   " ELSE " + _fail("'invalid ISO 8601 format: length=' || " + n) + " END")
     branches = {
         "G": "'AD'",
-        "y": f"CASE WHEN {n} = 2 THEN lpad((year({lt}) % 100)::VARCHAR, 2, '0') ELSE {padded_number(f'year({lt})', n)} END",
+        "y": f"CASE WHEN {n} = 2 THEN lpad((year({lt}) % 100)::VARCHAR, 2, '0')"
+             f" ELSE {padded_number(f'year({lt})', n)} END",
         "M": f"CASE WHEN {n} >= 4 THEN monthname({lt}) WHEN {n} = 3 THEN left(monthname({lt}), 3)"
              f" ELSE {padded_number(f'month({lt})', n)} END",
         "d": padded_number(f"day({lt})", n),

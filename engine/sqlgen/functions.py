@@ -11,10 +11,10 @@ from engine.errors import CypherSyntaxError
 from engine.semantic import bound as b
 from engine.sqlgen import spatial, spatial_values, temporal
 from engine.sqlgen.collections import FUNCTIONS as COLLECTION_FUNCTIONS
-from engine.sqlgen.temporal_format import FUNCTIONS as TEMPORAL_FORMAT_FUNCTIONS
 from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entries
 from engine.sqlgen.runtime import LIST_CAP, error_sql, list_too_long, normal_form_function
 from engine.sqlgen.sql import Term, let, macro
+from engine.sqlgen.temporal_format import FUNCTIONS as TEMPORAL_FORMAT_FUNCTIONS
 from engine.types import TEMPORAL_KINDS, Kind, is_variant
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]

@@ -12,6 +12,7 @@ the engine cannot write as Java does (zone names of a region, periods of the day
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -478,10 +479,8 @@ def _elements_sql(elements: tuple[Element, ...], f: Fields, *, optional: bool) -
         if isinstance(element, Literal):
             parts.append(sql_string(element.text))
         elif isinstance(element, Optional):
-            try:
+            with contextlib.suppress(Unavailable):
                 parts.extend(_elements_sql(element.elements, f, optional=True))
-            except Unavailable:
-                pass
         else:
             try:
                 sql = letter_sql(element.letter, element.count, f)
@@ -562,8 +561,9 @@ def duration_text(elements: tuple[Element, ...], value: str) -> str:
             continue
         negative = error_sql("UnsupportedFeature", "Unsupported", sql_string(
             f"format() of a duration whose {unit} are negative"))
-        parts.append(let([f"({amounts[unit]})::BIGINT"], lambda v: (
-            f"CASE WHEN {v} < 0 THEN {negative} ELSE {padded_number(v, str(element.count))} END")))
+        width = str(element.count)
+        parts.append(let([f"({amounts[unit]})::BIGINT"], lambda v, negative=negative, width=width: (
+            f"CASE WHEN {v} < 0 THEN {negative} ELSE {padded_number(v, width)} END")))
     return " || ".join(parts) if parts else "''"
 
 
@@ -607,6 +607,13 @@ def format_function(c: ExpressionCompiler, f: b.BFunction) -> str:
                                               and pattern.value is None):
             return "NULL::VARCHAR"
         elements = _elements(pattern)
+    try:
+        return _format_sql(c, value, elements)
+    except PatternError as error:
+        raise CypherArgumentError(str(error), f.arguments[1].span, detail="InvalidArgumentValue") from None
+
+
+def _format_sql(c: ExpressionCompiler, value: b.BoundExpression, elements: tuple[Element, ...] | None) -> str:
     kind = value.type.kind
     if kind is Kind.NULL:
         return "NULL::VARCHAR"
