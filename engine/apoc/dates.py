@@ -25,7 +25,7 @@ from engine.quoting import sql_string
 from engine.semantic import bound as b
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
-from engine.sqlgen.runtime_temporal import fdiv, fmod, offset_at, zone_spec, zone_utc
+from engine.sqlgen.runtime_temporal import DAYS, MONTHS, fdiv, fmod, offset_at, padded_number, zone_spec, zone_utc
 from engine.sqlgen.sql import Term, let
 
 DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss"
@@ -42,11 +42,6 @@ UNIT_MILLIS = {**dict.fromkeys(("ms", "milli", "millis", "milliseconds"), 1),
 
 PATTERN_LETTERS = "GyYMLwWDdFEuaHkKhmsSzZX"
 """The letters SimpleDateFormat knows; any other letter outside quotes is an illegal pattern character."""
-
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
-DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-
 
 def _fail(message_sql: str, detail: str = "InvalidArgumentValue") -> str:
     return error_sql("ArgumentError", detail, message_sql)
@@ -100,12 +95,6 @@ def _unit(c: ExpressionCompiler, f: b.BFunction, index: int, default: str = "'ms
 TOKEN_RE = "'(?:[^']|'')*'|" + "|".join(f"{letter}+" for letter in
                                          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") + "|[^A-Za-z']+"
 """A SimpleDateFormat pattern's tokens: quoted text, runs of one letter, and other text."""
-
-
-def padded_number(value: str, count: str) -> str:
-    """A non-negative number with at least `count` digits, zero padded (SimpleDateFormat's number fields)."""
-    return let([f"({value})::VARCHAR"], lambda v: (
-        f"CASE WHEN length({v}) >= {count} THEN {v} ELSE lpad({v}, {count}::INTEGER, '0') END"))
 
 
 def _offset_text(seconds: str, separator: str, minutes: bool = True) -> str:

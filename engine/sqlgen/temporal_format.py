@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.apoc.dates import DAYS, MONTHS, padded_number
 from engine.errors import CypherArgumentError, CypherTypeError, UnsupportedFeature
 from engine.quoting import sql_string
 from engine.semantic import bound as b
@@ -25,7 +24,7 @@ from engine.semantic.unknown import UNKNOWN
 from engine.sqlgen import runtime_temporal as rt
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
-from engine.sqlgen.runtime_temporal import NANOS, Parts, let
+from engine.sqlgen.runtime_temporal import DAYS, MONTHS, NANOS, Parts, let, padded_number
 from engine.sqlgen.temporal_arithmetic import INSTANTS, compiled, variant_of
 from engine.types import Kind, is_variant
 
