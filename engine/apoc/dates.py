@@ -25,7 +25,7 @@ from engine.quoting import sql_string
 from engine.semantic import bound as b
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
-from engine.sqlgen.runtime_temporal import fdiv, fmod, offset_at, zone_spec, zone_utc
+from engine.sqlgen.runtime_temporal import DAYS, MONTHS, fdiv, fmod, offset_at, padded_number, zone_spec, zone_utc
 from engine.sqlgen.sql import Term, let
 
 DEFAULT_FORMAT = "yyyy-MM-dd HH:mm:ss"
@@ -42,11 +42,6 @@ UNIT_MILLIS = {**dict.fromkeys(("ms", "milli", "millis", "milliseconds"), 1),
 
 PATTERN_LETTERS = "GyYMLwWDdFEuaHkKhmsSzZX"
 """The letters SimpleDateFormat knows; any other letter outside quotes is an illegal pattern character."""
-
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
-DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-
 
 def _fail(message_sql: str, detail: str = "InvalidArgumentValue") -> str:
     return error_sql("ArgumentError", detail, message_sql)
@@ -102,12 +97,6 @@ TOKEN_RE = "'(?:[^']|'')*'|" + "|".join(f"{letter}+" for letter in
 """A SimpleDateFormat pattern's tokens: quoted text, runs of one letter, and other text."""
 
 
-def _number(value: str, count: str) -> str:
-    """A non-negative number with at least `count` digits, zero padded (SimpleDateFormat's number fields)."""
-    return let([f"({value})::VARCHAR"], lambda v: (
-        f"CASE WHEN length({v}) >= {count} THEN {v} ELSE lpad({v}, {count}::INTEGER, '0') END"))
-
-
 def _offset_text(seconds: str, separator: str, minutes: bool = True) -> str:
     """±HH[sep MM] of an offset in seconds."""
     sign = f"CASE WHEN {seconds} < 0 THEN '-' ELSE '+' END"
@@ -131,22 +120,23 @@ def _token_text(token: str, moment: str, zone: str) -> str:
                   " ELSE " + _fail("'invalid ISO 8601 format: length=' || " + n) + " END")
     branches = {
         "G": "'AD'",
-        "y": f"CASE WHEN {n} = 2 THEN lpad((year({lt}) % 100)::VARCHAR, 2, '0') ELSE {_number(f'year({lt})', n)} END",
+        "y": f"CASE WHEN {n} = 2 THEN lpad((year({lt}) % 100)::VARCHAR, 2, '0')"
+             f" ELSE {padded_number(f'year({lt})', n)} END",
         "M": f"CASE WHEN {n} >= 4 THEN monthname({lt}) WHEN {n} = 3 THEN left(monthname({lt}), 3)"
-             f" ELSE {_number(f'month({lt})', n)} END",
-        "d": _number(f"day({lt})", n),
-        "D": _number(f"dayofyear({lt})", n),
-        "F": _number(f"(day({lt}) - 1) // 7 + 1", n),
+             f" ELSE {padded_number(f'month({lt})', n)} END",
+        "d": padded_number(f"day({lt})", n),
+        "D": padded_number(f"dayofyear({lt})", n),
+        "F": padded_number(f"(day({lt}) - 1) // 7 + 1", n),
         "E": f"CASE WHEN {n} >= 4 THEN dayname({lt}) ELSE left(dayname({lt}), 3) END",
-        "u": _number(f"isodow({lt})", n),
+        "u": padded_number(f"isodow({lt})", n),
         "a": f"CASE WHEN {hour} < 12 THEN 'AM' ELSE 'PM' END",
-        "H": _number(hour, n),
-        "k": _number(f"CASE WHEN {hour} = 0 THEN 24 ELSE {hour} END", n),
-        "K": _number(f"{hour} % 12", n),
-        "h": _number(f"CASE WHEN {hour} % 12 = 0 THEN 12 ELSE {hour} % 12 END", n),
-        "m": _number(f"minute({lt})", n),
-        "s": _number(f"second({lt})", n),
-        "S": _number(fmod(lms, 1000), n),
+        "H": padded_number(hour, n),
+        "k": padded_number(f"CASE WHEN {hour} = 0 THEN 24 ELSE {hour} END", n),
+        "K": padded_number(f"{hour} % 12", n),
+        "h": padded_number(f"CASE WHEN {hour} % 12 = 0 THEN 12 ELSE {hour} % 12 END", n),
+        "m": padded_number(f"minute({lt})", n),
+        "s": padded_number(f"second({lt})", n),
+        "S": padded_number(fmod(lms, 1000), n),
         "z": utc_name,
         "Z": _offset_text(offset, ""),
         "X": iso_offset,

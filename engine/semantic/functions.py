@@ -93,7 +93,7 @@ def _temporal_signatures() -> list[tuple[str, int, int | None, ReturnRule]]:
         entries.append((f"{name}.truncate", 1, 3, fixed(result)))
     entries += [("datetime.fromepoch", 2, 2, fixed(t.ZONED_DATETIME)),
                 ("datetime.fromepochmillis", 1, 1, fixed(t.ZONED_DATETIME)),
-                ("duration", 1, 1, fixed(t.DURATION))]
+                ("duration", 1, 1, fixed(t.DURATION)), ("format", 1, 2, fixed(t.STRING))]
     entries += [(f"duration.{mode}", 2, 2, fixed(t.DURATION))
                 for mode in ("between", "inmonths", "indays", "inseconds")]
     return entries
@@ -186,6 +186,7 @@ ARGUMENT_KINDS: dict[str, tuple[frozenset[Kind] | None, ...]] = {
     "abs": (NUMBER_KINDS,), "sign": (NUMBER_KINDS,), "ceil": (NUMBER_KINDS,), "floor": (NUMBER_KINDS,),
     **{name: (NUMBER_KINDS,) for name in ("sin", "cos", "tan", "cot", "asin", "acos", "atan", "degrees",
                                           "radians", "haversin", "isnan", "exp", "log", "log10", "sqrt")},
+    "format": (None, STRING_KINDS),
     "atan2": (NUMBER_KINDS, NUMBER_KINDS), "char_length": (STRING_KINDS,), "character_length": (STRING_KINDS,),
     # aggregates
     "sum": (NUMBER_KINDS | {Kind.DURATION},), "avg": (NUMBER_KINDS | {Kind.DURATION},),

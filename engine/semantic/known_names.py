@@ -11,7 +11,7 @@ import difflib
 from collections.abc import Iterable
 
 NOT_YET_FUNCTIONS = frozenset({
-    "graph.byname", "format",
+    "graph.byname",
     "graph.byelementid", "db.namefromelementid",
     "apoc.util.compress", "apoc.util.decompress", "apoc.date.fields", "apoc.date.convertformat",
 })

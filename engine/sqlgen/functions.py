@@ -14,6 +14,7 @@ from engine.sqlgen.collections import FUNCTIONS as COLLECTION_FUNCTIONS
 from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entries
 from engine.sqlgen.runtime import LIST_CAP, error_sql, list_too_long, normal_form_function
 from engine.sqlgen.sql import Term, let, macro
+from engine.sqlgen.temporal_format import FUNCTIONS as TEMPORAL_FORMAT_FUNCTIONS
 from engine.types import TEMPORAL_KINDS, Kind, is_variant
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
@@ -523,6 +524,7 @@ FUNCTIONS: dict[str, Builder] = {
     "relationships": _relationships,
     "map_merge": _map_merge,
     **temporal.FUNCTIONS,  # date(), datetime.truncate(), duration.between(), ... (ADR-0014)
+    **TEMPORAL_FORMAT_FUNCTIONS,  # format(value[, pattern]) (ADR-0082)
     **spatial.FUNCTIONS,  # point(), point.distance(), point.withinBBox() (ADR-0065)
     **COLLECTION_FUNCTIONS,
 }

@@ -708,6 +708,18 @@ def _add_months_body(z: str, months: str) -> str:
 
 # -- text -----------------------------------------------------------------------------------------------------
 
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+"""English month and day names, as Java writes them (apoc.date.format, format())."""
+
+
+def padded_number(value: str, count: str) -> str:
+    """A non-negative number with at least `count` digits, zero padded (SimpleDateFormat's number fields)."""
+    return let([f"({value})::VARCHAR"], lambda v: (
+        f"CASE WHEN length({v}) >= {count} THEN {v} ELSE lpad({v}, {count}::INTEGER, '0') END"))
+
+
 def pad2(value: str) -> str:
     return f"lpad(({value})::VARCHAR, 2, '0')"
 

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("neo4j")
 
 from runner.cli import main
-from tests.clients.test_bolt import ROOT, start, stop
+from tests.clients.bolt_server import ROOT, start, stop
 
 EXPECTED_DIFFERENCES = {
     # the driver hands a node's labels over as a set, so the target sorts them: `ADR:Doc` for `Doc:ADR`
