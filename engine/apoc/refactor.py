@@ -47,8 +47,9 @@ def _merged(maps: str, default: str, result: str) -> str:
         f" UNWIND {_distinct('`__ks`')} AS `__k`"
         f" WITH {maps}, `__single`, `__k`, {_mode(default)} AS `__mode`,"
         f" [`__m` IN {maps} WHERE `__m`[`__k`] IS NOT NULL | `__m`[`__k`]] AS `__vals`"
-        " WITH *, reduce(`__a` = [], `__v` IN `__vals` |"
-        " `__a` + CASE WHEN `__v` IS :: LIST<ANY> THEN `__v` ELSE [`__v`] END) AS `__f`"
+        # lists among the values spliced in (coll.flatten, where a reduce() adding each would bind `+` over
+        # values of any type, temporal ones included, for a second)
+        " WITH *, coll.flatten(`__vals`) AS `__f`"
         f" WITH *, {_distinct('`__f`')} AS `__d`"
         " WITH `__k`, CASE WHEN `__mode` IN ['overwrite', 'override'] THEN last(`__vals`)"
         " WHEN `__mode` = 'discard' OR (`__mode` = 'combine' AND size(`__vals`) = 1) THEN head(`__vals`)"

@@ -373,15 +373,18 @@ def _value_type(c: ExpressionCompiler, f: b.BFunction) -> str:
         present = f"list_filter({items}, lambda x: x IS NOT NULL)"
         kinds = f"list_distinct(list_transform({present}, lambda x: cy_full_type_name(x)))"
         nulls = f"list_count({items}) < len({items})"
-        # sorted by the type's place in the manual's order (a VECTOR after them all), each named as it is
-        ordered = (f"list_transform(list_sort(list_transform({kinds}, lambda k: struct_pack(p := coalesce("
-                   f"list_position({order}, k), {len(VALUE_TYPE_ORDER) + 1}), k := k))), lambda s: s.k)")
         suffix = f"CASE WHEN {nulls} THEN '' ELSE ' NOT NULL' END"
-        union = f"array_to_string(list_transform({ordered}, lambda k: k || {suffix}), ' | ')"
-        element = (f"CASE WHEN len({kinds}) = 0 THEN CASE WHEN {nulls} THEN 'NULL' ELSE 'NOTHING' END"
-                   f" WHEN list_contains({kinds}, 'LIST') THEN {unsupported} ELSE {union} END")
-        return (f"CASE WHEN {value} IS NULL THEN 'NULL' WHEN cy_kind({value}) = 5 THEN 'LIST<' || {element} ||"
-                f" '> NOT NULL' ELSE cy_full_type_name({value}) || ' NOT NULL' END")
+
+        def element(kinds: str) -> str:
+            # sorted by the type's place in the manual's order (a VECTOR after them all), each named as it is
+            ordered = (f"list_transform(list_sort(list_transform({kinds}, lambda k: struct_pack(p := coalesce("
+                       f"list_position({order}, k), {len(VALUE_TYPE_ORDER) + 1}), k := k))), lambda s: s.k)")
+            union = f"array_to_string(list_transform({ordered}, lambda k: k || {suffix}), ' | ')"
+            return (f"CASE WHEN len({kinds}) = 0 THEN CASE WHEN {nulls} THEN 'NULL' ELSE 'NOTHING' END"
+                    f" WHEN list_contains({kinds}, 'LIST') THEN {unsupported} ELSE {union} END")
+        # the elements' type names bound once: each copy of them binds `cy_full_type_name` in a lambda again
+        return (f"CASE WHEN {value} IS NULL THEN 'NULL' WHEN cy_kind({value}) = 5 THEN 'LIST<' ||"
+                f" {let([kinds], element)} || '> NOT NULL' ELSE cy_full_type_name({value}) || ' NOT NULL' END")
 
     return let([c.variant(f.arguments[0])], name)
 

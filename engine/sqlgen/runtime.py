@@ -6,9 +6,11 @@ VARIANT objects. Values VARIANT has no type for (nodes, relationships, paths, te
 objects with one reserved key: `\\x01node`, `\\x01rel`, ... A user map can never hold such a key: the
 compiler refuses map keys that start with U+0001.
 
-Macros cannot recurse, so operations that descend into lists and maps (equality, comparison, sort and
-grouping keys) are written per nesting level, each level calling the one below, and the deepest level
-raises an error instead of answering wrongly. engine/execute/macros.py creates them in a connection.
+Macros cannot recurse, so operations that descend into lists and maps go a fixed number of levels deep,
+and past the deepest raise an error instead of answering wrongly: comparison is written per nesting level,
+each level calling the one below; equality and sort and grouping keys walk the value in steps, each
+replacing the lists and maps met so far by their elements (`_expand_step`), as DuckDB binds a lambda's body
+again for every lambda around it. engine/execute/macros.py creates them in a connection.
 
 Errors raised from SQL go through `error('CYPHER|Kind|Detail|message')`; the executor turns them back
 into engine errors.
@@ -30,6 +32,11 @@ ORDER_RANKS: dict[int, int] = {
     6: 0, 7: 1, 8: 2, 5: 3, 9: 4, 16: 5, 14: 6, 13: 7, 10: 8, 12: 9, 11: 10, 15: 11, 17: 12, 4: 13, 1: 14,
     2: 15, 3: 15, 0: 16,
 }
+
+CLOSE = 18
+"""The kind of the token that closes a list or a map, or a map's keys (`_key_macros`); `cy_eq`'s kind of a
+pair of lists or maps whose shapes differ (`_equality_macros`)."""
+
 
 PYTHON_NORMAL_FORMS = ("NFD", "NFKC", "NFKD")
 """The Unicode normal forms DuckDB has no function for: engine/execute/normal_forms.py registers one each."""
@@ -113,7 +120,8 @@ def _type_name_sql(kind_sql: str) -> str:
 
 
 def _rank_sql(kind_sql: str) -> str:
-    return _by_kind({kind: str(rank) for kind, rank in ORDER_RANKS.items()}, kind_sql, "17")
+    """The ORDER BY rank of a kind, and -1 for a key's closing token (`CLOSE`), which sorts before any value."""
+    return _by_kind({kind: str(rank) for kind, rank in {**ORDER_RANKS, CLOSE: -1}.items()}, kind_sql, "17")
 
 
 def _tag_payload(kind: str) -> str:
@@ -271,26 +279,17 @@ def _vector_macros() -> list[tuple[str, str]]:
     ]
 
 
-def _scalar_eq(a: str, b: str) -> str:
-    """Equality when at most one side is a list or map: numbers numerically, other kinds must match."""
+def _scalar_eq(a: str, b: str, ka: str, kb: str) -> str:
+    """Equality when at most one side is a list or map (of kinds `ka` and `kb`): numbers numerically, other
+    kinds must match."""
     return (
         f"CASE WHEN {a} IS NULL OR {b} IS NULL THEN NULL"
-        f" WHEN cy_kind({a}) = 2 AND cy_kind({b}) = 2 THEN TRY_CAST({a} AS BIGINT) = TRY_CAST({b} AS BIGINT)"
-        f" WHEN cy_kind({a}) IN (2, 3) AND cy_kind({b}) IN (2, 3) THEN"
+        f" WHEN {ka} = 2 AND {kb} = 2 THEN TRY_CAST({a} AS BIGINT) = TRY_CAST({b} AS BIGINT)"
+        f" WHEN {ka} IN (2, 3) AND {kb} IN (2, 3) THEN"
         f" (TRY_CAST({a} AS DOUBLE) = TRY_CAST({b} AS DOUBLE) AND NOT isnan(TRY_CAST({a} AS DOUBLE)))"
-        f" WHEN cy_kind({a}) <> cy_kind({b}) THEN false"
+        f" WHEN {ka} <> {kb} THEN false"
         f" ELSE {a} = {b} END"
     )
-
-
-def _all3(results: str) -> str:
-    """Three-valued AND over a list of booleans, naming the list once (macros expand textually)."""
-    return (f"[false, NULL, true][coalesce(list_min(list_transform({results},"
-            f" lambda x: CASE WHEN x THEN 2 WHEN NOT x THEN 0 ELSE 1 END)), 2) + 1]")
-
-
-def _both_containers(a: str, b: str) -> str:
-    return f"cy_kind({a}) IN (5, 6) AND cy_kind({a}) = cy_kind({b})"
 
 
 def _too_deep(what: str, depth: int = MAX_DEPTH) -> str:
@@ -305,19 +304,31 @@ def _level(name: str, level: int, top: int) -> str:
 
 
 def _equality_macros() -> list[tuple[str, str]]:
-    macros = [
-        ("cy_eq_0(a, b)",
-         f"CASE WHEN {_both_containers('a', 'b')} THEN {_too_deep('comparing')} ELSE {_scalar_eq('a', 'b')} END"),
+    """cy_eq(a, b): Cypher's `=` in three-valued logic, over a list of pairs walked as `_expand_step` walks a
+    key: a pair of lists (or of maps) of one shape becomes the pairs of their elements, of another shape a
+    pair that is unequal (kind `CLOSE`); then the pairs compared as scalars are AND-ed (false if one is, else
+    null if one is). A pair of lists or maps still left after `MAX_DEPTH` steps is refused."""
+    def pair(a: str, b: str) -> str:
+        return f"{{'a': {a}, 'b': {b}, 'ka': cy_kind({a}), 'kb': cy_kind({b})}}"
+
+    unequal = f"{{'a': NULL::VARIANT, 'b': NULL::VARIANT, 'ka': {CLOSE}, 'kb': {CLOSE}}}"
+    both_containers = "{0}ka IN (5, 6) AND {0}ka = {0}kb"
+    expanded = _expanded("cy_eq_step", f"[{pair('a', 'b')}]",
+                         "cy_kind(a) IN (5, 6) AND cy_kind(a) = cy_kind(b)", MAX_DEPTH)
+    return [
+        ("cy_eq_pair(a, b, ka, kb)",
+         f"CASE WHEN ka = {CLOSE} THEN false WHEN {both_containers.format('')} THEN {_too_deep('comparing')}"
+         f" ELSE {_scalar_eq('a', 'b', 'ka', 'kb')} END"),
+        ("cy_eq_step(t)", _expand_step("t", "p", lambda p: (
+            f"CASE WHEN {both_containers.format(p + '.')} THEN CASE WHEN cy_shape({p}.a) <> cy_shape({p}.b)"
+            f" THEN [{unequal}] ELSE list_transform(list_zip(cy_values({p}.a), cy_values({p}.b)),"
+            f" lambda q: {pair('q[1]', 'q[2]')}) END ELSE [{p}] END"))),
+        # `=` where one side is known to be no list or map: no walk
+        ("cy_eq_scalar(a, b)", _scalar_eq("a", "b", "cy_kind(a)", "cy_kind(b)")),
+        ("cy_eq(a, b)",
+         f"[false, NULL, true][coalesce(list_min(list_transform({expanded},"
+         " lambda p: coalesce(cy_eq_pair(p.a, p.b, p.ka, p.kb)::INTEGER * 2, 1))), 2) + 1]"),
     ]
-    for level in range(1, MAX_DEPTH + 1):
-        zipped = (f"list_transform(list_zip(cy_values(a), cy_values(b)),"
-                  f" lambda p: cy_eq_{level - 1}(p[1], p[2]))")
-        macros.append((
-            f"{_level('cy_eq', level, MAX_DEPTH)}(a, b)",
-            f"CASE WHEN {_both_containers('a', 'b')} THEN"
-            f" CASE WHEN cy_shape(a) <> cy_shape(b) THEN false ELSE {_all3(zipped)} END"
-            f" ELSE {_scalar_eq('a', 'b')} END"))
-    return macros
 
 
 def _scalar_cmp(a: str, b: str) -> str:
@@ -358,39 +369,67 @@ def _comparison_macros() -> list[tuple[str, str]]:
 
 
 def _key_macros() -> list[tuple[str, str]]:
-    """Sort and grouping keys: a STRUCT whose DuckDB order is Cypher's order and whose equality is
-    Cypher's equivalence (1 ~ 1.0, NaN ~ NaN, null ~ null)."""
+    """Sort and grouping keys: a list whose DuckDB order is Cypher's order and whose equality is Cypher's
+    equivalence (1 ~ 1.0, NaN ~ NaN, null ~ null): one STRUCT per token of the value (`_tokens`), written
+    `cy_key_token(v, k)` for a token `v` of kind `k`. DuckDB orders lists element by element, a shorter one
+    first when it is the other's start, as Cypher orders lists: a list is an opening token (kind 5, no
+    value), its elements' tokens and a closing one (kind `CLOSE`, rank -1, before any element), so a list
+    that ends first sorts first at any depth. A map is an opening token (kind 6), its sorted keys, a closing
+    token, its values in key order and a closing token, as Cypher orders maps."""
     node, rel = sql_string(tag_key("NODE")), sql_string(tag_key("RELATIONSHIP"))
+    virtual_id = "variant_extract(cy_virtual(v), 'id')"  # negative: never a stored id (ADR-0071)
+    token = (
+        f"struct_pack(r := {_rank_sql('k')}::TINYINT,"
+        " d := CASE WHEN k IN (2, 3) THEN TRY_CAST(v AS DOUBLE)"
+        f" WHEN k = 7 THEN coalesce(variant_extract(v, {node}), {virtual_id})::DOUBLE"
+        f" WHEN k = 8 THEN coalesce(variant_extract(v, {rel}), {virtual_id})::DOUBLE END,"
+        " i := CASE WHEN k = 2 THEN TRY_CAST(v AS BIGINT) WHEN k = 3 AND"
+        " TRY_CAST(v AS DOUBLE) = trunc(TRY_CAST(v AS DOUBLE)) AND abs(TRY_CAST(v AS DOUBLE)) < 9.2e18"
+        " THEN TRY_CAST(v AS DOUBLE)::BIGINT END,"
+        " s := CASE WHEN k IN (1, 4, 9) THEN TRY_CAST(v AS VARCHAR) END,"
+        " t := CASE WHEN k BETWEEN 10 AND 14 OR k = 16 THEN v WHEN k = 15 THEN cy_t_duration_key(v)::VARIANT END,"
+        " w := CASE WHEN k = 17 THEN cy_vector_key(v) END)")
+    return [
+        ("cy_key_token(v, k)", token),
+        ("cy_key_step(t)", _expand_step(
+            "t", "tk", lambda tk: (
+                f"CASE WHEN {tk}.value IS NULL OR {tk}.kind NOT IN (5, 6) THEN [{tk}]"
+                f" WHEN {tk}.kind = 5 THEN list_concat([{_token(5)}], {_tokens(f'TRY_CAST({tk}.value AS VARIANT[])')},"
+                f" [{_token(CLOSE)}])"
+                f" ELSE list_concat([{_token(6)}], list_transform(cy_map_keys({tk}.value),"
+                f" lambda n: {_token(4, 'n::VARIANT')}), [{_token(CLOSE)}], {_tokens(f'cy_values({tk}.value)')},"
+                f" [{_token(CLOSE)}]) END"))),
+        ("cy_key(v)",
+         f"list_transform({_expanded('cy_key_step', _tokens('[v]'), 'cy_kind(v) IN (5, 6)', KEY_DEPTH)},"
+         f" lambda tk: CASE WHEN tk.kind IN (5, 6) AND tk.value IS NOT NULL THEN {_too_deep('ordering', KEY_DEPTH)}"
+         " ELSE cy_key_token(tk.value, tk.kind) END)"),
+    ]
 
-    def virtual_id(v: str) -> str:  # a virtual element's negative id never meets a stored one's (ADR-0071)
-        return f"variant_extract(cy_virtual({v}), 'id')"
 
-    def scalar_fields(v: str) -> str:
-        return (
-            f"r := {_rank_sql(f'cy_kind({v})')}::TINYINT,"
-            f" d := CASE WHEN cy_kind({v}) IN (2, 3) THEN TRY_CAST({v} AS DOUBLE)"
-            f" WHEN cy_kind({v}) = 7 THEN coalesce(variant_extract({v}, {node}), {virtual_id(v)})::DOUBLE"
-            f" WHEN cy_kind({v}) = 8 THEN coalesce(variant_extract({v}, {rel}), {virtual_id(v)})::DOUBLE END,"
-            f" i := CASE WHEN cy_kind({v}) = 2 THEN TRY_CAST({v} AS BIGINT) WHEN cy_kind({v}) = 3 AND"
-            f" TRY_CAST({v} AS DOUBLE) = trunc(TRY_CAST({v} AS DOUBLE)) AND abs(TRY_CAST({v} AS DOUBLE)) < 9.2e18"
-            f" THEN TRY_CAST({v} AS DOUBLE)::BIGINT END,"
-            f" s := CASE WHEN cy_kind({v}) IN (1, 4, 9) THEN TRY_CAST({v} AS VARCHAR) END,"
-            f" t := CASE WHEN cy_kind({v}) BETWEEN 10 AND 14 OR cy_kind({v}) = 16 THEN {v}"
-            f" WHEN cy_kind({v}) = 15 THEN cy_t_duration_key({v})::VARIANT END,"
-            f" w := CASE WHEN cy_kind({v}) = 17 THEN cy_vector_key({v}) END"
-        )
+def _token(kind: int, value: str = "NULL::VARIANT") -> str:
+    return f"{{'kind': {kind}, 'value': {value}}}"
 
-    macros = [("cy_key_0(v)",
-               f"CASE WHEN cy_kind(v) IN (5, 6) THEN {_too_deep('ordering', KEY_DEPTH)}"
-               f" ELSE struct_pack({scalar_fields('v')}) END")]
-    for level in range(1, KEY_DEPTH + 1):
-        macros.append((
-            f"{_level('cy_key', level, KEY_DEPTH)}(v)",
-            f"struct_pack({scalar_fields('v')},"
-            f" k := CASE WHEN cy_kind(v) = 6 THEN cy_map_keys(v) END,"
-            f" l := CASE WHEN cy_kind(v) IN (5, 6) THEN"
-            f" list_transform(cy_values(v), lambda e: cy_key_{level - 1}(e)) END)"))
-    return macros
+
+def _tokens(values: str) -> str:
+    """The VARIANTs `values` as tokens: each with its kind, named once."""
+    return f"list_transform({values}, lambda e: {{'kind': cy_kind(e), 'value': e}})"
+
+
+def _expand_step(items: str, name: str, expand: Callable[[str], str]) -> str:
+    """One step of a walk into nested lists and maps without recursion: each of `items` (read as `name`)
+    replaced by the list `expand` makes of it, in order. DuckDB binds a lambda's body over again for each
+    lambda around it, so a macro calling the level below inside a lambda, level after level, cost seconds to
+    bind: a step applied to the result of the one before keeps every lambda one or two deep."""
+    return f"flatten(list_transform({items}, lambda {name}: {expand(name)}))"
+
+
+def _expanded(step: str, items: str, nested: str, depth: int) -> str:
+    """`items` after `depth` applications of the macro `step`, when the SQL condition `nested` holds (a
+    value of no list or map skips them)."""
+    walked = items
+    for _ in range(depth):
+        walked = f"{step}({walked})"
+    return f"CASE WHEN {nested} THEN {walked} ELSE {items} END"
 
 
 def _arithmetic_macros() -> list[tuple[str, str]]:
