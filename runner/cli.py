@@ -32,6 +32,7 @@ from rich.text import Text
 import engine
 from runner.errors import PageError
 from runner.page import read_page
+from runner.page.model import Page
 from runner.run import ERROR, FAILED, PASSED, SKIPPED, UNRECORDED, PageOutcome, no_cells_error, run_page
 from runner.snapshot_files import shown_path
 from runner.update import CannotUpdate, update_page, update_snapshot
@@ -205,6 +206,18 @@ def resolve_pages(names: Sequence[str]) -> list[Path]:
     return paths
 
 
+def read_named_page(path: Path, named: bool, errors: Console) -> Page:
+    """The page at `path`, its warnings printed; a page named on the command line (`named`) without cells
+    gets that page error."""
+    page = read_page(path)
+    empty = no_cells_error(page) if named and not page.errors else None
+    if empty:
+        page.errors.append(empty)
+    for warning in page.warnings:
+        errors.print(Text(str(warning), style="yellow"))
+    return page
+
+
 def run_command(arguments: argparse.Namespace, console: Console, errors: Console) -> int:
     paths = resolve_pages(arguments.pages)
     if arguments.targets:
@@ -220,12 +233,7 @@ def run_command(arguments: argparse.Namespace, console: Console, errors: Console
     outcomes = []
     started = time.monotonic()
     for path in paths:
-        page = read_page(path)
-        empty = no_cells_error(page) if arguments.pages and not page.errors else None
-        if empty:
-            page.errors.append(empty)
-        for warning in page.warnings:
-            errors.print(Text(str(warning), style="yellow"))
+        page = read_named_page(path, arguments.pages, errors)
         with console.status(f"running {page.path} …", spinner="dots"):
             outcome = run_page(page, database=arguments.db or ":memory:", cell=arguments.cell,
                                timeout=arguments.timeout)
@@ -264,12 +272,7 @@ def target_command(arguments: argparse.Namespace, paths: list[Path], console: Co
         raise UsageError(str(error)) from error
     started, outcomes, matrices = time.monotonic(), [], []
     for path in paths:
-        page = read_page(path)
-        empty = no_cells_error(page) if arguments.pages and not page.errors else None
-        if empty:
-            page.errors.append(empty)
-        for warning in page.warnings:
-            errors.print(Text(str(warning), style="yellow"))
+        page = read_named_page(path, arguments.pages, errors)
         matrix = PageMatrix(page, {})
         for uri in arguments.targets:
             with console.status(f"running {page.path} on {uri} …", spinner="dots"):

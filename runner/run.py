@@ -146,16 +146,23 @@ class PageOutcome:
         }
 
 
+def new_outcome(page: Page, cell: str | None) -> PageOutcome:
+    """The outcome of a page about to run: its page errors, and an error when `cell` names no cell of it (a
+    page with errors runs no cell)."""
+    outcome = PageOutcome(page=page, errors=list(page.errors))
+    missing = missing_cell_error(page, cell) if cell is not None and not outcome.errors else None
+    if missing:
+        outcome.errors.append(missing)
+    return outcome
+
+
 def run_page(page: Page, *, database: str = ":memory:", cell: str | None = None,
              timeout: float | None = None) -> PageOutcome:
     """Run `page` on a fresh database (in memory, or the file `database`). With `cell`, run the cells
     before it unchecked, then that one, and stop. With `timeout`, a statement running longer than that
     many seconds fails its cell with StatementTimeout (and is rolled back). LOAD CSV reads the files of
     the page's folder (`file:///data.csv` is the file beside the page)."""
-    outcome = PageOutcome(page=page, errors=list(page.errors))
-    missing = missing_cell_error(page, cell) if cell is not None and not outcome.errors else None
-    if missing:
-        outcome.errors.append(missing)
+    outcome = new_outcome(page, cell)
     if outcome.errors:
         return outcome
     try:

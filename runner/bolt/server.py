@@ -30,9 +30,8 @@ import engine
 from runner.bolt import messages as m
 from runner.bolt.errors import failure
 from runner.bolt.values import from_bolt, to_bolt
-from runner.serving.database import open_database
 from runner.serving.lifetime import watch
-from runner.serving.pool import Connection, Connections, execute
+from runner.serving.pool import Connection, Connections, execute, open_connections
 
 SERVER_AGENT = "Neo4j/5.26.0"
 """What HELLO's answer names the server as: clients read Neo4j's version from it (this is the Neo4j whose
@@ -419,15 +418,10 @@ def serve(database: str, *, host: str = "127.0.0.1", port: int = DEFAULT_PORT, t
     check_exposure(host, password, certificate, key)
     tls = tls_context(certificate, key)
     watcher = watch(stdio=False)
-    connection = open_database(database, timeout=timeout, memory_limit=memory_limit, graph=graph,
-                               import_dir=import_dir)
-    more = None if database == ":memory:" else (
-        lambda: open_database(database, timeout=timeout, memory_limit=memory_limit, graph=graph,
-                              import_dir=import_dir))
-    connections = watcher.connection = Connections(connection, more)
+    connections = watcher.connection = open_connections(database, timeout=timeout, memory_limit=memory_limit,
+                                                        graph=graph, import_dir=import_dir)
     options = Options(connections, graph=graph, user=user, password=password)
     try:
         asyncio.run(serve_connections(options, host, port, tls, started))
     finally:
-        connections.close()
-        connection.close()
+        connections.close_all()

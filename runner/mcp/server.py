@@ -36,9 +36,8 @@ from runner.mcp.page_tools import OUTPUT_SCHEMA, PageTools
 from runner.mcp.stdio_guard import serve_stdio
 from runner.mcp.tools import CypherTools, ToolFailure
 from runner.page.model import ToolDeclaration
-from runner.serving.database import open_database
 from runner.serving.lifetime import watch
-from runner.serving.pool import Connections
+from runner.serving.pool import open_connections
 
 NAME = "cookbook"
 DEFAULT_TIMEOUT = 30.0
@@ -207,22 +206,17 @@ def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: i
     if http:
         check_exposure(host, token, allowed_hosts)
     watcher = watch(stdio=not http)
-    connection = open_database(database, timeout=timeout, memory_limit=memory_limit, graph=graph,
-                               import_dir=import_dir)
-    more = None if database == ":memory:" else (
-        lambda: open_database(database, timeout=timeout, memory_limit=memory_limit, graph=graph,
-                              import_dir=import_dir))
-    connections = watcher.connection = Connections(connection, more)
+    connections = watcher.connection = open_connections(database, timeout=timeout, memory_limit=memory_limit,
+                                                        graph=graph, import_dir=import_dir)
     try:
-        tools = CypherTools(connection, connections)
+        tools = CypherTools(connections.first, connections)
         server = build_server(tools, PageTools(tools, declarations) if declarations else None)
         if http:
             serve_http(server, host, port, token, allowed_hosts)
         else:
             anyio.run(serve_stdio, server)
     finally:
-        connections.close()
-        connection.close()
+        connections.close_all()
 
 
 def serve_http(server: MCPServer, host: str, port: int, token: str | None, allowed_hosts: Sequence[str]) -> None:

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import engine
+from runner.serving.database import open_database
 
 Connection = Any
 """An engine connection (`engine.Connection` or, for a file another process holds, a SharedConnection)."""
@@ -76,6 +77,21 @@ class Connections:
         for connection in self._opened:
             connection.close()
         self._opened.clear()
+
+    def close_all(self) -> None:
+        """Close every connection, `first` too (a server's pool from `open_connections`, when it stops)."""
+        self.close()
+        self.first.close()
+
+
+def open_connections(database: str, *, timeout: float | None, memory_limit: str | None, graph: str,
+                     import_dir: str | None) -> Connections:
+    """A server's connections to `database`: the first opened now (CannotOpenDatabase when it cannot be), and
+    for a file more as calls overlap. `close_all` closes them all."""
+    def opened() -> Connection:
+        return open_database(database, timeout=timeout, memory_limit=memory_limit, graph=graph,
+                             import_dir=import_dir)
+    return Connections(opened(), None if database == ":memory:" else opened)
 
 
 def execute(connection: Connection, statement: str, parameters: Mapping[str, Any] | None, *, read_only: bool,

@@ -17,7 +17,7 @@ import engine
 from runner.check.compare import SHAPE_READERS, UnreadableBlock
 from runner.page.model import Cell, Page, Trace
 from runner.result import COUNTER_LABELS, CellResult, RaisedError
-from runner.run import ERROR, PASSED, RAN, SKIPPED, CellError, CellOutcome, PageOutcome, check, missing_cell_error
+from runner.run import ERROR, PASSED, RAN, SKIPPED, CellError, CellOutcome, PageOutcome, check, new_outcome
 from runner.targets import open_target
 from runner.targets.ids import Renaming
 from runner.targets.protocol import Target, TargetError
@@ -28,10 +28,7 @@ NOT_ON_TARGET = "not run: a trace replays tool calls through the MCP server on t
 def run_page_on(page: Page, uri: str, *, cell: str | None = None) -> PageOutcome:
     """Run `page` on a fresh graph of the target `uri` (CannotOpenTarget when it cannot be opened). With
     `cell`, run the cells before it unchecked, then that one, and stop."""
-    outcome = PageOutcome(page=page, errors=list(page.errors))
-    missing = missing_cell_error(page, cell) if cell is not None and not outcome.errors else None
-    if missing:
-        outcome.errors.append(missing)
+    outcome = new_outcome(page, cell)
     if outcome.errors:
         return outcome
     target = open_target(uri)

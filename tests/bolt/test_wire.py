@@ -42,10 +42,14 @@ def test_what_packstream_refuses() -> None:
 
 def test_a_message_longer_than_a_chunk_is_cut_and_read_back() -> None:
     framed = messages.frame(messages.RECORD, ["x" * 70_000])
-    reader = asyncio.StreamReader()
-    reader.feed_data(b"\x00\x00" + framed)  # a keep-alive first
-    reader.feed_eof()
-    message = asyncio.run(messages.read_message(reader))
+
+    async def read_back() -> messages.Message:
+        reader = asyncio.StreamReader()  # made in the loop that reads it, whatever loop earlier tests left
+        reader.feed_data(b"\x00\x00" + framed)  # a keep-alive first
+        reader.feed_eof()
+        return await messages.read_message(reader)
+
+    message = asyncio.run(read_back())
     assert message == messages.Message(messages.RECORD, (["x" * 70_000],))
 
 
