@@ -32,7 +32,7 @@ from engine.types import Kind, is_variant
 
 
 @dataclass(frozen=True)
-class Literal:
+class LiteralText:
     text: str
 
 
@@ -45,11 +45,11 @@ class Letter:
 
 
 @dataclass(frozen=True)
-class Optional:
+class OptionalSection:
     elements: tuple[Element, ...]
 
 
-Element = Literal | Letter | Optional
+Element = LiteralText | Letter | OptionalSection
 
 INSTANT_LETTERS = "GuyDMLdgQqYwWEecFaBhKkHmsSAnNVvzOXxZ"
 """The letters DateTimeFormatter knows (`p`, the pad, aside); any other is an unknown pattern letter."""
@@ -91,7 +91,7 @@ def parse_pattern(pattern: str) -> tuple[Element, ...]:
                     continue
                 break
             text = pattern[pos + 1:end]
-            stack[-1].append(Literal("'" if text == "" else text.replace("''", "'")))
+            stack[-1].append(LiteralText("'" if text == "" else text.replace("''", "'")))
             pos = end + 1
         elif cur == "[":
             stack.append([])
@@ -100,16 +100,16 @@ def parse_pattern(pattern: str) -> tuple[Element, ...]:
             if len(stack) == 1:
                 raise PatternError("Pattern invalid as it contains ] without previous [")
             inner = tuple(stack.pop())
-            stack[-1].append(Optional(inner))
+            stack[-1].append(OptionalSection(inner))
             pos += 1
         elif cur in "{}#":
             raise PatternError(f"Pattern includes reserved character: '{cur}'")
         else:
-            stack[-1].append(Literal(cur))
+            stack[-1].append(LiteralText(cur))
             pos += 1
     while len(stack) > 1:  # an unclosed section ends with the pattern (DateTimeFormatterBuilder.toFormatter)
         inner = tuple(stack.pop())
-        stack[-1].append(Optional(inner))
+        stack[-1].append(OptionalSection(inner))
     return tuple(stack[0])
 
 
@@ -475,9 +475,9 @@ def _elements_sql(elements: tuple[Element, ...], f: Fields, *, optional: bool) -
     (Unavailable goes up); at the top it is the error Java raises, when a value of the kind is formatted."""
     parts: list[str] = []
     for element in elements:
-        if isinstance(element, Literal):
+        if isinstance(element, LiteralText):
             parts.append(sql_string(element.text))
-        elif isinstance(element, Optional):
+        elif isinstance(element, OptionalSection):
             with contextlib.suppress(Unavailable):
                 parts.extend(_elements_sql(element.elements, f, optional=True))
         else:
@@ -526,7 +526,7 @@ def duration_text(elements: tuple[Element, ...], value: str) -> str:
     names takes all of the group's amount, each smaller one what the larger leave."""
     letters = [e for e in elements if isinstance(e, Letter)]
     for element in elements:
-        if isinstance(element, Optional):
+        if isinstance(element, OptionalSection):
             raise UnsupportedFeature("format() of a duration with an optional section [...]")
     for element in letters:
         if element.pad:
@@ -548,7 +548,7 @@ def duration_text(elements: tuple[Element, ...], value: str) -> str:
                 rest = f"(({rest}) % {size})" if size > 1 else "0"
     parts = []
     for element in elements:
-        if isinstance(element, Literal):
+        if isinstance(element, LiteralText):
             parts.append(sql_string(element.text))
             continue
         assert isinstance(element, Letter)
