@@ -31,6 +31,7 @@ from rich.text import Text
 
 import engine
 from runner.errors import PageError
+from runner.matrix_files import json_twin, load_notes
 from runner.page import read_page
 from runner.page.model import Page
 from runner.run import ERROR, FAILED, PASSED, SKIPPED, UNRECORDED, PageOutcome, no_cells_error, run_page
@@ -85,7 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
                           "(docs/portability.md)")
     run.add_argument("--matrix", metavar="FILE",
                      help="with --target and one page: write the portability matrix as Markdown to FILE, each "
-                          "difference with its note from notes.yaml beside FILE")
+                          "difference with its note from notes.yaml beside FILE, and beside it as JSON "
+                          "(FILE.json) for the MkDocs preview")
     run.add_argument("--timeout", type=positive_seconds, metavar="SECONDS",
                      help="stop a statement that runs longer than SECONDS: its cell fails with a timeout "
                           "error, and the statement is rolled back")
@@ -255,7 +257,7 @@ def target_command(arguments: argparse.Namespace, paths: list[Path], console: Co
     """`--target URI ...`: each page on each target, its failures as a run on the engine prints them, then
     the page's portability matrix."""
     from runner.targets import CannotOpenTarget, check_uri  # the targets load only when asked for
-    from runner.targets.matrix import PageMatrix, load_notes
+    from runner.targets.matrix import PageMatrix
     from runner.targets.run import run_page_on
 
     for flag, given in (("--update", arguments.update), ("--db", arguments.db), ("--html", arguments.html),
@@ -265,6 +267,9 @@ def target_command(arguments: argparse.Namespace, paths: list[Path], console: Co
                              "with the recordings")
     if arguments.matrix and len(paths) > 1:
         raise UsageError("--matrix takes a single page: each page's matrix is a file of its own")
+    if arguments.matrix and json_twin(Path(arguments.matrix)) == Path(arguments.matrix):
+        raise UsageError(f"--matrix {arguments.matrix}: give the Markdown file (PAGE.md); its JSON twin, which the "
+                         "MkDocs preview reads, is written beside it")
     try:
         for uri in arguments.targets:
             check_uri(uri)
@@ -301,9 +306,10 @@ def target_command(arguments: argparse.Namespace, paths: list[Path], console: Co
     if arguments.matrix and matrices and not any(outcome.errors for outcome in outcomes):
         command = " ".join(["cookbook run", str(paths[0]), *(f"--target {uri}" for uri in arguments.targets),
                             *([f"--cell {arguments.cell}"] if arguments.cell else []), f"--matrix {arguments.matrix}"])
-        file = Path(arguments.matrix)
+        file, matrix = Path(arguments.matrix), matrices[0]
         file.parent.mkdir(parents=True, exist_ok=True)
-        file.write_text(matrices[0].markdown(command, load_notes(file, matrices[0].page)), encoding="utf-8")
+        file.write_text(matrix.markdown(command, load_notes(file, Path(matrix.page.path).stem)), encoding="utf-8")
+        write_json(str(json_twin(file)), matrix.recorded(command))
     return code
 
 

@@ -5,7 +5,9 @@ hands MkDocs the page with every block of ours rendered as HTML; it adds an inde
 pages' front matter (unless the docs folder has its own `index.md`), and the preview's stylesheet and
 scripts, mermaid's included (ADR-0070): the site loads nothing from another host, so `mkdocs serve`
 works offline. A drifted or errored cell is logged as a warning naming the cell, with the diff or the
-error, so `mkdocs build --strict` (or `strict: true` in mkdocs.yml) fails on it.
+error, so `mkdocs build --strict` (or `strict: true` in mkdocs.yml) fails on it. With `portability`, each
+cell also says which other databases gave its recorded result, from the page's recorded matrix there
+(`cookbook run PAGE --target URI ... --matrix FOLDER/PAGE.md` writes it; docs/portability.md).
 
     plugins:
       - cookbook:
@@ -14,6 +16,8 @@ error, so `mkdocs build --strict` (or `strict: true` in mkdocs.yml) fails on it.
           cache: .cache/cookbook-preview   # live mode's cache on disk ('' for memory only)
           mermaid: bundled     # the copy shipped with the package; or a local file (copied into the
                                # site), or a URL (then the preview needs a network to draw diagrams)
+          portability: ''      # the folder of the pages' portability matrices (PAGE.json), e.g.
+                               # docs/portability; '' for none
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page as MkDocsPage
 
+from runner.matrix_files import matrix_path
 from runner.page import parse_page
 from runner.page.front_matter import find_front_matter, read_front_matter
 from runner.page.markdown import split_lines
@@ -45,6 +50,7 @@ from runner.preview import (
     preview_markdown,
     snapshot_path,
 )
+from runner.preview.portability import PagePortability, from_matrix
 
 BUNDLED = "bundled"
 ASSET_FOLDER = "assets/cookbook"
@@ -57,6 +63,7 @@ class CookbookConfig(Config):
     cache = option.Type(str, default=".cache/cookbook-preview")
     mermaid = option.Type(str, default=BUNDLED)
     index = option.Type(bool, default=True)
+    portability = option.Type(str, default="")
 
 
 class CookbookPlugin(BasePlugin[CookbookConfig]):
@@ -106,8 +113,9 @@ class CookbookPlugin(BasePlugin[CookbookConfig]):
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         snapshots = self.root / self.config.snapshots
-        if snapshots.is_dir():
-            server.watch(str(snapshots))
+        for folder in (snapshots, self.portability_folder()):
+            if folder is not None and folder.is_dir():
+                server.watch(str(folder))
         return server
 
     def on_page_markdown(self, markdown: str, *, page: MkDocsPage, config: MkDocsConfig, files: Files) -> str:
@@ -118,7 +126,25 @@ class CookbookPlugin(BasePlugin[CookbookConfig]):
         recipe = parse_page(file.content_string, shown)
         status = self.statuses(recipe, Path(file.abs_src_path), Path(config.docs_dir))
         report(status, recipe)
-        return preview_markdown(recipe, status)
+        portability = self.matrix(recipe, Path(file.abs_src_path), Path(config.docs_dir))
+        return preview_markdown(recipe, status, portability)
+
+    def portability_folder(self) -> Path | None:
+        return self.root / self.config.portability if self.config.portability.strip() else None
+
+    def matrix(self, recipe: Any, path: Path, docs: Path) -> PagePortability | None:
+        """The page's recorded portability matrix, when the option names a folder and it holds one."""
+        folder = self.portability_folder()
+        if folder is None:
+            return None
+        file = matrix_path(path, docs, folder)
+        portability = from_matrix(recipe, file, shown=_shown(file, self.root))
+        if portability is not None:
+            for error in portability.errors:
+                log.warning(error)
+            for stale in portability.stale:  # not a warning: a matrix takes minutes to make again
+                log.info(f"{recipe.path}: the portability matrix is stale: {stale}")
+        return portability
 
     def statuses(self, recipe: Any, path: Path, docs: Path) -> PageStatus:
         if self.live is not None:

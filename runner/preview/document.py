@@ -14,6 +14,9 @@ renderer per kind (FENCE_RENDERERS), and Python-Markdown passes HTML blocks thro
   one table per step; `mermaid` blocks are left for mermaid's script (`assets/preview.js`).
 - any other fence is highlighted code.
 - the front matter becomes a card under the page's first heading.
+- with the page's portability matrix (`portability`), each cell says under it what each other database
+  gave (`FalkorDB: same · ArcadeDB: differs`), each verdict's note on hover and behind "why"; the card
+  names the matrix and says what in it is stale.
 
 Fences indented in a list item or quoted in a block quote stay Markdown, with their info string cut to
 its language word so Python-Markdown reads them as code.
@@ -35,6 +38,7 @@ from runner.page.info_string import parse_info_string
 from runner.page.markdown import find_fences, split_lines
 from runner.page.model import Cell, DataBlock, Fence, Page, RecordedBlock, Trace
 from runner.preview.graph import gram_html
+from runner.preview.portability import CellPortability, PagePortability, Verdict
 from runner.preview.status import DRIFTED, ERRORED, NOT_RECORDED, NOT_RUN, RECORDED, CellStatus, PageStatus
 from runner.preview.tables import block_html, read_table, table_html
 
@@ -67,6 +71,7 @@ class Preview:
     data: dict[int, DataBlock] = field(default_factory=dict)
     folded: set[int] = field(default_factory=set)
     """Opening lines of fences inside an author's `<details>`: already folded."""
+    portability: PagePortability | None = None
 
     def status_of(self, cell: Cell) -> CellStatus:
         found = self.status.cells.get(cell.name)
@@ -77,13 +82,13 @@ class Preview:
                 if cell.params == data or (isinstance(cell, Trace) and cell.calls == data)]
 
 
-def preview_markdown(page: Page, status: PageStatus) -> str:
+def preview_markdown(page: Page, status: PageStatus, portability: PagePortability | None = None) -> str:
     """The page as Markdown with HTML blocks (see the module docstring)."""
     lines = split_lines(page.source.removeprefix("\ufeff"))
     found = find_front_matter(lines)
     scan = [""] * (found[1] + 1) + lines[found[1] + 1:] if found else lines
     fences = find_fences(scan)
-    preview = Preview(page, status, lines)
+    preview = Preview(page, status, lines, portability=portability)
     for cell in page.cells:
         preview.cells[cell.line] = cell
         if cell.recorded is not None and not isinstance(cell, Trace):
@@ -188,6 +193,7 @@ def cell_html(preview: Preview, cell: Cell, *, with_record: bool) -> str:
     if with_record and cell.recorded is not None:
         body.append(_result_html(cell.recorded.kind, cell.recorded.text))
     body.extend(_status_html(status, drift=with_record or cell.recorded is None))
+    body.append(portability_html(preview, cell))
     html = (f'<div class="cb-cell cb-cell--{status.css}" id="cell-{escape(cell.name)}" '
             f'data-cell="{escape(cell.name)}" data-status="{status.css}">{"".join(body)}</div>')
     if cell.setup:
@@ -265,7 +271,7 @@ def trace_html(preview: Preview, trace: Cell) -> str:
             f'{escape(trace.calls)}</code></a> from <a href="#cell-{escape(trace.start)}"><code>'
             f"{escape(trace.start)}</code></a></span>{status_badge(status)}</div>")
     body = [head, f'<div class="cb-result cb-result--trace">{steps_html(trace.text)}</div>',
-            *_status_html(status)]
+            *_status_html(status), portability_html(preview, trace)]
     return (f'<div class="cb-cell cb-trace cb-cell--{status.css}" id="cell-{escape(trace.name)}" '
             f'data-cell="{escape(trace.name)}" data-status="{status.css}">{"".join(body)}</div>')
 
@@ -296,6 +302,41 @@ def steps_html(text: str) -> str:
                 shown = f'<pre class="cb-text">{escape(content)}</pre>'
         parts.append(f'<div class="cb-step"><div class="cb-step-head">{escape(title)}</div>{shown}</div>')
     return "".join(parts)
+
+
+def portability_html(preview: Preview, cell: Cell) -> str:
+    """What the other databases of the page's matrix gave for the cell: a badge each, its note on hover,
+    the notes behind "why"; or why the matrix has nothing (current) to say. No matrix: nothing."""
+    if preview.portability is None or preview.portability.errors:
+        return ""
+    found = preview.portability.cells.get(cell.name, CellPortability())
+    stale = f'<span class="cb-port-stale">{inline_html(found.stale)}</span>' if found.stale else ""
+    badges = " · ".join(map(_verdict_badge, found.verdicts))
+    notes = "".join(f"<dt>{escape(verdict.name)} (<code>{escape(verdict.uri)}</code>): {escape(verdict.verdict)}"
+                    f"</dt><dd>{inline_html(verdict.note)}</dd>" for verdict in found.verdicts if verdict.note)
+    why = (f'<details class="cb-port-notes"><summary>why</summary><dl>{notes}</dl></details>' if notes else "")
+    css = "cb-portability cb-portability--stale" if found.stale else "cb-portability"
+    return (f'<div class="{css}" data-cell="{escape(cell.name)}"><span class="cb-cell-kind">other databases</span> '
+            f"{badges}{stale}{why}</div>")
+
+
+def _verdict_badge(verdict: Verdict) -> str:
+    title = f' title="{escape(verdict.note.replace("`", ""))}"' if verdict.note else ""
+    return (f'<span class="cb-port cb-port--{verdict.css}" data-target="{escape(verdict.uri)}"{title}>'
+            f"{escape(verdict.name)}: {escape(verdict.verdict)}</span>")
+
+
+def portability_card_html(portability: PagePortability | None) -> str:
+    """The card's line on the matrix: where it is and on which databases, and what in it is stale."""
+    if portability is None or portability.errors:
+        return ""
+    line = (f'<p class="cb-card-portability">Other databases: {escape(portability.names)} '
+            f'<span class="cb-card-origin">(from {escape(portability.shown)})</span></p>')
+    if portability.stale:
+        stale = "; ".join(portability.stale)
+        line += (f'<p class="cb-card-portability cb-portability--stale">The portability matrix is stale: '
+                 f"{inline_html(stale)}. <code>{escape(portability.command)}</code> makes it again.</p>")
+    return line
 
 
 # -- other blocks ---------------------------------------------------------------------------------------
@@ -363,13 +404,13 @@ def card_html(preview: Preview) -> str:
     cells = f"{total} cell{'' if total == 1 else 's'}: {summary}" if total else "no cells"
     status = (f'<p class="cb-card-status">{cells} <span class="cb-card-origin">(statuses from '
               f"{escape(preview.status.source)})</span></p>")
-    problems = [*preview.status.errors]
+    problems = [*preview.status.errors, *(preview.portability.errors if preview.portability else [])]
     alert = ""
     if problems:
         alert = ('<div class="admonition failure"><p class="admonition-title">This page has problems</p>'
                  f'<pre class="cb-error">{escape(chr(10).join(problems))}</pre></div>')
     dl = f'<dl class="cb-card-fields">{"".join(fields)}</dl>' if fields else ""
-    return f'<div class="cb-card">{dl}{status}{alert}</div>'
+    return f'<div class="cb-card">{dl}{status}{portability_card_html(preview.portability)}{alert}</div>'
 
 
 def _first_line(text: str) -> str:

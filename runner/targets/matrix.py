@@ -3,17 +3,16 @@ result (`same`), another one (`differs`, with the diff), or an error (`error`); 
 which replays tool calls on the embedded engine only.
 
 It is printed as a table after a `--target` run, carried by `--json`, and written with `--matrix FILE` as a
-Markdown page whose differences each come with a note from `notes.yaml` beside the file (docs/portability.md).
+Markdown page whose differences each come with a note from `notes.yaml` beside the file, and as its JSON twin
+for the MkDocs preview (`runner.matrix_files`, docs/portability.md).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-import yaml
-
+from runner.matrix_files import MATRIX_FORMAT, cell_digest
 from runner.page.model import Page
 from runner.run import ERROR, FAILED, PASSED, RAN, SKIPPED, UNRECORDED, CellOutcome, PageOutcome
 from runner.targets import TARGETS, client_versions, scheme_of
@@ -23,7 +22,6 @@ VERDICTS = {PASSED: SAME, FAILED: DIFFERS, ERROR: FAILS, SKIPPED: NOT_RUN, UNREC
 """A cell's status on a target → its word in the matrix."""
 IDS_NOTE = ("Element ids are compared up to a consistent renaming (each target numbers its own); everything "
             "else is compared exactly.")
-NOTES_FILE = "notes.yaml"
 
 
 @dataclass
@@ -73,10 +71,17 @@ class PageMatrix:
             "counters_compared": {uri: uri not in self.uncompared_counters() for uri in self.outcomes},
             "ids": "compared up to a consistent renaming",
             "cells": [{"name": name, "line": next(iter(cells.values())).cell.line,
+                       "digest": cell_digest(next(iter(cells.values())).cell),
                        "results": {uri: {"verdict": VERDICTS[outcome.status], **_details(outcome)}
                                    for uri, outcome in cells.items()}}
                       for name, cells in self.rows()],
         }
+
+    def recorded(self, command: str) -> dict[str, Any]:
+        """The JSON twin of the Markdown matrix: this page's `--json` entry, with the command that made it
+        and the client packages it ran with."""
+        return {"format": MATRIX_FORMAT, "command": command,
+                "clients": {uri: client_versions(uri) for uri in self.outcomes}, **self.as_dict()}
 
     def markdown(self, command: str, notes: dict[str, dict[str, str]]) -> str:
         """The matrix as a page of docs: how to make it again, the table, then each difference with its
@@ -102,12 +107,3 @@ def _details(outcome: CellOutcome) -> dict[str, Any]:
     details = outcome.as_dict()
     return {key: details[key] for key in ("reasons", "diff", "error", "raised")}
 
-
-def load_notes(matrix_file: Path, page: Page) -> dict[str, dict[str, str]]:
-    """The notes for the page's differences: `notes.yaml` beside the matrix file, keyed by the page's file
-    name without `.md`, then by cell, then by target URI. Missing: no notes."""
-    path = matrix_file.parent / NOTES_FILE
-    if not path.is_file():
-        return {}
-    document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    return document.get(Path(page.path).stem, {}) or {}

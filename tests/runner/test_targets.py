@@ -97,6 +97,21 @@ def test_the_matrix_file_carries_each_difference_with_its_note(capsys, tmp_path)
     assert "| `regex` | error              | same        |" in text
     assert "### `regex` on `falkordb://local`: error\n\nFalkorDB has no regular expressions.\n" in text
     assert "FalkorDB does not currently support =~" in text
+    twin = json.loads((matrix.parent / "portable.json").read_text())  # what the MkDocs preview reads
+    assert twin["format"] == 1 and twin["command"].endswith(f"--cell regex --matrix {matrix}")
+    assert twin["targets"] == ["falkordb://local", "arcadedb:"] and twin["clients"]["arcadedb:"].startswith(
+        "arcadedb-embedded ")
+    [regex] = twin["cells"]
+    assert regex["name"] == "regex" and len(regex["digest"]) == 16
+    assert {uri: result["verdict"] for uri, result in regex["results"].items()} == {
+        "falkordb://local": "error", "arcadedb:": "same"}
+
+
+def test_the_matrix_file_is_the_markdown_one(capsys, tmp_path):
+    code, _, err = run(capsys, PAGE, "--target", "arcadedb:", "--matrix", tmp_path / "portable.json")
+    assert code == 2
+    assert "give the Markdown file (PAGE.md); its JSON twin, which the MkDocs preview reads" in err
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_an_unknown_target_is_a_usage_error(capsys):
