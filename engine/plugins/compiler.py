@@ -8,6 +8,7 @@ from engine.apoc import aggregates as apoc_aggregates
 from engine.apoc import collections as apoc_collections
 from engine.apoc import create as apoc_create
 from engine.apoc import cypher as apoc_cypher
+from engine.apoc import date_formatter as apoc_date_formatter
 from engine.apoc import dates as apoc_dates
 from engine.apoc import functions as apoc_functions
 from engine.apoc import graph_aggregate as apoc_graph_aggregate
@@ -58,6 +59,8 @@ signatures.register_functions(apoc_functions.SIGNATURES)
 sql_functions.register_functions(apoc_functions.FUNCTIONS)
 signatures.register_functions(apoc_dates.SIGNATURES)
 sql_functions.register_functions(apoc_dates.FUNCTIONS)
+signatures.register_functions(apoc_date_formatter.SIGNATURES)
+sql_functions.register_functions(apoc_date_formatter.FUNCTIONS)
 signatures.register_functions(apoc_text.SIGNATURES)
 sql_functions.register_functions(apoc_text.FUNCTIONS)
 signatures.register_functions(apoc_maps.SIGNATURES)

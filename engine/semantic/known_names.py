@@ -13,7 +13,7 @@ from collections.abc import Iterable
 NOT_YET_FUNCTIONS = frozenset({
     "graph.byname",
     "graph.byelementid", "db.namefromelementid",
-    "apoc.util.compress", "apoc.util.decompress", "apoc.date.fields", "apoc.date.convertformat",
+    "apoc.util.compress", "apoc.util.decompress",
 })
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
@@ -51,7 +51,7 @@ CANONICAL_NAMES = (
     "apoc.convert.toBoolean", "apoc.text.compareCleaned",
     "db.propertyKeys", "db.schema.nodeTypeProperties", "db.schema.relTypeProperties", "db.awaitIndexes",
     "db.awaitIndex", "graph.propertiesByName", "apoc.map.updateTree", "apoc.map.fromNodes", "apoc.coll.sortNodes",
-    "apoc.coll.sortText", "apoc.coll.randomItems", "apoc.date.systemTimezone",
+    "apoc.coll.sortText", "apoc.coll.randomItems", "apoc.date.systemTimezone", "apoc.date.convertFormat",
 )
 """The names as Neo4j and APOC spell them, where the engine's tables hold them in lower case."""
 

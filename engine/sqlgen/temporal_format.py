@@ -470,7 +470,7 @@ def _padded(sql: str, width: int) -> str:
     return let([sql], body)
 
 
-def _elements_sql(elements: tuple[Element, ...], f: Fields, *, optional: bool) -> list[str]:
+def elements_sql(elements: tuple[Element, ...], f: Fields, *, optional: bool) -> list[str]:
     """SQL texts of the elements, in order. In an optional section a field the kind lacks drops the section
     (Unavailable goes up); at the top it is the error Java raises, when a value of the kind is formatted."""
     parts: list[str] = []
@@ -479,16 +479,17 @@ def _elements_sql(elements: tuple[Element, ...], f: Fields, *, optional: bool) -
             parts.append(sql_string(element.text))
         elif isinstance(element, OptionalSection):
             with contextlib.suppress(Unavailable):
-                parts.extend(_elements_sql(element.elements, f, optional=True))
+                parts.extend(elements_sql(element.elements, f, optional=True))
         else:
             try:
                 sql = letter_sql(element.letter, element.count, f)
             except Unavailable as missing:
                 if optional:
                     raise
-                sql = error_sql("ArgumentError", "InvalidArgumentValue", sql_string(
+                # typed: DuckDB folds `error(...) || text` to NULL without raising
+                sql = "(" + error_sql("ArgumentError", "InvalidArgumentValue", sql_string(
                     f"format(): pattern letter {element.letter} ({missing.what}) cannot be applied to a"
-                    f" {f.kind} value: Unsupported field"))
+                    f" {f.kind} value: Unsupported field")) + ")::VARCHAR"
             parts.append(_padded(sql, element.pad) if element.pad else sql)
     return parts
 
@@ -503,7 +504,7 @@ def instant_text(elements: tuple[Element, ...], value: str, kind: str) -> str:
     def body(d: str, t: str) -> str:
         fields = Fields(kind, d if has_date else None, t if has_time else None, p.o if zoned else None,
                         p.z if kind == "ZONED DATETIME" else None)
-        parts = _elements_sql(elements, fields, optional=False)
+        parts = elements_sql(elements, fields, optional=False)
         return " || ".join(parts) if parts else "''"
     return let([p.d if has_date else "NULL::BIGINT", p.t if has_time else "NULL::BIGINT"], body)
 
