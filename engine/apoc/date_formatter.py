@@ -32,8 +32,8 @@ from engine.sqlgen.temporal_format import (
     Element,
     Fields,
     Letter,
-    Literal,
-    Optional,
+    LiteralText,
+    OptionalSection,
     PatternError,
     elements_sql,
     parse_pattern,
@@ -46,19 +46,19 @@ class Fraction:
 
 
 ISO_TIME: tuple[Element | Fraction, ...] = (
-    Letter("H", 2), Literal(":"), Letter("m", 2), Optional((Literal(":"), Letter("s", 2), Fraction())))  # type: ignore[arg-type]
+    Letter("H", 2), LiteralText(":"), Letter("m", 2), OptionalSection((LiteralText(":"), Letter("s", 2), Fraction())))  # type: ignore[arg-type]
 OFFSET = Letter("X", 5)
 NAMED: dict[str, tuple[Element | Fraction, ...]] = {
-    "basic_iso_date": (Letter("u", 4), Letter("M", 2), Letter("d", 2), Optional((Letter("X", 4),))),
-    "iso_local_date": (Letter("u", 4), Literal("-"), Letter("M", 2), Literal("-"), Letter("d", 2)),
+    "basic_iso_date": (Letter("u", 4), Letter("M", 2), Letter("d", 2), OptionalSection((Letter("X", 4),))),
+    "iso_local_date": (Letter("u", 4), LiteralText("-"), Letter("M", 2), LiteralText("-"), Letter("d", 2)),
     "iso_local_time": ISO_TIME,
-    "iso_ordinal_date": (Letter("u", 4), Literal("-"), Letter("D", 3), Optional((OFFSET,))),
+    "iso_ordinal_date": (Letter("u", 4), LiteralText("-"), Letter("D", 3), OptionalSection((OFFSET,))),
 }
 NAMED["iso_offset_date"] = (*NAMED["iso_local_date"], OFFSET)
-NAMED["iso_date"] = (*NAMED["iso_local_date"], Optional((OFFSET,)))
+NAMED["iso_date"] = (*NAMED["iso_local_date"], OptionalSection((OFFSET,)))
 NAMED["iso_offset_time"] = (*ISO_TIME, OFFSET)
-NAMED["iso_time"] = (*ISO_TIME, Optional((OFFSET,)))
-NAMED["iso_local_date_time"] = (*NAMED["iso_local_date"], Literal("T"), *ISO_TIME)
+NAMED["iso_time"] = (*ISO_TIME, OptionalSection((OFFSET,)))
+NAMED["iso_local_date_time"] = (*NAMED["iso_local_date"], LiteralText("T"), *ISO_TIME)
 NAMED["iso_offset_date_time"] = (*NAMED["iso_local_date_time"], OFFSET)
 """java.time's ISO formatters APOC names (DateFormatUtil), as elements: those with a zone in brackets
 (`iso_date_time`, `iso_zoned_date_time`), `iso_instant`, `iso_week_date` and `rfc_1123_date_time` are
@@ -86,7 +86,7 @@ ELASTIC = {
 }
 """Elasticsearch's format names APOC maps to DateTimeFormatter patterns (DateFormatUtil.ELASTIC_PATTERNS)."""
 
-OUTPUT_ONLY = {"iso_date_time": (*NAMED["iso_local_date_time"], Optional((OFFSET,)))}
+OUTPUT_ONLY = {"iso_date_time": (*NAMED["iso_local_date_time"], OptionalSection((OFFSET,)))}
 """ISO_DATE_TIME writes a zone in brackets only for a region, which no parse here gives; it reads one."""
 
 REFUSED_NAMED = ("iso_zoned_date_time", "iso_instant", "iso_week_date", "rfc_1123_date_time")
@@ -178,14 +178,14 @@ def plan_of(elements: tuple[Element | Fraction, ...], what: str) -> Plan:
 
 def _add(plan: Plan, elements: tuple[Element | Fraction, ...], what: str, *, optional: bool) -> None:
     for index, element in enumerate(elements):
-        if isinstance(element, Literal):
+        if isinstance(element, LiteralText):
             plan.regex.append(re.escape(element.text))
         elif isinstance(element, Fraction):
             plan.regex.append(r"(?:\.")
             plan.group("fraction", "[0-9]{0,9}", "S")
             plan.regex.append(")?")
             plan.optional.add("fraction")
-        elif isinstance(element, Optional):
+        elif isinstance(element, OptionalSection):
             inner = [e for e in element.elements if isinstance(e, Letter)]
             if not optional and all(e.letter in "sXxZ" for e in inner):
                 before = len(plan.groups)
@@ -499,7 +499,7 @@ def _output_sql(elements: tuple[Element | Fraction, ...], fields: Fields) -> lis
     for element in elements:
         if isinstance(element, Fraction):
             parts.append(_fraction_sql(fields.t))
-        elif isinstance(element, Optional) and any(isinstance(e, Fraction) for e in element.elements):
+        elif isinstance(element, OptionalSection) and any(isinstance(e, Fraction) for e in element.elements):
             if fields.t is not None:
                 parts.extend(_output_sql(element.elements, fields))
         else:
