@@ -98,6 +98,8 @@ FIXED = [
     "graph OR graph", "title:graph title:graph body:graph",
     # everything
     "*:*", "*:* -graph", "+*:* graph", "*:*^2 memory",
+    # escapes, and what Lucene's parser refuses
+    "x86\\_64", "don\\'t", "title\\:graph", "*raph", "graph AND", "(graph", "title:",
 ]
 
 
