@@ -227,7 +227,7 @@ class Vector:
             if any(not -(2 ** (bits - 1)) <= c < 2 ** (bits - 1) for c in coordinates):
                 raise ValueError(f"a coordinate does not fit {self.coordinate_type}")
         else:
-            rounded = _float32 if self.coordinate_type == "FLOAT32" else float
+            rounded = float32 if self.coordinate_type == "FLOAT32" else float
             coordinates = tuple(rounded(float(c)) for c in self.coordinates)
             if not all(map(math.isfinite, coordinates)):
                 raise ValueError(f"a coordinate is not a finite {self.coordinate_type}")
@@ -311,7 +311,7 @@ def java_subnormal_texts() -> dict[float, str]:
     return {x: java_double_text(x) for x in doubles if _java_digits(x) != _shortest_digits(x)}
 
 
-def _float32(x: float) -> float:
+def float32(x: float) -> float:
     """The double a 32-bit float nearest `x` widens to (infinite beyond the 32-bit range)."""
     try:
         return struct.unpack("<f", struct.pack("<f", x))[0]
@@ -329,10 +329,10 @@ def java_float_text(x: float) -> str:
     magnitude = abs(x)
     for precision in range(1, 10):
         digits = f"{magnitude:.{precision - 1}e}"
-        if _float32(float(digits)) == magnitude:
+        if float32(float(digits)) == magnitude:
             if precision == 1:  # Java takes the nearest of the two-digit ones then (`1.4E-45`, not `1.0E-45`)
                 nearest = f"{magnitude:.1e}"
-                digits = nearest if _float32(float(nearest)) == magnitude else digits
+                digits = nearest if float32(float(nearest)) == magnitude else digits
             mantissa, exponent = digits.split("e")
             return sign + _java_notation(mantissa.replace(".", "").rstrip("0") or "0", int(exponent))
     return java_double_text(x)

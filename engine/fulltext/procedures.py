@@ -15,6 +15,7 @@ from engine import types as t
 from engine.errors import CypherArgumentError, ProcedureError, UnsupportedFeature
 from engine.fulltext import falkordb
 from engine.fulltext.query import parse_query
+from engine.fulltext.rewrite import rewrite
 from engine.fulltext.scoring import ScoreCompiler, analyze
 from engine.procedures import Procedure, ProcedureField
 from engine.quoting import sql_string
@@ -91,7 +92,7 @@ def _query_rows(entity: str, procedure: str, output: str, find: IndexFinder = _n
         skip = _count_option(options, "skip", procedure)
         if translate is not None:
             text = translate(text, span)
-        query = parse_query(text, index.properties, analyze, procedure)
+        query = rewrite(parse_query(text, index.properties, analyze, procedure))
         scores = ScoreCompiler(index.id, queries.parameters).compile(query)
         queries.reads_fulltext = True
         page = ""

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from engine.errors import ProcedureError, UnsupportedFeature
+from engine.values import float32
 
 Occur = Literal["must", "should", "must_not"]
 
@@ -27,14 +28,12 @@ Occur = Literal["must", "should", "must_not"]
 class TermQuery:
     field: str
     term: str
-    boost: float = 1.0
 
 
 @dataclass(frozen=True)
 class PhraseQuery:
     field: str
     terms: tuple[str, ...]
-    boost: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -45,23 +44,31 @@ class PatternQuery:
     field: str
     kind: Literal["prefix", "wildcard"]
     pattern: str
-    boost: float = 1.0
 
 
 @dataclass(frozen=True)
 class MatchAll:
-    boost: float = 1.0
+    pass
 
 
 @dataclass(frozen=True)
 class BooleanQuery:
     """Matches what its `must` clauses all match, and (with none) at least one `should` clause; never what a
-    `must_not` clause matches. Its score is the sum of its matching `must` and `should` clauses' scores."""
+    `must_not` clause matches. How it sums its clauses' scores is Lucene's (engine/fulltext/scoring.py)."""
 
     clauses: tuple[tuple[Occur, Query], ...]
 
 
-Query = TermQuery | PhraseQuery | PatternQuery | MatchAll | BooleanQuery
+@dataclass(frozen=True)
+class BoostQuery:
+    """Lucene's BoostQuery (`q^2`): a wrapper, not a change to its query's leaves, because Lucene's rewrites
+    treat a boosted group as one clause (it is neither flattened nor merged with an unboosted twin)."""
+
+    query: Query
+    boost: float
+
+
+Query = TermQuery | PhraseQuery | PatternQuery | MatchAll | BooleanQuery | BoostQuery
 
 
 class QueryParseError(ProcedureError):
@@ -296,12 +303,13 @@ class _Parser:
         raise self.unexpected(token)
 
     def boost(self) -> float:
+        """The `^boost` after a clause, a Java float as Lucene's parser reads it (1 when absent)."""
         if self.peek().kind != "CARET":
             return 1.0
         self.take()
         token = self.take()
         try:
-            value = float(token.text) if token.kind == "TERM" and not token.wildcard else None
+            value = float32(float(token.text)) if token.kind == "TERM" and not token.wildcard else None
         except ValueError:
             value = None
         if value is None:
@@ -373,22 +381,10 @@ def _disjunction(queries: list[Query]) -> Query:
 
 
 def _boosted(query: Query | None, boost: float) -> Query | None:
+    """`query^boost`; a boost of 1 is no wrapper (Lucene's rewrite drops it)."""
     if query is None or boost == 1.0:
         return query
-    return _with_boost(query, boost)
-
-
-def _with_boost(query: Query, boost: float) -> Query:
-    """Lucene's BoostQuery: the boost multiplies into every leaf's weight."""
-    if isinstance(query, BooleanQuery):
-        return BooleanQuery(tuple((occur, _with_boost(q, boost)) for occur, q in query.clauses))
-    if isinstance(query, TermQuery):
-        return TermQuery(query.field, query.term, query.boost * boost)
-    if isinstance(query, PhraseQuery):
-        return PhraseQuery(query.field, query.terms, query.boost * boost)
-    if isinstance(query, PatternQuery):
-        return PatternQuery(query.field, query.kind, query.pattern, query.boost * boost)
-    return MatchAll(query.boost * boost)
+    return BoostQuery(query, boost)
 
 
 def parse_query(text: str, fields: Sequence[str], analyze: Callable[[str], Sequence[str]],

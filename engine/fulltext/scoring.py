@@ -7,8 +7,12 @@ docCount; the element's length is what its one-byte norm keeps of its token coun
 (`SmallFloat.intToByte4`, decoded by `byte4ToInt`). A term scores weight - weight / (1 + freq · normInverse),
 weight = boost · idf, normInverse = 1 / (k1 · ((1 - b) + b · dl / avgdl)), in 32-bit floats as Lucene
 computes it; a phrase sums its terms' idf and counts its exact occurrences as freq; prefix and wildcard
-queries score their boost (Lucene's constant-score rewrite); a boolean query sums its matching clauses in
-a double and rounds to a float. Every user value is a bound parameter.
+queries score their boost (Lucene's constant-score rewrite). A boost multiplies (as a float) into the boost
+of every leaf below it, as Lucene's `createWeight(searcher, scoreMode, boost)` passes it down. A boolean
+query (already rewritten, engine/fulltext/rewrite.py) scores as Lucene's scorers do: its required clauses'
+sum in a double rounded to a float (ConjunctionScorer), its optional clauses' likewise
+(DisjunctionSumScorer, WANDScorer, BooleanScorer), and the two added as floats (ReqOptSumScorer). Every
+user value is a bound parameter.
 """
 
 from __future__ import annotations
@@ -21,8 +25,9 @@ import duckdb
 
 from engine import types as t
 from engine.fulltext import analyzer
-from engine.fulltext.query import BooleanQuery, MatchAll, PatternQuery, PhraseQuery, Query, TermQuery
+from engine.fulltext.query import BooleanQuery, BoostQuery, MatchAll, PatternQuery, PhraseQuery, Query, TermQuery
 from engine.sqlgen.context import Parameters
+from engine.values import float32
 
 K1 = 1.2
 B = 0.75
@@ -89,20 +94,23 @@ class ScoreCompiler:
             self._index = self.parameters.bind(self.index_id, t.INTEGER)
         return self._index
 
-    def compile(self, query: Query | None) -> str:
-        """A SELECT of (id BIGINT, score FLOAT), one row per matching element."""
+    def compile(self, query: Query | None, boost: float = 1.0) -> str:
+        """A SELECT of (id BIGINT, score FLOAT), one row per matching element; `boost` the product of the
+        boosts above `query`."""
         if query is None:
             return _NOTHING
+        if isinstance(query, BoostQuery):
+            return self.compile(query.query, float32(query.boost * boost))
         if isinstance(query, TermQuery):
-            return self._term(query)
+            return self._term(query, boost)
         if isinstance(query, PhraseQuery):
-            return self._phrase(query)
+            return self._phrase(query, boost)
         if isinstance(query, PatternQuery):
-            return self._pattern(query)
+            return self._pattern(query, boost)
         if isinstance(query, MatchAll):
-            return (f"(SELECT DISTINCT id, {self._boost(query.boost)} AS score FROM ft_fields"
+            return (f"(SELECT DISTINCT id, {self._boost(boost)} AS score FROM ft_fields"
                     f" WHERE idx = {self.index})")
-        return self._boolean(query)
+        return self._boolean(query, boost)
 
     def _boost(self, boost: float) -> str:
         return f"{self.parameters.bind(float(boost), t.FLOAT)}::FLOAT"
@@ -123,18 +131,18 @@ class ScoreCompiler:
         field's avgdl."""
         return f"(SELECT {self._boost(boost)} * ({idf}) AS weight, k.avgdl FROM {self._field_constants(field)} AS k)"
 
-    def _term(self, query: TermQuery) -> str:
+    def _term(self, query: TermQuery, boost: float) -> str:
         """The term's postings, read once: their count is its docFreq (a second scan of the postings for it
         cost as much as the first, ~4 ms a term at 750k postings), and each holds its field's norm."""
         field = self.parameters.text(query.field)
         term = self.parameters.text(query.term)
         postings = (f"(SELECT id, tf, norm, count(*) OVER () AS doc_freq FROM ft_postings"
                     f" WHERE idx = {self.index} AND field = {field} AND term = {term})")
-        weight = f"{self._boost(query.boost)} * (ft_idf(k.n, p.doc_freq))"
+        weight = f"{self._boost(boost)} * (ft_idf(k.n, p.doc_freq))"
         return (f"(SELECT p.id, ft_tf_score({weight}, p.tf, ft_norm_inverse(p.norm, k.avgdl)) AS score"
                 f" FROM {postings} AS p CROSS JOIN {self._field_constants(field)} AS k)")
 
-    def _phrase(self, query: PhraseQuery) -> str:
+    def _phrase(self, query: PhraseQuery, boost: float) -> str:
         field = self.parameters.text(query.field)
         terms = [self.parameters.text(term) for term in query.terms]
         joins = []
@@ -148,29 +156,33 @@ class ScoreCompiler:
                    f" AND term = {terms[0]}) AS p0{''.join(joins)} WHERE {' AND '.join(checks)} GROUP BY p0.id)")
         # A phrase's idf is the sum of its terms' float idfs, in a double, rounded to a float.
         idf = " + ".join(f"ft_idf(k.n, {self._doc_freq(field, term)})::DOUBLE" for term in terms)
-        constants = self._constants(field, f"({idf})::FLOAT", query.boost)
+        constants = self._constants(field, f"({idf})::FLOAT", boost)
         return (f"(SELECT m.id, ft_tf_score(k.weight, m.freq, ft_norm_inverse(m.norm, k.avgdl)) AS score"
                 f" FROM {matches} AS m CROSS JOIN {constants} AS k)")
 
-    def _pattern(self, query: PatternQuery) -> str:
+    def _pattern(self, query: PatternQuery, boost: float) -> str:
         field = self.parameters.text(query.field)
         pattern = self.parameters.text(query.pattern)
         test = f"starts_with(term, {pattern})" if query.kind == "prefix" else f"term LIKE {pattern} ESCAPE '\\'"
-        return (f"(SELECT DISTINCT id, {self._boost(query.boost)} AS score FROM ft_postings"
+        return (f"(SELECT DISTINCT id, {self._boost(boost)} AS score FROM ft_postings"
                 f" WHERE idx = {self.index} AND field = {field} AND {test})")
 
-    def _boolean(self, query: BooleanQuery) -> str:
+    def _boolean(self, query: BooleanQuery, boost: float) -> str:
         if all(occur == "must_not" for occur, _ in query.clauses):
             return _NOTHING  # only prohibited clauses: Lucene matches nothing
-        scoring = [(occur, self.compile(q)) for occur, q in query.clauses if occur != "must_not"]
-        excluded = [self.compile(q) for occur, q in query.clauses if occur == "must_not"]
-        parts = " UNION ALL ".join(f"SELECT id, score, {number} AS c FROM {sql}"
-                                   for number, (_, sql) in enumerate(scoring))
-        musts = [str(number) for number, (occur, _) in enumerate(scoring) if occur == "must"]
-        having = f"count(*) FILTER (WHERE c IN ({', '.join(musts)})) = {len(musts)}" if musts else "count(*) > 0"
+        scoring = [(occur, self.compile(q, boost)) for occur, q in query.clauses if occur != "must_not"]
+        excluded = [self.compile(q, boost) for occur, q in query.clauses if occur == "must_not"]
+        # Each part tags its rows must (1) or should (0): the required sum and the optional sum are each a
+        # double rounded to a float, and an element both match scores their float sum.
+        parts = " UNION ALL ".join(f"SELECT id, score, {int(occur == 'must')} AS must, {number} AS c FROM {sql}"
+                                   for number, (occur, sql) in enumerate(scoring))
+        musts = sum(1 for occur, _ in scoring if occur == "must")
+        having = f"count(*) FILTER (WHERE must = 1) = {musts}" if musts else "count(*) > 0"
         where = "".join(f" AND id NOT IN (SELECT id FROM {sql})" for sql in excluded)
-        return (f"(SELECT id, sum(score::DOUBLE)::FLOAT AS score FROM ({parts}) WHERE true{where}"
-                f" GROUP BY id HAVING {having})")
+        required = "(sum(score::DOUBLE) FILTER (WHERE must = 1))::FLOAT"
+        optional = "(sum(score::DOUBLE) FILTER (WHERE must = 0))::FLOAT"
+        return (f"(SELECT id, coalesce(({required}::DOUBLE + {optional}::DOUBLE)::FLOAT, {required}, {optional})"
+                f" AS score FROM ({parts}) WHERE true{where} GROUP BY id HAVING {having})")
 
 
 _NOTHING = "(SELECT NULL::BIGINT AS id, NULL::FLOAT AS score WHERE false)"

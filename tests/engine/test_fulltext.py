@@ -13,7 +13,8 @@ import pytest
 
 import engine
 from engine.errors import CypherError, ProcedureError, SchemaError, UnsupportedFeature
-from engine.fulltext.query import BooleanQuery, PatternQuery, PhraseQuery, TermQuery, parse_query
+from engine.fulltext.query import BooleanQuery, BoostQuery, PatternQuery, PhraseQuery, TermQuery, parse_query
+from engine.fulltext.rewrite import rewrite
 from engine.fulltext.scoring import analyze
 
 # -- an independent Lucene BM25 ---------------------------------------------------------------------------
@@ -273,7 +274,7 @@ def test_parser_builds_lucene_queries() -> None:
     fields = ["title", "body"]
     assert parse_query("Foo", fields, analyze) == BooleanQuery(
         (("should", TermQuery("title", "foo")), ("should", TermQuery("body", "foo"))))
-    assert parse_query("title:foo^2", fields, analyze) == TermQuery("title", "foo", 2.0)
+    assert parse_query("title:foo^2", fields, analyze) == BoostQuery(TermQuery("title", "foo"), 2.0)
     assert parse_query('body:"a b"', fields, analyze) == PhraseQuery("body", ("a", "b"))
     assert parse_query("body:fo*", fields, analyze) == PatternQuery("body", "prefix", "fo")
     assert parse_query("body:f?o*", fields, analyze) == PatternQuery("body", "wildcard", "f_o%")
@@ -288,6 +289,26 @@ def test_parser_builds_lucene_queries() -> None:
     either = [BooleanQuery((("should", TermQuery("t", x)), ("should", TermQuery("u", x)))) for x in "abc"]
     assert parse_query("a b -c", ["t", "u"], analyze) == BooleanQuery(
         (("should", BooleanQuery((("should", either[0]), ("should", either[1])))), ("must_not", either[2])))
+
+
+def test_rewrite_flattens_and_merges_as_lucene() -> None:
+    """Lucene's BooleanQuery.rewrite: optional pure-OR groups join their parent, repeated clauses become one
+    with the summed boost, a boosted group stays whole (the oracle test checks the scores this gives)."""
+    a, b, c = (TermQuery("t", x) for x in "abc")
+
+    def parsed(text: str) -> object:
+        return rewrite(parse_query(text, ["t"], analyze))
+
+    assert parsed("a b c") == BooleanQuery((("should", a), ("should", b), ("should", c)))
+    assert parsed("(a (b c))") == BooleanQuery((("should", a), ("should", b), ("should", c)))
+    assert parsed("+a (b c)") == BooleanQuery((("must", a), ("should", b), ("should", c)))
+    assert parsed("(a b)^2 c") == BooleanQuery(
+        (("should", BoostQuery(BooleanQuery((("should", a), ("should", b))), 2.0)), ("should", c)))
+    assert parsed("a^2 a") == BoostQuery(a, 3.0)
+    assert parsed("+a +a b") == BooleanQuery((("must", BoostQuery(a, 2.0)), ("should", b)))
+    assert parsed("((a)^2)^3") == BoostQuery(a, 6.0)
+    assert parsed("+a +(-b)") is None
+    assert parsed("(a^1) -b") == BooleanQuery((("should", a), ("must_not", b)))
 
 
 def test_query_operators(db: engine.Connection) -> None:

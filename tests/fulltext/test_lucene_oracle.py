@@ -1,0 +1,206 @@
+"""Full-text scores against real Lucene: the same seeded corpus indexed and the same query strings run by
+Lucene (Debian's `liblucene8-java`, driven by `LuceneOracle.java` beside this file) and by the engine
+(`CREATE FULLTEXT INDEX ... ON EACH [n.title, n.body]`, `db.index.fulltext.queryNodes`); every hit's id,
+rank and score bits must be the same.
+
+Lucene 8 and Lucene 9 (Neo4j 5) score these query forms alike: BM25Similarity, the one-byte norms, the
+BooleanQuery rewrites and the scorers' sums did not change between them (docs/adr/0086). Skips only where
+`java` or the Lucene jars are missing (`.ci/run` installs them).
+"""
+
+from __future__ import annotations
+
+import glob
+import random
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import engine
+
+HITS = 50
+JARS = ("core", "queryparser", "queries", "sandbox", "analyzers-common")
+
+
+def lucene_classpath() -> str | None:
+    """The Lucene 8 jars Debian installs, newest version of each, or None when one is missing."""
+    paths = []
+    for name in JARS:
+        found = sorted(glob.glob(f"/usr/share/java/lucene-{name}-8*.jar"))
+        if not found:
+            return None
+        paths.append(found[-1])
+    return ":".join(paths)
+
+
+CLASSPATH = lucene_classpath()
+pytestmark = pytest.mark.skipif(shutil.which("java") is None or CLASSPATH is None,
+                                reason="needs java and Debian's liblucene8-java (apt-get install liblucene8-java)")
+
+# -- the corpus -------------------------------------------------------------------------------------------
+
+COMMON = ["graph", "node", "memory", "agent", "fact", "query", "index", "token", "parser", "lucene", "score",
+          "search", "edge", "path", "label", "property", "vector", "cypher", "store", "recall"]
+RARE = ["café", "naïve", "zürich", "zait", "Straße", "x86_64", "U.S.A", "don't", "1,000", "über", "ωmega",
+        "日本", "kanji", "quark", "ember", "fjord"]
+FILLER = ["the", "a", "of", "and", "to", "in", "is", "with", "for", "on"]
+
+
+def corpus(size: int = 2400, seed: int = 41) -> list[tuple[int, str | None, str | None]]:
+    """Documents (id, title, body) of Zipf-distributed words: short titles, bodies from 1 to 150 words
+    (past 40 the one-byte norm rounds lengths), some without a title or a body, some mixed case."""
+    rng = random.Random(seed)
+    words = COMMON + RARE + FILLER
+    weights = [1 / (rank + 1) for rank in range(len(COMMON))] + [0.02] * len(RARE) + [0.3] * len(FILLER)
+
+    def text(low: int, high: int) -> str:
+        chosen = rng.choices(words, weights, k=rng.randint(low, high))
+        chosen = [w.upper() if rng.random() < 0.05 else w.capitalize() if rng.random() < 0.1 else w
+                  for w in chosen]
+        return " ".join(w + ("," if rng.random() < 0.08 else "") for w in chosen) + "."
+
+    docs = []
+    for i in range(size):
+        title = text(1, 6) if rng.random() < 0.85 else None
+        body = text(1, 150) if rng.random() < 0.95 or title is None else None
+        docs.append((i, title, body))
+    return docs
+
+
+# -- the queries ------------------------------------------------------------------------------------------
+
+FIXED = [
+    # single terms, fielded, case and non-ASCII
+    "graph", "recall", "zait", "café", "CAFÉ", "Straße", "x86_64", "U.S.A", "don't", "1,000", "日本", "ωmega",
+    "title:graph", "body:memory", "title:quark", "body:\"fjord\"", "nothinghere",
+    # runs of words (one text, each word's field group its own optional clause)
+    "graph node", "memory agent fact", "lucene token parser", "café naïve zürich", "graph graph",
+    "the graph of memory", "score search edge path label",
+    # phrases
+    '"graph node"', '"memory agent"', 'title:"graph node"', 'body:"agent fact"', '"node graph node"',
+    # prefix and wildcards
+    "gra*", "title:mem*", "no?e", "q?er*", "body:s*e",
+    # required, prohibited, AND / OR / NOT
+    "+graph node", "+café naïve zürich", "+graph +node", "graph -node", "+memory -agent fact",
+    "graph AND node", "graph OR node", "graph NOT node", "graph && node || fact", "!graph node",
+    "(graph OR node) AND memory", "(graph node) AND (memory fact)", "(graph AND node) OR memory",
+    "memory AND (agent OR fact) AND NOT edge", "+(graph node) +(memory agent)", "+(graph node) memory",
+    "graph (node (memory (agent fact)))", "((graph))", "(graph node) (memory agent)", "+graph (node memory)",
+    "title:(graph node) body:memory", "title:(+graph -node)", "(+graph +node) fact",
+    # boosts
+    "graph^2", "graph^2 node", "title:graph^3 body:graph", "(graph node)^2", "(graph node)^2 memory",
+    '"graph node"^1.5 memory', "gra*^3 node", "+graph^0.5 node^2", "(graph^2 node)^3", "graph^1.7 node^0.3 fact",
+    # duplicates
+    "zait^2 zait", "graph graph node", "+graph +graph", "(graph node) (graph node)", "graph^2 graph^3",
+    "graph OR graph", "title:graph title:graph body:graph",
+    # everything
+    "*:*", "*:* -graph", "+*:* graph", "*:*^2 memory",
+    # escapes, and what Lucene's parser refuses
+    "x86\\_64", "don\\'t", "title\\:graph", "*raph", "graph AND", "(graph", "title:",
+]
+
+
+def generated(rng: random.Random, count: int) -> list[str]:
+    """Random combinations of the forms above over the corpus's words."""
+    words = [w.lower() for w in COMMON] + ["café", "zait", "quark", "ember"]
+    fields = ["", "", "", "title:", "body:"]
+
+    def leaf() -> str:
+        kind = rng.random()
+        if kind < 0.6:
+            term = rng.choice(fields) + rng.choice(words)
+        elif kind < 0.75:
+            term = f'{rng.choice(fields)}"{rng.choice(words)} {rng.choice(words)}"'
+        elif kind < 0.85:
+            term = rng.choice(fields) + rng.choice(words)[:3] + "*"
+        else:
+            term = "(" + " ".join(rng.choice(words) for _ in range(rng.randint(2, 3))) + ")"
+        if rng.random() < 0.15:
+            term += f"^{rng.choice(['2', '0.5', '3', '1.5'])}"
+        return term
+
+    queries = []
+    for _ in range(count):
+        parts = []
+        for position in range(rng.randint(2, 5)):
+            prefix = rng.choice(["", "", "", "+", "-"]) if position else rng.choice(["", "", "+"])
+            joiner = rng.choice([" ", " ", " AND ", " OR "]) if position else ""
+            parts.append(joiner + prefix + leaf())
+        queries.append("".join(parts).strip())
+    return queries
+
+
+QUERIES = FIXED + generated(random.Random(7), 120)
+
+# -- running both -----------------------------------------------------------------------------------------
+
+Hit = tuple[int, int, int]  # rank, id, score bits
+
+
+def float_bits(value: float) -> int:
+    return struct.unpack(">i", struct.pack(">f", value))[0]
+
+
+def lucene_hits(tmp: Path, docs: list[tuple[int, str | None, str | None]]) -> dict[int, list[Hit] | str]:
+    source = Path(__file__).with_name("LuceneOracle.java")
+    (tmp / "docs.tsv").write_text("".join(f"{i}\t{t if t is not None else chr(92) + 'N'}\t"
+                                          f"{b if b is not None else chr(92) + 'N'}\n" for i, t, b in docs),
+                                  encoding="utf-8")
+    (tmp / "queries.txt").write_text("".join(q + "\n" for q in QUERIES), encoding="utf-8")
+    done = subprocess.run(["java", "-cp", CLASSPATH, str(source), str(tmp / "docs.tsv"), str(tmp / "queries.txt"),
+                           str(HITS)], capture_output=True, text=True, encoding="utf-8", check=True)
+    results: dict[int, list[Hit] | str] = {number: [] for number in range(len(QUERIES))}
+    for line in done.stdout.splitlines():
+        number, rank, *rest = line.split("\t")
+        if rank == "ERROR":
+            results[int(number)] = rest[0]
+        else:
+            hits = results[int(number)]
+            assert isinstance(hits, list)
+            hits.append((int(rank), int(rest[0]), int(rest[1])))
+    return results
+
+
+def engine_hits(docs: list[tuple[int, str | None, str | None]]) -> dict[int, list[Hit] | str]:
+    db = engine.connect(":memory:")
+    db.execute("UNWIND $docs AS d CREATE (n:Doc {id: d.id}) SET n.title = d.title, n.body = d.body",
+               {"docs": [{"id": i, "title": t, "body": b} for i, t, b in docs]})
+    db.execute("CREATE FULLTEXT INDEX docs FOR (n:Doc) ON EACH [n.title, n.body]")
+    results: dict[int, list[Hit] | str] = {}
+    for number, query in enumerate(QUERIES):
+        try:
+            rows = db.execute("CALL db.index.fulltext.queryNodes('docs', $q, {limit: $limit}) YIELD node, score"
+                              " RETURN node.id AS id, score", {"q": query, "limit": HITS}).fetchall()
+        except engine.CypherError as error:
+            results[number] = type(error).__name__
+            continue
+        results[number] = [(rank, i, float_bits(score)) for rank, (i, score) in enumerate(rows)]
+    return results
+
+
+def differences(expected: dict[int, list[Hit] | str], got: dict[int, list[Hit] | str]) -> list[str]:
+    """One line per query whose hits differ, naming the first hit that does."""
+    found = []
+    for number, query in enumerate(QUERIES):
+        want, have = expected[number], got[number]
+        if isinstance(want, str) or isinstance(have, str):
+            if isinstance(want, str) != isinstance(have, str):
+                found.append(f"{query!r}: Lucene {want if isinstance(want, str) else 'runs'},"
+                             f" engine {have if isinstance(have, str) else 'runs'}")
+            continue
+        if want != have:
+            wrong = sum(1 for w, h in zip(want, have, strict=False) if w != h) + abs(len(want) - len(have))
+            first = next((w, h) for w, h in zip([*want, None], [*have, None], strict=False) if w != h)
+            found.append(f"{query!r}: {wrong} of {len(want)} hits differ, first Lucene {first[0]} engine {first[1]}")
+    return found
+
+
+def test_scores_are_lucenes_bit_for_bit(tmp_path: Path) -> None:
+    docs = corpus()
+    expected = lucene_hits(tmp_path, docs)
+    assert len(QUERIES) >= 150 and len(docs) >= 2000
+    assert sum(len(hits) for hits in expected.values() if isinstance(hits, list)) > 3000
+    assert differences(expected, engine_hits(docs)) == []
