@@ -8,6 +8,10 @@ from dataclasses import dataclass, field
 from engine.semantic.scope import Variable
 
 
+SEED_ROW = "(SELECT 1::BIGINT AS __ord)"
+"""A statement's first clause reads this one row, which binds nothing."""
+
+
 @dataclass(frozen=True)
 class Carried:
     """A column of a node or relationship variable's table row that a fused SELECT carries along, so a later
