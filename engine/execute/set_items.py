@@ -146,8 +146,13 @@ class SetWriter(WriterBase):
                 for round_number in range(1, last + 1)]
 
     def _at_most_one_row(self, relation: Relation) -> bool:
-        """Whether `relation` is a table of this statement known to hold at most one row."""
-        return self.run.row_counts.get(relation.sql, 2) <= 1
+        rows = self._known_rows(relation)
+        return rows is not None and rows <= 1
+
+    def _known_rows(self, relation: Relation) -> int | None:
+        """How many rows `relation` holds, when known without counting (a table of this statement, counted as
+        made, or a MERGE's side known empty)."""
+        return relation.rows if relation.rows is not None else self.run.row_counts.get(relation.sql)
 
     def targets(self, item: b.BoundSetItem, relation: Relation, value: b.BoundExpression | None = None,
                  column_types: dict[str, CypherType | None] | None = None) -> list[tuple[str, str, list[Any]]]:
@@ -400,7 +405,7 @@ class SetWriter(WriterBase):
             return counters
         column_type = self.store.catalog.column_type(entity, item.key)
         for target_entity, rows_sql, values in self.targets(item, relation, item.value, {entity: column_type}):
-            if target_entity != entity:
+            if target_entity != entity or self._known_rows(relation) == 0:  # no row: nothing to write
                 continue
             if skip_null:
                 rows_sql = f"(SELECT * FROM {rows_sql} WHERE v IS NOT NULL)"
