@@ -238,7 +238,7 @@ class Pager:
         used = ENVELOPE
         for row in rows[:self.caps.max_rows]:
             value = row_to_json(columns, row if full else tuple(shortened(item, self.caps) for item in row))
-            size = len(json.dumps(value, ensure_ascii=False).encode()) + 1
+            size = len(json.dumps(value, ensure_ascii=False).encode()) + 2  # and ", " before the next
             if kept and used + size > self.caps.max_bytes:
                 break
             kept.append(value)
