@@ -49,7 +49,9 @@ INSTRUCTIONS = (
     "and property keys. Use read_cypher for statements that only read (it refuses any that write) and "
     "write_cypher for statements that create, merge, set, remove or delete. Pass values as parameters "
     "($name in the statement, the value under `parameters`) rather than pasting them into the text. EXPLAIN "
-    "before a statement shows its plan without running it; PROFILE runs it and adds each step's rows and time."
+    "before a statement shows its plan without running it; PROFILE runs it and adds each step's rows and time. "
+    "Results are capped in rows and bytes: a truncated one says so and how to get the rest (a cursor), but "
+    "asking only for what you need (WHERE, LIMIT, aggregates) is cheaper than paging."
 )
 
 Statement = Annotated[str, Field(description="One Cypher statement (no trailing statements after ';').")]
