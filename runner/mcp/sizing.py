@@ -224,8 +224,7 @@ class Pager:
         if cut == 0:
             return Page(rows, truncated=True, message=self._no_cursor(result, len(rows), limit))
         rows = rows[:cut]
-        cursor = Cursor(request.statement, offset + cut, written,
-                        digest(rows[-1])).token()
+        cursor = Cursor(request.statement, offset + cut, written, digest(rows[-1])).token()
         return Page(rows, truncated=True, cursor=cursor, message=(
             f"Truncated: {cut} rows sent (rows {offset + 1} to {offset + cut}), more follow ({limit} cap). "
             "For the next rows call again with the same statement and parameters and this cursor; or narrow "
