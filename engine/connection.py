@@ -86,8 +86,8 @@ compiler takes chains of about 2,000 terms (engine.limits.COMPILE_RECURSION)."""
 
 CHECKPOINT_WRITES = 500_000
 """An in-memory graph is checkpointed once its statements have made this many changes (the sum of their
-update counters) since the last checkpoint. DuckDB compresses row groups only when it checkpoints, and it
-never checkpoints an in-memory database by itself (a file is checkpointed as its WAL grows): scans over
+update counters) since the last checkpoint. DuckDB compresses row groups only when it fully checkpoints, and
+the in-memory host turns DuckDB's own automatic checkpoint off (it only vacuums; a file's is kept): scans over
 uncompressed row groups cost up to a third more. On the social graph (100k nodes, 1M relationships)
 shortest paths between 100 pairs took 142 ms before the checkpoint and 115 ms after it; the checkpoint
 itself 0.09 s."""

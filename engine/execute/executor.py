@@ -49,7 +49,7 @@ from engine.plan.rules.property_reads import Reads
 from engine.semantic import bound as b
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, union_select
-from engine.sqlgen.relation import Relation
+from engine.sqlgen.relation import SEED_ROW, Relation
 from engine.storage.schema import GraphStore
 from engine.types import Kind
 
@@ -327,7 +327,7 @@ class Executor:
         counters, and the chain of fused clauses whose SELECT the relation is, when it is not a table yet.
         With `final`, the query is the statement's: its last clause's rows go straight to the result."""
         counters: Counter[str] = Counter()
-        relation = relation or Relation("(SELECT 1::BIGINT AS __ord)", [], constant_order=True)
+        relation = relation or Relation(SEED_ROW, [], constant_order=True)
         plan = plan_single_query(query, fuse=read is None and run.fuse, final=final)
         pending: Chain | None = None
         writer = Writer(run)
@@ -445,7 +445,7 @@ class Executor:
         """Consecutive CREATE clauses over at most one row create the same elements with the same ids
         as one CREATE of all their paths; run them as one batch (a script of hundreds of CREATEs is
         common). With more rows the ids would interleave differently, so they stay separate."""
-        (rows,) = run.fetchone(f"SELECT count(*) FROM {relation.sql}")
+        (rows,) = (1,) if relation.sql == SEED_ROW else run.fetchone(f"SELECT count(*) FROM {relation.sql}")
         if rows > 1:
             return first
         paths = list(first.paths)
