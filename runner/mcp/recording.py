@@ -79,8 +79,9 @@ def step_from_result(tool: str, payload: dict[str, Any] | None, error: str | Non
     if error is not None:
         return Step(tool, error=error.rstrip())
     payload = payload or {}
-    if "rows" not in payload:  # get_schema: one row of its fields
-        payload = {"columns": list(payload), "rows": [payload]}
+    if "rows" not in payload:  # get_schema: one row of its fields (`truncated` only when it was)
+        fields = {key: value for key, value in payload.items() if not (key == "truncated" and value is False)}
+        payload = {"columns": list(fields), "rows": [fields]}
     rows = payload["rows"]
     columns = list(payload.get("columns") or (rows[0] if rows else []))
     texts = [tuple(json_text(row.get(column)) for column in columns) for row in rows]
