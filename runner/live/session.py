@@ -81,6 +81,10 @@ class LiveSession:
             return operation(self, request)
         except LiveError as error:
             return failure(error.error.message, error.error.line, error.error.column)
+        except Exception as error:  # a bug of ours or the engine's: the reader sees it, the session goes on
+            self.trace = None
+            self.close()
+            return failure(f"{type(error).__name__}: {error}", 1)
 
     # -- the database ----------------------------------------------------------------------------------
 
