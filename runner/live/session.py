@@ -152,8 +152,8 @@ class LiveSession:
 
     def edited(self, cell: Cell, statement: Any, params: Any) -> tuple[Page, Cell]:
         """The page and cell with the reader's statement and parameters in place of the page's (the cell
-        itself when neither differs)."""
-        if statement is not None and str(statement) != cell.text:
+        itself when neither differs; trailing blank lines do not count)."""
+        if statement is not None and str(statement).rstrip() != cell.text.rstrip():
             cell = replace(cell, fence=replace(cell.fence, content=str(statement)))
         page = self.page
         if params is not None and (cell.params is None or params_changed(page.data[cell.params], str(params))):

@@ -65,7 +65,7 @@
 
   function codeText(root) {
     const code = root && root.querySelector(".highlight code, .highlight pre");
-    return code ? code.textContent.replace(/\n$/, "") : "";
+    return code ? code.textContent : "";
   }
 
   function diffNode(text) {
