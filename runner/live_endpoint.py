@@ -51,8 +51,10 @@ class LiveSessions:
     """The sessions of the open pages of one docs folder (no HTTP here: `handle` takes the posted body)."""
 
     def __init__(self, docs: Path, *, timeout: float | None, memory_limit: str | None,
-                 limit: int = MAX_SESSIONS) -> None:
+                 limit: int = MAX_SESSIONS, root: Path | None = None) -> None:
         self.docs = docs.resolve()
+        self.root = (root or self.docs.parent).resolve()
+        """What the paths in diffs and errors are shown relative to (mkdocs.yml's folder)."""
         self.timeout = timeout
         self.memory_limit = memory_limit
         self.limit = limit
@@ -77,18 +79,22 @@ class LiveSessions:
     def session(self, page: str, tab: str, path: Path) -> OpenPage:
         source = path.read_text(encoding="utf-8")
         key = (page, tab)
+        closed = []
         with self.guard:
             opened = self.open.get(key)
             if opened is None or opened.source != source:
                 if opened is not None:
-                    self.close(opened)
+                    closed.append(opened)
+                shown = path.relative_to(self.root).as_posix() if path.is_relative_to(self.root) else str(path)
                 opened = OpenPage(source, LiveSession.from_page(path, timeout=self.timeout,
-                                                                memory_limit=self.memory_limit))
+                                                                memory_limit=self.memory_limit, shown=shown))
                 self.open[key] = opened
             self.open.move_to_end(key)
             while len(self.open) > self.limit:
-                self.close(self.open.popitem(last=False)[1])
-            return opened
+                closed.append(self.open.popitem(last=False)[1])
+        for old in closed:  # outside the guard: each waits for its own request in flight, if any
+            self.close(old)
+        return opened
 
     def close(self, opened: OpenPage) -> None:
         with opened.lock:

@@ -104,7 +104,7 @@ class CookbookPlugin(BasePlugin[CookbookConfig]):
             self.live = LiveRuns(self.root / self.config.cache if self.config.cache else None)
         if self.serving and self.config.live_pages and self.endpoint is None:
             sessions = LiveSessions(Path(config.docs_dir), timeout=self.config.live_timeout or None,
-                                    memory_limit=self.config.live_memory_limit.strip() or None)
+                                    memory_limit=self.config.live_memory_limit.strip() or None, root=self.root)
             self.endpoint = LiveEndpoint(sessions).start()
             log.info(f"live pages: Run, Step and Play all are served from {self.endpoint.url}")
         mermaid = self.config.mermaid.strip() or BUNDLED

@@ -53,8 +53,11 @@ class LiveError(Exception):
 class LiveSession:
     """A page's live database. Not thread-safe: whoever shares a session takes turns (the endpoint locks)."""
 
-    def __init__(self, page: Page, *, timeout: float | None = None, memory_limit: str | None = None) -> None:
+    def __init__(self, page: Page, *, timeout: float | None = None, memory_limit: str | None = None,
+                 folder: Path | None = None) -> None:
         self.page = page
+        self.folder = folder or page.path.parent
+        """The folder LOAD CSV reads (the page's)."""
         self.timeout = timeout
         self.memory_limit = memory_limit
         self.cells = [cell for cell in page.cells if not isinstance(cell, Trace)]
@@ -65,9 +68,13 @@ class LiveSession:
         """The trace in progress (runner.live.trace.TraceRun), or None."""
 
     @classmethod
-    def from_page(cls, path: str | Path, *, timeout: float | None = None,
-                  memory_limit: str | None = None) -> LiveSession:
-        return cls(read_page(Path(path)), timeout=timeout, memory_limit=memory_limit)
+    def from_page(cls, path: str | Path, *, timeout: float | None = None, memory_limit: str | None = None,
+                  shown: str | None = None) -> LiveSession:
+        """The session of the page at `path`, named `shown` (default: `path`) in diffs and errors."""
+        page = read_page(Path(path))
+        if shown is not None:
+            page = replace(page, path=Path(shown))
+        return cls(page, timeout=timeout, memory_limit=memory_limit, folder=Path(path).resolve().parent)
 
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         """Serve one request (see the module docstring); never raises for a request's own problem."""
@@ -92,7 +99,7 @@ class LiveSession:
         """A fresh database (ids and counters start again, as on a page's run)."""
         self.close()
         self.connection = engine.connect(":memory:", timeout=self.timeout, memory_limit=self.memory_limit,
-                                         import_dir=str(self.page.path.parent))
+                                         import_dir=str(self.folder))
         self.built = 0
         return self.connection
 

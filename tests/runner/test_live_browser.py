@@ -146,6 +146,8 @@ def test_an_edited_statement_shows_its_drift_and_reset_brings_the_page_back(tab)
     diff = panel.locator("pre.cb-diff")
     assert diff.is_visible()
     assert '-| "Session"  | 1     |' in diff.inner_text()
+    recorded_at = agent_memory_page().cell("labels").recorded.line
+    assert diff.inner_text().startswith(f"cookbook/{COOKBOOK_PAGE.name}:{recorded_at}: cell 'labels' drifted")
     assert [row[0] for row in live_tables(panel)[0]["rows"]] == ['"Decision"', '"Entity"', '"Fact"', '"Message"']
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     cell.screenshot(path=str(ARTIFACTS / f"{COOKBOOK_PAGE.stem}-live-drift.png"))
