@@ -156,6 +156,13 @@ def test_an_edited_statement_shows_its_drift_and_reset_brings_the_page_back(tab)
     assert statement.input_value() == original
     assert run(tab, "labels").get_attribute("data-live") == "same"
 
+    statement.fill(original.replace("count(*) AS nodes", "count(*) AS n"))  # Ctrl+Enter runs it too
+    statement.press("Control+Enter")
+    tab.wait_for_function("""() => document.querySelector('[id="cell-labels"] > .cb-live')
+                                 .dataset.live === 'differs'""", timeout=60_000)
+    assert "columns differ" in panel.locator("pre.cb-diff").inner_text()
+    cell.locator(".cb-live-reset-text").click()
+
 
 def test_edited_parameters_run_the_cell_on_them(tab):
     cell = tab.locator('[id="cell-recall"]')

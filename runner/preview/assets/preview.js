@@ -156,12 +156,21 @@
       statement.value = original;
       params.value = originalParams;
     }));
-    bar.appendChild(button("Run", "cb-live-run", () => {
+    const runIt = () => {
       const request = { op: "run", cell: name };
       if (statement.value !== original) request.statement = statement.value;
       if (data && params.value !== originalParams) request.params = params.value;
-      send(panel, request);
-    }));
+      return send(panel, request);
+    };
+    for (const area of [statement, params]) {  // Ctrl+Enter (⌘+Enter) in the editor runs the cell
+      area.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && !panel.dataset.busy) {
+          event.preventDefault();
+          runIt();
+        }
+      });
+    }
+    bar.appendChild(button("Run", "cb-live-run", runIt));
     bar.appendChild(button("Edit", "cb-live-edit-toggle", () => { editor.hidden = !editor.hidden; }));
     bar.appendChild(make("span", "cb-live-state"));
     panel.append(bar, editor, make("div", "cb-live-output"));
