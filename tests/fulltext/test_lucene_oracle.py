@@ -98,6 +98,22 @@ FIXED = [
     "graph OR graph", "title:graph title:graph body:graph",
     # everything
     "*:*", "*:* -graph", "+*:* graph", "*:*^2 memory",
+    # fuzzy terms: edits, the old similarity fraction, boosts either side, fields, in booleans
+    "graph~", "graph~1", "graph~0", "grahp~1", "qurey~", "lable~2", "zait~", "cafe~", "zurich~1", "ωmeg~",
+    "x86_46~", "edg~", "pth~", "agnet~0.8", "memroy~0.5", "recal~0.7", "graph~2.0", "title:node~",
+    "body:toekn~1", "graph~^2", "graph^2~", "graph~1^0.5 node", "+graph~ node", "graph~ node~ memory",
+    "+(qurey~ parser) -edge", "graph~ AND node", "(graph~)^3 fact", "zz~", "ab~2", "nothinghere~", "graph~1.5",
+    "graph~-1", "gra*~",
+    # sloppy phrases
+    '"graph node"~1', '"graph node"~2', '"node graph"~2', '"graph memory agent"~4', '"memory graph"~10',
+    'title:"graph node"~3', '"graph node"~2^2 memory', '"graph node"~0', '"graph node"~1.7', '"agent fact"~3 +node',
+    '"the graph"~2', '"edge path label"~5',
+    # regular expressions
+    "/gr.ph/", "/gr[a-z]+/", "/(graph|node)/", "/n.d?e/", "title:/qu.*/", "/[^a-z].*/", "/.*a.*b.*/",
+    "/z.{2}t/", "/\\d+/", "/x86_\\d+/", "/caf./", "/Gr.PH/", "/gr(a/", "/graph/^2 node", "+/mem.*/ agent",
+    # ranges
+    "[a TO c]", "{agent TO edge}", "[agent TO edge}", "title:[m TO p]", "[* TO b]", "[x TO *]", "[graph graph]",
+    "{graph TO graph}", '["a" TO "c"]', "[a TO c]^2 graph", "+[n TO q] memory", "[A TO C]", "[c TO a]",
     # escapes, and what Lucene's parser refuses
     "x86\\_64", "don\\'t", "title\\:graph", "*raph", "graph AND", "(graph", "title:",
 ]
