@@ -96,7 +96,8 @@ _STEP5_CASES = " ".join(
 _DROP_E = (f"CASE WHEN suffix(w, 'e') AND ({_m('length(w)')} > 1 OR ({_m('length(w)')} = 1"
            f" AND NOT {_cvc('length(w) - 1')})) THEN left(w, length(w) - 1) ELSE w END")
 _STEP6 = _let(_DROP_E, "y", f"CASE WHEN suffix(y, 'l') AND length(y) >= 2 AND y[length(y) - 1] = 'l'"
-                            f" AND cv[length(y)] = 'c' AND {_m('length(w)')} > 1 THEN left(y, length(y) - 1) ELSE y END")
+                            f" AND cv[length(y)] = 'c' AND {_m('length(w)')} > 1"
+                            f" THEN left(y, length(y) - 1) ELSE y END")
 
 MACROS: list[tuple[str, str]] = [
     # cons(i) for each character, as a string of c and v

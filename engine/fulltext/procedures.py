@@ -8,14 +8,13 @@ options must be literals or parameters.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from engine import types as t
 from engine.errors import CypherArgumentError, ProcedureError, UnsupportedFeature
 from engine.fulltext import falkordb
-from engine.fulltext.analyzers import ANALYZERS, DEFAULT
+from engine.fulltext.analyzers import ANALYZERS, for_index
 from engine.fulltext.query import parse_query
 from engine.fulltext.rewrite import rewrite
 from engine.fulltext.scoring import ScoreCompiler
@@ -88,7 +87,7 @@ def _query_rows(entity: str, procedure: str, output: str, find: IndexFinder = _n
         if not isinstance(options, dict) or set(options) - _OPTIONS:
             raise CypherArgumentError(f"Failed to invoke procedure `{procedure}`: options may hold limit, skip and "
                                       "analyzer", span, detail="InvalidArgumentValue")
-        analyzer = options.get("analyzer") or index_analyzer(index)
+        analyzer = options.get("analyzer") or for_index(index).name
         if analyzer not in ANALYZERS:
             raise UnsupportedFeature(f"{procedure} with the analyzer {analyzer!r}", span)
         limit = _count_option(options, "limit", procedure)
@@ -137,12 +136,6 @@ def _analyzer_rows() -> str:
         f" {'[' + ', '.join(sql_string(w) for w in a.stopwords) + ']'}::VARCHAR[] AS stopwords, {number} AS __i"
         for number, a in enumerate(sorted(ANALYZERS.values(), key=lambda a: a.name), start=1))
     return f"({rows})"
-
-
-def index_analyzer(index: IndexInfo) -> str:
-    """The analyzer an index was created with (its OPTIONS, as the catalog keeps them)."""
-    config = json.loads(index.options) if index.options else {}
-    return str(config.get("fulltext.analyzer", DEFAULT))
 
 
 def _labelled_index(queries: QueryCompiler, label: Any, entity: str, procedure: str, span: Any) -> IndexInfo:

@@ -17,15 +17,8 @@ user value is a bound parameter.
 
 from __future__ import annotations
 
-import functools
-import re
-import threading
-
-import duckdb
-
 from engine import types as t
 from engine.errors import UnsupportedFeature
-from engine.fulltext import analyzer
 from engine.fulltext.query import (
     BooleanQuery,
     BoostQuery,
@@ -108,33 +101,6 @@ MACROS: list[tuple[str, str]] = [
      " ft_sloppy_start(p, o, ft_sloppy_order(p, o, list_transform(p, lambda x: 1::BIGINT)),"
      " list_max(list_transform(p, lambda x: x[1])))).freq"),
 ]
-
-_analyzer_lock = threading.Lock()
-_analyzer_connection: duckdb.DuckDBPyConnection | None = None
-
-
-_ASCII_TOKEN = re.compile(analyzer.ASCII_TOKEN_PATTERN)
-
-
-@functools.lru_cache(maxsize=4096)
-def analyze(text: str) -> tuple[str, ...]:
-    """The terms the index analyzer makes of query text: the same `ft_tokens` macro the index uses, run in a
-    private in-memory DuckDB, so a query term and an indexed token are always cut the same way (ASCII text is
-    cut here by the ASCII form of that pattern, which gives the same tokens)."""
-    if text.isascii():
-        words = _ASCII_TOKEN.findall(text)
-        return tuple(word[i:i + analyzer.MAX_TOKEN_LENGTH].lower()
-                     for word in words for i in range(0, len(word), analyzer.MAX_TOKEN_LENGTH))
-    global _analyzer_connection
-    with _analyzer_lock:
-        if _analyzer_connection is None:
-            connection = duckdb.connect(":memory:")
-            for signature, body in analyzer.MACROS:
-                connection.execute(f"CREATE MACRO {signature} AS {body}")
-            _analyzer_connection = connection
-        row = _analyzer_connection.execute("SELECT ft_tokens(?)", [text]).fetchone()
-    return tuple(row[0]) if row and row[0] is not None else ()
-
 
 class ScoreCompiler:
     """Compiles a query tree for one index into SQL with bound values."""

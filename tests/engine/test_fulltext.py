@@ -13,9 +13,11 @@ import pytest
 
 import engine
 from engine.errors import CypherError, ProcedureError, SchemaError, UnsupportedFeature
+from engine.fulltext.analyzers import ANALYZERS, DEFAULT, standard_terms
 from engine.fulltext.query import BooleanQuery, BoostQuery, PatternQuery, PhraseQuery, TermQuery, parse_query
 from engine.fulltext.rewrite import rewrite
-from engine.fulltext.scoring import analyze
+
+analyze = ANALYZERS[DEFAULT]
 
 # -- an independent Lucene BM25 ---------------------------------------------------------------------------
 
@@ -275,7 +277,7 @@ def test_parser_builds_lucene_queries() -> None:
     assert parse_query("Foo", fields, analyze) == BooleanQuery(
         (("should", TermQuery("title", "foo")), ("should", TermQuery("body", "foo"))))
     assert parse_query("title:foo^2", fields, analyze) == BoostQuery(TermQuery("title", "foo"), 2.0)
-    assert parse_query('body:"a b"', fields, analyze) == PhraseQuery("body", ("a", "b"))
+    assert parse_query('body:"a b"', fields, analyze) == PhraseQuery("body", ("a", "b"), (0, 1))
     assert parse_query("body:fo*", fields, analyze) == PatternQuery("body", "prefix", "fo")
     assert parse_query("body:f?o*", fields, analyze) == PatternQuery("body", "wildcard", "f_o%")
     a, b, c = (TermQuery("t", x) for x in "abc")
@@ -462,4 +464,4 @@ def test_ascii_shortcut_cuts_text_as_the_full_analyzer() -> None:
     rows = connection.execute("SELECT t, ft_tokens(t), ft_ascii_tokens([t]) FROM unnest(?) AS u(t)",
                               [texts]).fetchall()
     for text, full, ascii_tokens in rows:
-        assert ascii_tokens == full and list(analyze(text)) == full, text
+        assert ascii_tokens == full and list(standard_terms(text)) == full, text
