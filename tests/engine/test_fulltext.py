@@ -467,3 +467,42 @@ def test_ascii_shortcut_cuts_text_as_the_full_analyzer() -> None:
                               [texts]).fetchall()
     for text, full, ascii_tokens in rows:
         assert ascii_tokens == full and list(standard_terms(text)) == full, text
+
+
+# -- forms the Lucene 8 oracle cannot check ----------------------------------------------------------------
+
+
+def test_regexp_classes_are_lucene_9s(db: engine.Connection) -> None:
+    """Lucene 9's RegExp has `\\d`, `\\s`, `\\w` (Lucene 8.7 reads `\\d` as `d`); `^` and `$` are ordinary
+    characters, and the expression matches whole terms."""
+    db.execute("CREATE (:Doc {i: 5, body: 'x86 x86_64 r2d2'})")
+    assert hits(db, "/x\\d+/") == [5]
+    assert hits(db, "/x\\d\\d_\\d+/") == [5]
+    assert hits(db, "/r\\w+/") == [1, 5]  # relationships, r2d2
+    assert hits(db, "/x8/") == []  # whole terms only
+    assert hits(db, "/[^xr]\\d.*/") == []
+    assert hits(db, "/[^x]\\d.*/") == [5]
+
+
+def test_query_analyzer_option_and_unknown_analyzers(db: engine.Connection) -> None:
+    rows = db.execute("CALL db.index.fulltext.queryNodes('docs', 'Relationship', {analyzer: 'english'})"
+                      " YIELD node RETURN node.i").fetchall()
+    assert rows == []  # `relationship` stems to `relationship`, the index holds `relationships`
+    rows = db.execute("CALL db.index.fulltext.queryNodes('docs', 'Databases', {analyzer: 'whitespace'})"
+                      " YIELD node RETURN node.i").fetchall()
+    assert rows == []  # whitespace keeps the case; the index's terms are lower case
+    with pytest.raises(UnsupportedFeature, match="cjk"):
+        db.execute("CALL db.index.fulltext.queryNodes('docs', 'graph', {analyzer: 'cjk'}) YIELD node RETURN node")
+
+
+def test_english_index_stems_and_drops_stop_words() -> None:
+    db = engine.connect(":memory:")
+    db.execute("CREATE (:Doc {i: 1, body: \"The agent's memories of running graphs\"}), (:Doc {i: 2, body: 'a run'})")
+    db.execute("CREATE FULLTEXT INDEX en FOR (n:Doc) ON EACH [n.body]"
+               " OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}")
+    assert hits(db, "memory", "en") == [1]
+    assert hits(db, "runs", "en") == [2, 1]
+    assert hits(db, "agent", "en") == [1]
+    assert hits(db, "the", "en") == []
+    assert hits(db, '"memory running"~1', "en") == [1]  # `of` dropped, its position kept: 1 apart
+    assert hits(db, '"memory running"', "en") == []
