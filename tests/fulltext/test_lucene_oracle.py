@@ -1,11 +1,13 @@
 """Full-text scores against real Lucene: the same seeded corpus indexed and the same query strings run by
 Lucene (Debian's `liblucene8-java`, driven by `LuceneOracle.java` beside this file) and by the engine
-(`CREATE FULLTEXT INDEX ... ON EACH [n.title, n.body]`, `db.index.fulltext.queryNodes`); every hit's id,
-rank and score bits must be the same.
+(`CREATE FULLTEXT INDEX ... ON EACH [n.title, n.body]`, `db.index.fulltext.queryNodes` /
+`queryRelationships`); every hit's id, rank and score bits must be the same. The queries cover every form
+the engine accepts (fuzzy, sloppy phrases, regular expressions and ranges among them), run over the default
+analyzer's index, an index per other analyzer, and a relationship index.
 
-Lucene 8 and Lucene 9 (Neo4j 5) score these query forms alike: BM25Similarity, the one-byte norms, the
-BooleanQuery rewrites and the scorers' sums did not change between them (docs/adr/0086). Skips only where
-`java` or the Lucene jars are missing (`.ci/run` installs them).
+Lucene 8 and Lucene 9 (Neo4j 5) score these query forms alike (docs/adr/0086, 0089); the one difference the
+engine follows Lucene 9 in, RegExp's `\\d` classes, is left out here and tested in tests/engine. Lucene
+runs while the engine does. Skips only where `java` or the Lucene jars are missing (`.ci/run` installs them).
 """
 
 from __future__ import annotations
@@ -178,17 +180,23 @@ def float_bits(value: float) -> int:
     return struct.unpack(">i", struct.pack(">f", value))[0]
 
 
-def lucene_hits(tmp: Path, docs: list[tuple[int, str | None, str | None]]) -> dict[int, list[Hit] | str]:
+def start_lucene(tmp: Path, docs: list[tuple[int, str | None, str | None]]) -> subprocess.Popen[str]:
+    """The oracle's run, started so that it runs while the engine runs the same queries."""
     source = Path(__file__).with_name("LuceneOracle.java")
     (tmp / "docs.tsv").write_text("".join(f"{i}\t{t if t is not None else chr(92) + 'N'}\t"
                                           f"{b if b is not None else chr(92) + 'N'}\n" for i, t, b in docs),
                                   encoding="utf-8")
     (tmp / "queries.txt").write_text("".join(f"{DEFAULT if target == RELATIONSHIPS else target}\t{q}\n"
                                              for target, q in QUERIES), encoding="utf-8")
-    done = subprocess.run(["java", "-cp", CLASSPATH, str(source), str(tmp / "docs.tsv"), str(tmp / "queries.txt"),
-                           str(HITS)], capture_output=True, text=True, encoding="utf-8", check=True)
+    return subprocess.Popen(["java", "-cp", CLASSPATH, str(source), str(tmp / "docs.tsv"), str(tmp / "queries.txt"),
+                             str(HITS)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, encoding="utf-8")
+
+
+def lucene_hits(run: subprocess.Popen[str]) -> dict[int, list[Hit] | str]:
+    out, err = run.communicate()
+    assert run.returncode == 0, err
     results: dict[int, list[Hit] | str] = {number: [] for number in range(len(QUERIES))}
-    for line in done.stdout.splitlines():
+    for line in out.splitlines():
         number, rank, *rest = line.split("\t")
         if rank == "ERROR":
             results[int(number)] = rest[0]
@@ -249,7 +257,9 @@ def differences(expected: dict[int, list[Hit] | str], got: dict[int, list[Hit] |
 
 def test_scores_are_lucenes_bit_for_bit(tmp_path: Path) -> None:
     docs = corpus()
-    expected = lucene_hits(tmp_path, docs)
+    lucene = start_lucene(tmp_path, docs)
+    got = engine_hits(docs)
+    expected = lucene_hits(lucene)
     assert len(QUERIES) >= 150 and len(docs) >= 2000
     assert sum(len(hits) for hits in expected.values() if isinstance(hits, list)) > 3000
-    assert differences(expected, engine_hits(docs)) == []
+    assert differences(expected, got) == []
