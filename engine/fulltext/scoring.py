@@ -238,6 +238,7 @@ class ScoreCompiler:
     def _boolean(self, query: BooleanQuery, boost: float) -> str:
         if all(occur == "must_not" for occur, _ in query.clauses):
             return _NOTHING  # only prohibited clauses: Lucene matches nothing
+        _refuse_mergeable_fuzzy(query)
         # An unboosted optional fuzzy clause is a pure-OR group once rewritten, so BooleanQuery.rewrite
         # flattens its terms into this query's optional clauses: each term's rows join the optional sum.
         scoring = [(occur, self._fuzzy_terms(q, boost) if occur == "should" and isinstance(q, FuzzyQuery)
@@ -257,3 +258,53 @@ class ScoreCompiler:
 
 
 _NOTHING = "(SELECT NULL::BIGINT AS id, NULL::FLOAT AS score WHERE false)"
+
+
+def _refuse_mergeable_fuzzy(query: BooleanQuery) -> None:
+    """Lucene's rewrite merges equal clauses of one occur, and a fuzzy term's expansion takes part in that:
+    its terms join the parent's optional clauses, where one equal to a sibling term (or to another
+    expansion's) merges into one clause with the summed boost and the docFreq of whichever the rewrite's
+    hash map met first. Which terms expand is the index's, unknown to the compiled SQL, so a fuzzy clause
+    that could share a term with a sibling of the same field and occur is refused rather than scored apart:
+    a term within the fuzzy's edits, or another fuzzy term close enough that a term could be within both."""
+    for occur in ("should", "must"):
+        leaves = []
+        for clause_occur, clause in query.clauses:
+            while isinstance(clause, BoostQuery):
+                clause = clause.query
+            if clause_occur == occur and isinstance(clause, TermQuery | FuzzyQuery):
+                leaves.append(clause)
+        fuzzy = [leaf for leaf in leaves if isinstance(leaf, FuzzyQuery)]
+        for first in fuzzy:
+            for other in leaves:
+                if other is first or other.field != first.field:
+                    continue
+                reach = first.max_edits + (other.max_edits if isinstance(other, FuzzyQuery) else 0)
+                if damerau_levenshtein(first.term, other.term) <= reach:
+                    raise UnsupportedFeature(
+                        f"the fuzzy term {first.term}~{first.max_edits} beside {other.term!r} in one full-text "
+                        "query (Lucene merges the terms they share, as the index decides)")
+
+
+def damerau_levenshtein(a: str, b: str) -> int:
+    """The unrestricted Damerau-Levenshtein distance (Lowrance-Wagner), a lower bound of the optimal string
+    alignment distance fuzzy terms use that, unlike it, obeys the triangle inequality."""
+    infinity = len(a) + len(b)
+    last_row: dict[str, int] = {}
+    table = [[infinity] * (len(b) + 2)] + [[infinity] + [0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(len(a) + 1):
+        table[i + 1][1] = i
+    for j in range(len(b) + 1):
+        table[1][j + 1] = j
+    for i in range(1, len(a) + 1):
+        last_match_column = 0
+        for j in range(1, len(b) + 1):
+            k = last_row.get(b[j - 1], 0)
+            m = last_match_column
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            if cost == 0:
+                last_match_column = j
+            table[i + 1][j + 1] = min(table[i][j] + cost, table[i + 1][j] + 1, table[i][j + 1] + 1,
+                                      table[k][m] + (i - k - 1) + 1 + (j - m - 1))
+        last_row[a[i - 1]] = i
+    return table[len(a) + 1][len(b) + 1]

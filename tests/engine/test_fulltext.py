@@ -333,10 +333,12 @@ def test_query_parse_errors(db: engine.Connection, query: str) -> None:
         hits(db, query)
 
 
-@pytest.mark.parametrize("query", ['"a b a"~2', "/fo&o/", "/~fo/", "/f<1-5>/", "/f@/", "/f#/"])
+@pytest.mark.parametrize("query", ['"a b a"~2', "/fo&o/", "/~fo/", "/f<1-5>/", "/f@/", "/f#/", "graph~ graph",
+                                   "grahp~1 graph~1", "+title:graph~ +title:grapj", "title:graph~ title:graphs^2"])
 def test_unsupported_query_syntax(db: engine.Connection, query: str) -> None:
     """What the engine refuses of Lucene's syntax: sloppy phrases that repeat a term (SloppyPhraseMatcher's
-    repeat groups), and RegExp's optional operators."""
+    repeat groups), RegExp's optional operators, and fuzzy terms whose expansion may share a term with a
+    sibling clause (Lucene merges those, as the index's terms decide)."""
     with pytest.raises(UnsupportedFeature):
         hits(db, query)
 
