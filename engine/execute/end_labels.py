@@ -1,0 +1,44 @@
+"""Keeping the end-label counts (engine/storage/end_labels.py, ADR-0092) exact under every write.
+
+The writers call these at the few places the counts change: a relationship created (after its INSERT) or
+deleted (before its DELETE), a label added to or removed from nodes (before the UPDATE, with the (node,
+label) pairs that really change), a node deleted while relationships still hold it (its labels leave their
+ends). Each is one set-based SQL statement in the statement's transaction, so a rollback, of a statement or
+of a batch of CALL IN TRANSACTIONS, undoes it with the data; after it the store reads the counts again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.storage import end_labels
+
+if TYPE_CHECKING:
+    from engine.execute.statement_run import StatementRun
+
+
+def relationships_added(run: StatementRun, where: str, values: list[Any] | None = None) -> None:
+    """Count the relationships `r` meeting `where`, just inserted."""
+    _run(run, end_labels.add(where, 1), values)
+
+
+def relationships_removing(run: StatementRun, ids: str) -> None:
+    """Take away the relationships whose ids the subquery or table `ids` holds, about to be deleted."""
+    _run(run, end_labels.add(f"r.id IN (SELECT id FROM {ids})", -1))
+
+
+def labels_changing(run: StatementRun, pairs: str, *, added: bool, values: list[Any] | None = None) -> None:
+    """The (id, l) `pairs` are labels about to be added to (or removed from) nodes that lack (carry) them."""
+    _run(run, end_labels.labels_moved(pairs, 1 if added else -1), values)
+
+
+def nodes_removing(run: StatementRun, ids: str) -> None:
+    """The nodes whose ids `ids` holds are about to be deleted: any relationship still holding one (deleted
+    later in the statement, or the statement fails) loses that end's labels."""
+    labels_changing(run, f"(SELECT id, unnest(labels) AS l FROM nodes WHERE id IN (SELECT id FROM {ids}))",
+                    added=False)
+
+
+def _run(run: StatementRun, sql: str, values: list[Any] | None = None) -> None:
+    run.execute(sql, values or [])
+    run.store.end_labels_changed()
