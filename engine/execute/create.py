@@ -74,7 +74,8 @@ class CreateWriter(WriterBase):
                 counters += self._insert_relationships(hops, ranked, id_sql, rel_base, rows)
             self._record_created([*new_nodes, *new_rels])
             if new_rels:
-                end_labels.relationships_added(self.run, f"r.id >= {rel_base} AND r.id < {rel_base + rows * len(new_rels)}")
+                last = rel_base + rows * len(new_rels)
+                end_labels.relationships_added(self.run, f"r.id >= {rel_base} AND r.id < {last}")
         columns = [f"q.{v.column}" for v in relation.variables]
         new_variables: list[Variable] = []
         for node in new_nodes:
