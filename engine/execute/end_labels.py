@@ -35,8 +35,8 @@ def labels_changing(run: StatementRun, pairs: str, *, added: bool, values: list[
 def nodes_removing(run: StatementRun, ids: str) -> None:
     """The nodes whose ids `ids` holds are about to be deleted: any relationship still holding one (deleted
     later in the statement, or the statement fails) loses that end's labels."""
-    labels_changing(run, f"(SELECT id, unnest(labels) AS l FROM nodes WHERE id IN (SELECT id FROM {ids}))",
-                    added=False)
+    labels_changing(run, "(SELECT id, unnest(list_distinct(labels)) AS l FROM nodes"
+                         f" WHERE id IN (SELECT id FROM {ids}))", added=False)
 
 
 def _run(run: StatementRun, sql: str, values: list[Any] | None = None) -> None:

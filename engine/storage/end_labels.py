@@ -29,8 +29,8 @@ def contributions(where: str) -> str:
     relationships first (one scan), then the labels at each end."""
     return (f"WITH c AS MATERIALIZED (SELECT r.type, r.src, r.dst FROM rels AS r WHERE {where})"
             " SELECT type, side, label, count(*) AS n FROM (SELECT type, 'rel' AS side, '' AS label FROM c"
-            " UNION ALL SELECT c.type, 'src', unnest(e.labels) FROM c JOIN nodes AS e ON e.id = c.src"
-            " UNION ALL SELECT c.type, 'dst', unnest(e.labels) FROM c JOIN nodes AS e ON e.id = c.dst)"
+            " UNION ALL SELECT c.type, 'src', unnest(list_distinct(e.labels)) FROM c JOIN nodes AS e ON e.id = c.src"
+            " UNION ALL SELECT c.type, 'dst', unnest(list_distinct(e.labels)) FROM c JOIN nodes AS e ON e.id = c.dst)"
             " GROUP BY ALL")
 
 
