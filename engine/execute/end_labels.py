@@ -39,6 +39,21 @@ def nodes_removing(run: StatementRun, ids: str) -> None:
                          f" WHERE id IN (SELECT id FROM {ids}))", added=False)
 
 
+COMPACT_AFTER = 10_000
+"""Change rows a store writes before it folds the table's rows into one per count (`compact`)."""
+
+
 def _run(run: StatementRun, sql: str, values: list[Any] | None = None) -> None:
-    run.execute(sql, values or [])
+    (inserted,) = run.fetchone(sql, values or [])
     run.store.end_labels_changed()
+    run.store.end_label_rows += int(inserted)
+    if run.store.end_label_rows > COMPACT_AFTER:
+        compact(run)
+
+
+def compact(run: StatementRun) -> None:
+    """Replace the change rows by their sums, in the statement's transaction (three SQL statements)."""
+    summed = run.materialize(end_labels.SUMMED, [])
+    run.execute(f"DELETE FROM {end_labels.TABLE}")
+    run.execute(f"INSERT INTO {end_labels.TABLE} SELECT type, side, label, n FROM {summed.sql}")
+    run.store.end_label_rows = 0

@@ -168,6 +168,8 @@ class GraphStore:
         self._end_labels: end_labels.EndLabels | None = None if not read_only or self._has_end_labels() \
             else end_labels.UNKNOWN
         """The end-label counts as the open transaction sees them, read when first asked for (None: not yet)."""
+        self.end_label_rows = 0
+        """Change rows of the counts this store wrote since it last folded them (execute/end_labels.py)."""
         self._transactions = 0
         """Statements that committed or rolled back here: all a compile reads of the store (the catalog, its
         statistics) is as it was while the count and `_RELATIONSHIP_CHANGES` are."""

@@ -3,13 +3,15 @@ are left out without changing an answer (ADR-0092)."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 import pytest
 
 import engine
 from engine.errors import CypherError
-from engine.storage.end_labels import contributions
+from engine.execute import end_labels
+from engine.storage.end_labels import SUMMED, contributions
 
 LABELS = ["A", "B", "C"]
 TYPES = ["R", "S"]
@@ -17,7 +19,7 @@ TYPES = ["R", "S"]
 
 def counts(db: engine.Connection) -> list[tuple[str, str, str, int]]:
     """The counts the writers kept (zero rows say nothing)."""
-    return sorted(db._duck.execute("SELECT type, side, label, n FROM graph_end_labels WHERE n <> 0").fetchall())
+    return sorted(db._duck.execute(f"SELECT * FROM {SUMMED}").fetchall())
 
 
 def recount(db: engine.Connection) -> list[tuple[str, str, str, int]]:
@@ -89,6 +91,18 @@ def test_the_counts_equal_a_full_recount_after_random_writes(seed: int) -> None:
             assert counts(db) == recount(db), statement
             check_reads(db, rng)
         assert failed  # rolled-back statements were among them
+
+
+def test_folding_the_change_rows_keeps_the_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(end_labels, "COMPACT_AFTER", 5)
+    rng = random.Random(7)
+    with engine.connect(":memory:") as db:
+        for _ in range(15):
+            with contextlib.suppress(CypherError):
+                db.execute(random_write(rng))
+            assert counts(db) == recount(db)
+            (rows,) = db._duck.execute("SELECT count(*) FROM graph_end_labels").fetchone()
+            assert rows <= 5 + len(counts(db)) + 40
 
 
 def test_an_explicit_transaction_rolled_back_restores_the_counts() -> None:
