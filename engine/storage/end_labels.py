@@ -53,13 +53,8 @@ def add(where: str, sign: int) -> str:
     return f"INSERT INTO {TABLE} SELECT type, side, label, {int(sign)} * n FROM ({contributions(where)})"
 
 
-BOOTSTRAP = (
-    CREATE,
-    # a graph made before the counts existed is counted once, as it is opened for writing
-    f"INSERT INTO {TABLE} SELECT * FROM ({contributions('true')})"
-    " WHERE NOT EXISTS (SELECT 1 FROM graph_meta WHERE key = 'end_labels')",
-    "INSERT INTO graph_meta VALUES ('end_labels', 1) ON CONFLICT DO NOTHING",
-)
+COUNT_ALL = f"INSERT INTO {TABLE} {contributions('true')}"
+"""The counts of a whole graph: run once, when a graph made before them is first opened for writing."""
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,7 @@ _BOOTSTRAP = (
     "UPDATE ft_postings SET norm = f.norm FROM ft_fields AS f WHERE ft_postings.norm IS NULL"
     " AND f.idx = ft_postings.idx AND f.id = ft_postings.id AND f.field = ft_postings.field",
     # per relationship type, the labels its ends carry, counted (ADR-0092)
-    *end_labels.BOOTSTRAP,
+    end_labels.CREATE,
 )
 
 DEFAULT_LOOKUP_INDEXES = (("index_343aff4e", "node"), ("index_f7700477", "relationship"))
@@ -159,7 +159,7 @@ class GraphStore:
         self._relationships_pending = False
         if not read_only:
             connection.execute(";\n".join(_BOOTSTRAP))  # one call: each is a round trip otherwise
-            self._create_default_indexes()
+            self._first_opening()
         self.catalog = self._load_catalog()
         self._catalog_at = _CATALOG_COMMITS.get(self._shared_as, 0)
         self._fan_out: dict[tuple[frozenset[str] | None, str], int] = {}
@@ -174,11 +174,16 @@ class GraphStore:
         """Statements that committed or rolled back here: all a compile reads of the store (the catalog, its
         statistics) is as it was while the count and `_RELATIONSHIP_CHANGES` are."""
 
-    def _create_default_indexes(self) -> None:
-        """A new graph gets Neo4j's two token lookup indexes, once (dropping them later is allowed)."""
-        created = self.connection.execute(
-            "INSERT INTO graph_meta VALUES ('default_indexes', 1) ON CONFLICT DO NOTHING RETURNING key").fetchall()
-        if created:
+    def _first_opening(self) -> None:
+        """What a graph gets once, the first time it is opened for writing (one flag each in graph_meta): a new
+        graph Neo4j's two token lookup indexes (dropping them later is allowed), and a graph made before the
+        end-label counts those counts (ADR-0092)."""
+        created = {key for (key,) in self.connection.execute(
+            "INSERT INTO graph_meta VALUES ('default_indexes', 1), ('end_labels', 1) ON CONFLICT DO NOTHING"
+            " RETURNING key").fetchall()}
+        if "end_labels" in created:
+            self.connection.execute(end_labels.COUNT_ALL)
+        if "default_indexes" in created:
             first = self.allocate_schema_ids(len(DEFAULT_LOOKUP_INDEXES))
             self._insert_indexes([IndexInfo(name, "lookup", entity, (), (), id=first + offset)
                                   for offset, (name, entity) in enumerate(DEFAULT_LOOKUP_INDEXES)])
