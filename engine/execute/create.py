@@ -7,6 +7,7 @@ from typing import Any
 
 from engine import types as t
 from engine.errors import CypherTypeError, UnsupportedFeature
+from engine.execute import end_labels
 from engine.execute.write_support import (
     NewId,
     WriterBase,
@@ -72,6 +73,9 @@ class CreateWriter(WriterBase):
                 counters += self._insert_nodes(new_nodes, ranked, id_sql, node_base, rows)
                 counters += self._insert_relationships(hops, ranked, id_sql, rel_base, rows)
             self._record_created([*new_nodes, *new_rels])
+            if new_rels:
+                last = rel_base + rows * len(new_rels)
+                end_labels.relationships_added(self.run, f"r.id >= {rel_base} AND r.id < {last}")
         columns = [f"q.{v.column}" for v in relation.variables]
         new_variables: list[Variable] = []
         for node in new_nodes:

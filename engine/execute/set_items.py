@@ -10,6 +10,7 @@ from typing import Any
 
 from engine import types as t
 from engine.errors import CypherTypeError
+from engine.execute import end_labels
 from engine.execute.write_support import (
     WriterBase,
     WriteResult,
@@ -467,6 +468,8 @@ class SetWriter(WriterBase):
         changes = "NOT list_contains(n.labels, p.l)" if add else "list_contains(n.labels, p.l)"
         (count,) = self.run.fetchone(f"SELECT count(*) FROM (SELECT DISTINCT id, l FROM {pairs.sql}) AS p"
                                      f" JOIN nodes AS n ON n.id = p.id WHERE {changes}")
+        end_labels.labels_changing(self.run, f"(SELECT DISTINCT p.id, p.l FROM {pairs.sql} AS p JOIN nodes AS n"
+                                             f" ON n.id = p.id WHERE {changes})", added=add)
         per_node = f"(SELECT id, list(l ORDER BY __ord) AS ls FROM {pairs.sql} WHERE l IS NOT NULL GROUP BY id)"
         new_labels = ("list_concat(nodes.labels, list_filter(list_distinct_ordered(p.ls),"
                       " lambda l: NOT list_contains(nodes.labels, l)))" if add else
