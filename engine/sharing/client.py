@@ -102,7 +102,9 @@ class SharedConnection:
         while True:
             if self._local is not None:
                 return getattr(self._local, operation)(*args, **kwargs)
-            assert self._channel is not None
+            if self._channel is None:  # an earlier call lost the holder and could not reach or become the next
+                self._attach()         # one (its error was that call's): try again, or raise why not
+                continue
             if _closed(self._channel):  # the holder went between calls: nothing of this call ran yet
                 self._lost()
                 continue
