@@ -23,7 +23,7 @@ from collections.abc import Callable
 from engine.limits import IMPORT_VARIABLE, LIST_VARIABLE, TEXT_VARIABLE, default_memory_limit, list_cap, text_cap
 from engine.quoting import sql_identifier, sql_string
 from engine.sqlgen.sql import Term
-from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, VIRTUAL_TAGS, tag_key
+from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, VIRTUAL_PATH_TAG, VIRTUAL_TAGS, tag_key
 from engine.values import PLAIN_EXPONENTS, VECTOR_COORDINATE_TYPES, java_subnormal_texts
 
 # Ascending ORDER BY rank of each kind (Cypher's orderability: maps first, numbers last, null after). The
@@ -104,6 +104,7 @@ def _kind_map() -> str:
     }
     tagged = {f"OBJECT({tag_key(kind)})": KIND_CODES[kind] for kind in TAGS}
     tagged.update({f"OBJECT({tag})": KIND_CODES[kind] for kind, tag in VIRTUAL_TAGS.items()})
+    tagged[f"OBJECT({VIRTUAL_PATH_TAG})"] = KIND_CODES["PATH"]
     entries = ", ".join(f"{sql_string(name)}: {code}" for name, code in {**scalar, **tagged}.items())
     return "MAP {" + entries + "}"
 
@@ -135,6 +136,13 @@ def not_stored(what: str) -> str:
                      f"'a virtual {what} (from apoc.meta.graph, db.schema.visualization or apoc.create.*) is not in"
                      f" the graph: its id, labels, type and properties can be read, but it cannot be matched from,"
                      f" written or deleted'")
+
+
+VIRTUAL_PATH_REFUSED = error_sql(
+    "UnsupportedFeature", "VirtualElement",
+    "'a virtual path (from apoc.create.clonePathToVirtual) holds virtual nodes and relationships: length(), nodes()"
+    " and relationships() read it, but this needs a path of stored ones'")
+"""The error of a path function that reads stored ids given a path of virtual elements (ADR-0087)."""
 
 
 def _stored_id(kind: str, what: str) -> str:
@@ -169,7 +177,8 @@ def _macros() -> list[tuple[str, str]]:
         ("cy_try_node_id(v)", f"CASE WHEN cy_kind(v) = 7 THEN {_tag_payload('NODE')}::BIGINT END"),
         ("cy_try_rel_id(v)", f"CASE WHEN cy_kind(v) = 8 THEN {_tag_payload('RELATIONSHIP')}::BIGINT END"),
         ("cy_path_value(v)",
-         f"CASE cy_kind(v) WHEN 9 THEN {_tag_payload('PATH')}::STRUCT(nodes BIGINT[], rels BIGINT[])"
+         f"CASE cy_kind(v) WHEN 9 THEN CASE WHEN {_tag_payload('PATH')} IS NOT NULL THEN"
+         f" {_tag_payload('PATH')}::STRUCT(nodes BIGINT[], rels BIGINT[]) ELSE {VIRTUAL_PATH_REFUSED} END"
          " WHEN 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentType", "'expected a path, got ' || cy_type_name(v)")
          + " END"),
