@@ -19,7 +19,7 @@ from typing import Any
 from engine import types as t
 from engine.apoc.cypher import inner_query
 from engine.semantic import bound as b
-from engine.semantic.procedure_macros import ProcedureMacro, clauses_of, yielded
+from engine.semantic.procedure_macros import ProcedureMacro, with_outputs, yielded
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import let
@@ -74,12 +74,7 @@ def _expand(call: ast.CallProcedure, standalone: bool, params: Mapping[str, Any]
     else:
         gathered = ("WITH *, `__graph_map_nodes`(__a0) AS `__ns`,"
                     " coalesce(__a0.relationships, []) AS `__rs`")
-    text = f"{gathered} {_META} WITH *, " + ", ".join(f"`__out_{field}` AS `{alias}`" for field, alias in chosen)
-    if call.where is not None:
-        text += " WHERE __where"
-    if standalone:
-        text += " RETURN " + ", ".join(f"`{alias}` AS `{alias}`" for _, alias in chosen)
-    return clauses_of(text, call)
+    return with_outputs(f"{gathered} {_META}", call, chosen, standalone)
 
 
 def _graph_map_nodes(c: ExpressionCompiler, f: b.BFunction) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine import types as t
 from engine.semantic import bound as b
-from engine.semantic.procedure_macros import ProcedureMacro, clauses_of, yielded
+from engine.semantic.procedure_macros import ProcedureMacro, with_outputs, yielded
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import Term, let
@@ -132,13 +132,7 @@ def _with_macro(name: str, inputs: tuple[tuple[str, str], ...], outputs: tuple[t
     alone). Unlike a `subquery_macro`, it stays in the clause's SELECT, whose rows number the ids."""
 
     def expand(call: ast.CallProcedure, standalone: bool, params: Mapping[str, Any]) -> tuple[ast.Clause, ...]:
-        chosen = yielded(call, name, outputs, standalone)
-        text = f"{body} WITH *, " + ", ".join(f"`__out_{field}` AS `{alias}`" for field, alias in chosen)
-        if call.where is not None:
-            text += " WHERE __where"
-        if standalone:
-            text += " RETURN " + ", ".join(f"`{alias}` AS `{alias}`" for _, alias in chosen)
-        return clauses_of(text, call)
+        return with_outputs(body, call, yielded(call, name, outputs, standalone), standalone)
 
     return ProcedureMacro(name, inputs, outputs, "READ", expand, defaults)
 

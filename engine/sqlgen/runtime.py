@@ -306,17 +306,19 @@ def _too_deep(what: str, depth: int = MAX_DEPTH) -> str:
                      f"'{what} lists or maps nested deeper than {depth} levels'")
 
 
+def _pair(a: str, b: str) -> str:
+    """A pair of values as `cy_eq` and `cy_cmp` walk them, each with its kind."""
+    return f"{{'a': {a}, 'b': {b}, 'ka': cy_kind({a}), 'kb': cy_kind({b})}}"
+
+
 def _equality_macros() -> list[tuple[str, str]]:
     """cy_eq(a, b): Cypher's `=` in three-valued logic, over a list of pairs walked as `_expand_step` walks a
     key: a pair of lists (or of maps) of one shape becomes the pairs of their elements, of another shape a
     pair that is unequal (kind `CLOSE`); then the pairs compared as scalars are AND-ed (false if one is, else
     null if one is). A pair of lists or maps still left after `MAX_DEPTH` steps is refused."""
-    def pair(a: str, b: str) -> str:
-        return f"{{'a': {a}, 'b': {b}, 'ka': cy_kind({a}), 'kb': cy_kind({b})}}"
-
     unequal = f"{{'a': NULL::VARIANT, 'b': NULL::VARIANT, 'ka': {CLOSE}, 'kb': {CLOSE}}}"
     both_containers = "{0}ka IN (5, 6) AND {0}ka = {0}kb"
-    expanded = _expanded("cy_eq_step", f"[{pair('a', 'b')}]",
+    expanded = _expanded("cy_eq_step", f"[{_pair('a', 'b')}]",
                          "cy_kind(a) IN (5, 6) AND cy_kind(a) = cy_kind(b)", MAX_DEPTH)
     return [
         ("cy_eq_pair(a, b, ka, kb)",
@@ -325,7 +327,7 @@ def _equality_macros() -> list[tuple[str, str]]:
         ("cy_eq_step(t)", _expand_step("t", "p", lambda p: (
             f"CASE WHEN {both_containers.format(p + '.')} THEN CASE WHEN cy_shape({p}.a) <> cy_shape({p}.b)"
             f" THEN [{unequal}] ELSE list_transform(list_zip(cy_values({p}.a), cy_values({p}.b)),"
-            f" lambda q: {pair('q[1]', 'q[2]')}) END ELSE [{p}] END"))),
+            f" lambda q: {_pair('q[1]', 'q[2]')}) END ELSE [{p}] END"))),
         # `=` where one side is known to be no list or map: no walk
         ("cy_eq_scalar(a, b)", _scalar_eq("a", "b", "cy_kind(a)", "cy_kind(b)")),
         ("cy_eq(a, b)",
@@ -363,21 +365,18 @@ def _comparison_macros() -> list[tuple[str, str]]:
     as `cy_eq` is (ADR-0077, ADR-0087): a pair of lists becomes the pairs of their elements (as far as the
     shorter goes) and a pair of kind `LENGTHS`; the flattened pairs' codes, in order, hold the same first
     non-zero code as the nested comparison would find (NULL coded 2, so it decides too)."""
-    def pair(a: str, b: str) -> str:
-        return f"{{'a': {a}, 'b': {b}, 'ka': cy_kind({a}), 'kb': cy_kind({b})}}"
-
     lists = "{0}ka = 5 AND {0}kb = 5"
     def lengths(p: str) -> str:
         return (f"{{'a': sign(len(TRY_CAST({p}.a AS VARIANT[])) - len(TRY_CAST({p}.b AS VARIANT[])))::VARIANT,"
                 f" 'b': NULL::VARIANT, 'ka': {LENGTHS}, 'kb': {LENGTHS}}}")
-    expanded = _expanded("cy_cmp_step", f"[{pair('a', 'b')}]", "cy_kind(a) = 5 AND cy_kind(b) = 5", MAX_DEPTH)
+    expanded = _expanded("cy_cmp_step", f"[{_pair('a', 'b')}]", "cy_kind(a) = 5 AND cy_kind(b) = 5", MAX_DEPTH)
     return [
         ("cy_cmp_pair(a, b, ka, kb)",
          f"CASE WHEN ka = {LENGTHS} THEN TRY_CAST(a AS INTEGER) WHEN {lists.format('')} THEN"
          f" {_too_deep('comparing')} ELSE coalesce({_scalar_cmp('a', 'b', 'ka', 'kb')}, 2) END"),
         ("cy_cmp_step(t)", _expand_step("t", "p", lambda p: (
             f"CASE WHEN {lists.format(p + '.')} THEN list_append(list_transform(list_zip(TRY_CAST({p}.a AS"
-            f" VARIANT[]), TRY_CAST({p}.b AS VARIANT[]), true), lambda q: {pair('q[1]', 'q[2]')}),"
+            f" VARIANT[]), TRY_CAST({p}.b AS VARIANT[]), true), lambda q: {_pair('q[1]', 'q[2]')}),"
             f" {lengths(p)}) ELSE [{p}] END"))),
         ("cy_cmp(a, b)",
          "CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE [-1, 0, 1, NULL][coalesce(list_filter(list_transform("
