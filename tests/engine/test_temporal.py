@@ -220,7 +220,8 @@ def test_the_fast_path_agrees_with_the_general_parser(db, text):
 # node's properties they must give what the map literal of the same keys gives.
 STORED_MAPS = {
     "date": ["{year: 1984, month: 10, day: 11}", "{year: 1984, week: 10, dayOfWeek: 3}",
-             "{year: 2015, weekday: 2, week: 53}", "{year: 1984, quarter: 3, dayOfQuarter: 45}", "{Year: 1984, ordinalDay: 202}", "{year: 1984}",
+             "{year: 2015, weekday: 2, week: 53}", "{year: 1984, quarter: 3, dayOfQuarter: 45}",
+             "{Year: 1984, ordinalDay: 202}", "{year: 1984}",
              "{date: date('1984-10-11'), day: 28}", "{date: localdatetime('1984-10-11T12:00'), week: 2}"],
     "localtime": ["{hour: 12, minute: 31, second: 14, millisecond: 123, microsecond: 456, nanosecond: 789}",
                   "{hour: 12}", "{time: localtime('12:31:14.5'), minute: 3}"],
