@@ -13,17 +13,22 @@ relationship. The virtual elements are made by `apoc.create.vNode` / `vRelations
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from engine import types as t
 from engine.apoc.cypher import inner_query
+from engine.errors import UnsupportedFeature
 from engine.semantic import bound as b
 from engine.semantic.procedure_macros import ProcedureMacro, with_outputs, yielded
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import let
 from engine.syntax import ast
+
+_HELPER = re.compile(r"`__(?!graph_map_nodes`)(\w+)`")
+"""A helper variable of the body (backticked, unlike the arguments `__a0`, ...)."""
 
 _OUTPUTS = (("nodes", "LIST<NODE>"), ("relationships", "LIST<RELATIONSHIP>"))
 _NAME = "apoc.meta.graph.of"
@@ -69,12 +74,35 @@ def _expand(call: ast.CallProcedure, standalone: bool, params: Mapping[str, Any]
     if isinstance(graph, ast.Literal) and isinstance(graph.value, str):
         query = inner_query(_NAME, "graph", graph, ast.MapLiteral((), span=call.span), writes=False,
                             span=call.span, end="WITH")
-        gathered = (f"CALL () {{ WITH {{}} AS `__params` {query} RETURN apoc.agg.graph(`__out_value`) AS `__g` }}"
-                    f" {_BETWEEN} WITH *, `__g`.nodes AS `__ns`, `__g`.relationships + `__between` AS `__rs`")
+        gathered = f"CALL () {{ WITH {{}} AS `__params` {query} RETURN apoc.agg.graph(`__out_value`) AS `__g` }}"
+        if _adds_between(call.arguments[1], call):
+            gathered += f" {_BETWEEN} WITH *, `__g`.nodes AS `__ns`, `__g`.relationships + `__between` AS `__rs`"
+        else:
+            gathered += " WITH *, `__g`.nodes AS `__ns`, `__g`.relationships AS `__rs`"
     else:
         gathered = ("WITH *, `__graph_map_nodes`(__a0) AS `__ns`,"
                     " coalesce(__a0.relationships, []) AS `__rs`")
-    return with_outputs(f"{gathered} {_META}", call, chosen, standalone)
+    suffix = f"_{call.span.start}"  # two calls in one statement keep their helpers apart
+    body = _HELPER.sub(lambda found: f"`__{found[1]}{suffix}`", f"{gathered} {_META}")
+    return with_outputs(body, call, chosen, standalone, suffix)
+
+
+def _adds_between(config: ast.Expression, call: ast.CallProcedure) -> bool:
+    """The config's `addRelationshipsBetweenNodes` (true unless it says otherwise), which decides the query's
+    SQL: a literal map's boolean; a config the statement's text does not give is refused (its other keys,
+    `sample` and `maxRels`, change nothing here)."""
+    if not isinstance(config, ast.MapLiteral):
+        if isinstance(config, ast.Literal) and config.value is None:
+            return True
+        raise UnsupportedFeature(f"{_NAME} of a query with a config that is not a map literal (its"
+                                 " `addRelationshipsBetweenNodes` decides the query the engine compiles)", call.span)
+    given = dict(config.entries).get("addRelationshipsBetweenNodes")
+    if given is None:
+        return True
+    if not (isinstance(given, ast.Literal) and isinstance(given.value, bool)):
+        raise UnsupportedFeature(f"{_NAME} with an `addRelationshipsBetweenNodes` that is not true or false written"
+                                 " in the statement", call.span)
+    return given.value
 
 
 def _graph_map_nodes(c: ExpressionCompiler, f: b.BFunction) -> str:

@@ -91,10 +91,11 @@ def clauses_of(text: str, call: ast.CallProcedure) -> tuple[ast.Clause, ...]:
 
 
 def with_outputs(body: str, call: ast.CallProcedure, chosen: list[tuple[str, str]],
-                 standalone: bool) -> tuple[ast.Clause, ...]:
-    """The clauses of `body` (Cypher over `__a0`, ... that binds each output `o` as `__out_o`) followed by a
-    WITH naming the outputs `chosen` (`yielded`), the call's WHERE, and a RETURN of them when it stands alone."""
-    text = f"{body} WITH *, " + ", ".join(f"`__out_{field}` AS `{alias}`" for field, alias in chosen)
+                 standalone: bool, suffix: str = "") -> tuple[ast.Clause, ...]:
+    """The clauses of `body` (Cypher over `__a0`, ... that binds each output `o` as `__out_o` + `suffix`)
+    followed by a WITH naming the outputs `chosen` (`yielded`), the call's WHERE, and a RETURN of them when it
+    stands alone."""
+    text = f"{body} WITH *, " + ", ".join(f"`__out_{field}{suffix}` AS `{alias}`" for field, alias in chosen)
     if call.where is not None:
         text += " WHERE __where"
     if standalone:
