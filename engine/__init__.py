@@ -43,7 +43,7 @@ from engine.errors import (
     UnsupportedFeature,
     WalkLimitExceeded,
 )
-from engine.execute.results import COUNTER_NAMES, Result
+from engine.execute.results import COUNTER_NAMES, Result, Window
 from engine.host import warm_up
 from engine.span import Span
 from engine.values import (
@@ -103,6 +103,7 @@ __all__ = [
     "UnsupportedFeature",
     "Vector",
     "WalkLimitExceeded",
+    "Window",
     "connect",
     "java_double_text",
     "script_statements",

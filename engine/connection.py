@@ -19,7 +19,7 @@ from engine.errors import CypherError, DatabaseLocked, DatabaseNotFound, Unsuppo
 from engine.execute import macros, normal_forms, runtime_catalog, statement_cache
 from engine.execute.executor import Executor
 from engine.execute.profile import Profile, profiled_rows
-from engine.execute.results import Result, empty_counters
+from engine.execute.results import Result, Window, empty_counters
 from engine.execute.schema_info import describe_schema
 from engine.execute.statement_cache import StatementCache
 from engine.execute.transaction import ExplicitTransaction
@@ -86,8 +86,8 @@ compiler takes chains of about 2,000 terms (engine.limits.COMPILE_RECURSION)."""
 
 CHECKPOINT_WRITES = 500_000
 """An in-memory graph is checkpointed once its statements have made this many changes (the sum of their
-update counters) since the last checkpoint. DuckDB compresses row groups only when it checkpoints, and it
-never checkpoints an in-memory database by itself (a file is checkpointed as its WAL grows): scans over
+update counters) since the last checkpoint. DuckDB compresses row groups only when it fully checkpoints, and
+the in-memory host turns DuckDB's own automatic checkpoint off (it only vacuums; a file's is kept): scans over
 uncompressed row groups cost up to a third more. On the social graph (100k nodes, 1M relationships)
 shortest paths between 100 pairs took 142 ms before the checkpoint and 115 ms after it; the checkpoint
 itself 0.09 s."""
@@ -134,6 +134,16 @@ def _fails_its_transaction(method: Callable[..., T]) -> Callable[..., T]:
 def _timed(result: Result, started: float, binding: float) -> Result:
     """`result` with the statement's total time (since `started`) and its parsing and binding time."""
     result.timings.update(bind=binding, total=time.perf_counter() - started)
+    return result
+
+
+def _sliced(result: Result, window: Window | None) -> Result:
+    """`result` cut to `window` where its rows came whole (a plan's, a database command's): the same answer
+    as a windowed fetch, without ties (no later window resumes it exactly)."""
+    if window is not None:
+        result.more = len(result.rows) > window.offset + window.size
+        result.rows = result.rows[window.offset:window.offset + window.size]
+        result.repeatable = False
     return result
 
 
@@ -392,11 +402,13 @@ class Connection:
     @_fails_its_transaction
     @_bounded_depth
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *,
-                read_only: bool = False, timeout: float | None = None, graph: str | None = None) -> Result:
+                read_only: bool = False, timeout: float | None = None, graph: str | None = None,
+                window: Window | None = None) -> Result:
         """Run exactly one Cypher statement as one transaction. `timeout` (seconds) overrides the
         connection's for this statement: past it the statement is stopped, rolled back, and
         StatementTimeout raised. `graph` runs it on that graph of the database, as `USE graph` would
-        (ADR-0068): an MCP tool call or a page cell scoped to a graph."""
+        (ADR-0068): an MCP tool call or a page cell scoped to a graph. `window`: fetch only those rows of
+        the result (`Result.more`, `Result.resumable_at` say what follows; ADR-0088)."""
         statement = without_query_options(statement)
         mode, text = plan_prefix(statement)
         target = self._target(text)
@@ -406,22 +418,24 @@ class Connection:
                                          target.span, detail="ForbiddenDueToTransactionType").with_source(statement)
             if mode is not None:
                 raise UnsupportedFeature(f"{mode} of a database command", target.span).with_source(statement)
-            return self._administer(target, statement, read_only)
+            return _sliced(self._administer(target, statement, read_only), window)
         with self._using(target, graph):
-            return self._execute_here(statement, mode, text, params, read_only=read_only, timeout=timeout)
+            return self._execute_here(statement, mode, text, params, read_only=read_only, timeout=timeout,
+                                      window=window)
 
     def _execute_here(self, statement: str, mode: str | None, text: str, params: Mapping[str, Any] | None, *,
-                      read_only: bool, timeout: float | None) -> Result:
+                      read_only: bool, timeout: float | None, window: Window | None = None) -> Result:
         timeout = self._timeout(timeout)
         if mode is not None:
-            return self._planned(mode, statement, text, params, read_only=read_only, timeout=timeout)
+            return _sliced(self._planned(mode, statement, text, params, read_only=read_only, timeout=timeout), window)
         started = time.perf_counter()
         self._store.current()
         version = self._store.version
         kept = None if self._transaction.open else self._statements.lookup(statement, params, version)
         if kept is not None:
             self._before_read()
-            result = self._executor.run_compiled(*kept, statement, read_only=read_only, timeout=timeout)
+            result = self._executor.run_compiled(*kept, statement, read_only=read_only, timeout=timeout,
+                                                 window=window)
             if result is not None:
                 return _timed(result, started, 0.0)
         with parameter_reads.recording() as reads:
@@ -432,7 +446,7 @@ class Connection:
             with self._writing(bound):
                 bound = self._rebound(bound, _parsed(statement), params, statement)
                 result = _typed(self._after(self._executor.run(bound, statement, read_only=read_only,
-                                                               timeout=timeout)), bound)
+                                                               timeout=timeout, window=window)), bound)
         if self._store.version == version and not self._transaction.open:
             self._statements.remember(statement, params, reads, self._executor.compiled, version)
         return _timed(result, started, binding)
@@ -466,13 +480,16 @@ class Connection:
     @_bounded_depth
     def execute_script(self, text: str, params: Mapping[str, Any] | None = None, *,
                        read_only: bool = False, timeout: float | None = None,
-                       graph: str | None = None) -> list[Result]:
+                       graph: str | None = None, window: Window | None = None) -> list[Result]:
         """Run `;`-separated statements in order, each its own transaction (and with its own `timeout`);
-        error positions are relative to `text`. `graph`: each runs on that graph, as `execute`'s."""
+        error positions are relative to `text`. `graph`: each runs on that graph, as `execute`'s. `window`:
+        of the last statement's rows, fetch only those (as `execute`'s)."""
         results = []
-        for statement, span in _parsed_script(text):
+        statements = _parsed_script(text)
+        for number, (statement, span) in enumerate(statements, 1):
+            last = window if number == len(statements) else None
             if isinstance(statement, DatabaseCommand):
-                result = self._administer(statement, text, read_only)
+                result = _sliced(self._administer(statement, text, read_only), last)
                 result.statement = text[span.start:span.end]
                 results.append(result)
                 continue
@@ -486,7 +503,8 @@ class Connection:
                 with self._writing(bound):
                     bound = self._rebound(bound, statement, params, text)
                     result = _typed(self._after(self._executor.run(bound, text, read_only=read_only,
-                                                                   timeout=self._timeout(timeout))), bound)
+                                                                   timeout=self._timeout(timeout), window=last)),
+                                    bound)
             result.statement = text[span.start:span.end]
             results.append(_timed(result, started, binding))
         return results

@@ -3,7 +3,8 @@
     cookbook --version
     cookbook run [PAGE ...] [--cell NAME] [--update] [--db PATH] [--json FILE] [--html FILE]
     cookbook run [PAGE ...] --target URI [--target URI ...] [--cell NAME] [--json FILE] [--matrix FILE]
-    cookbook serve --db PATH [--tools PAGE ...] [--graph NAME] [--import-dir DIR] [--http [--host HOST]
+    cookbook serve --db PATH [--tools PAGE ...] [--graph NAME] [--import-dir DIR] [--max-rows N] [--max-bytes N]
+                   [--http [--host HOST]
                    [--port PORT] [--token TOKEN]
                    [--allowed-host NAME]]
     cookbook serve --db PATH --bolt [--host HOST] [--port PORT] [--user NAME] [--password PASSWORD]
@@ -32,6 +33,7 @@ from rich.text import Text
 import engine
 from runner.errors import PageError
 from runner.matrix_files import json_twin, load_notes
+from runner.mcp.sizing import DEFAULT_MAX_BYTES, DEFAULT_MAX_ROWS, Caps
 from runner.page import read_page
 from runner.page.model import Page
 from runner.run import ERROR, FAILED, PASSED, SKIPPED, UNRECORDED, PageOutcome, no_cells_error, run_page
@@ -121,6 +123,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--timeout", type=seconds_or_none, metavar="SECONDS", default=30.0,
                        help="stop a statement that runs longer than SECONDS: the tool call fails with a "
                             "timeout error, and the statement is rolled back (default: %(default)s; 0: no limit)")
+    serve.add_argument("--max-rows", type=positive_int, default=DEFAULT_MAX_ROWS, metavar="N",
+                       help=f"MCP: the most rows one tool result holds (default {DEFAULT_MAX_ROWS}); a longer result "
+                            "is truncated, says so, and gives a cursor for the rest")
+    serve.add_argument("--max-bytes", type=positive_int, default=DEFAULT_MAX_BYTES, metavar="N",
+                       help=f"MCP: the most bytes of JSON one tool result holds (default {DEFAULT_MAX_BYTES}, "
+                            "at least 2048)")
     serve.add_argument("--memory-limit", metavar="SIZE",
                        help="the most memory statements may use, e.g. 2GB (default: half the machine's, at "
                             "most 4 GiB); past it a statement fails and is rolled back")
@@ -332,6 +340,17 @@ def record_page(outcome: PageOutcome, console: Console, errors: Console) -> None
                            "page)", style="cyan"))
 
 
+def positive_int(text: str) -> int:
+    """`--max-rows` and `--max-bytes`: a whole number above 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, got {value}")
+    return value
+
+
 def serve_command(arguments: argparse.Namespace) -> int:
     """Run the MCP server until its client goes; a database that cannot be opened (another process holds
     it, or it is not a database) is a usage error."""
@@ -356,10 +375,15 @@ def serve_command(arguments: argparse.Namespace) -> int:
             print(problem, file=sys.stderr)
         return USAGE
     try:
+        caps = Caps(max_rows=arguments.max_rows, max_bytes=arguments.max_bytes)
+    except ValueError as error:
+        print(f"cookbook serve: error: {error}", file=sys.stderr)
+        return USAGE
+    try:
         serve(arguments.db, http=arguments.http, host=arguments.host, port=arguments.port or 8000,
               timeout=arguments.timeout, memory_limit=arguments.memory_limit, token=arguments.token,
               allowed_hosts=arguments.allowed_hosts, declarations=declarations, graph=arguments.graph,
-              import_dir=arguments.import_dir)
+              import_dir=arguments.import_dir, caps=caps)
     except (CannotOpenDatabase, UnsafeServe) as error:
         print(f"cookbook serve: error: {error}", file=sys.stderr)
         return USAGE

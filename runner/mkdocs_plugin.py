@@ -18,12 +18,20 @@ cell also says which other databases gave its recorded result, from the page's r
                                # site), or a URL (then the preview needs a network to draw diagrams)
           portability: ''      # the folder of the pages' portability matrices (PAGE.json), e.g.
                                # docs/portability; '' for none
+          live_pages: true     # `mkdocs serve` only: Run, Step and Play all on the pages (ADR-0090)
+          live_timeout: 30     # seconds a statement run from a page may take (0: no limit)
+          live_memory_limit: '' # DuckDB's memory limit for those, e.g. 1GB ('': the engine's default)
+
+Live pages: when it serves (never when it builds), the plugin starts `runner.live_endpoint` on loopback and
+writes its address and token into each page, where assets/live.js talks to it and preview.js puts the
+buttons on the cells and traces.
 """
 
 from __future__ import annotations
 
 import os
 import time
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +42,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page as MkDocsPage
 
+from runner.live_endpoint import LiveEndpoint, LiveSessions
 from runner.matrix_files import matrix_path
 from runner.page import parse_page
 from runner.page.front_matter import find_front_matter, read_front_matter
@@ -54,6 +63,8 @@ from runner.preview.portability import PagePortability, from_matrix
 
 BUNDLED = "bundled"
 ASSET_FOLDER = "assets/cookbook"
+SCRIPTS = ("live.js", "preview.js")
+"""The preview's scripts, in loading order: live.js sets up the backend preview.js's buttons call."""
 log = get_plugin_logger("cookbook")
 
 
@@ -64,6 +75,9 @@ class CookbookConfig(Config):
     mermaid = option.Type(str, default=BUNDLED)
     index = option.Type(bool, default=True)
     portability = option.Type(str, default="")
+    live_pages = option.Type(bool, default=True)
+    live_timeout = option.Type((int, float), default=30.0)
+    live_memory_limit = option.Type(str, default="")
 
 
 class CookbookPlugin(BasePlugin[CookbookConfig]):
@@ -71,14 +85,28 @@ class CookbookPlugin(BasePlugin[CookbookConfig]):
         self.root = Path.cwd()
         self.live: LiveRuns | None = None
         self.mermaid_file: Path | None = None
+        self.serving = False
+        self.endpoint: LiveEndpoint | None = None
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
-        """Defined so that `mkdocs serve` keeps this plugin, and its live cache, from build to build."""
+        """Defined so that `mkdocs serve` keeps this plugin, its live cache and its live endpoint, from build
+        to build."""
+        self.serving = command == "serve"
+
+    def on_shutdown(self) -> None:
+        if self.endpoint is not None:
+            self.endpoint.stop()
+            self.endpoint = None
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         self.root = Path(config.config_file_path).parent if config.config_file_path else Path.cwd()
         if self.config.live and self.live is None:
             self.live = LiveRuns(self.root / self.config.cache if self.config.cache else None)
+        if self.serving and self.config.live_pages and self.endpoint is None:
+            sessions = LiveSessions(Path(config.docs_dir), timeout=self.config.live_timeout or None,
+                                    memory_limit=self.config.live_memory_limit.strip() or None, root=self.root)
+            self.endpoint = LiveEndpoint(sessions).start()
+            log.info(f"live pages: Run, Step and Play all are served from {self.endpoint.url}")
         mermaid = self.config.mermaid.strip() or BUNDLED
         scripts = []
         self.mermaid_file = None
@@ -91,14 +119,14 @@ class CookbookPlugin(BasePlugin[CookbookConfig]):
             else:
                 log.warning(f"mermaid: no file {self.mermaid_file}; diagrams show as their source")
                 self.mermaid_file = None
-        scripts.append(f"{ASSET_FOLDER}/preview.js")
+        scripts.extend(f"{ASSET_FOLDER}/{name}" for name in SCRIPTS)
         config.extra_javascript.extend(script for script in scripts if script not in config.extra_javascript)
         if f"{ASSET_FOLDER}/preview.css" not in config.extra_css:
             config.extra_css.append(f"{ASSET_FOLDER}/preview.css")
         return config
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files:
-        for name in ("preview.css", "preview.js"):
+        for name in ("preview.css", *SCRIPTS):
             files.append(File.generated(config, f"{ASSET_FOLDER}/{name}", abs_src_path=str(ASSETS / name)))
         if self.mermaid_file is not None:
             files.append(File.generated(config, f"{ASSET_FOLDER}/mermaid.min.js",
@@ -127,7 +155,14 @@ class CookbookPlugin(BasePlugin[CookbookConfig]):
         status = self.statuses(recipe, Path(file.abs_src_path), Path(config.docs_dir))
         report(status, recipe)
         portability = self.matrix(recipe, Path(file.abs_src_path), Path(config.docs_dir))
-        return preview_markdown(recipe, status, portability)
+        return preview_markdown(recipe, status, portability) + self.live_element(file.src_uri)
+
+    def live_element(self, page: str) -> str:
+        """The page's id for live.js, and when the endpoint runs, its address and token."""
+        served = (f' data-endpoint="{escape(self.endpoint.url)}" data-token="{escape(self.endpoint.token)}"'
+                  if self.endpoint is not None else "")
+        return f'\n<div class="cb-live-page" data-page="{escape(page)}"{served} hidden></div>\n'
+
 
     def portability_folder(self) -> Path | None:
         return self.root / self.config.portability if self.config.portability.strip() else None

@@ -194,7 +194,7 @@ def run_cells(page: Page, connection: engine.Connection, *, only: str | None = N
         try:
             outcome = run_cell(page, cell, connection)
         except Exception as error:  # an engine error, or an engine bug: either way the cell failed
-            cell_error = _cell_error(error, cell, lines)
+            cell_error = error_at(error, cell, lines)
             failed_at = cell.name
             yield CellOutcome(cell, ERROR, error=cell_error, failure=cell_error.text(page.path, cell.name))
             if only is not None and cell.name == only:
@@ -262,8 +262,9 @@ def run_trace(page: Page, trace: Trace) -> CellOutcome:
     return CellOutcome(trace, FAILED, check=outcome, failure=text)
 
 
-def _cell_error(error: Exception, cell: Cell, lines: list[str]) -> CellError:
-    """The engine's error at the page's line and column, and so is every position its message names."""
+def error_at(error: Exception, cell: Cell, lines: list[str]) -> CellError:
+    """The engine's error at the page's line and column, and so is every position its message names
+    (`lines`: the page's, for the line the error shows)."""
     if not isinstance(error, engine.CypherError):
         return CellError(type(error).__name__, str(error) or repr(error), cell.line)
     message = error.message_at(lambda span: "{}:{}".format(*page_position(cell, span)))

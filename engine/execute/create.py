@@ -7,6 +7,7 @@ from typing import Any
 
 from engine import types as t
 from engine.errors import CypherTypeError, UnsupportedFeature
+from engine.execute import end_labels
 from engine.execute.write_support import (
     NewId,
     WriterBase,
@@ -21,7 +22,7 @@ from engine.sqlgen.context import Parameters
 from engine.sqlgen.dynamic_labels import label_list_sql, single_type_sql
 from engine.sqlgen.expressions import ExpressionCompiler, entity_id_of
 from engine.sqlgen.generator import QueryCompiler
-from engine.sqlgen.relation import Relation
+from engine.sqlgen.relation import SEED_ROW, Relation
 from engine.sqlgen.runtime import error_sql
 from engine.syntax import ast
 from engine.types import Kind, is_storable, sql_type
@@ -72,6 +73,9 @@ class CreateWriter(WriterBase):
                 counters += self._insert_nodes(new_nodes, ranked, id_sql, node_base, rows)
                 counters += self._insert_relationships(hops, ranked, id_sql, rel_base, rows)
             self._record_created([*new_nodes, *new_rels])
+            if new_rels:
+                last = rel_base + rows * len(new_rels)
+                end_labels.relationships_added(self.run, f"r.id >= {rel_base} AND r.id < {last}")
         columns = [f"q.{v.column}" for v in relation.variables]
         new_variables: list[Variable] = []
         for node in new_nodes:
@@ -107,7 +111,10 @@ class CreateWriter(WriterBase):
     def _ranked(self, relation: Relation) -> tuple[Relation, int]:
         """The rows with `__rank`, their 1-based position in `__ord` order (new ids are numbered by it),
         and how many they are. A table of this statement whose `__ord` is already 1..n (what a clause
-        before leaves) is used as it is; anything else is numbered into a new table."""
+        before leaves) is used as it is, and so is the statement's seed row (one row, ranked 1 in the SQL);
+        anything else is numbered into a new table."""
+        if relation.sql == SEED_ROW:
+            return Relation("(SELECT 1::BIGINT AS __ord, 1::BIGINT AS __rank)", relation.variables), 1
         if relation.sql in self.run.dense:
             rows = self.run.row_counts[relation.sql]
             return Relation(f"(SELECT *, __ord AS __rank FROM {relation.sql})", relation.variables), rows
@@ -176,7 +183,7 @@ class CreateWriter(WriterBase):
             counters["labels_added"] += int(added)
         else:
             counters["labels_added"] += rows * sum(len(label_names(node.labels, node.span)) for node in nodes)
-        counters["properties_set"] += self._count_properties("nodes", columns, base, rows * len(nodes))
+        counters["properties_set"] += self._count_properties("nodes", columns, entries, base, rows, len(nodes))
         return counters
 
     def _insert_relationships(self, hops: list[tuple[b.BoundRelationship, b.BoundNode, b.BoundNode]],
@@ -191,7 +198,7 @@ class CreateWriter(WriterBase):
         self.run.execute(f"INSERT INTO rels (id, type, src, dst{''.join(', ' + c for c in columns)}) {select}",
                          parameters.values)
         counters["relationships_created"] += rows * len(hops)
-        counters["properties_set"] += self._count_properties("rels", columns, base, rows * len(hops))
+        counters["properties_set"] += self._count_properties("rels", columns, entries, base, rows, len(hops))
         return counters
 
     def _ensure_columns(self, entity: str, entries: list[list[tuple[str, b.BoundExpression]]]) -> None:
@@ -249,9 +256,16 @@ class CreateWriter(WriterBase):
                   f"{compiler.context.join_text()}")
         return select, columns
 
-    def _count_properties(self, table: str, columns: list[str], first_id: int, count: int) -> int:
+    def _count_properties(self, table: str, columns: list[str], entries: list[list[tuple[str, b.BoundExpression]]],
+                          first_id: int, rows: int, per_row: int) -> int:
+        """The properties the INSERT stored: counted from the statement itself when every value is a literal or
+        parameter that is not null (stored as given, or refused), else from the inserted rows."""
+        count = rows * per_row
         if not columns or not count:
             return 0
+        stored = [{key: value for key, value in element if value.type.kind is not Kind.NULL} for element in entries]
+        if all(_known_present(value) for values in stored for value in values.values()):
+            return rows * sum(len(values) for values in stored)
         present = " + ".join(f"({column} IS NOT NULL)::INTEGER" for column in columns)
         (total,) = self.run.fetchone(
             f"SELECT coalesce(sum({present}), 0) FROM {table} WHERE id >= {first_id} AND id < {first_id + count}")
@@ -310,6 +324,13 @@ class CreateWriter(WriterBase):
                 f" FROM rels WHERE id IN (SELECT {own_id} FROM {ranked.sql} AS {alias})")
             counters["properties_set"] += props
         return counters
+
+
+def _known_present(value: b.BoundExpression) -> bool:
+    """Whether a property value is known, before the statement runs, not to be null."""
+    if isinstance(value, b.BLiteral | b.BParameter):
+        return value.value is not None
+    return False
 
 
 def _labels_sql(node: b.BoundNode, compiler: ExpressionCompiler, parameters: Parameters) -> str:

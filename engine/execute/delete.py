@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from engine.execute import end_labels
 from engine.execute.write_support import WriterBase, WriteResult
 from engine.semantic import bound as b
 from engine.sqlgen.context import Parameters
@@ -62,11 +63,14 @@ class DeleteWriter(WriterBase):
                 f"(SELECT id FROM {rels.sql} UNION SELECT id FROM {extra.sql})", [])
         self._keep_tombstones(nodes, rels)
         if rels is not None:
+            end_labels.relationships_removing(self.run, rels.sql)
             (count,) = self.run.fetchone(f"SELECT count(*) FROM rels WHERE id IN (SELECT id FROM {rels.sql})")
             self.run.execute(f"DELETE FROM rels WHERE id IN (SELECT id FROM {rels.sql})")
             self.run.changes.touch("relationship", rels.sql)
             counters["relationships_deleted"] += count
         if nodes is not None:
+            if not clause.detach:  # a detached node has no relationship left
+                end_labels.nodes_removing(self.run, nodes.sql)
             (count,) = self.run.fetchone(f"SELECT count(*) FROM nodes WHERE id IN (SELECT id FROM {nodes.sql})")
             self.run.execute(f"DELETE FROM nodes WHERE id IN (SELECT id FROM {nodes.sql})")
             self.run.changes.touch("node", nodes.sql)

@@ -11,6 +11,7 @@ error rolls the whole statement back.
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -33,7 +34,7 @@ from engine.execute.level_walks import worth_walking_levels
 from engine.execute.prepare import prepare_step, run_level_walks
 from engine.execute.procedure_arguments import read_argument_values
 from engine.execute.profile import Profile
-from engine.execute.results import Result, empty_counters
+from engine.execute.results import Result, Window, empty_counters
 from engine.execute.schema_commands import run_schema_command
 from engine.execute.statement_cache import CompiledRead, compiled_read
 from engine.execute.statement_run import Chain, StatementRun
@@ -48,7 +49,7 @@ from engine.plan.rules.property_reads import Reads
 from engine.semantic import bound as b
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.generator import QueryCompiler, union_select
-from engine.sqlgen.relation import Relation
+from engine.sqlgen.relation import SEED_ROW, Relation
 from engine.storage.schema import GraphStore
 from engine.types import Kind
 
@@ -94,18 +95,21 @@ class Executor:
         self._trace: list[tuple[str, list[Any]]] | None = None
         self._timeout: float | None = None
         self._profile: Profile | None = None
+        self._window: Window | None = None
         self.compiled: CompiledRead | None = None
         """What the last `run` compiled, when it was a read whose SQL was one SELECT (statement_cache.py)."""
 
     def run(self, statement: b.BoundQuery | b.BSchemaCommand, text: str, *, read_only: bool = False,
             trace: list[tuple[str, list[Any]]] | None = None, timeout: float | None = None,
-            profile: Profile | None = None) -> Result:
+            profile: Profile | None = None, window: Window | None = None) -> Result:
         """Run a bound statement. With `trace`, every SQL statement is recorded there and the
         transaction is rolled back whatever happens (for `python -m engine explain`). With `timeout`,
-        a statement still running after that many seconds is interrupted and rolled back."""
+        a statement still running after that many seconds is interrupted and rolled back. With `window`,
+        only those rows of the result are fetched (`final_select`)."""
         self._trace = trace
         self._timeout = timeout
         self._profile = profile
+        self._window = window
         self.compiled = None
         with self._profiling(profile is not None):
             return self._run(statement, text, read_only)
@@ -140,11 +144,12 @@ class Executor:
     def _run_statement(self, statement: b.BoundQuery, text: str, read_only: bool) -> Result:
         writes = statement.updating
         try:
-            return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only, writes=writes)
+            return self._in_transaction(lambda run: self._run_query(run, statement, self._window), text, read_only,
+                                        writes=writes)
         except UnfusedRetry:
             self.compiled = None
-            return self._in_transaction(lambda run: self._run_query(run, statement), text, read_only, fuse=False,
-                                        writes=writes)
+            return self._in_transaction(lambda run: self._run_query(run, statement, self._window), text, read_only,
+                                        fuse=False, writes=writes)
 
     @contextlib.contextmanager
     def _optimizer_off(self, rule: str) -> Iterator[None]:
@@ -158,9 +163,10 @@ class Executor:
             self.connection.execute(f"SET disabled_optimizers = '{','.join(self._optimizers_off)}'")
 
     def run_compiled(self, compiled: CompiledRead, values: list[Any], text: str, *, read_only: bool = False,
-                     timeout: float | None = None) -> Result | None:
-        """Run a read compiled before (statement_cache.py) with `values` bound; None when its SELECT raised
-        an error that the clauses run one at a time must locate (the caller compiles it afresh)."""
+                     timeout: float | None = None, window: Window | None = None) -> Result | None:
+        """Run a read compiled before (statement_cache.py) with `values` bound (and only `window`'s rows
+        fetched); None when its SELECT raised an error that the clauses run one at a time must locate (the
+        caller compiles it afresh)."""
         self._trace = None
         self._timeout = timeout
         self._profile = None
@@ -168,9 +174,13 @@ class Executor:
 
         def body(run: StatementRun) -> Result:
             run.span, run.in_chain = compiled.span, compiled.fused
-            raw = run.fetch_rows(compiled.statement(self.connection), values)
-            rows = Decoder(self.connection, self.store.catalog).decode_results(raw, list(compiled.types))
-            return Result(list(compiled.columns), rows, empty_counters(), compiled.ordered)
+            result = Result(list(compiled.columns), [], empty_counters(), compiled.ordered,
+                            repeatable=compiled.repeatable)
+            windowed = window_values(window, values)
+            raw = run.fetch_rows(compiled.statement(self.connection, windowed=window is not None), windowed)
+            result.rows = Decoder(self.connection, self.store.catalog).decode_results(
+                split_window(result, raw, window), list(compiled.types))
+            return result
 
         try:
             return self._in_transaction(body, text, read_only, writes=False)
@@ -250,7 +260,8 @@ class Executor:
         result.timings["sql"] = run.sql_seconds
         return result
 
-    def _run_query(self, run: StatementRun, query: b.BoundQuery) -> Result:
+    def _run_query(self, run: StatementRun, query: b.BoundQuery, window: Window | None = None) -> Result:
+        """The statement's clauses, then its result rows (only `window`'s, when given)."""
         counters: Counter[str] = Counter()
         pending: Chain | None = None
         if len(query.parts) > 1:
@@ -260,33 +271,45 @@ class Executor:
                 counters += part_counters
                 relations.append(relation)
             relation = Relation(f"({union_select(query, relations)})", list(query.output))
-            values: list[Any] = []
         else:
             relation, counters, pending = self._run_clauses(run, query.parts[0], final=True)
-            values = pending.parameters.values if pending is not None else []
             if pending is not None:
                 run.enter(pending)
-        output = query.output
-        if not query.columns or not output:
+        if not query.columns or not query.output:
             if pending is not None:  # reads that end in FINISH still run: an error they raise is raised
                 run.settle(relation, pending)
-            rows: list[tuple[Any, ...]] = []
+            result = Result(list(query.columns), [], ordered=query.ordered)
         else:
-            sql = f"SELECT {result_columns(output)} FROM {relation.sql} ORDER BY {relation.order}"
-            # a read that ran no SQL before this SELECT, and a fused one: compiled anew, the same SQL (ADR-0044)
-            one_select = pending is not None and not run.begun and run.fuse and not query.updating
-            started = time.perf_counter()
-            raw = run.fetch_rows(sql, values)
-            types = [v.type for v in output]
-            rows = Decoder(self.connection, self.store.catalog).decode_results(raw, types)
-            if run.profile is not None:
-                run.profile.finished(len(rows), time.perf_counter() - started)
-            if one_select:
-                self.compiled = compiled_read(sql, values, pending.parameters.slots, types, query.columns,
-                                              query.ordered, pending.span, pending.clauses > 1)
-        result_counters = empty_counters()
-        result_counters.update(counters)
-        return Result(list(query.columns), rows, result_counters, query.ordered)
+            result = self._fetch_result(run, query, relation, pending, window)
+        result.counters = empty_counters()
+        result.counters.update(counters)
+        return result
+
+    def _fetch_result(self, run: StatementRun, query: b.BoundQuery, relation: Relation, pending: Chain | None,
+                      window: Window | None) -> Result:
+        """The result's rows, fetched in order (a window's, unless PROFILE counts every row) and decoded; a read
+        whose rows are this one SELECT is kept compiled for reuse (ADR-0044)."""
+        output = query.output
+        values = pending.parameters.values if pending is not None else []
+        sql = final_select(output, relation)
+        # a read that ran no SQL before this SELECT, and a fused one: compiled anew, the same SQL (ADR-0044)
+        one_select = pending is not None and not run.begun and run.fuse and not query.updating
+        result = Result(list(query.columns), [], ordered=query.ordered, repeatable=one_select and not volatile(sql))
+        window = window if run.profile is None else None
+        started = time.perf_counter()
+        raw = run.fetch_rows(sql if window is None else final_select(output, relation, len(values)),
+                             window_values(window, values))
+        types = [v.type for v in output]
+        result.rows = Decoder(self.connection, self.store.catalog).decode_results(
+            split_window(result, raw, window), types)
+        if run.profile is not None:
+            run.profile.finished(len(result.rows), time.perf_counter() - started)
+        if one_select:
+            assert pending is not None
+            self.compiled = compiled_read(sql, final_select(output, relation, len(values)), values,
+                                          pending.parameters.slots, types, query.columns, query.ordered,
+                                          pending.span, pending.clauses > 1, result.repeatable)
+        return result
 
     def run_single(self, run: StatementRun, query: b.BoundSingleQuery, relation: Relation | None = None,
                     read: ReadClause | None = None) -> tuple[Relation, Counter[str]]:
@@ -304,7 +327,7 @@ class Executor:
         counters, and the chain of fused clauses whose SELECT the relation is, when it is not a table yet.
         With `final`, the query is the statement's: its last clause's rows go straight to the result."""
         counters: Counter[str] = Counter()
-        relation = relation or Relation("(SELECT 1::BIGINT AS __ord)", [], constant_order=True)
+        relation = relation or Relation(SEED_ROW, [], constant_order=True)
         plan = plan_single_query(query, fuse=read is None and run.fuse, final=final)
         pending: Chain | None = None
         writer = Writer(run)
@@ -422,7 +445,7 @@ class Executor:
         """Consecutive CREATE clauses over at most one row create the same elements with the same ids
         as one CREATE of all their paths; run them as one batch (a script of hundreds of CREATEs is
         common). With more rows the ids would interleave differently, so they stay separate."""
-        (rows,) = run.fetchone(f"SELECT count(*) FROM {relation.sql}")
+        (rows,) = (1,) if relation.sql == SEED_ROW else run.fetchone(f"SELECT count(*) FROM {relation.sql}")
         if rows > 1:
             return first
         paths = list(first.paths)
@@ -443,6 +466,45 @@ class Executor:
             raise ConstraintViolation(
                 "cannot delete a node that still has relationships; delete them first or use DETACH DELETE",
                 run.span, detail="DeleteConnectedNode")
+
+
+def final_select(output: list[Any], relation: Relation, windowed: int | None = None) -> str:
+    """The SELECT of a statement's result rows, in their order. `windowed` (the number of values bound
+    before): only the rows of a window, its size and offset the last two values (`window_values`), and for
+    each row its group among rows tied in that order (DuckDB's rank() over the same keys, so ties are
+    DuckDB's, never a guess made in Python)."""
+    columns, order = result_columns(output), relation.order
+    if windowed is None:
+        return f"SELECT {columns} FROM {relation.sql} ORDER BY {order}"
+    return (f"SELECT {columns}, rank() OVER (ORDER BY {order}) AS __tie FROM (SELECT * FROM {relation.sql}"
+            f" ORDER BY {order} LIMIT ${windowed + 1}::BIGINT + 1 OFFSET ${windowed + 2}::BIGINT) ORDER BY {order}")
+
+
+def window_values(window: Window | None, values: list[Any]) -> list[Any]:
+    """The values the result's SELECT binds: `values`, and a window's size and offset after them."""
+    return values if window is None else [*values, window.size, window.offset]
+
+
+def split_window(result: Result, raw: list[tuple[Any, ...]], window: Window | None) -> list[tuple[Any, ...]]:
+    """The rows of a windowed SELECT without their tie groups (set on `result`, with `more` when the row past
+    the window came too); `raw` as it is without a window."""
+    if window is None:
+        return raw
+    result.ties = [row[-1] for row in raw]
+    result.more = len(raw) > window.size
+    return [row[:-1] for row in raw[:window.size]]
+
+
+VOLATILE_SQL = re.compile(r"\b(?:now|random|uuid|gen_random_uuid|current_timestamp|get_current_timestamp|"
+                          r"get_current_time|current_date|current_time|today|setseed)\b", re.IGNORECASE)
+"""DuckDB's functions whose value changes from one run to the next: the clock (Cypher's `datetime()`,
+`timestamp()`, ... read `now()`), `rand()`, `randomUUID()` and the APOC functions made of them."""
+
+
+def volatile(sql: str) -> bool:
+    """Whether a SELECT may give other rows when run again on the same data (it reads the clock or draws at
+    random). The check reads the SQL the engine wrote, so whatever function compiled to these is caught."""
+    return VOLATILE_SQL.search(sql) is not None
 
 
 def _check_no_sequential_sets(run: StatementRun, writer: Writer, clause: b.BSet, relation: Relation) -> None:

@@ -33,6 +33,8 @@ class IndexKind:
     """Remove what the index keeps beside its catalog row."""
     create_statement: Callable[[IndexInfo], str] | None = None
     config: Callable[[IndexInfo], dict[str, Any]] | None = None
+    analyzers: tuple[str, ...] = ()
+    """The analyzers an index of the kind may name in `fulltext.analyzer`."""
 
 
 INDEX_KINDS: dict[str, IndexKind] = {}

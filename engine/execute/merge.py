@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from typing import Any
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
@@ -17,7 +18,7 @@ from engine.semantic import bound as b
 from engine.sqlgen.dynamic_labels import label_list_sql
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.keys import group_key_parts
-from engine.sqlgen.relation import Relation
+from engine.sqlgen.relation import SEED_ROW, Relation
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import let
 
@@ -29,11 +30,15 @@ class MergeWriter(WriterBase):
 
     def merge(self, clause: b.BMerge, relation: Relation) -> WriteResult:
         path = clause.path
-        table = self.stored_rows(relation)
+        table = relation if relation.sql == SEED_ROW else self.stored_rows(relation)  # the seed row is a constant
         self._check_merge_sets(clause, table)
         queries, compiler, alias, parameters = self.compiler(table)
         match_sql, _ = queries.pattern_rows([path], table, compiler, alias)
         matched = self.run.materialize(f"({match_sql})", [], parameters.values)
+        if self._row_count(table) <= 1 and self.run.row_counts[matched.sql]:
+            # the one row matched: nothing to create, so no keys, groups or inserts (ADR-0085)
+            nothing = self.create_paths([path], table, ranked_rows=0)  # its variables; no SQL runs
+            return self._merged(clause, table, matched, nothing, None, relation.variables, Counter())
         unmatched = Relation(f"(SELECT * FROM {table.sql} WHERE __ord NOT IN (SELECT __parent FROM {matched.sql}))",
                              relation.variables)
         keyed, key_names = self._keyed_rows(path, unmatched)
@@ -47,26 +52,43 @@ class MergeWriter(WriterBase):
         created = self.create_paths(
             [path], Relation(f"(SELECT t.*, r.__rank FROM {table.sql} AS t JOIN {representatives.sql} AS r"
                              f" ON t.__ord = r.__rep)", relation.variables), ranked_rows=creating)
-        counters: Counter[str] = Counter(created.counters)
-        new_variables = [v for v in created.relation.variables if all(v is not w for w in relation.variables)]
-        old = [v.column for v in relation.variables]
-        new = [v.column for v in new_variables]
-        matched_rows = (f"SELECT {column_list('t', old)}{column_list('m', new)}false AS __created, t.__ord AS __o1,"
-                        f" m.__k AS __o2 FROM {table.sql} AS t JOIN {matched.sql} AS m ON m.__parent = t.__ord")
         join_keys = " AND ".join(f"u.{k} IS NOT DISTINCT FROM r.{k}" for k in key_names) or "true"
-        created_rows = (f"SELECT {column_list('u', old)}{column_list('c', new)}u.__ord = r.__rep AS __created,"
-                        f" u.__ord AS __o1, 0 AS __o2 FROM {keyed.sql} AS u JOIN {representatives.sql} AS r"
-                        f" ON {join_keys} JOIN {created.relation.sql} AS c ON c.__ord = r.__rep")
+        created_rows = (f" FROM {keyed.sql} AS u JOIN {representatives.sql} AS r ON {join_keys}"
+                        f" JOIN {created.relation.sql} AS c ON c.__ord = r.__rep")
+        return self._merged(clause, table, matched, created, created_rows, relation.variables,
+                            Counter(created.counters), creating)
+
+    def _merged(self, clause: b.BMerge, table: Relation, matched: Relation, created: WriteResult,
+                created_rows: str | None, variables: list[Any], counters: Counter[str],
+                creating: int = 0) -> WriteResult:
+        """The rows after MERGE, matched then created in row order, with ON CREATE and ON MATCH run on theirs.
+        `created`: what `create_paths` made, and `created_rows` the FROM of the rows that take its elements
+        (None: nothing was to be created). A side with no rows is known empty, and one with every row is the
+        table itself, whose row count the SET reads (`Relation.rows`)."""
+        new_variables = [v for v in created.relation.variables if all(v is not w for w in variables)]
+        old = [v.column for v in variables]
+        new = [v.column for v in new_variables]
+        combined_sql = (f"SELECT {column_list('t', old)}{column_list('m', new)}false AS __created, t.__ord AS __o1,"
+                        f" m.__k AS __o2 FROM {table.sql} AS t JOIN {matched.sql} AS m ON m.__parent = t.__ord")
+        if created_rows is not None:
+            combined_sql += (f" UNION ALL SELECT {column_list('u', old)}{column_list('c', new)}u.__ord = r.__rep"
+                             f" AS __created, u.__ord AS __o1, 0 AS __o2{created_rows}")
         combined_sql = (f"(SELECT * EXCLUDE (__o1, __o2), row_number() OVER (ORDER BY __o1, __o2) AS __ord FROM"
-                        f" ({matched_rows} UNION ALL {created_rows}))")
+                        f" ({combined_sql}))")
         if not (clause.on_create or clause.on_match):  # read once, by the next clause: not stored
             return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined_sql})",
-                                        relation.variables + new_variables), counters)
-        combined = self.run.materialize(combined_sql, relation.variables + new_variables, dense=True)
-        for items, created_flag in ((clause.on_create, "true"), (clause.on_match, "false")):
+                                        variables + new_variables), counters)
+        combined = self.run.materialize(combined_sql, variables + new_variables, dense=True)
+        matched_all = creating == 0
+        # rows that share a pattern with an earlier row match what it created: only one row per pattern creates
+        created_all = self.run.row_counts[matched.sql] == 0 and creating == self._row_count(table)
+        for items, created_flag in ((clause.on_create, True), (clause.on_match, False)):
             if items:
-                subset = Relation(f"(SELECT * FROM {combined.sql} WHERE __created = {created_flag})",
-                                  combined.variables)
+                every = created_all if created_flag else matched_all
+                none = matched_all if created_flag else created_all
+                subset = combined if every else Relation(
+                    f"(SELECT * FROM {combined.sql} WHERE __created = {str(created_flag).lower()})",
+                    combined.variables, rows=0 if none else None)
                 counters += self.set_items(items, subset).counters
         return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined.sql})", combined.variables),
                            counters)
@@ -113,7 +135,7 @@ class MergeWriter(WriterBase):
         return bool(found)
 
     def _row_count(self, table: Relation) -> int:
-        counted = self.run.row_counts.get(table.sql)
+        counted = 1 if table.sql == SEED_ROW else self.run.row_counts.get(table.sql)
         if counted is None:
             (counted,) = self.run.fetchone(f"SELECT count(*) FROM {table.sql}")
         return counted

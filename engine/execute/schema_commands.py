@@ -384,7 +384,8 @@ def drop_index(run: StatementRun, command: b.BSchemaCommand) -> Result:
 
 def fulltext_options(command: b.BSchemaCommand, options: ast.Expression | None) -> str:
     """A full-text index's OPTIONS as the JSON text the catalog keeps: `indexConfig` with
-    `fulltext.analyzer` (only `standard-no-stop-words`, the default, is implemented) and
+    `fulltext.analyzer` (one of the analyzers the full-text package registers, default
+    `standard-no-stop-words`) and
     `fulltext.eventually_consistent` (accepted; the index is always current), `indexProvider` fulltext-1.0."""
     config: dict[str, Any] = {"fulltext.analyzer": FULLTEXT_ANALYZER, "fulltext.eventually_consistent": False}
     if options is None:
@@ -400,9 +401,11 @@ def fulltext_options(command: b.BSchemaCommand, options: ast.Expression | None) 
     if not isinstance(given, dict) or set(given) - set(config):
         raise CypherArgumentError("a fulltext index's indexConfig takes `fulltext.analyzer` and "
                                   "`fulltext.eventually_consistent`", options.span, detail="InvalidArgumentValue")
-    if given.get("fulltext.analyzer", FULLTEXT_ANALYZER) != FULLTEXT_ANALYZER:
-        raise UnsupportedFeature(f"the fulltext analyzer {given['fulltext.analyzer']!r} (only "
-                                 f"{FULLTEXT_ANALYZER!r} is implemented)", options.span)
+    kind = INDEX_KINDS.get("fulltext")
+    known = kind.analyzers if kind is not None else (FULLTEXT_ANALYZER,)
+    if given.get("fulltext.analyzer", FULLTEXT_ANALYZER) not in known:
+        raise UnsupportedFeature(f"the fulltext analyzer {given['fulltext.analyzer']!r} (implemented: "
+                                 f"{', '.join(sorted(known))})", options.span)
     if not isinstance(given.get("fulltext.eventually_consistent", False), bool):
         raise CypherArgumentError("fulltext.eventually_consistent must be a boolean", options.span,
                                   detail="InvalidArgumentValue")

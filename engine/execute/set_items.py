@@ -10,6 +10,7 @@ from typing import Any
 
 from engine import types as t
 from engine.errors import CypherTypeError
+from engine.execute import end_labels
 from engine.execute.write_support import (
     WriterBase,
     WriteResult,
@@ -95,6 +96,14 @@ class SetWriter(WriterBase):
                             f" bool_or({name} IS NULL) AS {name}__removes" for name in names)
         return self.run.materialize(f"(SELECT id, {columns} FROM {rows_sql} GROUP BY id)", [], parameters)
 
+    def _one_target(self, rows_sql: str, table: str, column: str, values: Sequence[Any]) -> tuple[Relation, int]:
+        """`_per_target` and `_properties_set` for the assignment of one row, in one SQL statement: its target
+        is written once, so it counts 1 when it gets a value or loses one, and the table keeps it only then
+        (writing null where there is none changes nothing), so the table's rows are the count (ADR-0085)."""
+        rows = self.run.materialize(f"(SELECT r.id, r.v FROM {rows_sql} AS r JOIN {table} AS e ON e.id = r.id"
+                                    f" WHERE r.v IS NOT NULL OR e.{column} IS NOT NULL)", [], values)
+        return rows, self.run.row_counts[rows.sql]
+
     def _properties_set(self, rows: Relation, table: str, columns: list[str], names: list[str]) -> int:
         """Neo4j's propertiesSet for `_per_target` rows about to be written to `columns`: every value set,
         plus one per target that loses a property it has (setting null where there is no value counts 0)."""
@@ -110,6 +119,8 @@ class SetWriter(WriterBase):
         recurs, not as many as there are rows); with targets of several variables, a row is a round.
         None when one pass gives the same result."""
         written = _written_keys(items)
+        if self._at_most_one_row(relation):  # a target recurs only over several rows
+            return None
         if not any(_reads_graph(item.value, written)
                    or (not isinstance(item.target, b.BVariable) and _reads_graph(item.target))
                    for item in items if item.kind in ("property", "all", "merge")):
@@ -134,6 +145,15 @@ class SetWriter(WriterBase):
         return [Relation(f"(SELECT * FROM {relation.sql} WHERE __ord IN"
                          f" (SELECT __ord FROM {ranked.sql} WHERE __round = {round_number}))", relation.variables)
                 for round_number in range(1, last + 1)]
+
+    def _at_most_one_row(self, relation: Relation) -> bool:
+        rows = self._known_rows(relation)
+        return rows is not None and rows <= 1
+
+    def _known_rows(self, relation: Relation) -> int | None:
+        """How many rows `relation` holds, when known without counting (a table of this statement, counted as
+        made, or a MERGE's side known empty)."""
+        return relation.rows if relation.rows is not None else self.run.row_counts.get(relation.sql)
 
     def targets(self, item: b.BoundSetItem, relation: Relation, value: b.BoundExpression | None = None,
                  column_types: dict[str, CypherType | None] | None = None) -> list[tuple[str, str, list[Any]]]:
@@ -386,13 +406,16 @@ class SetWriter(WriterBase):
             return counters
         column_type = self.store.catalog.column_type(entity, item.key)
         for target_entity, rows_sql, values in self.targets(item, relation, item.value, {entity: column_type}):
-            if target_entity != entity:
+            if target_entity != entity or self._known_rows(relation) == 0:  # no row: nothing to write
                 continue
             if skip_null:
                 rows_sql = f"(SELECT * FROM {rows_sql} WHERE v IS NOT NULL)"
-            rows = self._per_target(rows_sql, ["v"], values)
             table = "nodes" if entity == "node" else "rels"
-            count = self._properties_set(rows, table, [column], ["v"])
+            if self._at_most_one_row(relation):
+                rows, count = self._one_target(rows_sql, table, column, values)
+            else:
+                rows = self._per_target(rows_sql, ["v"], values)
+                count = self._properties_set(rows, table, [column], ["v"])
             # `s.v` is already in the column's representation (converted by `_targets`).
             checked = stored_value("s.v", column_type or t.ANY, column_type or t.ANY)
             self.run.execute(f"UPDATE {table} SET {column} = {checked} FROM {rows.sql} AS s WHERE {table}.id = s.id")
@@ -445,6 +468,8 @@ class SetWriter(WriterBase):
         changes = "NOT list_contains(n.labels, p.l)" if add else "list_contains(n.labels, p.l)"
         (count,) = self.run.fetchone(f"SELECT count(*) FROM (SELECT DISTINCT id, l FROM {pairs.sql}) AS p"
                                      f" JOIN nodes AS n ON n.id = p.id WHERE {changes}")
+        end_labels.labels_changing(self.run, f"(SELECT DISTINCT p.id, p.l FROM {pairs.sql} AS p JOIN nodes AS n"
+                                             f" ON n.id = p.id WHERE {changes})", added=add)
         per_node = f"(SELECT id, list(l ORDER BY __ord) AS ls FROM {pairs.sql} WHERE l IS NOT NULL GROUP BY id)"
         new_labels = ("list_concat(nodes.labels, list_filter(list_distinct_ordered(p.ls),"
                       " lambda l: NOT list_contains(nodes.labels, l)))" if add else

@@ -40,6 +40,8 @@ class CompiledRead:
     """A read statement's one SELECT, and how to read its rows."""
 
     sql: str
+    windowed_sql: str
+    """The same SELECT fetching a window of its rows (executor.final_select)."""
     values: tuple[Any, ...]
     """The values bound, with None at each parameter's slot (filled from the parameters of each run)."""
     slots: tuple[ParameterSlot, ...]
@@ -49,11 +51,19 @@ class CompiledRead:
     span: Span | None
     fused: bool
     """Whether the SELECT is several fused clauses (an error in it re-runs them one at a time)."""
+    repeatable: bool
+    """Whether it gives the same rows again on the same data (`Result.repeatable`)."""
     parsed: duckdb.Statement | None = field(default=None, compare=False)
     """The SELECT as DuckDB parsed it, kept at its first reuse: parsing our SQL text again would cost
     0.5–2 ms of every run (ADR-0046). A parsed statement is bound and planned afresh on each run."""
 
-    def statement(self, connection: duckdb.DuckDBPyConnection) -> duckdb.Statement:
+    parsed_windowed: duckdb.Statement | None = field(default=None, compare=False)
+
+    def statement(self, connection: duckdb.DuckDBPyConnection, *, windowed: bool = False) -> duckdb.Statement:
+        if windowed:
+            if self.parsed_windowed is None:
+                (self.parsed_windowed,) = connection.extract_statements(self.windowed_sql)
+            return self.parsed_windowed
         if self.parsed is None:
             (self.parsed,) = connection.extract_statements(self.sql)
         return self.parsed
@@ -118,12 +128,14 @@ class StatementCache:
             self._entries.popitem(last=False)
 
 
-def compiled_read(sql: str, values: list[Any], slots: list[ParameterSlot], types: list[CypherType],
-                  columns: list[str], ordered: bool, span: Span | None, fused: bool) -> CompiledRead:
+def compiled_read(sql: str, windowed_sql: str, values: list[Any], slots: list[ParameterSlot],
+                  types: list[CypherType], columns: list[str], ordered: bool, span: Span | None, fused: bool,
+                  repeatable: bool) -> CompiledRead:
     kept = list(values)
     for slot in slots:
         kept[slot.position] = None  # not the caller's value: it may be a large batch, or change
-    return CompiledRead(sql, tuple(kept), tuple(slots), tuple(types), tuple(columns), ordered, span, fused)
+    return CompiledRead(sql, windowed_sql, tuple(kept), tuple(slots), tuple(types), tuple(columns), ordered, span,
+                        fused, repeatable)
 
 
 def _same(a: Any, b: Any) -> bool:

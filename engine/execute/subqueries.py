@@ -302,6 +302,7 @@ class CallRun:
         if self.run.trace is not None:
             return
         self.run.connection.execute("ROLLBACK")
+        self.executor.store.write_undone()
         self.run.connection.execute("BEGIN TRANSACTION")
         self.executor.store.reload()
         self.run.deleted_nodes, self.run.deleted_any = state

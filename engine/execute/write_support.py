@@ -33,8 +33,8 @@ def label_names(expression: ast.LabelExpression | None, span: Any) -> list[str]:
         return []
     if isinstance(expression, ast.LabelName):
         return [expression.name]
-    if isinstance(expression, ast.LabelAnd):
-        return label_names(expression.left, span) + label_names(expression.right, span)
+    if isinstance(expression, ast.LabelAnd):  # `:A:A` gives the node A once, as in Neo4j
+        return list(dict.fromkeys(label_names(expression.left, span) + label_names(expression.right, span)))
     raise CypherSyntaxError("label expressions with |, ! or % cannot be used to create nodes", span,
                             detail="InvalidLabelExpression")
 

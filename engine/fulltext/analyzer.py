@@ -100,7 +100,54 @@ ASCII_TEXT = "^[\\x00-\\x7F]*$"
 ASCII_TOKEN_PATTERN = f"_*(?:{_ASCII_CORE})(?:_+(?:{_ASCII_CORE}))*_*"
 
 
+# Java's Character.isWhitespace (WhitespaceTokenizer) and Unicode's White_Space (UnicodeWhitespaceTokenizer),
+# as the classes of what is not whitespace.
+_NOT_JAVA_WHITESPACE = (r"[^\t-\r\x{1C}-\x{1F} \x{1680}\x{2000}-\x{2006}\x{2008}-\x{200A}\x{2028}\x{2029}"
+                        r"\x{205F}\x{3000}]")
+_NOT_UNICODE_WHITESPACE = r"[^\t-\r \x{85}\x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}]"
+
+# Lucene's EnglishAnalyzer.ENGLISH_STOP_WORDS_SET (the `standard`, `english` and `stop` analyzers' stop
+# words), in the order its CharArraySet iterates them, which listAvailableAnalyzers shows.
+ENGLISH_STOP_WORDS = ("but", "be", "with", "such", "then", "for", "no", "will", "not", "are", "and", "their", "if",
+                      "this", "on", "into", "a", "or", "there", "in", "that", "they", "was", "is", "it", "an", "the",
+                      "as", "at", "these", "by", "to", "of")
+
+
+def _cut(tokens: str, lower: bool) -> str:
+    """Each token of the list `tokens` cut into 255-character tokens (the tokenizers' longest), lower-cased
+    when `lower`."""
+    case = "lower" if lower else ""
+    return (f"flatten(list_transform({tokens}, lambda y: CASE WHEN length(y) <= {MAX_TOKEN_LENGTH} THEN [{case}(y)]"
+            f" ELSE list_transform(range(0, length(y), {MAX_TOKEN_LENGTH}),"
+            f" lambda i: {case}(substr(y, i + 1, {MAX_TOKEN_LENGTH}))) END))")
+
+
+_STOP = "[" + ", ".join(sql_string(word) for word in ENGLISH_STOP_WORDS) + "]"
+
+TOKENIZERS: dict[str, str] = {
+    # LetterTokenizer, then LowerCaseFilter: runs of letters (Character.isLetter)
+    "letter": _cut(r"regexp_extract_all(text, '\p{L}+')", lower=True),
+    "whitespace": _cut(f"regexp_extract_all(text, {sql_string(_NOT_JAVA_WHITESPACE + '+')})", lower=False),
+    "unicode_whitespace": _cut(f"regexp_extract_all(text, {sql_string(_NOT_UNICODE_WHITESPACE + '+')})",
+                               lower=False),
+    "keyword": "[text]",
+}
+"""Tokenizers other than the standard one, as SQL over `text`: a VARCHAR[] of the terms in position order."""
+
+FILTERS: dict[str, str] = {
+    # StopFilter: a stop word leaves a NULL, so later terms keep their positions
+    "stop": f"list_transform(toks, lambda t: CASE WHEN list_contains({_STOP}, t) THEN NULL ELSE t END)",
+    # EnglishPossessiveFilter, StopFilter, PorterStemFilter (the terms are already lower case)
+    "english": (f"list_transform(toks, lambda t: CASE WHEN list_contains({_STOP}, ft_possessive(t)) THEN NULL"
+                f" ELSE ft_porter(ft_possessive(t)) END)"),
+}
+"""Token filters after the tokenizer, as SQL over the VARCHAR[] `toks`."""
+
 MACROS: list[tuple[str, str]] = [
+    # EnglishPossessiveFilter: a trailing 's (or ’s, ＇s) removed
+    ("ft_possessive(t)",
+     "CASE WHEN length(t) >= 2 AND t[length(t) - 1] IN ('''', '\u2019', '\uff07') AND right(t, 1) IN ('s', 'S')"
+     " THEN left(t, length(t) - 2) ELSE t END"),
     # The analyzed terms of a text, in position order: the tokens, cut at 255 characters, lower-cased.
     ("ft_tokens(text)",
      f"flatten(list_transform(regexp_extract_all(text, {sql_string(TOKEN_PATTERN)}), lambda x:"
@@ -118,3 +165,8 @@ MACROS: list[tuple[str, str]] = [
      f" ELSE list_transform(range(0, length(y), {MAX_TOKEN_LENGTH}),"
      f" lambda i: lower(substr(y, i + 1, {MAX_TOKEN_LENGTH}))) END)))) END"),
 ]
+
+MACROS += [(f"ft_tokens_{name}(text)", sql) for name, sql in TOKENIZERS.items()]
+MACROS += [(f"ft_value_tokens_{name}(texts)", f"flatten(list_transform(texts, lambda x: ft_tokens_{name}(x)))")
+           for name in TOKENIZERS]
+MACROS += [(f"ft_filter_{name}(toks)", sql) for name, sql in FILTERS.items()]

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.execute.changes import Scope, touched_ids
+from engine.fulltext import analyzers
 from engine.storage.schema import ENTITY_TABLES, IndexInfo
 from engine.types import CypherType, Kind
 
@@ -70,17 +71,26 @@ def refresh(run: StatementRun, index: IndexInfo, scope: Scope | None) -> None:
                        f" WHERE {where}")
     if not selects:
         return
-    # ASCII texts are cut without the full analyzer's pattern (analyzer.ASCII_TOKEN_PATTERN), the rest with
-    # it, in a statement of its own that runs only when such texts are there.
+    chosen = analyzers.for_index(index)
+    # The standard tokenizer cuts ASCII texts without its full pattern (analyzer.ASCII_TOKEN_PATTERN), the
+    # rest with it, in a statement of its own that runs only when such texts are there.
+    first = "ft_ascii_tokens(texts)" if chosen.tokenizer == analyzers.STANDARD \
+        else f"ft_value_tokens_{chosen.tokenizer}(texts)"
     tokens = run.materialize(
-        f"(SELECT id, field, texts, ft_ascii_tokens(texts) AS toks"
+        f"(SELECT id, field, texts, {first} AS toks"
         f" FROM ({' UNION ALL '.join(selects)}) WHERE texts IS NOT NULL)", [], parameters)
     if not run.row_counts[tokens.sql]:
         return
     (complex_texts,) = run.fetchone(f"SELECT count(*) FROM {tokens.sql} WHERE toks IS NULL")
     if complex_texts:
         run.execute(f"UPDATE {tokens.sql} SET toks = ft_value_tokens(texts) WHERE toks IS NULL")
-    run.execute(f"INSERT INTO ft_fields SELECT $1, id, field, len(toks), ft_norm_length(len(toks)) FROM {tokens.sql}",
+    # a filter leaves NULL where it dropped a stop word: not a term, not counted in the field's length, but
+    # its position taken
+    length = "len(toks)"
+    if chosen.filter is not None:
+        run.execute(f"UPDATE {tokens.sql} SET toks = ft_filter_{chosen.filter}(toks)")
+        length = "len(list_filter(toks, lambda t: t IS NOT NULL))"
+    run.execute(f"INSERT INTO ft_fields SELECT $1, id, field, {length}, ft_norm_length({length}) FROM {tokens.sql}",
                 [index.id])
     # a whole index is written in term order: a term's postings then sit in few row groups, which DuckDB
     # skips by their min and max (ADR-0049); later refreshes append
@@ -88,9 +98,9 @@ def refresh(run: StatementRun, index: IndexInfo, scope: Scope | None) -> None:
     run.execute(
         f"INSERT INTO ft_postings (idx, id, field, term, tf, positions, norm) SELECT $1, id, field, term,"
         f" count(*)::INTEGER, list(pos ORDER BY pos), any_value(norm)"
-        f" FROM (SELECT id, field, ft_norm_length(len(toks)) AS norm, unnest(toks) AS term,"
-        f" (generate_subscripts(toks, 1) - 1)::INTEGER AS pos FROM {tokens.sql}) GROUP BY id, field, term{order}",
-        [index.id])
+        f" FROM (SELECT id, field, ft_norm_length({length}) AS norm, unnest(toks) AS term,"
+        f" (generate_subscripts(toks, 1) - 1)::INTEGER AS pos FROM {tokens.sql}) WHERE term IS NOT NULL"
+        f" GROUP BY id, field, term{order}", [index.id])
 
 
 def drop(run: StatementRun, index: IndexInfo) -> None:

@@ -14,9 +14,10 @@ from typing import TYPE_CHECKING, Any
 from engine import types as t
 from engine.errors import CypherArgumentError, ProcedureError, UnsupportedFeature
 from engine.fulltext import falkordb
+from engine.fulltext.analyzers import ANALYZERS, for_index
 from engine.fulltext.query import parse_query
 from engine.fulltext.rewrite import rewrite
-from engine.fulltext.scoring import ScoreCompiler, analyze
+from engine.fulltext.scoring import ScoreCompiler
 from engine.procedures import Procedure, ProcedureField
 from engine.quoting import sql_string
 from engine.semantic import bound as b
@@ -86,13 +87,14 @@ def _query_rows(entity: str, procedure: str, output: str, find: IndexFinder = _n
         if not isinstance(options, dict) or set(options) - _OPTIONS:
             raise CypherArgumentError(f"Failed to invoke procedure `{procedure}`: options may hold limit, skip and "
                                       "analyzer", span, detail="InvalidArgumentValue")
-        if options.get("analyzer") not in (None, "standard-no-stop-words"):
-            raise UnsupportedFeature(f"{procedure} with the analyzer {options['analyzer']!r}", span)
+        analyzer = options.get("analyzer") or for_index(index).name
+        if analyzer not in ANALYZERS:
+            raise UnsupportedFeature(f"{procedure} with the analyzer {analyzer!r}", span)
         limit = _count_option(options, "limit", procedure)
         skip = _count_option(options, "skip", procedure)
         if translate is not None:
             text = translate(text, span)
-        query = rewrite(parse_query(text, index.properties, analyze, procedure))
+        query = rewrite(parse_query(text, index.properties, ANALYZERS[analyzer], procedure))
         scores = ScoreCompiler(index.id, queries.parameters).compile(query)
         queries.reads_fulltext = True
         page = ""
@@ -123,13 +125,17 @@ def procedures() -> list[Procedure]:
         "db.index.fulltext.listAvailableAnalyzers", (),
         (ProcedureField("analyzer", "STRING"), ProcedureField("description", "STRING"),
          ProcedureField("stopwords", "LIST OF STRING")),
-        sql=lambda: f"(SELECT 'standard-no-stop-words' AS analyzer, {sql_string(ANALYZER_DESCRIPTION)} AS description,"
-                    " []::VARCHAR[] AS stopwords, 1 AS __i)"))
+        sql=_analyzer_rows))
     return made
 
 
-ANALYZER_DESCRIPTION = ("The default analyzer. Same as the 'standard' analyzer, but with no stopwords.")
-"""Neo4j's description of the one analyzer the engine's full-text indexes have (`analyzer.py`)."""
+def _analyzer_rows() -> str:
+    """Neo4j's list of analyzers, in its order (by name)."""
+    rows = " UNION ALL ".join(
+        f"SELECT {sql_string(a.name)} AS analyzer, {sql_string(a.description)} AS description,"
+        f" {'[' + ', '.join(sql_string(w) for w in a.stopwords) + ']'}::VARCHAR[] AS stopwords, {number} AS __i"
+        for number, a in enumerate(sorted(ANALYZERS.values(), key=lambda a: a.name), start=1))
+    return f"({rows})"
 
 
 def _labelled_index(queries: QueryCompiler, label: Any, entity: str, procedure: str, span: Any) -> IndexInfo:

@@ -38,6 +38,9 @@ class Step:
     single_path_walks: frozenset[int] = frozenset()
     """The walks under the clause (variable-length relationships and quantified groups, by id) that hold at
     most one partial path per start, so need no cap (walk_branching.py)."""
+    implied_labels: dict[int, frozenset[str]] = field(default_factory=dict)
+    """Per node pattern under the clause (by id), the labels every relationship reaching it carries at that
+    end, whose test it leaves out (end_labels.py, ADR-0092)."""
     prepared: dict[int, str] = field(default_factory=dict)
     """Per procedure call (by id) that ran SQL before compiling (`Procedure.prepare`), its rows relation."""
     level_walks: dict[int, str] = field(default_factory=dict)

@@ -33,6 +33,7 @@ from engine.dbms import schema_visualization
 from engine.execute.index_kinds import IndexKind, register_index_kind
 from engine.fulltext import falkordb, maintain
 from engine.fulltext import procedures as fulltext_procedures
+from engine.fulltext.analyzers import ANALYZERS
 from engine.plugins import macros as _macros  # noqa: F401 - the macros come with the compiler
 from engine.procedures import register_built_in
 from engine.semantic import extensions, function_macros, procedure_macros
@@ -92,7 +93,8 @@ procedure_macros.PROCEDURE_MACROS.update({macro.name.lower(): macro
                                           for package in PROCEDURE_MACRO_PACKAGES for macro in package})
 function_macros.FUNCTION_MACROS.update(apoc_functions.macros())
 function_macros.FUNCTION_MACROS.update(function_macros.parse_macros(vector_type.LIST_CONVERSIONS))
-register_index_kind("fulltext", IndexKind("fulltext-1.0", refresh=maintain.refresh, drop=maintain.drop))
+register_index_kind("fulltext", IndexKind("fulltext-1.0", refresh=maintain.refresh, drop=maintain.drop,
+                                          analyzers=tuple(ANALYZERS)))
 register_index_kind("vector", IndexKind(vector_indexes.PROVIDER, create=vector_indexes.create_vector_index,
                                         create_statement=vector_indexes.create_statement,
                                         config=vector_indexes.index_config))

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.errors import DatabaseLocked, HolderLost
+from engine.execute.results import Window
 from engine.limits import Limits, refuse_deep_parameters
 from engine.sharing import wire
 from engine.sharing.address import socket_path
@@ -124,16 +125,16 @@ class SharedConnection:
         self._attach()
 
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *, read_only: bool = False,
-                timeout: float | None = None, graph: str | None = None) -> Any:
+                timeout: float | None = None, graph: str | None = None, window: Window | None = None) -> Any:
         refuse_deep_parameters(statement, params)
         return self._call("execute", statement, params, reads_only=read_only, read_only=read_only,
-                          timeout=self._timeout(timeout), graph=graph)
+                          timeout=self._timeout(timeout), graph=graph, window=window)
 
     def execute_script(self, text: str, params: Mapping[str, Any] | None = None, *, read_only: bool = False,
-                       timeout: float | None = None, graph: str | None = None) -> Any:
+                       timeout: float | None = None, graph: str | None = None, window: Window | None = None) -> Any:
         refuse_deep_parameters(text, params)
         return self._call("execute_script", text, params, reads_only=read_only, read_only=read_only,
-                          timeout=self._timeout(timeout), graph=graph)
+                          timeout=self._timeout(timeout), graph=graph, window=window)
 
     def explain(self, statement: str, params: Mapping[str, Any] | None = None) -> Any:
         refuse_deep_parameters(statement, params)

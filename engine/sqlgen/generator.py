@@ -82,6 +82,11 @@ class QueryCompiler:
         """The walks under the top-level clause that hold one partial path per start (walk_branching.py)."""
         return self._steps[0].single_path_walks if self._steps else frozenset()
 
+    @property
+    def implied_labels(self) -> dict[int, frozenset[str]]:
+        """Per node pattern under the top-level clause, the labels its test leaves out (plan/rules/end_labels.py)."""
+        return self._steps[0].implied_labels if self._steps else {}
+
     def prepared_rows(self, clause: b.BCallProcedure) -> str:
         """The rows of a procedure call the executor prepared (`Procedure.prepare`): only a top-level one."""
         rows = self._steps[0].prepared.get(id(clause)) if self._steps else None

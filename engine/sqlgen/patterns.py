@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
+from engine.plan.rules.end_labels import remaining
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters, SelectContext
 from engine.sqlgen.expressions import ExpressionCompiler, entity_id_of, equality_sql
 from engine.sqlgen.order import OrderKey
 from engine.sqlgen.walks import Hop, LevelSource, LevelWalk, Walk, frontier_walk, trail_walk
+from engine.syntax import ast
 from engine.types import Kind
 
 REL_BOTH_DIRECTIONS = ("(SELECT *, src AS _a, dst AS _b FROM rels UNION ALL "
@@ -229,7 +231,7 @@ class PatternCompiler:
                             element: b.BoundNode | b.BoundRelationship, id_sql: str) -> Iterator[str]:
         """Labels (types), the property map and the inline WHERE of a node or relationship pattern, each
         compiled as it is asked for."""
-        labels = element.labels if isinstance(element, b.BoundNode) else element.types
+        labels = self._tested_labels(element) if isinstance(element, b.BoundNode) else element.types
         if labels is not None:
             column = compiler.entity_column(entity, id_sql, "labels" if entity == "node" else "type")
             yield compiler.label_predicate(labels, column, relationship=entity != "node")
@@ -237,6 +239,12 @@ class PatternCompiler:
             yield from self._property_conditions(entity, id_sql, element.properties, compiler)
         if element.where is not None:
             yield f"coalesce({compiler.boolean(element.where)}, false)"
+
+    def _tested_labels(self, node: b.BoundNode) -> ast.LabelExpression | None:
+        """The node pattern's labels less those every relationship reaching it carries at that end
+        (plan/rules/end_labels.py, ADR-0092)."""
+        implied = self.compiler.queries.implied_labels.get(id(node))
+        return node.labels if implied is None else remaining(node.labels, implied)
 
     def _property_conditions(self, entity: str, id_sql: str, properties: b.BoundExpression,
                              compiler: ExpressionCompiler | None = None) -> Iterator[str]:
@@ -291,7 +299,7 @@ class PatternCompiler:
         named with nothing in the statement reading its properties or labels (which the MATCH would carry).
         Reached by a hop it needs no join, as every relationship's ends exist (not so mid-statement after a
         DELETE); a later read of its properties joins the node table then (`SelectContext.entity_row`)."""
-        if (node.labels is not None or node.properties is not None or node.where is not None
+        if (self._tested_labels(node) is not None or node.properties is not None or node.where is not None
                 or self.context.variable_sql(node.variable) is not None or self.context.tombstones):
             return False
         queries = self.compiler.queries
@@ -303,10 +311,22 @@ class PatternCompiler:
         source, near, far = HOP_COLUMNS[relationship.direction]
         alias = self._item(source, "r")
         self._condition(f"{alias}.{near} = {left}")
-        self.context.bind_variable(right_node.variable, f"{alias}.{far}")
-        if not right_node.variable.anonymous:
-            self.sql.outputs.append((right_node.variable.column, f"{alias}.{far}"))
+        self._free_node(right_node, f"{alias}.{far}")
         return self._bind_relationship(relationship, alias)
+
+    def _free_node(self, node: b.BoundNode, id_sql: str) -> None:
+        """Bind a free node (`_free`) to the column of the relationship end it is."""
+        self.context.bind_variable(node.variable, id_sql)
+        if not node.variable.anonymous:
+            self.sql.outputs.append((node.variable.column, id_sql))
+
+    def _end_node(self, node: b.BoundNode, end: str) -> None:
+        """The node a walk or a chain of hops ends at, whose id is `end`: a free node is that column, any other
+        is joined or bound and must equal it."""
+        if self._free(node):
+            self._free_node(node, end)
+        else:
+            self._condition(f"{end} = {self._node(node)}")
 
     def _bind_relationship(self, relationship: b.BoundRelationship, alias: str) -> str:
         """Bind a new relationship pattern joined as `alias`: its variable, order key, output and filters."""
@@ -390,8 +410,7 @@ class PatternCompiler:
             walk = Walk("walk", columns, f"SELECT s.id, []::BIGINT[]{seed_nodes} FROM (SELECT {left} AS id) AS s",
                         step, "w", "len(rels)", int(low), guarded=self._may_branch(relationship))
             alias = self._item(self._walk_sql(walk, left, right_node, frontier, node_after), "w", lateral=True)
-        right = self._node(right_node)
-        self._condition(f"{alias}.finish = {right}")
+        self._end_node(right_node, f"{alias}.finish")
         rels_sql = f"{alias}.rels"
         self.context.bind_variable(relationship.variable, rels_sql, hoistable=False)
         self.sql.order_keys.append(OrderKey(rels_sql, descending=True, list_valued=True))
@@ -417,8 +436,7 @@ class PatternCompiler:
             ids.append(f"{alias}.id")
             reached = f"{alias}.{far}"
             nodes.append(reached)
-        right = self._node(right_node)
-        self._condition(f"{reached} = {right}")
+        self._end_node(right_node, reached)
         rels_sql = f"[{', '.join(ids)}]" if ids else "[]::BIGINT[]"
         self.context.bind_variable(relationship.variable, rels_sql, hoistable=False)
         self.sql.order_keys.append(OrderKey(rels_sql, descending=True, list_valued=True))
@@ -610,11 +628,15 @@ class PatternCompiler:
     def _path(self, path: b.BoundPath) -> None:
         keep_nodes = path.variable is not None or path.mode == "acyclic"
         frontier = self._frontier(path)
-        node_ids = [self._node(path.nodes[0], scanned=True)]
+        free_start = self._starts_free(path)
+        node_ids = [] if free_start else [self._node(path.nodes[0], scanned=True)]
         rel_items: list[tuple[str, bool]] = []
         for index, link in enumerate(path.relationships):
             right_node = path.nodes[index + 1]
-            if isinstance(link, b.BoundGroup):
+            if free_start and index == 0:
+                assert isinstance(link, b.BoundRelationship)
+                rel_sql, is_list = self._hop_from_free_start(link, path.nodes[0], right_node, node_ids), False
+            elif isinstance(link, b.BoundGroup):
                 rel_sql, is_list = self._group(link, node_ids[-1], right_node, path.mode, keep_nodes, frontier), True
             else:
                 rel_sql = self._relationship(link, node_ids[-1], right_node, keep_nodes, frontier)
@@ -643,6 +665,26 @@ class PatternCompiler:
             ends = [self._partition_key(node, node_id) for node, node_id in
                     ((path.nodes[0], node_ids[0]), (path.nodes[-1], node_ids[-1]))]
             self.sql.selection = Selection(selector.kind, selector.k, *ends, f"len({rels_sql})")
+
+    def _starts_free(self, path: b.BoundPath) -> bool:
+        """Whether the path's first node is free (`_free`) and left by a single hop of a new relationship: the
+        relationship table is then scanned first and the node is its end column, with no node join."""
+        first = path.relationships[0] if path.relationships else None
+        return (isinstance(first, b.BoundRelationship) and first.length is None and path.selector is None
+                and self.context.variable_sql(first.variable) is None and self._free(path.nodes[0]))
+
+    def _hop_from_free_start(self, relationship: b.BoundRelationship, start: b.BoundNode, right_node: b.BoundNode,
+                             node_ids: list[str]) -> str:
+        """The first hop of a path whose first node is free (`_starts_free`): the node's id, the end column it
+        leaves from, is appended to `node_ids` and orders rows as a scanned node's id would."""
+        source, near, far = HOP_COLUMNS[relationship.direction]
+        alias = self._item(source, "r")
+        left = f"{alias}.{near}"
+        self._free_node(start, left)
+        self.sql.order_keys.append(OrderKey(left))
+        node_ids.append(left)
+        self._end_node(right_node, f"{alias}.{far}")
+        return self._bind_relationship(relationship, alias)
 
     def _partition_key(self, node: b.BoundNode, id_sql: str) -> str:
         """An end node's id as a key of the selector's partition: a bound variable not typed as a node keys by

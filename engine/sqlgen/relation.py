@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 
 from engine.semantic.scope import Variable
 
+SEED_ROW = "(SELECT 1::BIGINT AS __ord)"
+"""A statement's first clause reads this one row, which binds nothing."""
+
 
 @dataclass(frozen=True)
 class Carried:
@@ -39,6 +42,8 @@ class Relation:
     over them orders its rows by its own keys alone, with no constant leading its composite (`row_order`)."""
     table: bool = False
     """Whether `sql` names stored rows (a temporary table, a WITH's name) rather than being a SELECT."""
+    rows: int | None = None
+    """How many rows it holds, when that is known without counting (a MERGE's side known empty)."""
 
     def carried_columns(self, alias: str, variables: list[Variable] | None = None) -> list[str]:
         """The carried columns of `variables` (all by default), read through `alias`."""

@@ -135,7 +135,7 @@ def last_write(duck: duckdb.DuckDBPyConnection, database: str, entry: GraphEntry
     a default graph never written since last writes are recorded)."""
     row = duck.execute(f"SELECT value FROM {sql_identifier(database)}.{sql_identifier(entry.schema)}.graph_meta"
                        " WHERE key = 'last_write'").fetchone()
-    if row is not None:
+    if row is not None and row[0]:  # 0: never written (schema.py)
         return int(row[0])
     return entry.created or None
 

@@ -18,6 +18,7 @@ from typing import Literal
 import duckdb
 
 from engine.quoting import sql_identifier
+from engine.storage import end_labels
 from engine.storage.encoding import tag_key
 from engine.types import (
     ANY,
@@ -69,6 +70,9 @@ _BOOTSTRAP = (
     " property_type VARCHAR)",
     "INSERT INTO graph_meta VALUES ('format_version', 1), ('next_node_id', 0), ('next_rel_id', 0),"
     " ('next_schema_id', 1) ON CONFLICT DO NOTHING",
+    # the time of the last write (ADR-0068), 0 until the first: present from the start, so a write sets it
+    # with an UPDATE, a third of what an upsert costs DuckDB (ADR-0085)
+    "INSERT INTO graph_meta VALUES ('last_write', 0) ON CONFLICT DO NOTHING",
     # schema objects have ids, as SHOW INDEXES / CONSTRAINTS list them (added after the first files)
     "ALTER TABLE graph_indexes ADD COLUMN IF NOT EXISTS id BIGINT",
     "ALTER TABLE graph_constraints ADD COLUMN IF NOT EXISTS id BIGINT",
@@ -82,6 +86,8 @@ _BOOTSTRAP = (
     "ALTER TABLE ft_postings ADD COLUMN IF NOT EXISTS norm INTEGER",
     "UPDATE ft_postings SET norm = f.norm FROM ft_fields AS f WHERE ft_postings.norm IS NULL"
     " AND f.idx = ft_postings.idx AND f.id = ft_postings.id AND f.field = ft_postings.field",
+    # per relationship type, the labels its ends carry, counted (ADR-0092)
+    end_labels.CREATE,
 )
 
 DEFAULT_LOOKUP_INDEXES = (("index_343aff4e", "node"), ("index_f7700477", "relationship"))
@@ -156,24 +162,42 @@ class GraphStore:
         self._relationships_pending = False
         if not read_only:
             connection.execute(";\n".join(_BOOTSTRAP))  # one call: each is a round trip otherwise
-            self._create_default_indexes()
+            self._first_opening()
         self.catalog = self._load_catalog()
         self._catalog_at = _CATALOG_COMMITS.get(self._shared_as, 0)
         self._fan_out: dict[tuple[frozenset[str] | None, str], int] = {}
         self._fan_out_at: int | None = None
         """`most_relationships_per_node`'s answers, and the `_RELATIONSHIP_CHANGES` count they were made at."""
+        self._write_recorded = False
+        """Whether the open transaction has recorded its last write already (`allocate_ids` does)."""
+        self._end_labels: end_labels.EndLabels | None = None if not read_only or self._has_end_labels() \
+            else end_labels.UNKNOWN
+        """The end-label counts as the open transaction sees them, read when first asked for (None: not yet)."""
+        self.end_label_rows = 0
+        """Change rows of the counts this store wrote since it last folded them (execute/end_labels.py)."""
         self._transactions = 0
         """Statements that committed or rolled back here: all a compile reads of the store (the catalog, its
         statistics) is as it was while the count and `_RELATIONSHIP_CHANGES` are."""
 
-    def _create_default_indexes(self) -> None:
-        """A new graph gets Neo4j's two token lookup indexes, once (dropping them later is allowed)."""
-        created = self.connection.execute(
-            "INSERT INTO graph_meta VALUES ('default_indexes', 1) ON CONFLICT DO NOTHING RETURNING key").fetchall()
-        if created:
+    def _first_opening(self) -> None:
+        """What a graph gets once, the first time it is opened for writing (one flag each in graph_meta): a new
+        graph Neo4j's two token lookup indexes (dropping them later is allowed), and a graph made before the
+        end-label counts those counts (ADR-0092)."""
+        created = {key for (key,) in self.connection.execute(
+            "INSERT INTO graph_meta VALUES ('default_indexes', 1), ('end_labels', 1) ON CONFLICT DO NOTHING"
+            " RETURNING key").fetchall()}
+        if "end_labels" in created:
+            self.connection.execute(end_labels.COUNT_ALL)
+        if "default_indexes" in created:
             first = self.allocate_schema_ids(len(DEFAULT_LOOKUP_INDEXES))
             self._insert_indexes([IndexInfo(name, "lookup", entity, (), (), id=first + offset)
                                   for offset, (name, entity) in enumerate(DEFAULT_LOOKUP_INDEXES)])
+
+    def _has_end_labels(self) -> bool:
+        """Whether a graph opened read-only has end-label counts (one made before them has not)."""
+        (count,) = self.connection.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?"
+                                           " AND schema_name = current_schema()", [end_labels.TABLE]).fetchone() or (0,)
+        return bool(count)
 
     # -- catalog -------------------------------------------------------------------------------
 
@@ -217,9 +241,11 @@ class GraphStore:
     def reload(self) -> None:
         """Re-read the catalog, e.g. after a rolled-back statement undid a new column."""
         self._transactions += 1
+        self._write_recorded = False
         self._catalog_at = _CATALOG_COMMITS.get(self._shared_as, 0)
         self.catalog = self._load_catalog()
         self._fan_out.clear()  # a rolled-back statement's relationships may have been counted
+        self.end_labels_changed()
         self._relationships_pending = False
 
     # -- statistics ----------------------------------------------------------------------------
@@ -233,10 +259,23 @@ class GraphStore:
     def committed(self) -> None:
         """The statement's transaction (or a batch of it) committed."""
         self._transactions += 1
+        self._write_recorded = False
         self._catalog_at = _CATALOG_COMMITS[self._shared_as] = _CATALOG_COMMITS.get(self._shared_as, 0) + 1
         if self._relationships_pending:
             self.relationships_changed()
             self._relationships_pending = False
+
+    def end_labels(self) -> end_labels.EndLabels:
+        """Which labels every start and every end node of each relationship type carries, exactly as the
+        statement's transaction stands (ADR-0092): read again after any write changed the counts."""
+        if self._end_labels is None:
+            self._end_labels = end_labels.load(self.connection)
+        return self._end_labels
+
+    def end_labels_changed(self) -> None:
+        """A write changed the end-label counts, or a rollback or another connection's commit may have."""
+        if self._end_labels is not end_labels.UNKNOWN:
+            self._end_labels = None
 
     def node_count(self, label: str | None = None) -> int:
         """How many nodes the store holds (with `label`): counted now, for a plan's estimates."""
@@ -298,20 +337,32 @@ class GraphStore:
         return existing
 
     def record_write(self) -> None:
-        """Note the time of a write in the statement's transaction (ADR-0068): SHOW DATABASES' `lastWrite`."""
-        self.connection.execute("INSERT INTO graph_meta VALUES ('last_write', ?)"
-                                " ON CONFLICT DO UPDATE SET value = excluded.value", [time.time_ns() // 1000])
+        """Note the time of a write in the statement's transaction (ADR-0068): SHOW DATABASES' `lastWrite`;
+        nothing when the statement's id allocation noted it already."""
+        if self._write_recorded:
+            self._write_recorded = False
+            return
+        self.connection.execute("UPDATE graph_meta SET value = ? WHERE key = 'last_write'", [time.time_ns() // 1000])
+
+    def write_undone(self) -> None:
+        """The transaction so far was rolled back (a batch of CALL IN TRANSACTIONS): its last write with it."""
+        self._write_recorded = False
 
     # -- ids -----------------------------------------------------------------------------------
 
     def allocate_ids(self, entity: str, count: int) -> int:
-        """Reserve `count` consecutive ids; returns the first."""
+        """Reserve `count` consecutive ids; returns the first. The same UPDATE notes the time of the write
+        (`record_write`), which then need not run: one SQL statement for both (ADR-0085)."""
         if entity == "relationship":
             self.relationships_changed()
             self._relationships_pending = True
-        (after,) = self.connection.execute("UPDATE graph_meta SET value = value + ? WHERE key = ? RETURNING value",
-                                           [count, NEXT_ID_KEYS[entity]]).fetchone()
-        return int(after) - count
+        key = NEXT_ID_KEYS[entity]
+        rows = dict(self.connection.execute(
+            "UPDATE graph_meta SET value = CASE WHEN key = 'last_write' THEN ? ELSE value + ? END"
+            " WHERE key = ? OR key = 'last_write' RETURNING key, value",
+            [time.time_ns() // 1000, count, key]).fetchall())
+        self._write_recorded = True
+        return int(rows[key]) - count
 
     # -- schema objects ------------------------------------------------------------------------
 

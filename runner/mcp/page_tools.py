@@ -21,8 +21,9 @@ from pydantic import BaseModel, Field
 import engine
 from runner.errors import PageError
 from runner.mcp.result_graph import gather, keys_of, relationships_of
+from runner.mcp.sizing import Pager, Request
 from runner.mcp.tools import CypherTools, ToolFailure, counters_of
-from runner.mcp.values import JsonValue, row_to_json
+from runner.mcp.values import JsonValue
 from runner.page.model import Page, ToolDeclaration
 from runner.page.tools import SERVER_TOOLS
 
@@ -45,6 +46,10 @@ class TypedOutput(BaseModel):
                                                   "paths or as values, by id.")
     cypher: str = Field(description="The Cypher that ran: the cell's text.")
     counters: dict[str, int] = Field(description="Update counters, summed over the cell's statements.")
+    truncated: bool = Field(description="Whether rows were left out: a result holds at most the server's "
+                            "max rows and max bytes; `message` then says what to do.")
+    returned: int = Field(description="How many rows `rows` holds.")
+    message: str | None = Field(default=None, description="When truncated: what was left out and what to do.")
 
 
 OUTPUT_SCHEMA: dict[str, Any] = TypedOutput.model_json_schema()
@@ -69,13 +74,17 @@ class PageTools:
         parameters = checked_arguments(tool, dict(arguments or {}))
         hint = (f"{name} is declared read-only, and its cell writes: nothing was changed. The page that "
                 "declares it must say \"access\": \"write\" for it to run.")
+        request = Request(name, None, full_values=False)
         results = self.tools.run_cell(tool.cell.text, parameters, read_only=tool.read_only,
-                                      hints={engine.ReadOnlyViolation: hint}, graph=tool.cell.graph)
+                                      hints={engine.ReadOnlyViolation: hint}, graph=tool.cell.graph,
+                                      window=request.window(self.tools.caps))
         last = results[-1]
-        columns, rows = list(last.columns), last.fetchall()
-        seen = gather(columns, rows, tool.keys)
-        return {"columns": columns, "rows": [row_to_json(columns, row) for row in rows], "keys": keys_of(seen),
-                "relationships": relationships_of(seen), "cypher": tool.cell.text, "counters": summed(results)}
+        columns = list(last.columns)
+        page = Pager(self.tools.caps).page(request, columns, last, pages=False)
+        seen = gather(columns, last.rows[:len(page.rows)], tool.keys)
+        return {"columns": columns, "rows": list(page.rows), "keys": keys_of(seen),
+                "relationships": relationships_of(seen), "cypher": tool.cell.text, "counters": summed(results),
+                **page.fields()}
 
 
 def checked_arguments(tool: ToolDeclaration, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -79,8 +79,9 @@ def step_from_result(tool: str, payload: dict[str, Any] | None, error: str | Non
     if error is not None:
         return Step(tool, error=error.rstrip())
     payload = payload or {}
-    if "rows" not in payload:  # get_schema: one row of its fields
-        payload = {"columns": list(payload), "rows": [payload]}
+    if "rows" not in payload:  # get_schema: one row of its fields (`truncated` only when it was)
+        fields = {key: value for key, value in payload.items() if not (key == "truncated" and value is False)}
+        payload = {"columns": list(fields), "rows": [fields]}
     rows = payload["rows"]
     columns = list(payload.get("columns") or (rows[0] if rows else []))
     texts = [tuple(json_text(row.get(column)) for column in columns) for row in rows]
@@ -89,9 +90,10 @@ def step_from_result(tool: str, payload: dict[str, Any] | None, error: str | Non
     return Step(tool, columns, texts, len(texts), counters, ordered=ordered, seen=seen)
 
 
-def render_steps(steps: list[Step]) -> str:
-    """The recording's text, a blank line between steps, each line ending in a newline."""
-    return "\n".join(render_step(number, len(steps), step) for number, step in enumerate(steps, start=1))
+def render_steps(steps: list[Step], total: int | None = None) -> str:
+    """The recording's text, a blank line between steps, each line ending in a newline. With `total`,
+    `steps` are the first of a trace of that many (a live trace stepped so far)."""
+    return "\n".join(render_step(number, total or len(steps), step) for number, step in enumerate(steps, start=1))
 
 
 def render_step(number: int, total: int, step: Step) -> str:
@@ -205,20 +207,30 @@ def _lines(text: str) -> list[str]:
     return [line.rstrip() for line in text.strip().splitlines()]
 
 
-def check_steps(recorded: str, actual: list[Step]) -> Check:
+def check_steps(recorded: str, actual: list[Step], total: int | None = None) -> Check:
     """The recording against the replay's steps, as a Check: what `--update` writes, and what a diff
-    shows (unordered rows put in the recording's order, so only real differences show)."""
-    actual_text = render_steps(actual)
+    shows (unordered rows put in the recording's order, so only real differences show). With `total`,
+    `actual` are the first steps of a trace of that many, checked against as many recorded steps."""
+    actual_text = render_steps(actual, total)
     try:
         expected = read_steps(recorded)
     except UnreadableBlock as error:
         return Check(False, [f"the recorded trace cannot be read: {error}"], actual_text, actual_text)
+    if total is not None:
+        expected = expected[:len(actual)]
     reasons = compare_steps(expected, actual)
     shown = actual
     if reasons:
         aligned = [_aligned(was, now) for was, now in zip(expected, actual, strict=False)]
         shown = aligned + actual[len(expected):]
-    return Check(not reasons, reasons, actual_text, render_steps(shown))
+    return Check(not reasons, reasons, actual_text, render_steps(shown, total))
+
+
+def first_steps(recorded: str, count: int) -> str:
+    """The recording's text up to its step `count + 1` (all of it when it has no more steps)."""
+    lines = recorded.split("\n")
+    headers = [index for index, line in enumerate(lines) if STEP_HEADER.match(line.strip())]
+    return recorded if len(headers) <= count else "\n".join(lines[:headers[count]])
 
 
 def _aligned(was: Step, now: Step) -> Step:

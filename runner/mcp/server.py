@@ -33,6 +33,7 @@ from pydantic import BaseModel, Field
 
 from runner.mcp.http_security import BearerToken, check_exposure, transport_security
 from runner.mcp.page_tools import OUTPUT_SCHEMA, PageTools
+from runner.mcp.sizing import Caps
 from runner.mcp.stdio_guard import serve_stdio
 from runner.mcp.tools import CypherTools, ToolFailure
 from runner.page.model import ToolDeclaration
@@ -48,7 +49,9 @@ INSTRUCTIONS = (
     "and property keys. Use read_cypher for statements that only read (it refuses any that write) and "
     "write_cypher for statements that create, merge, set, remove or delete. Pass values as parameters "
     "($name in the statement, the value under `parameters`) rather than pasting them into the text. EXPLAIN "
-    "before a statement shows its plan without running it; PROFILE runs it and adds each step's rows and time."
+    "before a statement shows its plan without running it; PROFILE runs it and adds each step's rows and time. "
+    "Results are capped in rows and bytes: a truncated one says so and how to get the rest (a cursor), but "
+    "asking only for what you need (WHERE, LIMIT, aggregates) is cheaper than paging."
 )
 
 Statement = Annotated[str, Field(description="One Cypher statement (no trailing statements after ';').")]
@@ -57,6 +60,11 @@ GraphName = Annotated[str | None,
                                         "default: the server's.")]
 Parameters = Annotated[dict[str, Any] | None,
                        Field(description="Values for the statement's $parameters, by name.")]
+CursorArgument = Annotated[str | None,
+                           Field(description="The `cursor` of a truncated result, to get the rows after it: send "
+                                             "it with the same statement and parameters.")]
+FullValues = Annotated[bool, Field(description="Send long strings, lists and vectors whole instead of cut "
+                                               "with a marker (fewer rows then fit in a result).")]
 
 
 class ReadOutput(BaseModel):
@@ -67,6 +75,12 @@ class ReadOutput(BaseModel):
     counters: dict[str, int] = Field(description="Update counters; all zero for a read.")
     plan: list[dict[str, Any]] | None = Field(default=None, description="With PROFILE before the statement: "
                                               "each step of its plan, with the rows it gave and its time.")
+    truncated: bool = Field(description="Whether the statement has more rows than `rows` holds (a result holds "
+                            "at most the server's max rows and max bytes); `message` then says what to do.")
+    returned: int = Field(description="How many rows `rows` holds.")
+    message: str | None = Field(default=None, description="When truncated: which rows were sent and what to do.")
+    cursor: str | None = Field(default=None, description="When truncated and the rows after can be had exactly: "
+                               "pass it back with the same statement and parameters for the next rows.")
 
 
 class WriteOutput(BaseModel):
@@ -82,6 +96,8 @@ class SchemaOutput(BaseModel):
     relationship_properties: dict[str, list[str]] = Field(description="Property keys per relationship type.")
     indexes: list[dict[str, Any]]
     constraints: list[dict[str, Any]]
+    truncated: bool = Field(description="Whether a list was cut to fit the server's caps.")
+    message: str | None = Field(default=None, description="When truncated: how to read the rest.")
 
 
 ReadResult = Annotated[CallToolResult, ReadOutput]
@@ -125,16 +141,29 @@ def declared_hints(tool: ToolDeclaration) -> ToolAnnotations:
                            open_world_hint=False)
 
 
+def read_description(caps: Caps) -> str:
+    """read_cypher's description: what it does, and the caps a model must plan for."""
+    return (
+        "Run one Cypher statement that only reads, and return its rows. A statement that would write (CREATE, "
+        "MERGE, SET, REMOVE, DELETE, FOREACH, or one inside CALL { }) is refused and changes nothing: send it "
+        f"with write_cypher. A result holds at most {caps.max_rows} rows and about {caps.max_bytes // 1024} KB: "
+        "beyond that it has `truncated: true`, a `message`, and usually a `cursor`; pass the cursor back with "
+        "the same statement and parameters to get the next rows (valid until the graph is written). Prefer "
+        "asking for what you need (WHERE, LIMIT, aggregates, only the properties you need) to paging. Strings "
+        f"over {caps.max_text} characters and lists over {caps.max_items} items are cut with a marker, vectors "
+        "shown by their dimension; full_values: true sends them whole.")
+
+
 def build_server(tools: CypherTools, page_tools: PageTools | None = None) -> MCPServer:
     """An MCP server whose tools run on `tools`' connection, with the tools of `page_tools` beside the
     three. It does not own or close the connection."""
     server = CookbookServer(page_tools)
 
-    async def read_cypher(statement: Statement, parameters: Parameters = None, graph: GraphName = None) -> ReadResult:
-        """Run one Cypher statement that only reads, and return its rows. A statement that would write
-        (CREATE, MERGE, SET, REMOVE, DELETE, FOREACH, or one inside CALL { }) is refused and changes
-        nothing: send it with write_cypher."""
-        return await in_worker(tools, lambda: tools.read_cypher(statement, parameters, graph))
+    async def read_cypher(statement: Statement, parameters: Parameters = None, graph: GraphName = None,
+                          cursor: CursorArgument = None, full_values: FullValues = False) -> ReadResult:
+        return await in_worker(tools, lambda: tools.read_cypher(statement, parameters, graph, cursor, full_values))
+
+    read_cypher.__doc__ = read_description(tools.caps)
 
     async def write_cypher(statement: Statement, parameters: Parameters = None, graph: GraphName = None) -> WriteResult:
         """Run one Cypher statement that writes (CREATE, MERGE, SET, REMOVE, DELETE, schema commands), as
@@ -143,7 +172,7 @@ def build_server(tools: CypherTools, page_tools: PageTools | None = None) -> MCP
 
     async def get_schema(graph: GraphName = None) -> SchemaResult:
         """The graph's labels, relationship types, property keys per label and per type, indexes and
-        constraints."""
+        constraints. Lists longer than the server's row cap are cut, with `truncated: true`."""
         return await in_worker(tools, lambda: tools.get_schema(graph))
 
     functions = {function.__name__: function for function in (read_cypher, write_cypher, get_schema)}
@@ -196,20 +225,21 @@ def tool_result(call: Any) -> CallToolResult:
 def serve(database: str, *, http: bool = False, host: str = "127.0.0.1", port: int = 8000,
           timeout: float | None = DEFAULT_TIMEOUT, memory_limit: str | None = None, token: str | None = None,
           allowed_hosts: Sequence[str] = (), declarations: Mapping[str, ToolDeclaration] | None = None,
-          graph: str = "neo4j", import_dir: str | None = None) -> None:
+          graph: str = "neo4j", import_dir: str | None = None, caps: Caps | None = None) -> None:
     """Serve the graph in `database` (a file, created if missing, or ':memory:') until the client goes, or
     SIGINT / SIGTERM (lifetime.py). A statement running longer than `timeout` seconds (None: no limit)
     fails as a tool error; `memory_limit` is the engine's (default: its own). Over HTTP beyond loopback,
     `token` and `allowed_hosts` are required (http_security.py). `declarations` are the pages' tools to
     serve beside the three (`page_tools.declarations_of`). `graph`: the named graph of the database the
-    tools run on when a call names none (ADR-0068). `import_dir`: the folder LOAD CSV reads (ADR-0064)."""
+    tools run on when a call names none (ADR-0068). `import_dir`: the folder LOAD CSV reads (ADR-0064). `caps`:
+    the rows and bytes one result holds (sizing.py, ADR-0088)."""
     if http:
         check_exposure(host, token, allowed_hosts)
     watcher = watch(stdio=not http)
     connections = watcher.connection = open_connections(database, timeout=timeout, memory_limit=memory_limit,
                                                         graph=graph, import_dir=import_dir)
     try:
-        tools = CypherTools(connections.first, connections)
+        tools = CypherTools(connections.first, connections, caps=caps or Caps())
         server = build_server(tools, PageTools(tools, declarations) if declarations else None)
         if http:
             serve_http(server, host, port, token, allowed_hosts)

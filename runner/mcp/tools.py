@@ -9,12 +9,14 @@ updating clause, and the transaction is rolled back whatever happens), never a l
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import engine
-from runner.mcp.values import JsonValue, row_to_json, to_json
+from runner.mcp.sizing import Caps, CursorError, Pager, Request, last_write, shortened
+from runner.mcp.values import JsonValue, to_json
 from runner.serving.pool import Connections, execute
 
 Params = Mapping[str, Any] | None
@@ -37,28 +39,56 @@ class CypherTools:
 
     `last_ordered` says whether the last statement's rows are ordered (it ends in ORDER BY). A tool
     result does not carry it; the trace replay reads it here to compare unordered rows as a multiset.
+    `caps`: how many rows and bytes a result holds (sizing.py, ADR-0088).
     """
 
     connection: engine.Connection
     connections: Connections | None = None
     last_ordered: bool = False
+    caps: Caps = field(default_factory=Caps)
 
     def __post_init__(self) -> None:
         if self.connections is None:
             self.connections = Connections(self.connection)
 
-    def read_cypher(self, statement: str, parameters: Params = None,
-                    graph: str | None = None) -> dict[str, JsonValue]:
-        """`{columns, rows, counters}`: rows as objects keyed by column. Refuses any statement that writes.
-        `graph`: the named graph of the database to read (default: the connection's, ADR-0068)."""
-        result = self._execute(statement, parameters, read_only=True, graph=graph)
+    def read_cypher(self, statement: str, parameters: Params = None, graph: str | None = None,
+                    cursor: str | None = None, full_values: bool = False) -> dict[str, JsonValue]:
+        """`{columns, rows, counters, truncated, returned}`: rows as objects keyed by column, at most the caps'
+        (with `message` and, when the statement can be resumed exactly, `cursor` when there are more). Refuses
+        any statement that writes. `graph`: the named graph of the database to read (default: the
+        connection's, ADR-0068). `cursor`: from a truncated result of the same call, for the rows after."""
+        request = self._request("read_cypher", statement, parameters, graph, cursor, full_values)
+
+        def run(connection: engine.Connection) -> tuple[engine.Result, int | None, int | None]:
+            before = last_write(connection, graph) if request.cursor is None else None
+            result = execute(connection, statement, parameters, read_only=True, graph=graph,
+                             window=request.window(self.caps))
+            return result, before, None if request.cursor is None else last_write(connection, graph)
+
+        result, before, after = self._on_connection(run, statement, HINTS)
+        self.last_ordered = bool(result.ordered)
         columns = list(result.columns)
-        payload: dict[str, JsonValue] = {"columns": columns,
-                                         "rows": [row_to_json(columns, row) for row in result.fetchall()],
-                                         "counters": counters_of(result)}
+        page = self._page(request, columns, result, before, after)
+        payload: dict[str, JsonValue] = {"columns": columns, "rows": list(page.rows), "counters": counters_of(result),
+                                         **page.fields()}
         if result.plan is not None:  # PROFILE: each step's rows and time (EXPLAIN's plan is its rows)
-            payload["plan"] = [{key: to_json(value) for key, value in line.items()} for line in result.plan]
+            payload["plan"] = [{key: to_json(shortened(value, self.caps)) for key, value in line.items()}
+                               for line in result.plan]
         return payload
+
+    def _request(self, name: str, statement: str, parameters: Params, graph: str | None, cursor: str | None,
+                 full_values: bool) -> Request:
+        try:
+            return Request.of(name, statement, parameters, graph, cursor, full_values)
+        except CursorError as error:
+            raise ToolFailure(str(error)) from None
+
+    def _page(self, request: Request, columns: list[str], result: engine.Result, before: int | None,
+              after: int | None) -> Any:
+        try:
+            return Pager(self.caps).page(request, columns, result, before, after)
+        except CursorError as error:
+            raise ToolFailure(str(error)) from None
 
     def write_cypher(self, statement: str, parameters: Params = None,
                      graph: str | None = None) -> dict[str, JsonValue]:
@@ -67,18 +97,20 @@ class CypherTools:
         return {"counters": counters_of(result), "rows": []}
 
     def get_schema(self, graph: str | None = None) -> dict[str, JsonValue]:
-        """Labels, relationship types, property keys per label and per type, indexes and constraints."""
+        """Labels, relationship types, property keys per label and per type, indexes and constraints: each
+        list at most max-rows long and all of them within max-bytes (`truncated` says whether any was cut)."""
         schema = self._on_connection(lambda connection: connection.schema(graph=graph), "", HINTS)
-        return {str(key): to_json(value) for key, value in schema.items()}
+        return schema_within(self.caps, {str(key): to_json(value) for key, value in schema.items()})
 
     def run_cell(self, text: str, parameters: Params, *, read_only: bool,
                  hints: Mapping[type[engine.CypherError], str] | None = None,
-                 graph: str | None = None) -> list[engine.Result]:
+                 graph: str | None = None, window: engine.Window | None = None) -> list[engine.Result]:
         """A page cell's `;`-separated statements in order, each its own transaction, as `cookbook run` runs
         them (on the cell's `graph`); with `read_only`, one that writes is refused before it runs. `hints`
-        replace HINTS."""
+        replace HINTS. `window`: of the last statement's rows, only those are fetched."""
         results = self._on_connection(lambda connection: connection.execute_script(
-            text, dict(parameters or {}), read_only=read_only, graph=graph), text, HINTS if hints is None else hints)
+            text, dict(parameters or {}), read_only=read_only, graph=graph, window=window), text,
+            HINTS if hints is None else hints)
         self.last_ordered = bool(results and results[-1].ordered)
         return results
 
@@ -100,6 +132,33 @@ class CypherTools:
                 raise ToolFailure(error_text(error, text, hints)) from error
             except Exception as error:  # an engine bug must reach the model as an error, not end the server
                 raise ToolFailure(f"EngineError: {type(error).__name__}: {error}") from error
+
+
+def schema_within(caps: Caps, schema: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    """`schema` with each list or map cut to max-rows entries, and entries left out once max-bytes is spent
+    (the fields in order), with `truncated` and, when true, a `message`."""
+    budget, cut = caps.max_bytes - 512, False
+    kept: dict[str, JsonValue] = {}
+    for key, value in schema.items():
+        items = list(value.items()) if isinstance(value, dict) else list(value) if isinstance(value, list) else None
+        if items is None:
+            kept[key] = value
+            continue
+        taken: list[Any] = []
+        for item in items[:caps.max_rows]:
+            size = len(json.dumps(item, ensure_ascii=False).encode()) + 2
+            if size > budget:
+                break
+            taken.append(item)
+            budget -= size
+        cut = cut or len(taken) < len(items)
+        kept[key] = dict(taken) if isinstance(value, dict) else taken
+    kept["truncated"] = cut
+    if cut:
+        kept["message"] = (f"Truncated: the schema has more than fits ({caps.max_rows} entries per list, "
+                           f"{caps.max_bytes:,} bytes). Read the rest with read_cypher: CALL db.labels(), "
+                           "CALL db.relationshipTypes(), SHOW INDEXES, SHOW CONSTRAINTS.")
+    return kept
 
 
 def counters_of(result: engine.Result) -> dict[str, int]:

@@ -191,7 +191,7 @@ def cell_html(preview: Preview, cell: Cell, *, with_record: bool) -> str:
             f"{params}{status_badge(status)}</div>")
     body = [head, code_html(cell.text, "cypher")]
     if with_record and cell.recorded is not None:
-        body.append(_result_html(cell.recorded.kind, cell.recorded.text))
+        body.append(result_html(cell.recorded.kind, cell.recorded.text))
     body.extend(_status_html(status, drift=with_record or cell.recorded is None))
     body.append(portability_html(preview, cell))
     html = (f'<div class="cb-cell cb-cell--{status.css}" id="cell-{escape(cell.name)}" '
@@ -209,11 +209,11 @@ def record_html(preview: Preview, cell: Cell, record: RecordedBlock) -> str:
     status = preview.status_of(cell)
     head = (f'<div class="cb-record-head">result of <a href="#cell-{escape(cell.name)}">'
             f"<code>{escape(cell.name)}</code></a>{status_badge(status)}</div>")
-    body = [head, _result_html(record.kind, record.text), *_status_html(status, rest=False)]
+    body = [head, result_html(record.kind, record.text), *_status_html(status, rest=False)]
     return f'<div class="cb-record" data-record="{escape(cell.name)}">{"".join(body)}</div>'
 
 
-def _result_html(kind: str, text: str) -> str:
+def result_html(kind: str, text: str) -> str:
     return f'<div class="cb-result cb-result--{escape(kind)}">{RESULT_RENDERERS[kind](text)}</div>'
 
 
@@ -233,7 +233,7 @@ def _status_html(status: CellStatus, *, drift: bool = True, rest: bool = True) -
     if status.state == NOT_RECORDED and status.result is not None:
         kind = status.result_kind or "table"
         return ['<p class="cb-note">Not recorded in the page; the last run gave this '
-                f"(<code>cookbook run --update</code> writes it in).</p>{_result_html(kind, status.result)}"]
+                f"(<code>cookbook run --update</code> writes it in).</p>{result_html(kind, status.result)}"]
     if status.state in NOTES and status.detail:
         return [f'<p class="cb-note">{NOTES[status.state]}: {inline_html(status.detail)}</p>']
     return []

@@ -95,7 +95,10 @@ def open_connections(database: str, *, timeout: float | None, memory_limit: str 
 
 
 def execute(connection: Connection, statement: str, parameters: Mapping[str, Any] | None, *, read_only: bool,
-            graph: str | None = None, timeout: float | None = None) -> engine.Result:
+            graph: str | None = None, timeout: float | None = None,
+            window: engine.Window | None = None) -> engine.Result:
     """Run one statement as every server runs it: its parameters a dict, `read_only` refusing a write, on
-    `graph` (None: the connection's), with `timeout` seconds (None: the connection's)."""
-    return connection.execute(statement, dict(parameters or {}), read_only=read_only, graph=graph, timeout=timeout)
+    `graph` (None: the connection's), with `timeout` seconds (None: the connection's), fetching only `window`'s
+    rows when given."""
+    return connection.execute(statement, dict(parameters or {}), read_only=read_only, graph=graph, timeout=timeout,
+                              window=window)

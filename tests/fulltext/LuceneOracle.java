@@ -1,16 +1,26 @@
 // The oracle for tests/fulltext/test_lucene_oracle.py: real Lucene indexes a corpus as a Neo4j full-text
 // index over two properties does (one document per element, one field per property that has a value,
-// StandardAnalyzer with no stop words, BM25 k1 1.2 b 0.75) and runs each query as Neo4j parses it
-// (classic MultiFieldQueryParser over the index's properties, default operator OR).
+// the index's analyzer, BM25 k1 1.2 b 0.75) and runs each query as Neo4j parses it (classic
+// MultiFieldQueryParser over the index's properties and with its analyzer, default operator OR).
 //
-// Arguments: the documents file (id TAB title TAB body, `\N` for no value), the queries file (one a line),
-// the number of hits per query. Prints `query-number TAB rank TAB id TAB score-bits` for each hit, or
-// `query-number TAB ERROR TAB message` when the parser rejects the query.
+// Arguments: the documents file (id TAB title TAB body, `\N` for no value), the queries file (one a line:
+// the analyzer's Neo4j name TAB the query), the number of hits per query. Prints
+// `query-number TAB rank TAB id TAB score-bits` for each hit, or `query-number TAB ERROR TAB message` when
+// the parser rejects the query. One index is built per analyzer the queries name.
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArraySet;
+import org.apache.lucene.analysis.core.KeywordAnalyzer;
+import org.apache.lucene.analysis.core.SimpleAnalyzer;
+import org.apache.lucene.analysis.core.StopAnalyzer;
+import org.apache.lucene.analysis.core.UnicodeWhitespaceAnalyzer;
+import org.apache.lucene.analysis.core.WhitespaceAnalyzer;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -27,51 +37,72 @@ import org.apache.lucene.search.similarities.BM25Similarity;
 import org.apache.lucene.store.ByteBuffersDirectory;
 
 public class LuceneOracle {
-  public static void main(String[] args) throws Exception {
-    StandardAnalyzer analyzer = new StandardAnalyzer(CharArraySet.EMPTY_SET);
-    BM25Similarity similarity = new BM25Similarity(1.2f, 0.75f);
-    String[] fields = {"title", "body"};
+  static final String[] FIELDS = {"title", "body"};
+  static final BM25Similarity SIMILARITY = new BM25Similarity(1.2f, 0.75f);
+
+  // Neo4j's analyzer providers (org.neo4j.kernel.api.impl.fulltext.analyzer.providers)
+  static Analyzer analyzer(String name) {
+    switch (name) {
+      case "standard-no-stop-words": return new StandardAnalyzer(CharArraySet.EMPTY_SET);
+      case "standard": return new StandardAnalyzer(EnglishAnalyzer.ENGLISH_STOP_WORDS_SET);
+      case "english": return new EnglishAnalyzer();
+      case "simple": return new SimpleAnalyzer();
+      case "stop": return new StopAnalyzer(EnglishAnalyzer.getDefaultStopSet());
+      case "whitespace": return new WhitespaceAnalyzer();
+      case "unicode_whitespace": return new UnicodeWhitespaceAnalyzer();
+      case "keyword": return new KeywordAnalyzer();
+      default: throw new IllegalArgumentException(name);
+    }
+  }
+
+  static DirectoryReader index(List<String> docs, Analyzer analyzer) throws Exception {
     ByteBuffersDirectory directory = new ByteBuffersDirectory();
-    IndexWriterConfig config = new IndexWriterConfig(analyzer).setSimilarity(similarity);
+    IndexWriterConfig config = new IndexWriterConfig(analyzer).setSimilarity(SIMILARITY);
     try (IndexWriter writer = new IndexWriter(directory, config)) {
-      for (String line : Files.readAllLines(Paths.get(args[0]), StandardCharsets.UTF_8)) {
+      for (String line : docs) {
         String[] parts = line.split("\t", -1);
         Document doc = new Document();
         doc.add(new StoredField("id", Long.parseLong(parts[0])));
-        for (int i = 0; i < fields.length; i++) {
+        for (int i = 0; i < FIELDS.length; i++) {
           if (!parts[i + 1].equals("\\N")) {
-            doc.add(new TextField(fields[i], parts[i + 1], Field.Store.NO));
+            doc.add(new TextField(FIELDS[i], parts[i + 1], Field.Store.NO));
           }
         }
         writer.addDocument(doc);
       }
     }
+    return DirectoryReader.open(directory);
+  }
+
+  public static void main(String[] args) throws Exception {
+    List<String> docs = Files.readAllLines(Paths.get(args[0]), StandardCharsets.UTF_8);
     int hits = Integer.parseInt(args[2]);
-    boolean explain = args.length > 3;
-    try (DirectoryReader reader = DirectoryReader.open(directory)) {
-      IndexSearcher searcher = new IndexSearcher(reader);
-      searcher.setSimilarity(similarity);
-      List<String> queries = Files.readAllLines(Paths.get(args[1]), StandardCharsets.UTF_8);
-      StringBuilder out = new StringBuilder();
-      for (int q = 0; q < queries.size(); q++) {
-        Query query;
-        try {
-          query = new MultiFieldQueryParser(fields, analyzer).parse(queries.get(q));
-        } catch (Exception e) {
-          out.append(q).append("\tERROR\t").append(e.getClass().getSimpleName()).append('\n');
-          continue;
-        }
-        if (explain) {
-          out.append(q).append("\tREWRITE\t").append(searcher.rewrite(query)).append('\n');
-        }
-        ScoreDoc[] top = searcher.search(query, hits).scoreDocs;
-        for (int rank = 0; rank < top.length; rank++) {
-          long id = reader.document(top[rank].doc).getField("id").numericValue().longValue();
-          out.append(q).append('\t').append(rank).append('\t').append(id).append('\t')
-              .append(Float.floatToIntBits(top[rank].score)).append('\n');
-        }
+    Map<String, DirectoryReader> readers = new HashMap<>();
+    List<String> queries = Files.readAllLines(Paths.get(args[1]), StandardCharsets.UTF_8);
+    StringBuilder out = new StringBuilder();
+    for (int q = 0; q < queries.size(); q++) {
+      String[] line = queries.get(q).split("\t", 2);
+      Analyzer analyzer = analyzer(line[0]);
+      if (!readers.containsKey(line[0])) {
+        readers.put(line[0], index(docs, analyzer));
       }
-      System.out.print(out);
+      DirectoryReader reader = readers.get(line[0]);
+      IndexSearcher searcher = new IndexSearcher(reader);
+      searcher.setSimilarity(SIMILARITY);
+      Query query;
+      try {
+        query = new MultiFieldQueryParser(FIELDS, analyzer).parse(line[1]);
+      } catch (Exception e) {
+        out.append(q).append("\tERROR\t").append(e.getClass().getSimpleName()).append('\n');
+        continue;
+      }
+      ScoreDoc[] top = searcher.search(query, hits).scoreDocs;
+      for (int rank = 0; rank < top.length; rank++) {
+        long id = reader.document(top[rank].doc).getField("id").numericValue().longValue();
+        out.append(q).append('\t').append(rank).append('\t').append(id).append('\t')
+            .append(Float.floatToIntBits(top[rank].score)).append('\n');
+      }
     }
+    System.out.print(out);
   }
 }

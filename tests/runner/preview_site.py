@@ -12,7 +12,10 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from tests.runner.helpers import COOKBOOK_PAGE, ROOT
 
@@ -49,6 +52,23 @@ def mkdocs_build(folder: Path, *arguments: str, **environment: str) -> subproces
                           capture_output=True, text=True, env=env, timeout=300, check=False)
 
 
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
 def chromium() -> str | None:
     """Debian's chromium, when it is installed."""
     return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@contextmanager
+def headless_chromium() -> Iterator[Any]:
+    """Debian's chromium, headless, driven by Playwright, for the length of the block."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_FLAGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

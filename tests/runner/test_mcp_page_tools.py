@@ -81,7 +81,8 @@ def check_threadline_session(listed: list, results: list, refused: dict) -> None
         if step["tool"] != "cypher_readonly":
             payload = result.structured_content
             assert payload["cypher"] == page.tools[step["tool"]].cell.text
-            assert set(payload) == {"columns", "rows", "keys", "relationships", "cypher", "counters"}
+            assert set(payload) == {"columns", "rows", "keys", "relationships", "cypher", "counters",
+                                    "truncated", "returned"}
     recorded = page.cell("tool-calls").recorded.text
     check = check_steps(recorded, [step_from_call(step["tool"], result, ordered=False)
                                    for step, result in zip(steps, results, strict=True)])
@@ -205,7 +206,8 @@ def test_serve_refuses_a_tool_two_pages_declare_and_a_page_with_none(tmp_path):
 
 def test_the_typed_output_schema_is_what_a_result_meets():
     """The schema the client validates structured content with, as clients read it."""
-    assert OUTPUT_SCHEMA["required"] == ["columns", "rows", "keys", "relationships", "cypher", "counters"]
+    assert OUTPUT_SCHEMA["required"] == ["columns", "rows", "keys", "relationships", "cypher", "counters",
+                                         "truncated", "returned"]
     assert json.loads(json.dumps(OUTPUT_SCHEMA)) == OUTPUT_SCHEMA
 
 

@@ -93,7 +93,8 @@ def test_get_schema(tools):
     assert schema["relationship_properties"] == {"KNOWS": ["since"]}
     assert [constraint["name"] for constraint in schema["constraints"]] == ["person_name"]
     assert set(schema) == {"labels", "relationship_types", "node_properties", "relationship_properties",
-                           "indexes", "constraints"}
+                           "indexes", "constraints", "truncated"}
+    assert schema["truncated"] is False
 
 
 def graph(tools: CypherTools) -> str:
@@ -221,7 +222,8 @@ def test_the_server_lists_three_tools_with_schemas_and_hints(tools):
     assert sorted(by_name) == ["get_schema", "read_cypher", "write_cypher"]
     assert by_name["read_cypher"].input_schema["required"] == ["statement"]
     assert set(by_name["write_cypher"].input_schema["properties"]) == {"statement", "parameters", "graph"}
-    assert set(by_name["read_cypher"].output_schema["properties"]) == {"columns", "rows", "counters", "plan"}
+    assert set(by_name["read_cypher"].output_schema["properties"]) == {"columns", "rows", "counters", "plan",
+                                                                         "truncated", "returned", "message", "cursor"}
     assert by_name["read_cypher"].annotations.read_only_hint is True
     assert by_name["get_schema"].annotations.read_only_hint is True
     assert by_name["write_cypher"].annotations.destructive_hint is True

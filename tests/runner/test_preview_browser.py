@@ -27,6 +27,7 @@ from tests.runner.preview_site import (
     LABELS_ROW,
     TAMPERED_ROW,
     chromium,
+    headless_chromium,
     mkdocs_build,
     site_copy,
     tamper,
@@ -36,8 +37,6 @@ pytestmark = pytest.mark.skipif(chromium() is None,
                                 reason="needs Debian's chromium (apt-get install chromium)")
 
 ARTIFACTS = ROOT / "artifacts" / "preview"
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PAGE_URL = f"{COOKBOOK_PAGE.stem}/"
 TABLES_JS = """tables => tables.map(table => ({
     columns: [...table.tHead.rows[0].cells].map(cell => cell.textContent),
@@ -58,12 +57,8 @@ CELLS_JS = """cells => cells.map(cell => [cell.dataset.cell, cell.dataset.status
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium(), headless=True, args=CHROMIUM_FLAGS)
+    with headless_chromium() as browser:
         yield browser
-        browser.close()
 
 
 @contextmanager

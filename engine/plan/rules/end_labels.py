@@ -1,0 +1,76 @@
+"""Which label tests of a clause's patterns the catalog's end-label counts make redundant (ADR-0092).
+
+`(a:N)-[:R]->(b:N)` tests `:N` on both nodes, which costs a join of the node table per node. When every
+start node of an `R` relationship carries `:N`, a node the pattern reaches as the start of an `R` carries it
+too, and the test keeps every row it sees; likewise for end nodes. A node left with no test (nor property,
+WHERE or read) then needs no join at all: it is the relationship's end column (sqlgen/patterns.py).
+
+Whether every end carries a label is a fact of the data as it stands when the clause runs (ADR-0002): the
+executor applies this rule to the step just before the clause compiles (execute/prepare.py), with the
+counts its own transaction sees, which the writers keep exact (execute/end_labels.py). A compiled read is
+kept only while no statement has committed or rolled back since (ADR-0044), so no later write can make a
+kept SELECT's dropped test wrong. Whether the statement compiles, and what it answers, never depend on it.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from engine.plan.rules.walk_branching import type_names
+from engine.semantic import bound as b
+from engine.storage.end_labels import Side
+from engine.syntax import ast
+
+ENDS: dict[str, tuple[tuple[Side, ...], tuple[Side, ...]]] = {
+    "right": (("src",), ("dst",)), "left": (("dst",), ("src",)), "both": (("src", "dst"), ("src", "dst"))}
+"""By a hop's direction, the ends its left node and its right node may be (an undirected hop: either)."""
+
+
+class EndLabelFacts(Protocol):
+    """What the rule reads of the store (`GraphStore.end_labels()`)."""
+
+    def holds(self, relationship_type: str, side: Side, label: str) -> bool: ...
+
+
+def implied_labels(clause: b.BoundClause, facts: EndLabelFacts) -> dict[int, frozenset[str]]:
+    """Per node pattern under `clause` (by id), the labels its test may leave out: those every relationship
+    the pattern reaches it by carries at that end. A hop of a variable length from 0 reaches no end for
+    sure, and a quantified group is left alone."""
+    implied: dict[int, set[str]] = {}
+    for path in b.walk(clause):
+        if not isinstance(path, b.BoundPath):
+            continue
+        for index, link in enumerate(path.relationships):
+            if not isinstance(link, b.BoundRelationship) or (link.length is not None and link.length[0] < 1):
+                continue
+            types = type_names(link.types)
+            if types is None or link.dynamic:
+                continue
+            for node, sides in zip((path.nodes[index], path.nodes[index + 1]), ENDS[link.direction], strict=True):
+                held = {label for label in conjuncts(node.labels)
+                        if all(facts.holds(name, side, label) for name in types for side in sides)}
+                if held:
+                    implied.setdefault(id(node), set()).update(held)
+    return {node: frozenset(labels) for node, labels in implied.items()}
+
+
+def conjuncts(labels: ast.LabelExpression | None) -> set[str]:
+    """The labels a node must carry for `labels` to hold, where it is a conjunction of names (`:A:B`, `:A&B`)."""
+    if isinstance(labels, ast.LabelName):
+        return {labels.name}
+    if isinstance(labels, ast.LabelAnd):
+        return conjuncts(labels.left) | conjuncts(labels.right)
+    return set()
+
+
+def remaining(labels: ast.LabelExpression | None, implied: frozenset[str]) -> ast.LabelExpression | None:
+    """`labels` without the conjuncts `implied` (None when nothing is left to test)."""
+    if isinstance(labels, ast.LabelName) and labels.name in implied:
+        return None
+    if isinstance(labels, ast.LabelAnd):
+        left, right = remaining(labels.left, implied), remaining(labels.right, implied)
+        if left is None or right is None:
+            return left or right
+        return ast.LabelAnd(left, right, span=labels.span) if (left, right) != (labels.left, labels.right) \
+            else labels
+    return labels

@@ -1,0 +1,152 @@
+"""The catalog's end-label counts stay exact under every write, and the label tests they make redundant
+are left out without changing an answer (ADR-0092)."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+import pytest
+
+import engine
+from engine.errors import CypherError
+from engine.execute import end_labels
+from engine.storage.end_labels import SUMMED, contributions
+
+LABELS = ["A", "B", "C"]
+TYPES = ["R", "S"]
+
+
+def counts(db: engine.Connection) -> list[tuple[str, str, str, int]]:
+    """The counts the writers kept (zero rows say nothing)."""
+    return sorted(db._duck.execute(f"SELECT * FROM {SUMMED}").fetchall())
+
+
+def recount(db: engine.Connection) -> list[tuple[str, str, str, int]]:
+    """The same counts, counted afresh over the whole graph."""
+    return sorted(db._duck.execute(contributions("true")).fetchall())
+
+
+def node_joins(db: engine.Connection, query: str) -> int:
+    return sum(sql.count("nodes AS n") for sql, _ in db.explain(query)[1])
+
+
+def random_write(rng: random.Random) -> str:
+    """One write statement of a random kind, over random labels and types; some of them fail."""
+    a, b, c = (rng.choice(LABELS) for _ in range(3))
+    t, u = rng.choice(TYPES), rng.choice(TYPES)
+    k = rng.randrange(4)
+    return rng.choice([
+        f"CREATE (:{a} {{k: {k}}})-[:{t}]->(:{b})",
+        f"CREATE (x:{a})-[:{t}]->(x)",
+        f"MATCH (x:{a}), (y:{b}) WITH x, y LIMIT 3 CREATE (x)-[:{t}]->(y)",
+        f"UNWIND range(1, {k + 2}) AS i MATCH (x:{a}) WHERE id(x) % 5 = i CREATE (x)-[:{t}]->(:{b}:{c})",
+        f"MERGE (x:{a} {{k: {k}}})-[:{t}]->(y:{b})",
+        f"MATCH (x:{a}) MERGE (x)-[:{t}]->(:{b} {{k: {k}}})",
+        f"MATCH (x:{a}) WHERE id(x) % 3 = {k % 3} SET x:{b}",
+        f"MATCH (x:{a}) WHERE id(x) % 2 = {k % 2} REMOVE x:{a}",
+        f"MATCH (x:{a}) SET x:{b}:{c} REMOVE x:{a}",
+        f"MATCH (x:{a}) SET x = {{k: {k}}}",
+        f"MATCH (x:{a})-[r:{t}]->() WHERE id(r) % 3 = {k % 3} DELETE r",
+        f"MATCH (x:{a}) WHERE id(x) % 4 = {k} DETACH DELETE x",
+        f"MATCH (x:{a})-[r]-() WITH x, r LIMIT 2 DELETE x DELETE r",
+        f"MATCH (x:{a}) WHERE id(x) % 4 = {k} DELETE x",  # fails where x has relationships
+        f"MATCH (x:{a}) SET x:{b} WITH x CREATE (x)-[:{u}]->(:{c}) WITH x RETURN 1 / (id(x) % 2)",
+        f"UNWIND range(0, {k + 1}) AS i CALL (i) {{ CREATE (:{a} {{i: i}})-[:{t}]->(:{b}) }} IN TRANSACTIONS OF 1 ROW",
+        f"UNWIND [1, 0, 2] AS i CALL (i) {{ MATCH (x:{a}) SET x:{c} CREATE (x)-[:{u}]->(:{b} {{v: 1 / i}}) }}"
+        " IN TRANSACTIONS OF 1 ROW ON ERROR CONTINUE",
+        f"CREATE (x:{a})-[:{t}]->(:{b}) WITH x REMOVE x:{a} SET x:{c} WITH x RETURN 1 / 0",
+    ])
+
+
+READS = [
+    ("MATCH (x:{a})-[:{t}]->(y:{b}) RETURN count(*)", "MATCH (x)-[:{t}]->(y) WHERE x:{a} AND y:{b} RETURN count(*)"),
+    ("MATCH (x:{a})<-[:{t}]-(:{b})-[:{u}]->(z:{a}) RETURN count(*)",
+     "MATCH (x)<-[:{t}]-(y)-[:{u}]->(z) WHERE x:{a} AND y:{b} AND z:{a} RETURN count(*)"),
+    ("MATCH (x:{a})-[:{t}*1..3]->(y:{b}) RETURN count(*)",
+     "MATCH (x)-[:{t}*1..3]->(y) WHERE x:{a} AND y:{b} RETURN count(*)"),
+    ("MATCH (x:{a}:{b})-[:{t}|{u}]-(y:{a}) RETURN id(x) AS x, id(y) AS y ORDER BY x, y",
+     "MATCH (x)-[:{t}|{u}]-(y) WHERE x:{a} AND x:{b} AND y:{a} RETURN id(x) AS x, id(y) AS y ORDER BY x, y"),
+]
+
+
+def check_reads(db: engine.Connection, rng: random.Random) -> None:
+    """Each label-tested read answers as the same read testing its labels in WHERE (which no fact drops)."""
+    names = {"a": rng.choice(LABELS), "b": rng.choice(LABELS), "t": rng.choice(TYPES), "u": rng.choice(TYPES)}
+    for tested, where in READS:
+        assert db.execute(tested.format(**names)).rows == db.execute(where.format(**names)).rows, tested
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_counts_equal_a_full_recount_after_random_writes(seed: int) -> None:
+    rng = random.Random(seed)
+    with engine.connect(":memory:") as db:
+        failed = 0
+        for _ in range(40):
+            statement = random_write(rng)
+            try:
+                db.execute(statement)
+            except CypherError:
+                failed += 1
+            assert counts(db) == recount(db), statement
+            check_reads(db, rng)
+        assert failed  # rolled-back statements were among them
+
+
+def test_folding_the_change_rows_keeps_the_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(end_labels, "COMPACT_AFTER", 5)
+    rng = random.Random(7)
+    with engine.connect(":memory:") as db:
+        for _ in range(15):
+            with contextlib.suppress(CypherError):
+                db.execute(random_write(rng))
+            assert counts(db) == recount(db)
+            (rows,) = db._duck.execute("SELECT count(*) FROM graph_end_labels").fetchone()
+            assert rows <= 5 + len(counts(db)) + 40
+
+
+def test_an_explicit_transaction_rolled_back_restores_the_counts() -> None:
+    with engine.connect(":memory:") as db:
+        db.execute("CREATE (:A)-[:R]->(:A)")
+        before = counts(db)
+        db.begin()
+        db.execute("MATCH (x:A) REMOVE x:A SET x:B CREATE (x)-[:R]->(:C)")
+        assert counts(db) == recount(db)
+        assert db.execute("MATCH (x:A)-[:R]->(y:A) RETURN count(*)").rows == [(0,)]
+        db.rollback()
+        assert counts(db) == before == recount(db)
+        assert db.execute("MATCH (x:A)-[:R]->(y:A) RETURN count(*)").rows == [(1,)]
+
+
+def test_a_graph_made_before_the_counts_is_counted_when_opened(tmp_path) -> None:
+    path = str(tmp_path / "g.duckdb")
+    with engine.connect(path) as db:
+        db.execute("UNWIND range(1, 5) AS i CREATE (:A {i: i})-[:R]->(:B)")
+        db._duck.execute("DROP TABLE graph_end_labels")
+        db._duck.execute("DELETE FROM graph_meta WHERE key = 'end_labels'")
+    with engine.connect(path) as db:
+        assert counts(db) == recount(db) == [("R", "dst", "B", 5), ("R", "rel", "", 5), ("R", "src", "A", 5)]
+
+
+def test_tests_every_end_carries_are_left_out_with_their_joins() -> None:
+    with engine.connect(":memory:") as db:
+        db.execute("UNWIND range(1, 4) AS i CREATE (:N {i: i})-[:R]->(:N {i: -i})")
+        query = "MATCH (a:N)-[:R]->(:N)<-[:R]-(c:N) RETURN count(*) AS paths"
+        assert node_joins(db, query) == 0
+        assert db.execute(query).rows == [(0,)]
+        db.execute("MATCH (n:N {i: 1}) CREATE (n)-[:R]->(:M)")
+        assert node_joins(db, query) == 1  # only the end nodes of R carry N no more: the middle node's test
+        assert db.execute(query).rows == [(0,)]
+        db.execute("MATCH (m:M) SET m:N")
+        assert node_joins(db, query) == 0
+        assert db.execute("MATCH (a:N)-[:R]->(b:N) RETURN count(*)").rows == [(5,)]
+
+
+def test_a_kept_read_compiled_before_a_write_tests_labels_again() -> None:
+    with engine.connect(":memory:") as db:
+        db.execute("CREATE (:N)-[:R]->(:N)")
+        query = "MATCH (a:N)-[:R]->(b:N) RETURN count(*) AS n"
+        assert db.execute(query).rows == [(1,)]
+        assert db.execute(query).rows == [(1,)]
+        db.execute("CREATE (:N)-[:R]->(:M)")
+        assert db.execute(query).rows == [(1,)]
