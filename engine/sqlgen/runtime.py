@@ -374,6 +374,10 @@ def _comparison_macros() -> list[tuple[str, str]]:
         ("cy_cmp_pair(a, b, ka, kb)",
          f"CASE WHEN ka = {LENGTHS} THEN TRY_CAST(a AS INTEGER) WHEN {lists.format('')} THEN"
          f" {_too_deep('comparing')} ELSE coalesce({_scalar_cmp('a', 'b', 'ka', 'kb')}, 2) END"),
+        # `<` of two values no list walk is wanted for (APOC's comparisons): two lists are refused
+        ("cy_cmp_scalar(a, b)",
+         f"CASE WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN {_too_deep('comparing')}"
+         f" ELSE {_scalar_cmp('a', 'b', 'cy_kind(a)', 'cy_kind(b)')} END"),
         ("cy_cmp_step(t)", _expand_step("t", "p", lambda p: (
             f"CASE WHEN {lists.format(p + '.')} THEN list_append(list_transform(list_zip(TRY_CAST({p}.a AS"
             f" VARIANT[]), TRY_CAST({p}.b AS VARIANT[]), true), lambda q: {_pair('q[1]', 'q[2]')}),"
