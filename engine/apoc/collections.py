@@ -50,7 +50,7 @@ def _compare(a: str, b_: str, name: str) -> str:
                         f"'{name}() comparing ' || cy_type_name({a}) || ' with ' || cy_type_name({b_})")
     return (f"CASE WHEN {a} IS NULL AND {b_} IS NULL THEN 0 WHEN {a} IS NULL THEN -1 WHEN {b_} IS NULL THEN 1"
             f" WHEN cy_kind({a}) IN (5, 6) OR cy_kind({b_}) IN (5, 6) THEN {refused}"
-            f" ELSE coalesce(cy_cmp_0({a}, {b_}), {refused}) END")
+            f" ELSE coalesce(cy_cmp_scalar({a}, {b_}), {refused}) END")
 
 
 def sorted_by(values: str, keys: str, name: str) -> str:
@@ -104,7 +104,7 @@ def _binary_search(values: str, key: str, name: str) -> str:
                         f"'{name}() comparing ' || cy_type_name(m) || ' with ' || cy_type_name({key})")
     middle = f"{values}[(st.low + st.high) // 2 + 1]"
     step = (f"CASE WHEN st.found OR st.low > st.high THEN st ELSE list_transform([{middle}], lambda m:"
-            f" list_transform([coalesce(cy_cmp_0(m, {key}), {refused})], lambda d: CASE WHEN d < 0 THEN"
+            f" list_transform([coalesce(cy_cmp_scalar(m, {key}), {refused})], lambda d: CASE WHEN d < 0 THEN"
             " {'low': (st.low + st.high) // 2 + 1, 'high': st.high, 'found': false} WHEN d > 0 THEN {'low': st.low,"
             " 'high': (st.low + st.high) // 2 - 1, 'found': false} ELSE {'low': st.low, 'high': st.high,"
             " 'found': true} END)[1])[1] END")

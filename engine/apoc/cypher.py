@@ -57,7 +57,7 @@ def returned_columns(procedure: str, role: str, query: ast.Query, span: Span) ->
     return [item.column for item in last.projection.items]
 
 
-def _inner_query(procedure: str, role: str, argument: ast.Expression, params: ast.Expression, *,
+def inner_query(procedure: str, role: str, argument: ast.Expression, params: ast.Expression, *,
                  writes: bool, span: Span, end: str = "RETURN") -> str:
     """The Cypher of one query argument, as the clauses of `CALL (__params) { ... }` followed by `end` (RETURN
     or WITH) of its `value` map: its parameters read `__params`, its columns become the map's keys."""
@@ -123,11 +123,11 @@ def _branches(procedure: str, conditions: Sequence[str], queries: Sequence[ast.E
     for condition, query in zip(conditions, queries, strict=True):
         guard = " AND ".join([*failed, f"coalesce({condition}, false)"])
         role = "ifQuery" if "when" in procedure else "query"
-        inner = _inner_query(procedure, role, query, params, writes=writes, span=span)
+        inner = inner_query(procedure, role, query, params, writes=writes, span=span)
         parts.append(f"WITH * WHERE {guard} {inner}")
         failed.append(f"NOT coalesce({condition}, false)")
     if otherwise is not None:
-        inner = _inner_query(procedure, "elseQuery", otherwise, params, writes=writes, span=span)
+        inner = inner_query(procedure, "elseQuery", otherwise, params, writes=writes, span=span)
         parts.append(f"WITH * WHERE {' AND '.join(failed)} {inner}")
     imported = ", ".join(f"`__c{i}`" for i in range(len(conditions)))
     return f"CALL ({imported}, `__params`) {{ {' UNION ALL '.join(parts)} }}"
@@ -179,7 +179,7 @@ def _run(name: str, writes: bool) -> ProcedureMacro:
     def body(call: ast.CallProcedure) -> tuple[str, tuple[ast.Expression, ...]]:
         assert call.arguments is not None
         statement, params = call.arguments
-        inner = _inner_query(name, "statement", statement, params, writes=writes, span=call.span, end="WITH")
+        inner = inner_query(name, "statement", statement, params, writes=writes, span=call.span, end="WITH")
         return f"WITH __a0 AS `__params` {inner}", (params,)
 
     return _macro(name, (("statement", "STRING"), ("params", "MAP")), "WRITE" if writes else "READ", ("{}",),

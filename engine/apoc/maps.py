@@ -206,22 +206,40 @@ def _update_tree(c: ExpressionCompiler, f: b.BFunction) -> str:
                 f" len(cy_list(p)) < 2 OR cy_kind(cy_list(p)[2]) <> 6 THEN {wrong} ELSE {{'m': cy_list(p)[1],"
                 f" 'e': {entries_of('cy_list(p)[2]')}}} END)")
 
-    def body(m: str, k: str, d: str) -> str:
-        top = f"[[{{'p': 0, 'k': '', 'j': 0, 'e': {_updated(m, k, d)}}}::{TREE_NODE}]]"
-        levels = top
-        for _ in range(MAX_TREE_DEPTH):
-            levels = bind(levels, lambda s: f"list_append({s}, {_children(f'{s}[-1]', k, d)})")
-        built = bind(levels, lambda s: (
-            f"CASE WHEN len({_children(f'{s}[-1]', k, d)}) > 0 THEN {deep} ELSE"
-            f" {{'levels': {s}, 'built': [list_transform({s}[-1], lambda n: {map_of_entries('n.e')})]}} END"))
-        for depth in range(MAX_TREE_DEPTH, 0, -1):
-            def up(s: str, depth: int = depth) -> str:
-                rebuilt = _rebuilt(f"{s}.levels[{depth}]", f"{s}.levels[{depth + 1}]", f"{s}.built[1]")
-                return f"{{'levels': {s}.levels, 'built': list_prepend({rebuilt}, {s}.built)}}"
-            built = bind(built, up)
-        return f"({built}).built[1][1]"
-    return bind(_map(c, f.arguments[0], "apoc.map.updateTree"), lambda m: bind(c.string(f.arguments[1]), lambda k: (
-        bind(pairs(data), lambda d: f"CASE WHEN {m} IS NULL THEN NULL ELSE {body(m, k, d)} END"))))
+    # A chain of stages, each the argument of the next (`chained`): a stage's lambda never encloses another
+    # stage, so DuckDB binds each once (ADR-0077); nested `bind`s put all sixteen inside one another.
+    def descend(s: str) -> str:
+        return (f"{{'m': {s}.m, 'k': {s}.k, 'd': {s}.d,"
+                f" 'levels': list_append({s}.levels, {_children(f'{s}.levels[-1]', f'{s}.k', f'{s}.d')})}}")
+
+    def deepest(s: str) -> str:
+        return (f"{{'m': {s}.m, 'levels': CASE WHEN len({_children(f'{s}.levels[-1]', f'{s}.k', f'{s}.d')}) > 0"
+                f" THEN {deep} ELSE {s}.levels END,"
+                f" 'built': [list_transform({s}.levels[-1], lambda n: {map_of_entries('n.e')})]}}")
+
+    def up(depth: int) -> Callable[[str], str]:
+        def step(s: str) -> str:
+            rebuilt = _rebuilt(f"{s}.levels[{depth}]", f"{s}.levels[{depth + 1}]", f"{s}.built[1]")
+            return f"{{'m': {s}.m, 'levels': {s}.levels, 'built': list_prepend({rebuilt}, {s}.built)}}"
+        return step
+
+    def top(s: str) -> str:
+        return (f"{{'m': {s}.m, 'k': {s}.k, 'd': {s}.d,"
+                f" 'levels': [[{{'p': 0, 'k': '', 'j': 0, 'e': {_updated(f'{s}.m', f'{s}.k', f'{s}.d')}}}"
+                f"::{TREE_NODE}]]}}")
+    start = (f"{{'m': {_map(c, f.arguments[0], 'apoc.map.updateTree')}, 'k': {c.string(f.arguments[1])},"
+             f" 'd': {pairs(data)}}}")
+    steps = [top, *([descend] * MAX_TREE_DEPTH), deepest, *(up(depth) for depth in range(MAX_TREE_DEPTH, 0, -1))]
+    return chained(start, [*steps, lambda s: f"CASE WHEN {s}.m IS NULL THEN NULL ELSE {s}.built[1][1] END"])
+
+
+def chained(first: str, steps: list[Callable[[str], str]]) -> str:
+    """`first` through each of `steps` in turn, each step's input bound to a name and its result the argument of
+    the next: the stages sit side by side in the SQL, never one inside another's lambda."""
+    value = first
+    for step in steps:
+        value = bind(value, step)
+    return value
 
 
 SIGNATURES = [

@@ -13,11 +13,11 @@ from typing import Any
 
 from engine import types as t
 from engine.semantic import bound as b
-from engine.semantic.procedure_macros import ProcedureMacro, clauses_of, yielded
+from engine.semantic.procedure_macros import ProcedureMacro, with_outputs, yielded
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import Term, let
-from engine.sqlgen.virtual_elements import node_payload, relationship_payload, virtual_id
+from engine.sqlgen.virtual_elements import node_payload, path_payload, relationship_payload, virtual_id
 from engine.syntax import ast
 
 EMPTY_MAP = "CAST('{}' AS JSON)::VARIANT"
@@ -91,14 +91,35 @@ def _from_node(c: ExpressionCompiler, f: b.BFunction) -> str:
     return let([node_id], lambda i: f"CASE WHEN {i} IS NULL THEN NULL ELSE {payload} END")
 
 
+def _clone_relationship(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """`__virtual_copy(rel, start, end)`: a virtual copy of a stored relationship between the virtual copies of its
+    ends, with its type and properties; its id is -id - 1, as APOC's `VirtualRelationship.from`."""
+    rel, start, end = f.arguments
+    span = f.span
+    rel_id = c.integer(b.BFunction("id", (rel,), type=t.INTEGER, span=span))
+    rel_type = c.string(b.BFunction("type", (rel,), type=t.STRING, span=span))
+    properties = c.variant(b.BFunction("properties", (rel,), type=t.MAP, span=span))
+    payload = let([rel_id], lambda i: relationship_payload(
+        f"CASE WHEN {i} < 0 THEN {i} ELSE -{i} - 1 END", rel_type, c.variant(start), c.variant(end),
+        f"coalesce({properties}, {EMPTY_MAP})"))
+    return let([rel_id], lambda i: f"CASE WHEN {i} IS NULL THEN NULL ELSE {payload} END")
+
+
+def _virtual_path(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """`__virtual_path(nodes, rels)`: the path of virtual elements of those lists; null for no nodes."""
+    nodes, rels = (c.compile_as(argument, t.list_of(t.ANY)) for argument in f.arguments)
+    return let([nodes, rels], lambda n, r: f"CASE WHEN len({n}) > 0 THEN {path_payload(n, r)} END")
+
+
 SIGNATURES = [
     ("apoc.create.vnode", 1, 2, t.ANY), ("apoc.create.vrelationship", 4, 4, t.ANY),
-    ("apoc.create.virtual.fromnode", 2, 2, t.ANY),
+    ("apoc.create.virtual.fromnode", 2, 2, t.ANY), ("__virtual_copy", 3, 3, t.ANY), ("__virtual_path", 2, 2, t.ANY),
 ]
 """(lower-case name, least and most arguments, result type): a virtual element is a VARIANT (ADR-0071)."""
 
 FUNCTIONS = {"apoc.create.vnode": _vnode, "apoc.create.vrelationship": _vrelationship,
-             "apoc.create.virtual.fromnode": _from_node}
+             "apoc.create.virtual.fromnode": _from_node, "__virtual_copy": _clone_relationship,
+             "__virtual_path": _virtual_path}
 
 MAKERS = ("apoc.create.vnode", "apoc.create.vrelationship")
 """The functions whose every call makes a new element, with an id of its own (`VIRTUAL_MAKERS`)."""
@@ -111,13 +132,7 @@ def _with_macro(name: str, inputs: tuple[tuple[str, str], ...], outputs: tuple[t
     alone). Unlike a `subquery_macro`, it stays in the clause's SELECT, whose rows number the ids."""
 
     def expand(call: ast.CallProcedure, standalone: bool, params: Mapping[str, Any]) -> tuple[ast.Clause, ...]:
-        chosen = yielded(call, name, outputs, standalone)
-        text = f"{body} WITH *, " + ", ".join(f"`__out_{field}` AS `{alias}`" for field, alias in chosen)
-        if call.where is not None:
-            text += " WHERE __where"
-        if standalone:
-            text += " RETURN " + ", ".join(f"`{alias}` AS `{alias}`" for _, alias in chosen)
-        return clauses_of(text, call)
+        return with_outputs(body, call, yielded(call, name, outputs, standalone), standalone)
 
     return ProcedureMacro(name, inputs, outputs, "READ", expand, defaults)
 
@@ -133,7 +148,26 @@ _PATTERN_FULL_INPUTS = (("labelsN", "LIST<STRING>"), ("n", "MAP"), ("relType", "
                         ("labelsM", "LIST<STRING>"), ("m", "MAP"))
 """vPatternFull's inputs, and virtualPath's: APOC's two procedures are one (`from`, `rel`, `to` yielded)."""
 
+_CLONE = (
+    # the path's nodes, then its relationships, copied in walking order (a null path: no nodes, a null path)
+    "CALL (`__p`) { UNWIND range(0, coalesce(length(`__p`), 0)) AS `__i` WITH `__p`, `__i`,"
+    " nodes(`__p`)[`__i`] AS `__n` ORDER BY `__i`"
+    " RETURN collect(apoc.create.virtual.fromNode(`__n`, keys(`__n`))) AS `__vn` }"
+    " CALL (`__p`, `__vn`) { UNWIND range(0, coalesce(length(`__p`), 0) - 1) AS `__i`"
+    " WITH `__p`, `__vn`, `__i`, relationships(`__p`)[`__i`] AS `__r` ORDER BY `__i`"
+    " WITH `__i`, `__r`, id(startNode(`__r`)) = id(nodes(`__p`)[`__i`]) AS `__forward`, `__vn`"
+    " RETURN collect(`__virtual_copy`(`__r`, CASE WHEN `__forward` THEN `__vn`[`__i`] ELSE `__vn`[`__i` + 1] END,"
+    " CASE WHEN `__forward` THEN `__vn`[`__i` + 1] ELSE `__vn`[`__i`] END)) AS `__vr` }"
+    " WITH *, `__virtual_path`(`__vn`, `__vr`) AS `__out_path`"
+)
+"""apoc.create.clonePathToVirtual's body over the path `__p`: a path of virtual copies of its nodes (APOC's
+`VirtualNode(node, keys)`, id -id - 1) and relationships (`VirtualRelationship.from`), ADR-0087."""
+
 PROCEDURE_MACROS: tuple[ProcedureMacro, ...] = (
+    _with_macro("apoc.create.clonePathToVirtual", (("path", "PATH"),), (("path", "PATH"),),
+                f"WITH *, __a0 AS `__p` {_CLONE}"),
+    _with_macro("apoc.create.clonePathsToVirtual", (("paths", "LIST<PATH>"),), (("path", "PATH"),),
+                f"UNWIND __a0 AS `__p` {_CLONE}"),
     _with_macro(_V_NODE, (("labels", "LIST<STRING>"), ("props", "MAP")), _NODE,
                 f"WITH *, {_V_NODE}(__a0, __a1) AS `__out_node`", ("{}",)),
     _with_macro("apoc.create.vNodes", (("labels", "LIST<STRING>"), ("props", "LIST<MAP>")), _NODE,

@@ -14,7 +14,7 @@ import duckdb
 
 from engine import temporal
 from engine import types as t
-from engine.storage.encoding import TAG, VIRTUAL_TAGS, tag_key, vector_from_payload
+from engine.storage.encoding import TAG, VIRTUAL_PATH_TAG, VIRTUAL_TAGS, tag_key, vector_from_payload
 from engine.storage.schema import Catalog
 from engine.types import CypherType, Kind, is_variant
 from engine.values import Node, Path, Point, Relationship
@@ -147,6 +147,9 @@ class Decoder:
             return decode_point(payload)
         if key == VIRTUAL_NODE_TAG:
             return self._virtual_node(payload, visit)
+        if key == VIRTUAL_PATH_TAG:  # its elements are values themselves (virtual ones, ADR-0087)
+            return Path(tuple(self._walk_variant(node, visit) for node in payload["nodes"]),
+                        tuple(self._walk_variant(rel, visit) for rel in payload["rels"]))
         if key == VIRTUAL_REL_TAG:  # its ends are node values: their ids are what a Relationship holds
             return Relationship(int(payload["id"]), str(payload["type"]), _node_id(payload["start"]),
                                 _node_id(payload["end"]), self._walk_variant(payload["properties"], visit))

@@ -73,8 +73,9 @@ def procedure_rows(procedures: dict[str, Procedure] | None = None) -> list[dict[
 
 
 def function_rows() -> list[dict[str, Any]]:
-    """One row per function the engine runs (aggregating ones too), by name as Neo4j spells it."""
-    names = {*SIGNATURES, *FUNCTION_MACROS, *AGGREGATES}
+    """One row per function the engine runs (aggregating ones too), by name as Neo4j spells it; the helpers
+    procedure macros call (named `__...`, which no user writes) are not listed."""
+    names = {name for name in (*SIGNATURES, *FUNCTION_MACROS, *AGGREGATES) if not name.startswith("__")}
     rows = []
     for name in sorted(names, key=lambda found: _spelled(found).lower()):
         spelled = _spelled(name)

@@ -18,6 +18,7 @@ from engine.apoc import maps as apoc_maps
 from engine.apoc import merge as apoc_merge
 from engine.apoc import meta as apoc_meta
 from engine.apoc import meta_graph as apoc_meta_graph
+from engine.apoc import meta_graph_of as apoc_meta_graph_of
 from engine.apoc import nodes as apoc_nodes
 from engine.apoc import path as apoc_path
 from engine.apoc import path_values as apoc_path_values
@@ -71,6 +72,8 @@ sql_functions.register_functions(apoc_json.FUNCTIONS)
 signatures.register_functions(apoc_collections.SIGNATURES)
 sql_functions.register_functions(apoc_collections.FUNCTIONS)
 signatures.register_functions(apoc_virtual.SIGNATURES)
+signatures.register_functions(apoc_meta_graph_of.SIGNATURES)
+sql_functions.register_functions(apoc_meta_graph_of.FUNCTIONS)
 sql_functions.register_functions(apoc_virtual.FUNCTIONS)
 signatures.register_functions(apoc_path_values.SIGNATURES)
 sql_functions.register_functions(apoc_path_values.FUNCTIONS)
@@ -84,7 +87,8 @@ extensions.SEARCH_CALLS["vector"] = vector_search_call
 PROCEDURE_MACRO_PACKAGES = (VECTOR_PROCEDURE_MACROS, apoc_create.PROCEDURE_MACROS, apoc_merge.PROCEDURE_MACROS,
                             apoc_cypher.PROCEDURE_MACROS, apoc_periodic.PROCEDURE_MACROS, apoc_schema.PROCEDURE_MACROS,
                             apoc_nodes.PROCEDURE_MACROS, apoc_path.PROCEDURE_MACROS,
-                            apoc_refactor.PROCEDURE_MACROS, apoc_virtual.PROCEDURE_MACROS)
+                            apoc_refactor.PROCEDURE_MACROS, apoc_virtual.PROCEDURE_MACROS,
+                            apoc_meta_graph_of.PROCEDURE_MACROS)
 procedure_macros.PROCEDURE_MACROS.update({macro.name.lower(): macro
                                           for package in PROCEDURE_MACRO_PACKAGES for macro in package})
 function_macros.FUNCTION_MACROS.update(apoc_functions.macros())

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import types as t
-from engine.types import CypherType, Kind
+from engine.types import CypherType, Kind, is_variant
 
 ReturnRule = Callable[[Sequence[CypherType]], CypherType]
 
@@ -23,6 +23,14 @@ def fixed(result: CypherType) -> ReturnRule:
 def element_of_first(args: Sequence[CypherType]) -> CypherType:
     first = args[0] if args else t.ANY
     return (first.element or t.ANY) if first.kind is Kind.LIST else t.ANY
+
+
+def _path_parts(element: CypherType) -> ReturnRule:
+    """`nodes()` / `relationships()`: of a path the stored elements (ids); of a value only known at run time,
+    which may be a path of virtual elements (ADR-0087), values that carry themselves."""
+    def rule(arguments: Sequence[CypherType]) -> CypherType:
+        return t.list_of(t.ANY if arguments and is_variant(arguments[0]) else element)
+    return rule
 
 
 def like_first(*kinds: Kind) -> ReturnRule:
@@ -143,7 +151,7 @@ def _signatures() -> dict[str, FunctionSignature]:
         ("id", 1, 1, fixed(t.INTEGER)), ("elementid", 1, 1, fixed(t.STRING)),
         ("properties", 1, 1, fixed(t.MAP)),
         ("startnode", 1, 1, end_node), ("endnode", 1, 1, end_node),
-        ("nodes", 1, 1, fixed(t.list_of(t.NODE))), ("relationships", 1, 1, fixed(t.list_of(t.RELATIONSHIP))),
+        ("nodes", 1, 1, _path_parts(t.NODE)), ("relationships", 1, 1, _path_parts(t.RELATIONSHIP)),
         # temporal (ADR-0014)
         ("timestamp", 0, 0, fixed(t.INTEGER)),
         *_temporal_signatures(),

@@ -17,9 +17,7 @@ NOT_YET_FUNCTIONS = frozenset({
 })
 """Functions of Neo4j's Cypher 25 manual and APOC Core the engine does not run yet (lower case)."""
 
-NOT_YET_PROCEDURES = frozenset({
-    "apoc.meta.graph.of", "apoc.create.clonepathtovirtual", "apoc.create.clonepathstovirtual",
-})
+NOT_YET_PROCEDURES: frozenset[str] = frozenset()
 """Procedures of Neo4j and APOC Core the engine does not run yet (lower case)."""
 
 

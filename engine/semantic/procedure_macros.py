@@ -90,6 +90,19 @@ def clauses_of(text: str, call: ast.CallProcedure) -> tuple[ast.Clause, ...]:
     return tuple(substitute(clause, values, call.span) for clause in query.parts[0].clauses)  # type: ignore[misc]
 
 
+def with_outputs(body: str, call: ast.CallProcedure, chosen: list[tuple[str, str]],
+                 standalone: bool, suffix: str = "") -> tuple[ast.Clause, ...]:
+    """The clauses of `body` (Cypher over `__a0`, ... that binds each output `o` as `__out_o` + `suffix`)
+    followed by a WITH naming the outputs `chosen` (`yielded`), the call's WHERE, and a RETURN of them when it
+    stands alone."""
+    text = f"{body} WITH *, " + ", ".join(f"`__out_{field}{suffix}` AS `{alias}`" for field, alias in chosen)
+    if call.where is not None:
+        text += " WHERE __where"
+    if standalone:
+        text += " RETURN " + ", ".join(f"`{alias}` AS `{alias}`" for _, alias in chosen)
+    return clauses_of(text, call)
+
+
 def subquery_macro(name: str, inputs: tuple[tuple[str, str], ...], outputs: tuple[tuple[str, str], ...],
                    mode: str, body: str, defaults: tuple[str, ...] = ()) -> ProcedureMacro:
     """A procedure that yields rows: `body` (Cypher over `__a0`, ...) runs in `CALL (*) { ... }` once per input

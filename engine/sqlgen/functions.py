@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import types as t
 from engine.errors import CypherSyntaxError
+from engine.quoting import sql_string
 from engine.semantic import bound as b
 from engine.sqlgen import spatial, spatial_values, temporal
 from engine.sqlgen.collections import FUNCTIONS as COLLECTION_FUNCTIONS
@@ -15,6 +16,7 @@ from engine.sqlgen.expressions import ExpressionCompiler, convert, map_of_entrie
 from engine.sqlgen.runtime import LIST_CAP, error_sql, list_too_long, normal_form_function
 from engine.sqlgen.sql import Term, let, macro
 from engine.sqlgen.temporal_format import FUNCTIONS as TEMPORAL_FORMAT_FUNCTIONS
+from engine.storage.encoding import VIRTUAL_PATH_TAG
 from engine.types import TEMPORAL_KINDS, Kind, is_variant
 
 Builder = Callable[[ExpressionCompiler, b.BFunction], str]
@@ -83,7 +85,11 @@ def _length(c: ExpressionCompiler, f: b.BFunction) -> str:
         return f"len(({c.compile(argument)}).rels)"
     if argument.type.kind in (Kind.STRING, Kind.LIST):
         return _size(c, f)
-    return let([c.variant(argument)], lambda value: f"len((cy_path_value({value})).rels)")
+    tag = sql_string(VIRTUAL_PATH_TAG)
+    return let([c.variant(argument)], lambda value: (
+        f"CASE WHEN variant_extract({value}, {tag}) IS NOT NULL THEN"
+        f" len(TRY_CAST(variant_extract(variant_extract({value}, {tag}), 'rels') AS VARIANT[]))"
+        f" ELSE len((cy_path_value({value})).rels) END"))
 
 
 def _element_column(entity: str, column: str, virtual: Callable[[str], str]) -> Builder:
@@ -425,16 +431,25 @@ def _null_if(c: ExpressionCompiler, f: b.BFunction) -> str:
     return f"CASE WHEN {equal} THEN NULL ELSE {c.compile_as(first, f.type)} END"
 
 
-def _nodes(c: ExpressionCompiler, f: b.BFunction) -> str:
-    argument = f.arguments[0]
-    path = c.compile(argument) if argument.type.kind is Kind.PATH else f"cy_path_value({c.variant(argument)})"
-    return f"({path}).nodes"
+def _path_part(field: str, wrap: str) -> Builder:
+    """`nodes()` (`field` nodes) or `relationships()` (rels): of a PATH its ids; of a value only known at run
+    time its elements as values (`wrap` makes one of an id), a virtual path's as it carries them (ADR-0087)."""
+    def build(c: ExpressionCompiler, f: b.BFunction) -> str:
+        argument = f.arguments[0]
+        if not is_variant(argument.type):
+            path = (c.compile(argument) if argument.type.kind is Kind.PATH
+                    else "NULL::STRUCT(nodes BIGINT[], rels BIGINT[])")
+            return f"({path}).{field}"
+        tag = sql_string(VIRTUAL_PATH_TAG)
+        return let([c.variant(argument)], lambda v: (
+            f"CASE WHEN variant_extract({v}, {tag}) IS NOT NULL THEN"
+            f" TRY_CAST(variant_extract(variant_extract({v}, {tag}), '{field}') AS VARIANT[])"
+            f" ELSE list_transform((cy_path_value({v})).{field}, lambda i: {wrap}(i)) END"))
+    return build
 
 
-def _relationships(c: ExpressionCompiler, f: b.BFunction) -> str:
-    argument = f.arguments[0]
-    path = c.compile(argument) if argument.type.kind is Kind.PATH else f"cy_path_value({c.variant(argument)})"
-    return f"({path}).rels"
+_nodes = _path_part("nodes", "cy_node")
+_relationships = _path_part("rels", "cy_rel")
 
 
 def _map_merge(c: ExpressionCompiler, f: b.BFunction) -> str:

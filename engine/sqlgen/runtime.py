@@ -23,7 +23,7 @@ from collections.abc import Callable
 from engine.limits import IMPORT_VARIABLE, LIST_VARIABLE, TEXT_VARIABLE, default_memory_limit, list_cap, text_cap
 from engine.quoting import sql_identifier, sql_string
 from engine.sqlgen.sql import Term
-from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, VIRTUAL_TAGS, tag_key
+from engine.storage.encoding import KIND_CODES, KIND_NAMES, TAGS, VIRTUAL_PATH_TAG, VIRTUAL_TAGS, tag_key
 from engine.values import PLAIN_EXPONENTS, VECTOR_COORDINATE_TYPES, java_subnormal_texts
 
 # Ascending ORDER BY rank of each kind (Cypher's orderability: maps first, numbers last, null after). The
@@ -104,6 +104,7 @@ def _kind_map() -> str:
     }
     tagged = {f"OBJECT({tag_key(kind)})": KIND_CODES[kind] for kind in TAGS}
     tagged.update({f"OBJECT({tag})": KIND_CODES[kind] for kind, tag in VIRTUAL_TAGS.items()})
+    tagged[f"OBJECT({VIRTUAL_PATH_TAG})"] = KIND_CODES["PATH"]
     entries = ", ".join(f"{sql_string(name)}: {code}" for name, code in {**scalar, **tagged}.items())
     return "MAP {" + entries + "}"
 
@@ -135,6 +136,13 @@ def not_stored(what: str) -> str:
                      f"'a virtual {what} (from apoc.meta.graph, db.schema.visualization or apoc.create.*) is not in"
                      f" the graph: its id, labels, type and properties can be read, but it cannot be matched from,"
                      f" written or deleted'")
+
+
+VIRTUAL_PATH_REFUSED = error_sql(
+    "UnsupportedFeature", "VirtualElement",
+    "'a virtual path (from apoc.create.clonePathToVirtual) holds virtual nodes and relationships: length(), nodes()"
+    " and relationships() read it, but this needs a path of stored ones'")
+"""The error of a path function that reads stored ids given a path of virtual elements (ADR-0087)."""
 
 
 def _stored_id(kind: str, what: str) -> str:
@@ -169,7 +177,8 @@ def _macros() -> list[tuple[str, str]]:
         ("cy_try_node_id(v)", f"CASE WHEN cy_kind(v) = 7 THEN {_tag_payload('NODE')}::BIGINT END"),
         ("cy_try_rel_id(v)", f"CASE WHEN cy_kind(v) = 8 THEN {_tag_payload('RELATIONSHIP')}::BIGINT END"),
         ("cy_path_value(v)",
-         f"CASE cy_kind(v) WHEN 9 THEN {_tag_payload('PATH')}::STRUCT(nodes BIGINT[], rels BIGINT[])"
+         f"CASE cy_kind(v) WHEN 9 THEN CASE WHEN {_tag_payload('PATH')} IS NOT NULL THEN"
+         f" {_tag_payload('PATH')}::STRUCT(nodes BIGINT[], rels BIGINT[]) ELSE {VIRTUAL_PATH_REFUSED} END"
          " WHEN 0 THEN NULL ELSE "
          + error_sql("TypeError", "InvalidArgumentType", "'expected a path, got ' || cy_type_name(v)")
          + " END"),
@@ -297,10 +306,9 @@ def _too_deep(what: str, depth: int = MAX_DEPTH) -> str:
                      f"'{what} lists or maps nested deeper than {depth} levels'")
 
 
-def _level(name: str, level: int, top: int) -> str:
-    """The macro for one nesting level: `name_<level>`, and `name` itself at the top (an alias macro would
-    cost as much to create as the level it names)."""
-    return name if level == top else f"{name}_{level}"
+def _pair(a: str, b: str) -> str:
+    """A pair of values as `cy_eq` and `cy_cmp` walk them, each with its kind."""
+    return f"{{'a': {a}, 'b': {b}, 'ka': cy_kind({a}), 'kb': cy_kind({b})}}"
 
 
 def _equality_macros() -> list[tuple[str, str]]:
@@ -308,12 +316,9 @@ def _equality_macros() -> list[tuple[str, str]]:
     key: a pair of lists (or of maps) of one shape becomes the pairs of their elements, of another shape a
     pair that is unequal (kind `CLOSE`); then the pairs compared as scalars are AND-ed (false if one is, else
     null if one is). A pair of lists or maps still left after `MAX_DEPTH` steps is refused."""
-    def pair(a: str, b: str) -> str:
-        return f"{{'a': {a}, 'b': {b}, 'ka': cy_kind({a}), 'kb': cy_kind({b})}}"
-
     unequal = f"{{'a': NULL::VARIANT, 'b': NULL::VARIANT, 'ka': {CLOSE}, 'kb': {CLOSE}}}"
     both_containers = "{0}ka IN (5, 6) AND {0}ka = {0}kb"
-    expanded = _expanded("cy_eq_step", f"[{pair('a', 'b')}]",
+    expanded = _expanded("cy_eq_step", f"[{_pair('a', 'b')}]",
                          "cy_kind(a) IN (5, 6) AND cy_kind(a) = cy_kind(b)", MAX_DEPTH)
     return [
         ("cy_eq_pair(a, b, ka, kb)",
@@ -322,7 +327,7 @@ def _equality_macros() -> list[tuple[str, str]]:
         ("cy_eq_step(t)", _expand_step("t", "p", lambda p: (
             f"CASE WHEN {both_containers.format(p + '.')} THEN CASE WHEN cy_shape({p}.a) <> cy_shape({p}.b)"
             f" THEN [{unequal}] ELSE list_transform(list_zip(cy_values({p}.a), cy_values({p}.b)),"
-            f" lambda q: {pair('q[1]', 'q[2]')}) END ELSE [{p}] END"))),
+            f" lambda q: {_pair('q[1]', 'q[2]')}) END ELSE [{p}] END"))),
         # `=` where one side is known to be no list or map: no walk
         ("cy_eq_scalar(a, b)", _scalar_eq("a", "b", "cy_kind(a)", "cy_kind(b)")),
         ("cy_eq(a, b)",
@@ -331,41 +336,56 @@ def _equality_macros() -> list[tuple[str, str]]:
     ]
 
 
-def _scalar_cmp(a: str, b: str) -> str:
-    """-1/0/1 for comparable non-null scalars, NULL when Cypher says they are incomparable."""
+def _scalar_cmp(a: str, b: str, ka: str, kb: str) -> str:
+    """-1/0/1 for comparable non-null scalars (of kinds `ka` and `kb`), NULL when Cypher says they are
+    incomparable."""
     return (
         f"CASE WHEN {a} IS NULL OR {b} IS NULL THEN NULL"
-        f" WHEN cy_kind({a}) = 2 AND cy_kind({b}) = 2 THEN sign(TRY_CAST({a} AS BIGINT) - TRY_CAST({b} AS BIGINT))"
-        f" WHEN cy_kind({a}) IN (2, 3) AND cy_kind({b}) IN (2, 3) THEN"
+        f" WHEN {ka} = 2 AND {kb} = 2 THEN sign(TRY_CAST({a} AS BIGINT) - TRY_CAST({b} AS BIGINT))"
+        f" WHEN {ka} IN (2, 3) AND {kb} IN (2, 3) THEN"
         f" CASE WHEN isnan(TRY_CAST({a} AS DOUBLE)) OR isnan(TRY_CAST({b} AS DOUBLE)) THEN NULL"
         f" ELSE sign(TRY_CAST({a} AS DOUBLE) - TRY_CAST({b} AS DOUBLE))::INTEGER END"
-        f" WHEN cy_kind({a}) <> cy_kind({b}) THEN NULL"
-        f" WHEN cy_kind({a}) = 4 THEN CASE WHEN TRY_CAST({a} AS VARCHAR) < TRY_CAST({b} AS VARCHAR) THEN -1"
+        f" WHEN {ka} <> {kb} THEN NULL"
+        f" WHEN {ka} = 4 THEN CASE WHEN TRY_CAST({a} AS VARCHAR) < TRY_CAST({b} AS VARCHAR) THEN -1"
         f" WHEN TRY_CAST({a} AS VARCHAR) > TRY_CAST({b} AS VARCHAR) THEN 1 ELSE 0 END"
-        f" WHEN cy_kind({a}) = 1 THEN TRY_CAST({a} AS BOOLEAN)::INTEGER - TRY_CAST({b} AS BOOLEAN)::INTEGER"
-        f" WHEN cy_kind({a}) BETWEEN 10 AND 14 THEN CASE WHEN {a} < {b} THEN -1 WHEN {a} > {b} THEN 1 ELSE 0 END"
+        f" WHEN {ka} = 1 THEN TRY_CAST({a} AS BOOLEAN)::INTEGER - TRY_CAST({b} AS BOOLEAN)::INTEGER"
+        f" WHEN {ka} BETWEEN 10 AND 14 THEN CASE WHEN {a} < {b} THEN -1 WHEN {a} > {b} THEN 1 ELSE 0 END"
         f" ELSE NULL END"
     )
 
 
+LENGTHS = -2
+"""The kind of the pair that ends a pair of lists in `cy_cmp`'s walk: its `a` the sign of their lengths'
+difference, which decides when every pair of elements before it is equal."""
+
+
 def _comparison_macros() -> list[tuple[str, str]]:
     """cy_cmp(a, b): -1, 0, 1, or NULL when incomparable. Lists compare lexicographically: the first element
-    pair that is not equal decides (NULL if incomparable), else the shorter list is smaller. The decision is
-    found with one pass over [codes..., length comparison], NULL coded as 2, so the inner level appears once."""
-    macros = [("cy_cmp_0(a, b)",
-               "CASE WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN " + _too_deep("comparing")
-               + f" ELSE {_scalar_cmp('a', 'b')} END")]
-    for level in range(1, MAX_DEPTH + 1):
-        codes = (f"list_append(list_transform(list_zip(TRY_CAST(a AS VARIANT[]), TRY_CAST(b AS VARIANT[]), true),"
-                 f" lambda p: coalesce(cy_cmp_{level - 1}(p[1], p[2]), 2)),"
-                 f" sign(len(TRY_CAST(a AS VARIANT[])) - len(TRY_CAST(b AS VARIANT[]))))")
-        macros.append((
-            f"{_level('cy_cmp', level, MAX_DEPTH)}(a, b)",
-            "CASE WHEN a IS NULL OR b IS NULL THEN NULL"
-            f" WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN"
-            f" [-1, 0, 1, NULL][coalesce(list_filter({codes}, lambda c: c <> 0)[1], 0) + 2]"
-            f" ELSE {_scalar_cmp('a', 'b')} END"))
-    return macros
+    pair that is not equal decides (NULL if incomparable), else the shorter list is smaller. Walked in steps
+    as `cy_eq` is (ADR-0077, ADR-0087): a pair of lists becomes the pairs of their elements (as far as the
+    shorter goes) and a pair of kind `LENGTHS`; the flattened pairs' codes, in order, hold the same first
+    non-zero code as the nested comparison would find (NULL coded 2, so it decides too)."""
+    lists = "{0}ka = 5 AND {0}kb = 5"
+    def lengths(p: str) -> str:
+        return (f"{{'a': sign(len(TRY_CAST({p}.a AS VARIANT[])) - len(TRY_CAST({p}.b AS VARIANT[])))::VARIANT,"
+                f" 'b': NULL::VARIANT, 'ka': {LENGTHS}, 'kb': {LENGTHS}}}")
+    expanded = _expanded("cy_cmp_step", f"[{_pair('a', 'b')}]", "cy_kind(a) = 5 AND cy_kind(b) = 5", MAX_DEPTH)
+    return [
+        ("cy_cmp_pair(a, b, ka, kb)",
+         f"CASE WHEN ka = {LENGTHS} THEN TRY_CAST(a AS INTEGER) WHEN {lists.format('')} THEN"
+         f" {_too_deep('comparing')} ELSE coalesce({_scalar_cmp('a', 'b', 'ka', 'kb')}, 2) END"),
+        # `<` of two values no list walk is wanted for (APOC's comparisons): two lists are refused
+        ("cy_cmp_scalar(a, b)",
+         f"CASE WHEN cy_kind(a) = 5 AND cy_kind(b) = 5 THEN {_too_deep('comparing')}"
+         f" ELSE {_scalar_cmp('a', 'b', 'cy_kind(a)', 'cy_kind(b)')} END"),
+        ("cy_cmp_step(t)", _expand_step("t", "p", lambda p: (
+            f"CASE WHEN {lists.format(p + '.')} THEN list_append(list_transform(list_zip(TRY_CAST({p}.a AS"
+            f" VARIANT[]), TRY_CAST({p}.b AS VARIANT[]), true), lambda q: {_pair('q[1]', 'q[2]')}),"
+            f" {lengths(p)}) ELSE [{p}] END"))),
+        ("cy_cmp(a, b)",
+         "CASE WHEN a IS NULL OR b IS NULL THEN NULL ELSE [-1, 0, 1, NULL][coalesce(list_filter(list_transform("
+         f"{expanded}, lambda p: cy_cmp_pair(p.a, p.b, p.ka, p.kb)), lambda c: c <> 0)[1], 0) + 2] END"),
+    ]
 
 
 def _key_macros() -> list[tuple[str, str]]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine import types as t
-from engine.errors import CypherArgumentError, UnsupportedFeature
+from engine.errors import CypherArgumentError
 from engine.quoting import sql_string
 from engine.semantic import bound as b
 from engine.semantic.unknown import UNKNOWN
@@ -155,10 +155,7 @@ def convert(c: ExpressionCompiler, argument: b.BoundExpression, target: str) -> 
     if argument.type.is_record or isinstance(argument, b.BMap):
         return from_map(c, argument, target)
     if kind is Kind.MAP:
-        shapes = _known_shapes(argument)
-        if shapes is None:
-            raise UnsupportedFeature(f"{target.lower()} from a map whose keys are not known when the query compiles",
-                                     argument.span)
+        shapes = _known_shapes(argument) or []
         return let([variant_of(c, argument)], lambda v: by_shape(c, v, shapes, target, argument.span))
     if target == "DURATION":
         if kind is Kind.DURATION:
@@ -200,7 +197,7 @@ def by_shape(c: ExpressionCompiler, v: str, shapes: Sequence[tuple[str, ...]], t
     """`target` from the VARIANT map `v` whose key set is one of `shapes`, known as the query compiles: a
     branch per key set, each compiled as the map literal of those keys would be (its fields read off `v`).
     A key set that builds nothing (`{year: 1984, day: 3}`) is its error on the rows that bring it; a map of
-    any other keys is refused on its row, as Neo4j's builder, chosen per key set, cannot be without them."""
+    any other keys goes through `from_any_map`, whose every rule is a test on the row's keys."""
     parameters = c.context.parameters
     names = {key: parameters.text(key) for key in sorted({key for keys in shapes for key in keys})}
     branches = []
@@ -213,9 +210,7 @@ def by_shape(c: ExpressionCompiler, v: str, shapes: Sequence[tuple[str, ...]], t
             built = fail(sql_string(error.message), detail=error.detail or "InvalidArgumentValue")
         key_set = "[" + ", ".join(names[key] for key in keys) + "]::VARCHAR[]"
         branches.append(f"WHEN list_sort(variant_keys({v})) = {key_set} THEN {built}")
-    unknown = error_sql("UnsupportedFeature", "Unsupported",
-                        f"'{target.lower()} from a map whose keys are not known when the query compiles'")
-    return f"CASE WHEN cy_kind({v}) = 0 THEN NULL {' '.join(branches)} ELSE {unknown} END"
+    return f"CASE WHEN cy_kind({v}) = 0 THEN NULL {' '.join(branches)} ELSE {from_any_map(c, v, target)} END"
 
 
 def _checked_per_row(argument: b.BoundExpression) -> bool:
@@ -670,6 +665,212 @@ def _finish(state: State, target: str, timezone: str | None, converts: str) -> s
             return f"CASE WHEN {converts} THEN {same_instant} ELSE {same_local} END"
         return rt.zone_spec(tz, lambda o, z: let([state.d, state.t], lambda d, t: body(o, z, d, t)))
     return let([timezone], with_zone)
+
+
+# -- construction from a map whose keys only the row knows (ADR-0087) ---------------------------------------
+
+@dataclass(frozen=True)
+class RowKeys:
+    """Reads of the VARIANT map `v` by Neo4j's field names: `raw` its keys (SQL list), `names` the same keys
+    lower-cased with their aliases resolved, in the same order."""
+
+    v: str
+    raw: str
+    names: str
+
+    def has(self, name: str) -> str:
+        if name == "subsecond":
+            return "(" + " OR ".join(self.has(field) for field in SUBSECOND_FIELDS) + ")"
+        return f"list_contains({self.names}, {sql_string(name)})"
+
+    def any(self, names: Sequence[str]) -> str:
+        return "(" + " OR ".join(self.has(name) for name in names) + ")"
+
+    def value(self, name: str) -> SqlValue:
+        return SqlValue(f"cy_map_get({self.v}, {self.raw}[list_position({self.names}, {sql_string(name)})])",
+                        type=t.ANY, span=None)
+
+
+def from_any_map(c: ExpressionCompiler, v: str, target: str) -> str:
+    """`target` from the VARIANT map `v` of any keys: Neo4j's builder with each of its choices (which
+    fields, which base, which checks) a test on the row's own keys rather than on the statement's text, so
+    one SQL expression serves every key set (`date(properties(n))`). The rules are those of `_from_map`."""
+    aliases = " ".join(f"WHEN {sql_string(alias)} THEN {sql_string(name)}" for alias, name in ALIASES.items())
+    with rt.isolated():  # bound where it stands: a caller's CASE may give it only the rows that hold a map
+        return let([f"variant_keys({v})"], lambda raw: let(
+            [f"list_transform({raw}, lambda k: CASE lower(k) {aliases} ELSE lower(k) END)"],
+            lambda names: _complete(_any_map_checked(c, RowKeys(v, raw, names), target), target)))
+
+
+def _any_map_checked(c: ExpressionCompiler, keys: RowKeys, target: str) -> str:
+    name = next(function for function, kind in KIND_OF_FUNCTION.items() if kind == target)
+    allowed = set(DURATION_FIELDS) if target == "DURATION" else ALLOWED[target]
+    allowed_sql = "[" + ", ".join(sql_string(key) for key in sorted(allowed)) + "]"
+    twice = f"list_filter({keys.raw}, lambda k, i: list_position({keys.names}, {keys.names}[i]) < i)[1]"
+    unknown = f"list_sort(list_filter({keys.names}, lambda k: NOT list_contains({allowed_sql}, k)))[1]"
+    whens = [
+        (f"len(list_distinct({keys.names})) < len({keys.names})", fail(f"'field `' || {twice} || '` given twice'")),
+        (f"len({keys.names}) = 0",
+         fail(sql_string(f"{name}() needs at least one component: {name}({{}}) is invalid"))),
+    ]
+    if target == "DURATION":
+        whens.append((f"{unknown} IS NOT NULL", fail(f"'duration() has no field `' || {unknown} || '`'")))
+        with rt.isolated():
+            return _cases(whens, _duration_from_any_map(c, keys))
+    whens += [
+        (f"{keys.names} = ['timezone']", now(target, _string(c, keys.value("timezone")))),
+        (f"{unknown} IS NOT NULL", fail(f"'{target.lower()}() has no field `' || {unknown} || '`'")),
+    ]
+    whens.append((f"{_component_message(keys, target)} IS NOT NULL", fail(_component_message(keys, target))))
+    whens.append((f"{keys.has('datetime')} AND {keys.any(('date', 'time', 'epochseconds', 'epochmillis'))}",
+                  fail("'datetime cannot be selected together with date, time or an epoch'")))
+    whens.append((f"{keys.has('epochseconds')} AND {keys.has('epochmillis')}",
+                  fail("'epochSeconds cannot be selected together with epochMillis'")))
+    with rt.isolated():  # the builder's bindings inside the ELSE: they run only on rows the checks pass
+        return _cases(whens, _build_any(c, keys, target))
+
+
+def _cases(whens: Sequence[tuple[str, str]], otherwise: str) -> str:
+    return "CASE " + " ".join(f"WHEN {test} THEN {value}" for test, value in whens) + f" ELSE {otherwise} END"
+
+
+def _component_message(keys: RowKeys, target: str) -> str:
+    """`_check_components` as SQL: its first message for the row's keys, or NULL."""
+    messages = [f"CASE WHEN NOT {keys.has('date')} AND {keys.any(order[1:])} THEN {_in_order_sql(order, keys)} END"
+                for order in DATE_ORDERS]
+    time_keys = keys.any((*TIME_FIELDS, *SUBSECOND_FIELDS))
+    messages.append(f"CASE WHEN {time_keys} AND NOT {keys.has('time')} THEN {_in_order_sql(TIME_ORDER, keys)} END")
+    if target in ("LOCAL DATETIME", "ZONED DATETIME"):
+        chosen = " ".join(f"WHEN {keys.any(order[1:])} THEN {_missing_sql(order, keys)}" for order in COMPLETE_DATES)
+        messages.append(f"CASE WHEN ({time_keys} OR {keys.has('time')}) AND NOT {keys.has('date')} THEN"
+                        f" CASE {chosen} ELSE {_missing_sql(('year', 'month'), keys)} END END")
+    lifted = keys.any(("datetime", "epochseconds", "epochmillis"))
+    return f"CASE WHEN NOT {lifted} THEN coalesce({', '.join(messages)}) END"
+
+
+def _in_order_sql(order: Sequence[str], keys: RowKeys) -> str:
+    """`_in_order` as SQL: its message for the row's keys, or NULL."""
+    whens = [f"WHEN NOT {keys.has(order[0])} THEN {sql_string(f'{order[0]} must be specified')}"]
+    for i in range(1, len(order)):
+        for j in range(i + 1, len(order)):
+            tests = [keys.has(name) for name in order[1:i]] + [f"NOT {keys.has(order[i])}"]
+            tests += [f"NOT {keys.has(name)}" for name in order[i + 1:j]] + [keys.has(order[j])]
+            message = (f"{_FIELD_NAMES.get(order[j], order[j])} cannot be specified without "
+                       f"{_FIELD_NAMES.get(order[i], order[i])}")
+            whens.append(f"WHEN {' AND '.join(tests)} THEN {sql_string(message)}")
+    return f"CASE {' '.join(whens)} END"
+
+
+def _missing_sql(order: Sequence[str], keys: RowKeys) -> str:
+    whens = " ".join(f"WHEN NOT {keys.has(name)} THEN {sql_string(f'{_FIELD_NAMES.get(name, name)} must be specified')}"
+                     for name in order)
+    return f"CASE {whens} END"
+
+
+def _duration_from_any_map(c: ExpressionCompiler, keys: RowKeys) -> str:
+    def value(name: str) -> str:
+        return f"CASE WHEN {keys.has(name)} THEN {number_of(c, keys.value(name))} ELSE 0 END"
+    return let([value(name) for name in DURATION_FIELDS], lambda *v: rt.approximate(
+        f"{v[0]} * 12 + {v[1]}", f"{v[2]} * 7 + {v[3]}", f"{v[4]} * 3600 + {v[5]} * 60 + {v[6]}",
+        f"{v[7]} * 1000000 + {v[8]} * 1000 + {v[9]}"))
+
+
+SOURCES = ("datetime", "date", "time")
+"""The selected values a map may start from, besides an epoch, in the order `_build` takes them."""
+
+
+def _build_any(c: ExpressionCompiler, keys: RowKeys, target: str) -> str:
+    """`_build` with each choice a test on the row's keys: every source the target takes is read (NULL
+    parts when absent), the base is the first present, the fields are laid over it where present."""
+    sources = [name for name in SOURCES if name in ALLOWED[target]]
+    timezone = _string(c, keys.value("timezone")) if "timezone" in ALLOWED[target] else None
+
+    def read(i: int, found: dict[str, tuple[Parts, str]]) -> str:
+        if i < len(sources):
+            return with_parts(c, keys.value(sources[i]), lambda parts, null: read(i + 1, {**found, sources[i]: (
+                parts, null)}))
+        if "epochseconds" in ALLOWED[target]:
+            return _epoch_any(c, keys, timezone, lambda parts: _laid_over(c, keys, target, timezone, {
+                **found, "epoch": (parts, "false")}))
+        return _laid_over(c, keys, target, timezone, found)
+    return read(0, {})
+
+
+def _epoch_any(c: ExpressionCompiler, keys: RowKeys, timezone: str | None, body: Callable[[Parts], str]) -> str:
+    """Parts of the instant `epochSeconds` or `epochMillis` gives, in the map's time zone when it has one."""
+    seconds, millis = _integer(c, keys.value("epochseconds")), _integer(c, keys.value("epochmillis"))
+    has_seconds = keys.has("epochseconds")
+    instant = [f"CASE WHEN {has_seconds} THEN {seconds} ELSE {rt.fdiv(millis, 1000)} END",
+               f"CASE WHEN {has_seconds} THEN 0 ELSE {rt.fmod(millis, 1000)} * 1000000 END"]
+
+    def at(s: str, n: str) -> str:
+        utc = rt.at_instant(s, n, Term("0"), Term("NULL::VARCHAR"))
+        if timezone is None:
+            return utc
+        return let([timezone], lambda tz: f"CASE WHEN {keys.has('timezone')} THEN "
+                   + rt.zone_spec(tz, lambda o, z: rt.at_instant(s, n, o, z)) + f" ELSE {utc} END")
+    return let(instant, lambda s, n: let([at(s, n)], lambda x: body(rt.parts_of(x, "ZONED DATETIME"))))
+
+
+def _laid_over(c: ExpressionCompiler, keys: RowKeys, target: str, timezone: str | None,
+               found: dict[str, tuple[Parts, str]]) -> str:
+    has = keys.has
+    epoch = keys.any(("epochseconds", "epochmillis"))
+    present = {"datetime": has("datetime"), "epoch": epoch, "date": has("date"), "time": has("time")}
+
+    def first(field: str, names: Sequence[str], default: str) -> str:
+        whens = " ".join(f"WHEN {present[name]} THEN {getattr(found[name][0], field)}"
+                         for name in names if name in found)
+        return f"CASE {whens} ELSE {default} END" if whens else default
+    base = [first("d", ("datetime", "epoch", "date"), str(EPOCH_DAY_0000)),
+            first("t", ("datetime", "epoch", "time"), "0"),
+            first("o", ("datetime", "epoch", "time"), "NULL::BIGINT"),
+            first("z", ("datetime", "epoch", "time"), "NULL::VARCHAR"),
+            "CASE " + " ".join(f"WHEN {present[name]} THEN {test}" for name, test in (
+                ("datetime", f"{found['datetime'][0].o} IS NOT NULL" if "datetime" in found else "false"),
+                ("epoch", "true"), ("time", f"{found['time'][0].o} IS NOT NULL" if "time" in found else "false")))
+            + " ELSE false END"]
+
+    def finish(d: str, t_: str, o: str, z: str, zoned: str) -> str:
+        week_start = f"{has('week')} AND NOT {keys.any(('date', 'datetime', 'epochseconds', 'epochmillis'))}"
+        year = f"CASE WHEN {has('year')} THEN {_integer(c, keys.value('year'))} ELSE 0 END"
+        d = let([d, year], lambda d, y: f"CASE WHEN {week_start} THEN {rt.week_one(y)} ELSE {d} END")
+        for name in DATE_FIELDS:
+            def set_date(d: str, v: str, name: str = name) -> str:
+                setter = DATE_SETTERS[name](d, v)
+                if name == "year":
+                    setter = f"CASE WHEN {has('week')} THEN {_with_week_year(d, v)} ELSE {setter} END"
+                return f"CASE WHEN {has(name)} THEN {setter} ELSE {d} END"
+            d = let([d, _integer(c, keys.value(name))], set_date)
+        for name in TIME_FIELDS:
+            t_ = let([t_, _integer(c, keys.value(name))], lambda t_, v, name=name: (
+                f"CASE WHEN {has(name)} THEN {TIME_SETTERS[name](t_, v)} ELSE {t_} END"))
+        t_ = let([t_, *(_integer(c, keys.value(name)) for name in SUBSECOND_FIELDS)], lambda t_, *v: (
+            f"CASE WHEN {has('subsecond')} THEN {_with_subsecond(t_, *v)} ELSE {t_} END"))
+        return let([d, t_], lambda d, t_: _finished_any(keys, State(d, t_, o, z, zoned), target, timezone))
+    return _sources_guarded(keys, found, let(base, finish))
+
+
+def _finished_any(keys: RowKeys, state: State, target: str, timezone: str | None) -> str:
+    if timezone is None:
+        return _finish(state, target, None, state.zoned)
+    return (f"CASE WHEN {keys.has('timezone')} THEN {_finish(state, target, timezone, state.zoned)}"
+            f" ELSE {_finish(state, target, None, state.zoned)} END")
+
+
+def _sources_guarded(keys: RowKeys, found: dict[str, tuple[Parts, str]], sql: str) -> str:
+    """`_guarded_source` for each source the row's map selects: null when it is null, an error when it
+    lacks the part selected."""
+    needs = {"datetime": ("d", "t"), "date": ("d",), "time": ("t",)}
+    whens = []
+    for name in ("date", "time", "datetime"):
+        if name in found:
+            parts, null = found[name]
+            missing = " OR ".join(f"{getattr(parts, part)} IS NULL" for part in needs[name])
+            whens += [f"WHEN {keys.has(name)} AND {null} THEN NULL",
+                      f"WHEN {keys.has(name)} AND ({missing}) THEN "
+                      + fail(sql_string(f"cannot select {name} from this value"))]
+    return f"CASE {' '.join(whens)} ELSE {sql} END" if whens else sql
 
 
 # -- truncation ----------------------------------------------------------------------------------------------

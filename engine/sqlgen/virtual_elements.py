@@ -16,7 +16,7 @@ from engine.errors import UnsupportedFeature
 from engine.quoting import sql_identifier
 from engine.semantic import bound as b
 from engine.sqlgen.context import SelectContext
-from engine.storage.encoding import VIRTUAL_TAGS
+from engine.storage.encoding import VIRTUAL_PATH_TAG, VIRTUAL_TAGS
 
 ELEMENT_SHIFT = 4294967296
 """2^32: a row id's factor inside a list comprehension, above the positions of its elements."""
@@ -43,6 +43,13 @@ def node_payload(node_id: str, labels: str, properties: str) -> str:
     `properties` a VARIANT map."""
     inner = f"struct_pack(id := {node_id}, labels := {labels}, properties := {properties})"
     return f"struct_pack({sql_identifier(VIRTUAL_TAGS['NODE'])} := {inner})::VARIANT"
+
+
+def path_payload(nodes: str, rels: str) -> str:
+    """The VARIANT of a path of virtual elements (`storage.encoding.VIRTUAL_PATH_TAG`): `nodes` and `rels` VARIANT
+    lists of element values, in walking order."""
+    inner = f"struct_pack(nodes := {nodes}, rels := {rels})"
+    return f"struct_pack({sql_identifier(VIRTUAL_PATH_TAG)} := {inner})::VARIANT"
 
 
 def relationship_payload(rel_id: str, rel_type: str, start: str, end: str, properties: str) -> str:

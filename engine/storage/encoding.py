@@ -43,6 +43,10 @@ TAGS: dict[str, str] = {
 VIRTUAL_TAGS: dict[str, str] = {"NODE": TAG + "vnode", "RELATIONSHIP": TAG + "vrel"}
 """The reserved object keys of virtual nodes and relationships, by the kind they are."""
 
+VIRTUAL_PATH_TAG = TAG + "vpath"
+"""A path of virtual elements (`apoc.create.clonePathToVirtual`, ADR-0087): `{"\x01vpath": {"nodes": [node
+values], "rels": [relationship values]}}`, in walking order; `cy_kind` reads it as a path (9)."""
+
 
 def tag_key(kind: str) -> str:
     """The reserved object key marking a value of `kind` ('NODE', 'DATE', ...)."""

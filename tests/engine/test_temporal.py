@@ -214,3 +214,52 @@ def test_the_fast_path_agrees_with_the_general_parser(db, text):
     day = text[:10]
     fast, general = db.execute("RETURN date($d) AS a, date(toString($d)) AS b", {"d": day}).fetchall()[0]
     assert fast == general
+
+
+# Maps of components, each valid for every constructor that takes its keys (ADR-0087): built from a stored
+# node's properties they must give what the map literal of the same keys gives.
+STORED_MAPS = {
+    "date": ["{year: 1984, month: 10, day: 11}", "{year: 1984, week: 10, dayOfWeek: 3}",
+             "{year: 2015, weekday: 2, week: 53}", "{year: 1984, quarter: 3, dayOfQuarter: 45}",
+             "{Year: 1984, ordinalDay: 202}", "{year: 1984}",
+             "{date: date('1984-10-11'), day: 28}", "{date: localdatetime('1984-10-11T12:00'), week: 2}"],
+    "localtime": ["{hour: 12, minute: 31, second: 14, millisecond: 123, microsecond: 456, nanosecond: 789}",
+                  "{hour: 12}", "{time: localtime('12:31:14.5'), minute: 3}"],
+    "time": ["{hour: 12, minute: 31, second: 14, nanosecond: 789, timezone: '+01:00'}",
+             "{time: time('12:31:14+01:00'), timezone: '+05:00'}", "{time: localtime('12:31:14'), timezone: '+05:00'}"],
+    "localdatetime": ["{year: 1984, month: 10, day: 11, hour: 12, minute: 31, second: 14, nanosecond: 645876123}",
+                      "{year: 1984, week: 10, dayOfWeek: 3, hour: 1}",
+                      "{date: date('1984-10-11'), time: localtime('12:00')}"],
+    "datetime": ["{year: 1984, month: 10, day: 11, hour: 12, minute: 31, second: 14, millisecond: 645,"
+                 " timezone: '+01:00'}",
+                 "{year: 1984, month: 10, day: 11, hour: 12, timezone: 'Europe/Stockholm'}",
+                 "{epochMillis: 424797300000, timezone: 'Europe/Stockholm'}", "{epochSeconds: 1000000000, hour: 3}",
+                 "{datetime: datetime('1984-10-11T12:31:14+01:00'), timezone: 'Asia/Tokyo'}",
+                 "{date: date('1984-10-11'), time: time('12:31:14+01:00'), timezone: '+05:00'}"],
+    "duration": ["{years: 1, months: 2, days: 3.5, hours: 4, minutes: 5, seconds: 6.25, milliseconds: 7,"
+                 " microseconds: 8, nanoseconds: 9}", "{weeks: 2, days: -1}"],
+}
+
+
+@pytest.mark.parametrize("function", sorted(STORED_MAPS))
+def test_values_from_stored_maps_are_those_of_the_literal_maps(db, function):
+    maps = STORED_MAPS[function]
+    db.execute("UNWIND range(0, $n - 1) AS i CREATE (:M {i: i})", {"n": len(maps)})
+    for i, literal in enumerate(maps):
+        db.execute(f"MATCH (n:M {{i: {i}}}) SET n += {literal}")
+    stored = [row[0] for row in db.execute(
+        f"MATCH (n:M) RETURN {function}(apoc.map.removeKey(properties(n), 'i')) AS v ORDER BY n.i")]
+    literals = one(db, "RETURN [" + ", ".join(f"{function}({literal})" for literal in maps) + "] AS v")
+    assert stored == literals
+
+
+@pytest.mark.parametrize(("literal", "message"), [
+    ("{year: 1984, day: 3}", "day cannot be specified without month"),
+    ("{year: 1984, month: 13}", "Invalid value for MonthOfYear: 13"),
+    ("{month: 2}", "year must be specified"),
+    ("{year: 1984, hour: 3}", "date() has no field `hour`"),
+])
+def test_a_stored_map_that_builds_nothing_is_the_error_of_its_literal(db, literal, message):
+    db.execute(f"CREATE (:M {literal})")
+    with pytest.raises(CypherError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        list(db.execute("MATCH (n:M) RETURN date(properties(n)) AS v"))
