@@ -88,16 +88,7 @@ class StatementChanges:
         delete. `keys`: the properties written, `labels`: the labels changed; when none of the entity's
         maintained indexes reads them, nothing is recorded. The table of touched ids is made on the first
         touch and emptied by `sync`, so it is empty whenever a transaction begins."""
-        if self.first_ids is None:
-            return
-        indexes = maintained(self.run.store.catalog.indexes, entity)
-        if keys is not None:
-            wanted = set(keys)
-            indexes = [index for index in indexes if wanted & set(index.properties)]
-        if labels is not None:
-            wanted = set(labels)
-            indexes = [index for index in indexes if wanted & set(index.labels)]
-        if not indexes:
+        if not self.records(entity, keys=keys, labels=labels):
             return
         if not self.touched:
             self.run.execute(f"CREATE TEMP TABLE IF NOT EXISTS {TOUCHED} (entity VARCHAR, id BIGINT)")
@@ -106,6 +97,20 @@ class StatementChanges:
         self.dirty = True
         self.touched.add(entity)
         self.run.execute(f"INSERT INTO {TOUCHED} SELECT ?, id FROM {ids}", [entity])
+
+    def records(self, entity: str, *, keys: Iterable[str] | None = None, labels: Iterable[str] | None = None) -> bool:
+        """Whether `touch` with these keys or labels records anything: a maintained index of the entity reads
+        them. A writer that knows it does not can skip making the table of ids it would pass."""
+        if self.first_ids is None:
+            return False
+        indexes = maintained(self.run.store.catalog.indexes, entity)
+        if keys is not None:
+            wanted = set(keys)
+            indexes = [index for index in indexes if wanted & set(index.properties)]
+        if labels is not None:
+            wanted = set(labels)
+            indexes = [index for index in indexes if wanted & set(index.labels)]
+        return bool(indexes)
 
     def mark_written(self) -> None:
         """A write clause ran: it may have created elements."""

@@ -104,6 +104,15 @@ class SetWriter(WriterBase):
                                     f" WHERE r.v IS NOT NULL OR e.{column} IS NOT NULL)", [], values)
         return rows, self.run.row_counts[rows.sql]
 
+    def _update_one_target(self, rows_sql: str, table: str, column: str, checked: str, values: Sequence[Any]) -> int:
+        """`_one_target` and the UPDATE in one SQL statement, where no index needs the table of the target: the
+        UPDATE writes only a target that gains or loses a value, so the rows it reports updating are the count
+        (ADR-0085)."""
+        (updated,) = self.run.fetchone(
+            f"UPDATE {table} SET {column} = {checked} FROM (SELECT r.id, r.v FROM {rows_sql} AS r JOIN {table} AS e"
+            f" ON e.id = r.id WHERE r.v IS NOT NULL OR e.{column} IS NOT NULL) AS s WHERE {table}.id = s.id", values)
+        return updated
+
     def _properties_set(self, rows: Relation, table: str, columns: list[str], names: list[str]) -> int:
         """Neo4j's propertiesSet for `_per_target` rows about to be written to `columns`: every value set,
         plus one per target that loses a property it has (setting null where there is no value counts 0)."""
@@ -411,13 +420,17 @@ class SetWriter(WriterBase):
             if skip_null:
                 rows_sql = f"(SELECT * FROM {rows_sql} WHERE v IS NOT NULL)"
             table = "nodes" if entity == "node" else "rels"
+            # `s.v` is already in the column's representation (converted by `_targets`).
+            checked = stored_value("s.v", column_type or t.ANY, column_type or t.ANY)
+            if self._at_most_one_row(relation) and not self.run.changes.records(entity, keys=[item.key]):
+                counters["properties_set"] += self._update_one_target(rows_sql, table, column, checked, values)
+                self.run.changes.wrote(entity, keys=[item.key])
+                continue
             if self._at_most_one_row(relation):
                 rows, count = self._one_target(rows_sql, table, column, values)
             else:
                 rows = self._per_target(rows_sql, ["v"], values)
                 count = self._properties_set(rows, table, [column], ["v"])
-            # `s.v` is already in the column's representation (converted by `_targets`).
-            checked = stored_value("s.v", column_type or t.ANY, column_type or t.ANY)
             self.run.execute(f"UPDATE {table} SET {column} = {checked} FROM {rows.sql} AS s WHERE {table}.id = s.id")
             self._wrote_key(entity, rows.sql, item.key)
             counters["properties_set"] += count
