@@ -629,6 +629,8 @@ class Connection:
     def close(self) -> None:
         while self._releases:
             self._releases.pop()()
+        for graph in self._graphs.values():
+            graph.store.close()
         if self._attached is not None:
             self._duck.execute("USE memory")
             self._duck.execute(f"DETACH {self._attached}")

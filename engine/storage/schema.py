@@ -12,6 +12,7 @@ This is the only module that knows the layout; other stages ask it for table and
 from __future__ import annotations
 
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -95,6 +96,11 @@ DEFAULT_LOOKUP_INDEXES = (("index_343aff4e", "node"), ("index_f7700477", "relati
 
 NEXT_ID_KEYS: dict[str, str] = {"node": "next_node_id", "relationship": "next_rel_id"}
 
+_SHARERS: dict[str, weakref.WeakSet[GraphStore]] = {}
+"""Per database, the stores of this process open on it. Where there are several, another connection can commit
+between a clause's reading of the end-label counts and its SELECT, so the counts answer no label test
+(`end_labels`, ADR-0092): a plan made from them could leave out a test the SELECT's newer rows need."""
+
 _CATALOG_COMMITS: dict[str, int] = {}
 """Per database, how many write transactions connections of this process committed to it: a store whose
 catalog was loaded at another count re-reads it (`current`), as another connection to the same file may
@@ -159,6 +165,7 @@ class GraphStore:
         writes must reach this store's statistics); None for a graph only this store reads."""
         self.connection = connection
         self._shared_as = shared_as or f"graph-{id(self)}"
+        _SHARERS.setdefault(self._shared_as, weakref.WeakSet()).add(self)
         self._relationships_pending = False
         if not read_only:
             connection.execute(";\n".join(_BOOTSTRAP))  # one call: each is a round trip otherwise
@@ -267,10 +274,17 @@ class GraphStore:
 
     def end_labels(self) -> end_labels.EndLabels:
         """Which labels every start and every end node of each relationship type carries, exactly as the
-        statement's transaction stands (ADR-0092): read again after any write changed the counts."""
+        statement's transaction stands (ADR-0092): read again after any write changed the counts. None hold
+        while other stores of this process share the database (`_SHARERS`)."""
+        if len(_SHARERS.get(self._shared_as, ())) > 1:
+            return end_labels.UNKNOWN
         if self._end_labels is None:
             self._end_labels = end_labels.load(self.connection)
         return self._end_labels
+
+    def close(self) -> None:
+        """Its connection closed: it no longer shares the database (`_SHARERS`)."""
+        _SHARERS.get(self._shared_as, weakref.WeakSet()).discard(self)
 
     def end_labels_changed(self) -> None:
         """A write changed the end-label counts, or a rollback or another connection's commit may have."""

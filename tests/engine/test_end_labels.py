@@ -150,3 +150,20 @@ def test_a_kept_read_compiled_before_a_write_tests_labels_again() -> None:
         assert db.execute(query).rows == [(1,)]
         db.execute("CREATE (:N)-[:R]->(:M)")
         assert db.execute(query).rows == [(1,)]
+
+
+def test_counts_answer_no_label_test_while_another_connection_shares_the_file(tmp_path) -> None:
+    """Another connection of the process could commit between a clause's reading of the counts and its SELECT:
+    while one is open on the same file, every label test stays."""
+    path = str(tmp_path / "g.rl")
+    query = "MATCH (a:N)-[:R]->(b:N) RETURN count(*) AS n"
+    with engine.connect(path) as db:
+        db.execute("UNWIND range(1, 3) AS i CREATE (:N)-[:R]->(:N)")
+        assert node_joins(db, query) == 0
+        with engine.connect(path) as other:
+            assert node_joins(db, query) == 2
+            other.execute("CREATE (:M)-[:R]->(:N)")
+            assert db.execute(query).rows == [(3,)]
+            other.execute("MATCH (m:M) DETACH DELETE m")
+        assert node_joins(db, query) == 0
+        assert db.execute(query).rows == [(3,)]
