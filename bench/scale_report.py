@@ -71,7 +71,8 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
            " work at every size, so an engine that follows the work alone keeps it flat; a hash join over a"
            " whole table grows linearly. Peak RSS is each worker process's (`VmHWM`, reset once the dataset"
            " is in memory), with the dataset's rows and the interpreter: the baseline before the load is given"
-           " beside it.", ""]
+           " beside it. A load's CPU seconds are its worker's, every thread's, inside the load calls: on a"
+           " machine shared with other work, what the load cost whatever else ran.", ""]
     if chart:
         out += [f"![time against graph size, log-log]({chart})", ""]
     flagged: list[str] = []
@@ -86,7 +87,8 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
             for name, rels in sizes:
                 r = loads.get(name)
                 if r and r["status"] == "ok":
-                    cells.append(f"{r['seconds']:.1f} s ({r['rows'] / r['seconds']:,.0f} rows/s)")
+                    cpu = f", {r['cpu']:.1f} s CPU" if r.get("cpu") else ""
+                    cells.append(f"{r['seconds']:.1f} s ({r['rows'] / r['seconds']:,.0f} rows/s{cpu})")
                     points.append((rels, r["seconds"]))
                 else:
                     cells.append("–" if r is None else r["status"] + (", then COPY" if r.get("bulk") else ""))
