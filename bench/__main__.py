@@ -40,6 +40,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="the scale series instead: the social graph at each of SIZES KNOWS relationships and"
                              " agent memory at each up to 1m messages (default 10k,100k,1m,10m); writes"
                              " bench/SCALE.md, SCALE.json and SCALE.png")
+    parser.add_argument("--render", type=Path, default=None, metavar="JSON",
+                        help="measure nothing: write the report and charts again from a run's JSON (after"
+                             " bench/GROWTH.md, the hand-written analysis, changed)")
     return parser.parse_args(argv)
 
 
@@ -71,6 +74,11 @@ def select_datasets(plan: Plan, text: str) -> Plan:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.render:
+        data = json.loads(args.render.read_text())
+        render(data, args.render.with_suffix(".md"), scale=bool(data["plan"].get("social_scaled")),
+               command=data.get("command", "python -m bench"))
+        return 0
     plan = scale_plan(parse_sizes(args.scale)) if args.scale else QUICK if args.quick else FULL
     if args.systems:
         names = [s.strip() for s in args.systems.split(",") if s.strip()]
@@ -111,16 +119,22 @@ def write(bench: Bench, info: dict, args: argparse.Namespace, out: Path, argv: l
     info["load_after"] = machine.load_average()
     data = report.collect(bench, info, quick=args.quick)
     data["seconds"] = seconds
+    data["command"] = " ".join(["python -m bench", *(argv if argv is not None else sys.argv[1:])])
     out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".json").write_text(json.dumps(data, indent=1, default=str) + "\n")
+    return render(data, out, scale=bool(args.scale), command=data["command"])
+
+
+def render(data: dict, out: Path, scale: bool, command: str) -> list[str]:
+    """The Markdown report and its charts beside it; the names of the charts written."""
     chart = out.with_suffix(".png")
     growth = out.with_name(out.stem + "-growth.png")
     # the scale series' one chart is the growth chart; the full run's gets one beside its bars
-    charts = {"bars": None if args.scale else chart, "growth": chart if args.scale else growth}
+    charts = {"bars": None if scale else chart, "growth": chart if scale else growth}
     written = {key: path.name for key, path in charts.items()
                if path is not None and (report.chart if key == "bars" else scale_report.chart)(data, path)}
-    text = report.markdown(data, written.get("bars"), command=" ".join(["python -m bench", *(argv or sys.argv[1:])]))
+    text = report.markdown(data, written.get("bars"), command=command)
     out.write_text(text + scale_report.markdown(data, written.get("growth")))
-    out.with_suffix(".json").write_text(json.dumps(data, indent=1, default=str) + "\n")
     return list(written.values())
 
 

@@ -21,7 +21,7 @@ def collect(bench: Any, info: dict[str, Any], quick: bool) -> dict[str, Any]:
     return {"machine": info, "plan": plan, "quick": quick, "seconds": bench.seconds,
             "versions": bench.versions, "missing": bench.missing, "systems": bench.plan.systems,
             "loads": bench.loads, "compile": bench.compile,
-            "records": [{**asdict(r), "median": r.median} for r in bench.records]}
+            "records": [{**asdict(r), "median": r.median, "cpu_median": r.cpu_median} for r in bench.records]}
 
 
 def _ms(seconds: float) -> str:

@@ -72,11 +72,18 @@ class Record:
     system: str
     status: str = "ok"  # ok, wrong, unsupported, error, timeout, not installed, not loaded
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    """The worker's CPU seconds (every thread's) of each timed run: on a machine shared with other work, what
+    a run cost whatever else ran (the scale series' growth is read from these)."""
     note: str = ""
 
     @property
     def median(self) -> float | None:
         return statistics.median(self.times) if self.times else None
+
+    @property
+    def cpu_median(self) -> float | None:
+        return statistics.median(self.cpu) if self.cpu and len(self.cpu) == len(self.times) else None
 
     @property
     def spread(self) -> tuple[float, float] | None:
@@ -316,11 +323,14 @@ class Bench:
                 if result["status"] != "ok":
                     records[system].status, records[system].note = result["status"], result.get("note", "")
                     records[system].times.clear()
+                    records[system].cpu.clear()
                 elif result["rows"] != answers[system]:
                     records[system].status, records[system].note = "wrong", "answer changed between runs"
                     records[system].times.clear()
+                    records[system].cpu.clear()
                 else:
                     records[system].times.append(result["seconds"])
+                    records[system].cpu.append(result.get("cpu", 0.0))
         self.records.extend(records.values())
         self.log(f"  {workload.name:14} " + "  ".join(
             f"{s}={_fmt(records[s])}" for s in self.systems))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from pathlib import Path
 from typing import Any
 
 from bench.report import _label, _ms, _ratio
@@ -21,7 +22,11 @@ WORSE = 1.15
 one step of a 10x series moves by 0.04 per 10 % error in either median)."""
 
 MIB = 1024 ** 2
-REFERENCE = ("handsql", "ours")
+ANALYSIS = Path(__file__).resolve().parent / "GROWTH.md"
+"""Why the reads that grow badly do: written by hand from the engine's SQL and plans (`python -m engine explain`
+/ `profile`) for the last scale series, and appended to the growth section, which cannot know it."""
+IN_PROCESS = {"ours", "handsql", "kuzu", "graphqlite", "arcadedb"}
+"""Systems whose worker's CPU time is the database's (FalkorDB's worker is its client only)."""
 
 
 def families(data: dict[str, Any]) -> dict[str, list[tuple[str, int]]]:
@@ -35,9 +40,23 @@ def families(data: dict[str, Any]) -> dict[str, list[tuple[str, int]]]:
     return {f: sorted(sizes, key=lambda pair: pair[1]) for f, sizes in out.items() if len(sizes) >= 2}
 
 
-def _medians(data: dict[str, Any]) -> dict[tuple[str, str, str], float]:
+def _medians(data: dict[str, Any], cpu: bool = False) -> dict[tuple[str, str, str], float]:
+    """Wall-clock medians, or with `cpu` the CPU-time medians where the worker's CPU is the system's."""
+    if cpu:
+        return {(r["dataset"], r["workload"], r["system"]): r["cpu_median"] for r in data["records"]
+                if r["status"] == "ok" and r.get("cpu_median") and r["system"] in IN_PROCESS}
     return {(r["dataset"], r["workload"], r["system"]): r["median"] for r in data["records"]
             if r["status"] == "ok" and r["median"]}
+
+
+def _growth_points(data: dict[str, Any], sizes: list[tuple[str, int]], workload: str,
+                   system: str) -> tuple[list[tuple[int, float | None]], bool]:
+    """(relationships, seconds) per size, CPU time where every size has it (True), else wall time."""
+    cpu, wall = _medians(data, cpu=True), _medians(data)
+    by_cpu = all((name, workload, system) in cpu for name, _ in sizes
+                 if (name, workload, system) in wall)
+    medians = cpu if by_cpu else wall
+    return [(rels, medians.get((name, workload, system))) for name, rels in sizes], by_cpu
 
 
 def slopes(points: list[tuple[int, float | None]]) -> list[float | None]:
@@ -65,7 +84,11 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
     medians = _medians(data)
     systems = _systems(data)
     out = ["", "## Growth with the graph's size", "",
-           "Per dataset family, each read's median at each size (relationships loaded), and its growth: the"
+           "Per dataset family, each read's median at each size (relationships loaded): wall ms / CPU ms, the"
+           " CPU time being the worker's, every thread's, during the run (a system hosted in its worker only)."
+           " On a machine shared with other work the wall time follows the machine's load, which drifts over a"
+           " long series; the CPU time follows the work, so the growth is read from it where it is known"
+           " (else from wall time, marked). Growth is the"
            " slope between consecutive sizes on a log-log scale (1.0 linear, 2.0 quadratic; above"
            f" {WORSE} in bold, worse than linear). A read from a fixed number of start nodes does the same"
            " work at every size, so an engine that follows the work alone keeps it flat; a hash join over a"
@@ -105,12 +128,15 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
         workloads = [w for w in dict.fromkeys(r["workload"] for r in data["records"] if r["dataset"] in names)]
         for w in workloads:
             for system in systems:
-                points = [(rels, medians.get((name, w, system))) for name, rels in sizes]
-                if not any(t for _, t in points):
+                walls = [medians.get((name, w, system)) for name, _ in sizes]
+                if not any(walls):
                     continue
+                points, by_cpu = _growth_points(data, sizes, w, system)
                 growth = slopes(points)
-                cells = [_ms(t) if t else "–" for _, t in points]
-                out.append(f"| `{w}` | {_label(system)} | " + " | ".join(cells) + f" | {_slope_text(growth)} |")
+                cells = [("–" if not t else _ms(t) + (f" / {_ms(c)}" if by_cpu and c else ""))
+                         for t, (_, c) in zip(walls, points, strict=True)]
+                out.append(f"| `{w}` | {_label(system)} | " + " | ".join(cells) + f" | {_slope_text(growth)}"
+                           + ("" if by_cpu else " (wall)") + " |")
                 if system == "ours" and any(g is not None and g > WORSE for g in growth):
                     flagged.append(f"{family} `{w}`")
             if "ours" in systems and "handsql" in systems:
@@ -118,6 +144,8 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
                 out.append(f"| `{w}` | ours/hand SQL | " + " | ".join(ratios) + " | |")
         out.append("")
     out += ["Ours grows worse than linear on: " + (", ".join(flagged) if flagged else "no read") + "."]
+    if ANALYSIS.exists():
+        out += ["", f"### Why (`bench/{ANALYSIS.name}`, by hand)", "", ANALYSIS.read_text().strip()]
     return "\n".join(out) + "\n"
 
 
@@ -134,7 +162,6 @@ def chart(data: dict[str, Any], path: Any) -> bool:
         from matplotlib.ticker import NullFormatter
     except ImportError:
         return False
-    medians = _medians(data)
     panels: list[tuple[str, str, list[tuple[str, int]]]] = []
     for family, sizes in groups.items():
         names = {name for name, _ in sizes}
@@ -151,8 +178,7 @@ def chart(data: dict[str, Any], path: Any) -> bool:
                 loads = {r["dataset"]: r for r in data["loads"] if r["system"] == system and r["status"] == "ok"}
                 points = [(rels, loads[n]["seconds"] * 1000) for n, rels in sizes if n in loads]
             else:
-                points = [(rels, medians[(n, what, system)] * 1000) for n, rels in sizes
-                          if (n, what, system) in medians]
+                points = [(rels, t * 1000) for rels, t in _growth_points(data, sizes, what, system)[0] if t]
             if points:
                 xs, ys = zip(*points, strict=True)
                 ax.plot(xs, ys, marker="o", color=colours[system], label=_label(system))
@@ -173,7 +199,8 @@ def chart(data: dict[str, Any], path: Any) -> bool:
         for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
             legend.setdefault(label, handle)
     fig.legend(list(legend.values()), list(legend), loc="lower right", fontsize="small")
-    fig.suptitle(f"time against graph size (log-log; dotted: linear from ours' smallest), {data['machine']['date']}")
+    fig.suptitle("time against graph size (log-log; reads in CPU ms where known, else wall; dotted: linear from"
+                 f" ours' smallest), {data['machine']['date']}")
     fig.tight_layout()
     fig.savefig(path, dpi=80)
     plt.close(fig)
