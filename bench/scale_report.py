@@ -81,7 +81,7 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
     groups = families(data)
     if not groups:
         return ""
-    medians = _medians(data)
+    medians, cpu = _medians(data), _medians(data, cpu=True)
     systems = _systems(data)
     out = ["", "## Growth with the graph's size", "",
            "Per dataset family, each read's median at each size (relationships loaded): wall ms / CPU ms, the"
@@ -110,13 +110,16 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
             for name, rels in sizes:
                 r = loads.get(name)
                 if r and r["status"] == "ok":
-                    cpu = f", {r['cpu']:.1f} s CPU" if r.get("cpu") else ""
-                    cells.append(f"{r['seconds']:.1f} s ({r['rows'] / r['seconds']:,.0f} rows/s{cpu})")
-                    points.append((rels, r["seconds"]))
+                    cpu_text = f", {r['cpu']:.1f} s CPU" if r.get("cpu") else ""
+                    cells.append(f"{r['seconds']:.1f} s ({r['rows'] / r['seconds']:,.0f} rows/s{cpu_text})")
+                    points.append((rels, r["seconds"], r.get("cpu") if system in IN_PROCESS else None))
                 else:
                     cells.append("–" if r is None else r["status"] + (", then COPY" if r.get("bulk") else ""))
-                    points.append((rels, None))
-            out.append(f"| {_label(system)} | " + " | ".join(cells) + f" | {_slope_text(slopes(points))} |")
+                    points.append((rels, None, None))
+            by_cpu = all(c for _, t, c in points if t)
+            growth = slopes([(n, c if by_cpu else t) for n, t, c in points])
+            out.append(f"| {_label(system)} | " + " | ".join(cells) + f" | {_slope_text(growth)}"
+                       + ("" if by_cpu else " (wall)") + " |")
         for system in data["systems"]:
             loads = {r["dataset"]: r for r in data["loads"] if r["system"] == system and r.get("rss_peak")}
             if loads:
@@ -140,8 +143,10 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
                 if system == "ours" and any(g is not None and g > WORSE for g in growth):
                     flagged.append(f"{family} `{w}`")
             if "ours" in systems and "handsql" in systems:
-                ratios = [_ratio(medians.get((n, w, "ours")), medians.get((n, w, "handsql"))) for n in names]
-                out.append(f"| `{w}` | ours/hand SQL | " + " | ".join(ratios) + " | |")
+                for kind, values in (("", medians), (" (CPU)", cpu)):
+                    ratios = [_ratio(values.get((n, w, "ours")), values.get((n, w, "handsql"))) for n in names]
+                    if any(r != "–" for r in ratios):
+                        out.append(f"| `{w}` | ours/hand SQL{kind} | " + " | ".join(ratios) + " | |")
         out.append("")
     out += ["Ours grows worse than linear on: " + (", ".join(flagged) if flagged else "no read") + "."]
     if ANALYSIS.exists():
