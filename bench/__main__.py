@@ -16,8 +16,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from bench import machine, report
-from bench.run import FULL, QUICK, Bench, Plan
+from bench import machine, report, scale_report
+from bench.run import FULL, QUICK, SCALE_SOCIAL, Bench, Plan, scale_plan
 from bench.systems import SYSTEMS
 
 HERE = Path(__file__).resolve().parent
@@ -35,7 +35,28 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--datasets", default="",
                         help="comma-separated subset of the plan's datasets: agent, social, or one agent size such"
                              " as agent-10k (default: all)")
+    parser.add_argument("--scale", nargs="?", const=",".join(map(str, SCALE_SOCIAL)), default=None,
+                        metavar="SIZES",
+                        help="the scale series instead: the social graph at each of SIZES KNOWS relationships and"
+                             " agent memory at each up to 1m messages (default 10k,100k,1m,10m); writes"
+                             " bench/SCALE.md, SCALE.json and SCALE.png")
+    parser.add_argument("--render", type=Path, default=None, metavar="JSON",
+                        help="measure nothing: write the report and charts again from a run's JSON (after"
+                             " bench/GROWTH.md, the hand-written analysis, changed)")
     return parser.parse_args(argv)
+
+
+def parse_sizes(text: str) -> list[int]:
+    """`10k,1m,10000` as numbers."""
+    sizes = []
+    for item in text.lower().split(","):
+        item = item.strip()
+        factor = {"k": 1_000, "m": 1_000_000}.get(item[-1:], 1)
+        try:
+            sizes.append(int(float(item[:-1] if factor > 1 else item) * factor))
+        except ValueError:
+            raise SystemExit(f"--scale: not a size: {item!r} (sizes such as 100k or 10m)") from None
+    return sorted(set(sizes))
 
 
 def select_datasets(plan: Plan, text: str) -> Plan:
@@ -46,12 +67,19 @@ def select_datasets(plan: Plan, text: str) -> Plan:
     if unknown:
         raise SystemExit(f"unknown datasets: {', '.join(unknown)} (known: agent, social, {', '.join(sizes)})")
     agent = plan.agent_sizes if "agent" in names else [n for name, n in sizes.items() if name in names]
-    return dataclasses.replace(plan, agent_sizes=agent, social=plan.social if "social" in names else ())
+    keep_social = "social" in names
+    return dataclasses.replace(plan, agent_sizes=agent, social=plan.social if keep_social else (),
+                               social_scaled=plan.social_scaled if keep_social else [])
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    plan = QUICK if args.quick else FULL
+    if args.render:
+        data = json.loads(args.render.read_text())
+        render(data, args.render.with_suffix(".md"), scale=bool(data["plan"].get("social_scaled")),
+               command=data.get("command", "python -m bench"))
+        return 0
+    plan = scale_plan(parse_sizes(args.scale)) if args.scale else QUICK if args.quick else FULL
     if args.systems:
         names = [s.strip() for s in args.systems.split(",") if s.strip()]
         unknown = [s for s in names if s not in SYSTEMS]
@@ -63,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         plan = dataclasses.replace(plan, reps=args.reps)
     if args.datasets:
         plan = select_datasets(plan, args.datasets)
-    out = args.out or HERE / ("RESULTS-quick.md" if args.quick else "RESULTS.md")
+    out = args.out or HERE / ("SCALE.md" if args.scale else "RESULTS-quick.md" if args.quick else "RESULTS.md")
     console = Console(stderr=True)
     started = time.time()
 
@@ -74,19 +102,40 @@ def main(argv: list[str] | None = None) -> int:
     log(f"systems: {', '.join(plan.systems)}; worker logs in {logs}")
     info = machine.describe()
     bench = Bench(plan, log=log, log_dir=logs)
+    if args.scale:
+        bench.done = lambda: write(bench, info, args, out, argv, time.time() - started)
     bench.run()
-    info["load_after"] = machine.load_average()
     for cached in Path(logs).glob("*.pickle"):
         cached.unlink()
-    data = report.collect(bench, info, quick=args.quick)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    chart = out.with_suffix(".png")
-    chart_ok = report.chart(data, chart)
-    out.write_text(report.markdown(data, chart.name if chart_ok else None))
-    out.with_suffix(".json").write_text(json.dumps(data, indent=1, default=str) + "\n")
-    log(f"wrote {out.name}" + (f" and {chart.name}" if chart_ok else " (no chart: matplotlib is not installed)")
+    written = write(bench, info, args, out, argv, bench.seconds)
+    log(f"wrote {out.name}" + (f" and {', '.join(written)}" if written else " (no chart)")
         + f" in {bench.seconds:.0f} s")
     return 0
+
+
+def write(bench: Bench, info: dict, args: argparse.Namespace, out: Path, argv: list[str] | None,
+          seconds: float) -> list[str]:
+    """The report, its JSON and charts from what `bench` measured so far; the names of the charts written."""
+    info["load_after"] = machine.load_average()
+    data = report.collect(bench, info, quick=args.quick)
+    data["seconds"] = seconds
+    data["command"] = " ".join(["python -m bench", *(argv if argv is not None else sys.argv[1:])])
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".json").write_text(json.dumps(data, indent=1, default=str) + "\n")
+    return render(data, out, scale=bool(args.scale), command=data["command"])
+
+
+def render(data: dict, out: Path, scale: bool, command: str) -> list[str]:
+    """The Markdown report and its charts beside it; the names of the charts written."""
+    chart = out.with_suffix(".png")
+    growth = out.with_name(out.stem + "-growth.png")
+    # the scale series' one chart is the growth chart; the full run's gets one beside its bars
+    charts = {"bars": None if scale else chart, "growth": chart if scale else growth}
+    written = {key: path.name for key, path in charts.items()
+               if path is not None and (report.chart if key == "bars" else scale_report.chart)(data, path)}
+    text = report.markdown(data, written.get("bars"), command=command)
+    out.write_text(text + scale_report.markdown(data, written.get("growth")))
+    return list(written.values())
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ def collect(bench: Any, info: dict[str, Any], quick: bool) -> dict[str, Any]:
     return {"machine": info, "plan": plan, "quick": quick, "seconds": bench.seconds,
             "versions": bench.versions, "missing": bench.missing, "systems": bench.plan.systems,
             "loads": bench.loads, "compile": bench.compile,
-            "records": [{**asdict(r), "median": r.median} for r in bench.records]}
+            "records": [{**asdict(r), "median": r.median, "cpu_median": r.cpu_median} for r in bench.records]}
 
 
 def _ms(seconds: float) -> str:
@@ -69,12 +69,12 @@ def _datasets(data: dict[str, Any]) -> list[str]:
     return seen
 
 
-def markdown(data: dict[str, Any], chart: str | None) -> str:
+def markdown(data: dict[str, Any], chart: str | None, command: str = "python -m bench") -> str:
     m, plan = data["machine"], data["plan"]
     systems = data["systems"]
     peers = [s for s in systems if s not in ("ours", "handsql")]
     out = ["# Benchmark results", "",
-           f"Measured {m['date']} by `python -m bench{' --quick' if data['quick'] else ''}`"
+           f"Measured {m['date']} by `{command}`"
            f" in {data['seconds'] / 60:.1f} minutes.", "",
            f"- machine: {m['cpu']}, {m['cores']} cores, {m['memory']}, {m['os']}",
            f"- Python {m['python']}, DuckDB {m['duckdb']}",
@@ -151,7 +151,8 @@ def markdown(data: dict[str, Any], chart: str | None) -> str:
             out.append(f"| {title} | {_ms(v['median'])} ms | {_ms(v['p90'])} ms | {_ms(v['max'])} ms"
                        f" | {_ms(v['sum'])} ms |")
     else:
-        out.append(f"not measured: {c.get('error', 'ours was not in the run')}")
+        why = "ours was not in the run" if "ours" not in systems else "not part of this run"
+        out.append(f"not measured: {c.get('error', why)}")
     if notes.items:
         out += ["", "## Notes", ""] + [f"{i + 1}. {text}" for i, text in enumerate(notes.items)]
     return "\n".join(out) + "\n"

@@ -16,6 +16,9 @@ from bench.systems import PEERS
 from bench.workloads import READS
 
 REFERENCE = "handsql"
+IN_PROCESS = {"ours", "handsql", "kuzu", "graphqlite", "arcadedb"}
+"""The systems whose database lives in their worker process, so that the worker's RSS is theirs (FalkorDB's
+is a server process of its own)."""
 
 
 @dataclass
@@ -32,6 +35,14 @@ class Plan:
     """Seconds one system may spend on the timed runs of one workload: a slow system gets fewer runs
     (at least one), so that the whole bench fits its time budget."""
     compile_reps: int = 3
+    social_scaled: list[int] = field(default_factory=list)
+    """KNOWS relationship counts of the scale series' social graphs (`datasets.social_scaled`)."""
+    subject_budget: float | None = None
+    """The load budget of ours and the hand SQL where it differs from the peers' (the scale series: they
+    are what it measures, so they load whatever the machine's load makes it take)."""
+    own_workers: bool = False
+    """Ours and the hand-written SQL each in a worker of its own (the scale series), so that each worker's
+    peak RSS is one system's; otherwise they share one."""
 
 
 FULL = Plan(agent_sizes=[1_000, 10_000, 100_000], social=(100_000, 1_000_000), reps=9, remember_sessions=5,
@@ -39,6 +50,19 @@ FULL = Plan(agent_sizes=[1_000, 10_000, 100_000], social=(100_000, 1_000_000), r
 QUICK = Plan(agent_sizes=[1_000], social=(2_000, 20_000), reps=2, remember_sessions=2,
              read_timeout=5.0, load_budget=15.0, systems=["ours", "handsql", *PEERS], rep_budget=2.0,
              compile_reps=1)
+SCALE_SOCIAL = [10_000, 100_000, 1_000_000, 10_000_000]
+SCALE_AGENT_MAX = 1_000_000
+"""Agent memory in the scale series goes to a million messages (about six million relationships)."""
+
+
+def scale_plan(sizes: list[int], systems: list[str] | None = None) -> Plan:
+    """The scale series (`python -m bench --scale`): the social graph at each of `sizes` KNOWS relationships,
+    agent memory at each of them up to SCALE_AGENT_MAX messages; fewer timed runs, a 10-minute load budget
+    and a minute per read, ours and the hand SQL in workers of their own (their peak RSS is reported)."""
+    return Plan(agent_sizes=[n for n in sizes if n <= SCALE_AGENT_MAX], social=(), reps=5, remember_sessions=3,
+                read_timeout=60.0, load_budget=600.0, systems=systems or ["ours", "handsql", *PEERS],
+                rep_budget=10.0, compile_reps=0, social_scaled=list(sizes), subject_budget=3600.0,
+                own_workers=True)
 
 
 @dataclass
@@ -48,11 +72,18 @@ class Record:
     system: str
     status: str = "ok"  # ok, wrong, unsupported, error, timeout, not installed, not loaded
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+    """The worker's CPU seconds (every thread's) of each timed run: on a machine shared with other work, what
+    a run cost whatever else ran (the scale series' growth is read from these)."""
     note: str = ""
 
     @property
     def median(self) -> float | None:
         return statistics.median(self.times) if self.times else None
+
+    @property
+    def cpu_median(self) -> float | None:
+        return statistics.median(self.cpu) if self.cpu and len(self.cpu) == len(self.times) else None
 
     @property
     def spread(self) -> tuple[float, float] | None:
@@ -133,6 +164,9 @@ class Bench:
         self.missing = [s for s in plan.systems if not installed(s)]
         self.systems = [s for s in plan.systems if s not in self.missing]
         self.remotes: dict[str, Remote] = {}
+        self.done: Any = lambda: None
+        """Called after each dataset of the scale series, to write the report so far (a long run stopped
+        early keeps what it measured)."""
         self.broken: set[str] = set()
         """Systems whose worker was stopped during this dataset (it lost the loaded graph)."""
 
@@ -141,7 +175,7 @@ class Bench:
     def remote(self, system: str) -> Remote:
         """The worker hosting `system`, the only one running: every other worker is paused while the driver
         talks to it, so no system is timed while another's background threads use the two cores."""
-        key = "duckdb" if system in ("ours", "handsql") else system
+        key = self._key(system)
         for other, worker in self.remotes.items():
             worker.pause(other != key)
         remote = self.remotes.get(key)
@@ -165,12 +199,17 @@ class Bench:
         live: list[str] = []
         name = ""
         params: dict[str, Any] = {}
+        memory: dict[str, dict[str, int]] = {}
+        if self.plan.own_workers and self.log_dir:
+            self._prebuild(kind, size, knows)
         for system in self.systems:
             try:
                 remote = self.remote(system)
                 info = remote.call("dataset", kind, size, knows, self.log_dir, timeout=600)
                 name, params = info["name"], info["params"]
                 remote.call("open", system, timeout=300)
+                if self.plan.own_workers and system in IN_PROCESS:
+                    memory[system] = remote.call("memory", True, timeout=60)
             except Exception as error:
                 self.log(f"  {system}: could not open: {error}")
                 self.loads.append({"dataset": name or f"{kind}-{size}", "system": system, "status": "error",
@@ -180,12 +219,18 @@ class Bench:
         self.log(f"{name}: loading")
         loaded = []
         for system in live:
+            budget = self.plan.load_budget
+            if system in ("ours", "handsql") and self.plan.subject_budget:
+                budget = self.plan.subject_budget
             try:
-                result = self.remote(system).call("load", system, self.plan.load_budget,
-                                                  timeout=self.plan.load_budget + 600)
+                result = self.remote(system).call("load", system, budget, timeout=budget + 600)
             except Exception as error:
                 result = {"status": "error", "note": str(error).splitlines()[0]}
             result.update(dataset=name, system=system)
+            if system in memory:
+                with contextlib.suppress(Exception):
+                    result["rss_base"] = memory[system].get("rss")
+                    result["rss_peak_load"] = self.remote(system).call("memory", timeout=60).get("peak")
             self.loads.append(result)
             self.log(f"  {system:10} load {result['status']:8} "
                      + (f"{result['seconds']:.2f} s, {result['nodes']:,} nodes, {result['rels']:,} rels"
@@ -195,19 +240,35 @@ class Bench:
                 loaded.append(system)
         self._check_counts(name, loaded)
         # a workload runs where the dataset has its parameters (the vector one only where facts have vectors)
-        workloads = [w for w in READS if w.dataset == kind and all(p in params for p in w.params)]
+        family = kind.split("-")[0]  # social-scaled is a social graph
+        workloads = [w for w in READS if w.dataset == family and all(p in params for p in w.params)]
         for workload in workloads:
             self.run_read(name, workload, loaded, live)
-        if kind == "agent":
+        if family == "agent":
             self.run_remember(name, loaded, live)
         for system in live:
             if system in self.broken:
                 continue
             try:
+                if system in memory:
+                    peak = self.remote(system).call("memory", timeout=60).get("peak")
+                    for load in self.loads:
+                        if load["dataset"] == name and load["system"] == system:
+                            load["rss_peak"] = peak
                 self.remote(system).call("close", system, timeout=300)
             except Exception as error:
                 self.log(f"  {system}: close failed: {error}")
         self.log(f"{name}: done in {time.perf_counter() - started:.0f} s")
+
+    def _prebuild(self, kind: str, size: int, knows: int) -> None:
+        """Generate the dataset into the run's cache in a process of its own, so that no worker's RSS keeps
+        what generating it took (the workers read the pickled columns back)."""
+        from bench import worker
+        self.log(f"{kind} {size or knows:,}: generating")
+        process = multiprocessing.get_context("spawn").Process(
+            target=worker.cached, args=(kind, size, knows, self.log_dir), daemon=True)
+        process.start()
+        process.join()
 
     def _check_counts(self, name: str, loaded: list[str]) -> None:
         counts = {r["system"]: (r["nodes"], r["rels"]) for r in self.loads
@@ -262,11 +323,14 @@ class Bench:
                 if result["status"] != "ok":
                     records[system].status, records[system].note = result["status"], result.get("note", "")
                     records[system].times.clear()
+                    records[system].cpu.clear()
                 elif result["rows"] != answers[system]:
                     records[system].status, records[system].note = "wrong", "answer changed between runs"
                     records[system].times.clear()
+                    records[system].cpu.clear()
                 else:
                     records[system].times.append(result["seconds"])
+                    records[system].cpu.append(result.get("cpu", 0.0))
         self.records.extend(records.values())
         self.log(f"  {workload.name:14} " + "  ".join(
             f"{s}={_fmt(records[s])}" for s in self.systems))
@@ -286,9 +350,9 @@ class Bench:
                 self.broken.add(system)
             return {"status": "error", "note": str(error).splitlines()[0]}
 
-    @staticmethod
-    def _key(system: str) -> str:
-        return "duckdb" if system in ("ours", "handsql") else system
+    def _key(self, system: str) -> str:
+        """The worker hosting `system`: ours and the hand SQL share one unless the plan gives each its own."""
+        return "duckdb" if system in ("ours", "handsql") and not self.plan.own_workers else system
 
     def run_remember(self, name: str, loaded: list[str], live: list[str]) -> None:
         records = {s: Record(name, "remember", s) for s in self.systems}
@@ -360,8 +424,13 @@ class Bench:
             self.log(f"{system}: not installed in this environment (pip install -e '.[bench]')")
         try:
             self.run_compile()
+            # the scale series' social graphs first: its largest is the acceptance figure
+            for knows in self.plan.social_scaled:
+                self.run_dataset("social-scaled", 0, knows)
+                self.done()
             for size in self.plan.agent_sizes:
                 self.run_dataset("agent", size)
+                self.done()
             if self.plan.social:
                 self.run_dataset("social", *self.plan.social)
         finally:

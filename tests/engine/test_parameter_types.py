@@ -56,3 +56,18 @@ def test_values_the_fold_widens_stay_widened():
     assert type_of_items([True, 1]) is t.ANY
     assert type_of_items([{"a": 1}, {"A": 1, "a": 2}]) == t.MAP
     assert type_of_items([[1], (2,)]) == t.list_of(t.INTEGER)
+
+
+def test_rows_of_maps_bind_with_their_keys_as_strings() -> None:
+    """The JSON fast path for rows of plain maps is taken only when every key is a string; a map with an
+    integer key reads back with the key as a string either way, and a null row stays null."""
+    import engine
+    db = engine.connect(":memory:")
+    try:
+        query = "UNWIND $rows AS r RETURN r"
+        assert db.execute(query, {"rows": [{1: "x"}, {1: "y"}, None]}).fetchall() == [
+            ({"1": "x"},), ({"1": "y"},), (None,)]
+        assert db.execute(query, {"rows": [{"a": "x", "b": 1}, None, {"a": "y", "b": 2}]}).fetchall() == [
+            ({"a": "x", "b": 1},), (None,), ({"a": "y", "b": 2},)]
+    finally:
+        db.close()
