@@ -201,6 +201,21 @@ def _range(c: ExpressionCompiler, f: b.BFunction) -> str:
             f" ELSE range({start}, ({capped_end}) - 1, {step}) END")
 
 
+def range_rows(c: ExpressionCompiler, f: b.BFunction) -> str:
+    """`UNWIND range(start, end[, step])`'s rows, for arguments that are literals or parameters, as a SELECT of
+    `x` and its 1-based position `i` from DuckDB's generate_series table function: no list is built, so a long
+    range streams (the statement's timeout and memory limit reach it chunk by chunk) where `_range` would
+    build every element first. generate_series includes its end, as range() does, with no end + 1 to overflow
+    at the largest integer. (Arguments read off a row would make DuckDB build the list: `_range` then.)"""
+    start, end = (c.integer(argument) for argument in f.arguments[:2])
+    step = c.integer(f.arguments[2]) if len(f.arguments) > 2 else "1"
+    checked_step = (f"CASE WHEN ({step}) = 0 THEN "
+                    + error_sql("ArgumentError", "NumberOutOfRange", "'range() step must not be zero'")
+                    + f" ELSE {step} END")
+    return (f"SELECT r.x, (r.x::HUGEINT - ({start})) // ({step}) + 1 AS i"
+            f" FROM generate_series({start}, {end}, {checked_step}) AS r(x)")
+
+
 def _split(c: ExpressionCompiler, f: b.BFunction) -> str:
     """split(s, delimiter) or split(s, [delimiters]): a list splits around a match of any of them."""
     text, delimiters = f.arguments

@@ -16,6 +16,7 @@ from engine import types as t
 from engine.errors import UnsupportedFeature
 from engine.plan.build import plan_subquery
 from engine.plan.plan import NO_READS, Step
+from engine.plan.rules.fuse_reads import is_constant
 from engine.plan.rules.order_demand import PLAIN_GROUP_KINDS
 from engine.plan.rules.property_reads import Reads
 from engine.procedures import Procedure, ProcedureBuild
@@ -25,7 +26,7 @@ from engine.semantic.scope import Variable
 from engine.sqlgen.context import Parameters, SelectContext
 from engine.sqlgen.decorrelate import keyed_query
 from engine.sqlgen.expressions import ExpressionCompiler, convert, equality_sql
-from engine.sqlgen.functions import FUNCTIONS
+from engine.sqlgen.functions import FUNCTIONS, range_rows
 from engine.sqlgen.functions import Builder as FunctionBuilder
 from engine.sqlgen.keys import group_key
 from engine.sqlgen.order import UNORDERED, OrderKey, ascending_order, composite_order
@@ -320,7 +321,9 @@ class QueryCompiler:
         context = self.context_for(relation, alias, outer)
         compiler = ExpressionCompiler(context, self)
         expression = clause.expression
-        if expression.type.kind is Kind.LIST:
+        if _is_range(expression):
+            list_sql = ""  # streamed by `range_rows`, never built
+        elif expression.type.kind is Kind.LIST:
             list_sql = compiler.compile(expression)
         elif expression.type.kind is Kind.NULL:
             list_sql = "[]::VARIANT[]"
@@ -341,9 +344,10 @@ class QueryCompiler:
             unnest_alias = self.alias("u")
             columns.append(f"{unnest_alias}.x AS {clause.variable.column}")
             order = self.row_order(outer, relation, alias, [OrderKey(f"{unnest_alias}.i")])
+            elements = (range_rows(compiler, expression) if _is_range(expression) else
+                        f"SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i FROM (SELECT {list_sql} AS l)")
             select = (f"SELECT {select_list(columns)}{order} AS __ord FROM {relation.sql} AS {alias}"
-                      f"{context.join_text()}, LATERAL (SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i"
-                      f" FROM (SELECT {list_sql} AS l)) AS {unnest_alias}")
+                      f"{context.join_text()}, LATERAL ({elements}) AS {unnest_alias}")
         return Relation(f"({select})", [*relation.variables, clause.variable], relation.carried)
 
     def load_csv(self, clause: b.BLoadCsv, relation: Relation, outer: SelectContext | None) -> Relation:
@@ -617,6 +621,13 @@ STEP_SQL: dict[type, StepHandler] = {
     b.BCallSubquery: QueryCompiler.call_subquery,
     b.BCallProcedure: QueryCompiler.call_procedure,
 }
+
+
+def _is_range(expression: b.BoundExpression) -> bool:
+    """Whether UNWIND's list is a call of range() over literals and parameters, whose rows `range_rows` streams
+    without building the list."""
+    return (isinstance(expression, b.BFunction) and expression.name == "range"
+            and all(is_constant(argument) for argument in expression.arguments))
 
 
 def _row_read(expression: b.BoundExpression) -> bool:

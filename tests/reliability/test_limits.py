@@ -178,3 +178,23 @@ def test_the_walk_cap_is_per_connection():
             small.execute("MATCH p = (:N)-[*]->(:N) RETURN count(p)")
     with pytest.raises(ValueError):
         engine.connect(":memory:", max_walk_rows=0)
+
+
+def test_unwind_of_a_range_streams_past_the_list_cap():
+    """UNWIND range(...) of literals or parameters never builds the list: four million rows pass under a memory
+    limit whose list cap is about three million, where the same range as a value is refused before it is built."""
+    with engine.connect(":memory:", memory_limit="100MB") as db:
+        assert db.execute("UNWIND range(1, 4000000) AS x RETURN count(*) AS n, sum(x) AS s").fetchall() == [
+            (4_000_000, 8_000_002_000_000)]
+        with pytest.raises(engine.CypherError, match="more than the"):
+            db.execute("RETURN size(range(1, 4000000)) AS n")
+
+
+def test_unwind_of_a_range_reaches_the_largest_integers():
+    """range() includes its end; at the largest and smallest integers nothing past them is computed."""
+    with engine.connect(":memory:") as db:
+        top = 9_223_372_036_854_775_807
+        assert db.execute("UNWIND range($a, $b) AS x RETURN x", {"a": top - 2, "b": top}).fetchall() == [
+            (top - 2,), (top - 1,), (top,)]
+        assert db.execute("UNWIND range($a, $b, -1) AS x RETURN x", {"a": -top + 1, "b": -top - 1}).fetchall() == [
+            (-top + 1,), (-top,), (-top - 1,)]
