@@ -46,8 +46,8 @@ HAN = r"[^\P{Han}\x{3005}\x{3006}\x{303B}]"
 HIRAGANA = rf"[^\P{{Hiragana}}{_UNKNOWN}]"
 
 _HEBREW_LETTER = r"[^\P{L}\P{Hebrew}]" + _EXTEND
-_AHLETTER = (rf"(?:[^\P{{L}}\p{{Han}}\p{{Hiragana}}{_KATAKANA_CLASS}{_SOUTH_EAST_ASIAN}\x{{FF9E}}\x{{FF9F}}\x{{3006}}{_UNKNOWN}]"
-             rf"|[\x{{3005}}\x{{303B}}])") + _EXTEND
+_AHLETTER = (rf"(?:[^\P{{L}}\p{{Han}}\p{{Hiragana}}{_KATAKANA_CLASS}{_SOUTH_EAST_ASIAN}"
+             rf"\x{{FF9E}}\x{{FF9F}}\x{{3006}}{_UNKNOWN}]|[\x{{3005}}\x{{303B}}])") + _EXTEND
 _NUMERIC = r"\p{Nd}" + _EXTEND
 _KATAKANA = f"[{_KATAKANA_CLASS}]" + _EXTEND
 EXTEND, KATAKANA = _EXTEND, _KATAKANA  # for the cjk analyzer's token types

@@ -48,8 +48,9 @@ COMMON = ["graph", "node", "memory", "agent", "fact", "query", "index", "token",
           "search", "edge", "path", "label", "property", "vector", "cypher", "store", "recall"]
 RARE = ["café", "naïve", "zürich", "zait", "Straße", "x86_64", "U.S.A", "don't", "1,000", "über", "ωmega",
         "日本", "kanji", "quark", "ember", "fjord"]
-CJK = ["日本語のテキスト", "日本", "東京タワー", "ｶﾀｶﾅ ﾃｽﾄ", "テスト", "한국어 텍스트", "한국어", "ＡＢＣ１２３", "中文字符",
-       "知識グラフ", "グラフ・データベース", "ｸﾞﾗﾌ", "々", "記憶エージェント", "日本語", "ひらがな", "の", "Ｇｒａｐｈ"]
+CJK = ["日本語のテキスト", "日本", "東京タワー", "ｶﾀｶﾅ ﾃｽﾄ", "テスト", "한국어 텍스트", "한국어",
+       "ＡＢＣ１２３", "中文字符", "知識グラフ", "グラフ・データベース",
+       "ｸﾞﾗﾌ", "々", "記憶エージェント", "日本語", "ひらがな", "の", "Ｇｒａｐｈ"]
 FILLER = ["the", "a", "of", "and", "to", "in", "is", "with", "for", "on"]
 
 
@@ -168,9 +169,9 @@ BY_ANALYZER = [
     "zürich", "x86_64", "U.S.A", "café", "1,000", "title:graph*", "title:/graph .*/",
 ]
 ANALYZERS = ["standard", "english", "simple", "stop", "whitespace", "unicode_whitespace", "keyword", "cjk"]
-CJK_QUERIES = ["日本語", "日本", "テキスト", "ﾃｷｽﾄ", "한국어", "텍스트", "ＡＢＣ１２３", "abc123", '"日本語のテキスト"', "テキ*",
-               "ﾃｷ*", "日本~1", "グラフ", "ｸﾞﾗﾌ", "知識 グラフ", "title:東京", "+日本 -テスト", "ひらがな", "の", "Ｇｒａｐｈ",
-               "title:(中文 字符)", "[日 TO 本]", "/日.*/"]
+CJK_QUERIES = ["日本語", "日本", "テキスト", "ﾃｷｽﾄ", "한국어", "텍스트", "ＡＢＣ１２３", "abc123",
+               '"日本語のテキスト"', "テキ*", "ﾃｷ*", "日本~1", "グラフ", "ｸﾞﾗﾌ", "知識 グラフ", "title:東京",
+               "+日本 -テスト", "ひらがな", "の", "Ｇｒａｐｈ", "title:(中文 字符)", "[日 TO 本]", "/日.*/"]
 
 QUERIES: list[tuple[str, str]] = (
     [(DEFAULT, q) for q in FIXED + generated(random.Random(7), 120)]
