@@ -33,16 +33,24 @@ from engine.quoting import sql_string
 MAX_TOKEN_LENGTH = 255
 
 # WB4: X (Extend | Format | ZWJ)* -> X. Emoji sequences keep ZWJ out of it, to find their joins.
-_EXTEND = r"(?:\p{M}|[^\P{Cf}\x{200B}]|[\x{1F3FB}-\x{1F3FF}])*"
-_EXTEND_NO_ZWJ = r"(?:\p{M}|[^\P{Cf}\x{200B}\x{200D}]|[\x{1F3FB}-\x{1F3FF}])*"
+# FF9E and FF9F (the halfwidth katakana sound marks) are letters by category, Extend by Word_Break.
+_EXTEND = r"(?:\p{M}|[^\P{Cf}\x{200B}]|[\x{1F3FB}-\x{1F3FF}\x{FF9E}\x{FF9F}])*"
+_EXTEND_NO_ZWJ = r"(?:\p{M}|[^\P{Cf}\x{200B}\x{200D}]|[\x{1F3FB}-\x{1F3FF}\x{FF9E}\x{FF9F}])*"
 
 _SOUTH_EAST_ASIAN = r"\p{Thai}\p{Lao}\p{Myanmar}\p{Khmer}\p{Tai_Le}\p{New_Tai_Lue}\p{Tai_Tham}\p{Tai_Viet}"
-_KATAKANA_CLASS = r"\p{Katakana}\x{30FC}\x{3031}-\x{3035}\x{309B}\x{309C}"
+_KATAKANA_CLASS = r"\p{Katakana}\x{30FC}\x{3031}-\x{3035}\x{309B}\x{309C}\x{30A0}\x{FF70}"
+# Han and Hiragana as Lucene's tables (Unicode 9) have them: the iteration marks 3005 and 303B are ALetter,
+# 3006 is no word character, the Hentaigana (1B002-1B11E, Unicode 10) and late Bopomofo letters unknown.
+_UNKNOWN = r"\x{312E}\x{312F}\x{31BB}-\x{31BF}\x{1B002}-\x{1B11E}"
+HAN = r"[^\P{Han}\x{3005}\x{3006}\x{303B}]"
+HIRAGANA = rf"[^\P{{Hiragana}}{_UNKNOWN}]"
 
 _HEBREW_LETTER = r"[^\P{L}\P{Hebrew}]" + _EXTEND
-_AHLETTER = rf"[^\P{{L}}\p{{Han}}\p{{Hiragana}}{_KATAKANA_CLASS}{_SOUTH_EAST_ASIAN}]" + _EXTEND
+_AHLETTER = (rf"(?:[^\P{{L}}\p{{Han}}\p{{Hiragana}}{_KATAKANA_CLASS}{_SOUTH_EAST_ASIAN}"
+             rf"\x{{FF9E}}\x{{FF9F}}\x{{3006}}{_UNKNOWN}]|[\x{{3005}}\x{{303B}}])") + _EXTEND
 _NUMERIC = r"\p{Nd}" + _EXTEND
 _KATAKANA = f"[{_KATAKANA_CLASS}]" + _EXTEND
+EXTEND, KATAKANA = _EXTEND, _KATAKANA  # for the cjk analyzer's token types
 _EXTEND_NUM_LET = r"[\p{Pc}\x{202F}]" + _EXTEND
 _MID_NUM_LET_Q = r".\x{2018}\x{2019}\x{2024}\x{FE52}\x{FF07}\x{FF0E}'"
 _MID_LETTER = (rf"[:\x{{B7}}\x{{387}}\x{{55F}}\x{{5F4}}\x{{2027}}\x{{FE13}}\x{{FE55}}\x{{FF1A}}"
@@ -85,8 +93,8 @@ TOKEN_PATTERN = "|".join([
     _EMOJI,
     _WORD,
     f"(?:[{_SOUTH_EAST_ASIAN}]{_EXTEND})+",
-    r"\p{Han}" + _EXTEND,
-    r"\p{Hiragana}" + _EXTEND,
+    HAN + _EXTEND,
+    HIRAGANA + _EXTEND,
 ])
 
 
@@ -122,6 +130,17 @@ def _cut(tokens: str, lower: bool) -> str:
             f" lambda i: {case}(substr(y, i + 1, {MAX_TOKEN_LENGTH}))) END))")
 
 
+def stop_filter(words: tuple[str, ...]) -> str:
+    """StopFilter over the VARCHAR[] `toks`: a stop word leaves a NULL, so later terms keep their positions."""
+    listed = "[" + ", ".join(sql_string(word) for word in words) + "]"
+    return f"list_transform(toks, lambda t: CASE WHEN list_contains({listed}, t) THEN NULL ELSE t END)"
+
+
+def value_tokens_macro(name: str) -> tuple[str, str]:
+    """The macro giving tokenizer `name`'s terms of each string of a property value, in order."""
+    return f"ft_value_tokens_{name}(texts)", f"flatten(list_transform(texts, lambda x: ft_tokens_{name}(x)))"
+
+
 _STOP = "[" + ", ".join(sql_string(word) for word in ENGLISH_STOP_WORDS) + "]"
 
 TOKENIZERS: dict[str, str] = {
@@ -135,8 +154,7 @@ TOKENIZERS: dict[str, str] = {
 """Tokenizers other than the standard one, as SQL over `text`: a VARCHAR[] of the terms in position order."""
 
 FILTERS: dict[str, str] = {
-    # StopFilter: a stop word leaves a NULL, so later terms keep their positions
-    "stop": f"list_transform(toks, lambda t: CASE WHEN list_contains({_STOP}, t) THEN NULL ELSE t END)",
+    "stop": stop_filter(ENGLISH_STOP_WORDS),
     # EnglishPossessiveFilter, StopFilter, PorterStemFilter (the terms are already lower case)
     "english": (f"list_transform(toks, lambda t: CASE WHEN list_contains({_STOP}, ft_possessive(t)) THEN NULL"
                 f" ELSE ft_porter(ft_possessive(t)) END)"),
@@ -167,6 +185,5 @@ MACROS: list[tuple[str, str]] = [
 ]
 
 MACROS += [(f"ft_tokens_{name}(text)", sql) for name, sql in TOKENIZERS.items()]
-MACROS += [(f"ft_value_tokens_{name}(texts)", f"flatten(list_transform(texts, lambda x: ft_tokens_{name}(x)))")
-           for name in TOKENIZERS]
+MACROS += [value_tokens_macro(name) for name in TOKENIZERS]
 MACROS += [(f"ft_filter_{name}(toks)", sql) for name, sql in FILTERS.items()]

@@ -18,11 +18,14 @@ from dataclasses import dataclass
 
 import duckdb
 
-from engine.fulltext import analyzer, porter
+from engine.fulltext import analyzer, cjk, porter
 from engine.storage.schema import IndexInfo
 
 DEFAULT = "standard-no-stop-words"
 STANDARD = "standard"  # the tokenizer of StandardAnalyzer (analyzer.TOKEN_PATTERN)
+
+MACROS = porter.MACROS + analyzer.MACROS + cjk.MACROS
+"""Every analyzer's SQL macros, in the order they must be created."""
 
 _lock = threading.Lock()
 _connection: duckdb.DuckDBPyConnection | None = None
@@ -35,7 +38,7 @@ def _run(sql: str, value: object) -> list[str | None]:
     with _lock:
         if _connection is None:
             connection = duckdb.connect(":memory:")
-            for signature, body in porter.MACROS + analyzer.MACROS:
+            for signature, body in MACROS:
                 connection.execute(f"CREATE MACRO {signature} AS {body}")
             _connection = connection
         row = _connection.execute(sql, [value]).fetchone()
@@ -60,6 +63,7 @@ class Analyzer:
     filter: str | None = None  # a key of analyzer.FILTERS
     stopwords: tuple[str, ...] = ()
     lower_case: bool = True  # whether normalize lower-cases (Analyzer.normalize's LowerCaseFilter)
+    width: bool = False  # whether normalize folds widths first (CJKWidthFilter), in SQL as the index does
 
     def analyze(self, text: str) -> list[tuple[str, int]]:
         """The terms of `text` with their positions (a stop word dropped leaves a gap)."""
@@ -67,6 +71,8 @@ class Analyzer:
 
     def normalize(self, text: str) -> str:
         """Lucene's `Analyzer.normalize` for wildcard, fuzzy, regexp and range terms: no tokenizing."""
+        if self.width:
+            return next(iter(_run("SELECT [lower(ft_width(?))]", text)), None) or ""
         return text.lower() if self.lower_case else text
 
 
@@ -101,8 +107,10 @@ ANALYZERS: dict[str, Analyzer] = {a.name: a for a in (
              "unicode_whitespace", lower_case=False),
     Analyzer("keyword", 'Keyword analyzer "tokenizes" the text as a single term. Useful for zip-codes, ids, etc. '
              "Situations where complete and exact matches are desired.", "keyword", lower_case=False),
+    Analyzer("cjk", "CJK - Chinese/Japanese/Korean - analyzer. Terms are normalised and case-folded. Produces "
+             "bi-grams, and filters out stop words.", "cjk", "cjk", cjk.STOP_WORDS, width=True),
 )}
-"""The analyzers implemented; Neo4j's others (classic, cjk, url_or_email, email, url, the language
+"""The analyzers implemented; Neo4j's others (classic, url_or_email, email, url, the language
 analyzers but english) are refused where an index or query names them."""
 
 

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArraySet;
+import org.apache.lucene.analysis.cjk.CJKAnalyzer;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.analysis.core.SimpleAnalyzer;
 import org.apache.lucene.analysis.core.StopAnalyzer;
@@ -51,6 +52,7 @@ public class LuceneOracle {
       case "whitespace": return new WhitespaceAnalyzer();
       case "unicode_whitespace": return new UnicodeWhitespaceAnalyzer();
       case "keyword": return new KeywordAnalyzer();
+      case "cjk": return new CJKAnalyzer();
       default: throw new IllegalArgumentException(name);
     }
   }

@@ -48,6 +48,9 @@ COMMON = ["graph", "node", "memory", "agent", "fact", "query", "index", "token",
           "search", "edge", "path", "label", "property", "vector", "cypher", "store", "recall"]
 RARE = ["café", "naïve", "zürich", "zait", "Straße", "x86_64", "U.S.A", "don't", "1,000", "über", "ωmega",
         "日本", "kanji", "quark", "ember", "fjord"]
+CJK = ["日本語のテキスト", "日本", "東京タワー", "ｶﾀｶﾅ ﾃｽﾄ", "テスト", "한국어 텍스트", "한국어",
+       "ＡＢＣ１２３", "中文字符", "知識グラフ", "グラフ・データベース",
+       "ｸﾞﾗﾌ", "々", "記憶エージェント", "日本語", "ひらがな", "の", "Ｇｒａｐｈ"]
 FILLER = ["the", "a", "of", "and", "to", "in", "is", "with", "for", "on"]
 
 
@@ -68,6 +71,9 @@ def corpus(size: int = 2400, seed: int = 41) -> list[tuple[int, str | None, str 
     for i in range(size):
         title = text(1, 6) if rng.random() < 0.85 else None
         body = text(1, 150) if rng.random() < 0.95 or title is None else None
+        if i % 9 == 0:  # CJK text (Han, Hiragana, Katakana, Hangul, full and half widths) for every analyzer
+            cjk = " ".join(rng.choices(CJK, k=rng.randint(1, 4)))
+            title = cjk if title is None else f"{title} {cjk}"
         docs.append((i, title, body))
     return docs
 
@@ -162,11 +168,15 @@ BY_ANALYZER = [
     "Grahp~1", "/gr.ph/", "[a TO c]", "+graph -the memory^2", "graph. memory,", "title:(Graph Node)",
     "zürich", "x86_64", "U.S.A", "café", "1,000", "title:graph*", "title:/graph .*/",
 ]
-ANALYZERS = ["standard", "english", "simple", "stop", "whitespace", "unicode_whitespace", "keyword"]
+ANALYZERS = ["standard", "english", "simple", "stop", "whitespace", "unicode_whitespace", "keyword", "cjk"]
+CJK_QUERIES = ["日本語", "日本", "テキスト", "ﾃｷｽﾄ", "한국어", "텍스트", "ＡＢＣ１２３", "abc123",
+               '"日本語のテキスト"', "テキ*", "ﾃｷ*", "日本~1", "グラフ", "ｸﾞﾗﾌ", "知識 グラフ", "title:東京",
+               "+日本 -テスト", "ひらがな", "の", "Ｇｒａｐｈ", "title:(中文 字符)", "[日 TO 本]", "/日.*/"]
 
 QUERIES: list[tuple[str, str]] = (
     [(DEFAULT, q) for q in FIXED + generated(random.Random(7), 120)]
     + [(name, q) for name in ANALYZERS for q in BY_ANALYZER]
+    + [(name, q) for name in ("cjk", DEFAULT, "standard") for q in CJK_QUERIES]
     + [(RELATIONSHIPS, q) for q in ["graph", "graph node", '"graph node"~2', "+memory -agent fact", "gra*",
                                     "graph~", "title:(graph node) body:memory", "[a TO c]", "/gr.ph/", "*:*"]]
 )
