@@ -474,8 +474,8 @@ def final_select(output: list[Any], relation: Relation, windowed: int | None = N
     each row its group among rows tied in that order (DuckDB's rank() over the same keys, so ties are
     DuckDB's, never a guess made in Python)."""
     columns, order = result_columns(output), relation.order
-    if windowed is None:
-        return f"SELECT {columns} FROM {relation.sql} ORDER BY {order}"
+    if windowed is None:  # one row needs no sort (ADR-0098)
+        return f"SELECT {columns} FROM {relation.sql}" + ("" if relation.one_row else f" ORDER BY {order}")
     return (f"SELECT {columns}, rank() OVER (ORDER BY {order}) AS __tie FROM (SELECT * FROM {relation.sql}"
             f" ORDER BY {order} LIMIT ${windowed + 1}::BIGINT + 1 OFFSET ${windowed + 2}::BIGINT) ORDER BY {order}")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.execute.level_walks import run_level_walk
 from engine.execute.statement_run import StatementRun
 from engine.plan.plan import Step
-from engine.plan.rules.end_labels import implied_labels
+from engine.plan.rules.end_labels import implied_labels, loop_free
 from engine.plan.rules.walk_branching import single_path_walks
 from engine.procedures import ProcedurePreparation
 from engine.semantic import bound as b
@@ -16,11 +16,13 @@ from engine.sqlgen.walks import LevelWalk
 
 def prepare_step(run: StatementRun, step: Step) -> None:
     """Which of the clause's walks cannot branch (walk_branching.py), which of its label tests the catalog's
-    end-label counts make redundant (end_labels.py), and the rows of a procedure call that
+    end-label counts make redundant, which relationship patterns match no self-loop (end_labels.py), and the rows of a procedure call that
     runs SQL before it compiles (`Procedure.prepare`: the graph algorithms)."""
     clause = step.clause
     step.single_path_walks = single_path_walks(clause, run.store)
-    step.implied_labels = implied_labels(clause, run.store.end_labels())
+    facts = run.store.end_labels()
+    step.implied_labels = implied_labels(clause, facts)
+    step.loop_free = loop_free(clause, facts)
     if isinstance(clause, b.BCallProcedure) and clause.procedure.prepare is not None:
         preparation = ProcedurePreparation(clause.procedure, tuple(clause.arguments), run, clause.span)
         step.prepared[id(clause)] = clause.procedure.prepare(preparation)

@@ -41,6 +41,9 @@ class Step:
     implied_labels: dict[int, frozenset[str]] = field(default_factory=dict)
     """Per node pattern under the clause (by id), the labels every relationship reaching it carries at that
     end, whose test it leaves out (end_labels.py, ADR-0092)."""
+    loop_free: frozenset[int] = frozenset()
+    """The relationship patterns under the clause (by id) whose types have no self-loop, so two consecutive
+    ones of one direction are never the same relationship (end_labels.py, ADR-0098)."""
     prepared: dict[int, str] = field(default_factory=dict)
     """Per procedure call (by id) that ran SQL before compiling (`Procedure.prepare`), its rows relation."""
     level_walks: dict[int, str] = field(default_factory=dict)

@@ -88,6 +88,11 @@ class QueryCompiler:
         """Per node pattern under the top-level clause, the labels its test leaves out (plan/rules/end_labels.py)."""
         return self._steps[0].implied_labels if self._steps else {}
 
+    @property
+    def loop_free(self) -> frozenset[int]:
+        """The relationship patterns under the top-level clause that match no self-loop (plan/rules/end_labels.py)."""
+        return self._steps[0].loop_free if self._steps else frozenset()
+
     def prepared_rows(self, clause: b.BCallProcedure) -> str:
         """The rows of a procedure call the executor prepared (`Procedure.prepare`): only a top-level one."""
         rows = self._steps[0].prepared.get(id(clause)) if self._steps else None
@@ -108,12 +113,17 @@ class QueryCompiler:
         shallower key: DuckDB compares nested rows field by field), or where no clause after a top-level
         clause reads the order, the input's `__ord` as it is. A plain column, not a constant: DuckDB does
         not reorder joins below a projection that computes a value (measured: 40% more time)."""
-        if not (self.ordered or outer is not None):
+        if not self.order_read(outer):
             return f"{alias}.__ord"
         if relation.constant_order and keys and (outer is None or outer.detached):
             # not over a correlated seed: DuckDB 2.0 fails to bind a LATERAL whose seed no column reads
             return composite_order(keys)
         return composite_order([OrderKey(f"{alias}.__ord"), *keys])
+
+    def order_read(self, outer: SelectContext | None) -> bool:
+        """Whether the order of the rows the clause compiled now makes is read: always under an outer row, else
+        where a later clause reads it (`ordered`)."""
+        return self.ordered or outer is not None
 
     def alias(self, prefix: str = "b") -> str:
         self.aliases[0] += 1
@@ -332,11 +342,15 @@ class QueryCompiler:
         else:
             list_sql = f"[{compiler.compile(expression)}]"
         columns = [f"{alias}.{v.column}" for v in relation.variables] + relation.carried_columns(alias)
+        # Where no later clause reads the rows' order, the elements need no position (ADR-0098: DuckDB's
+        # generate_subscripts and the subquery it needs cost ~10% of a short read).
+        positioned = self.order_read(outer)
         if expression.type.kind is Kind.LIST and _row_read(expression):
             # A list read from the row: unnested in the SELECT list, which DuckDB plans and runs at about
             # half the cost of a correlated LATERAL join; reading it twice costs nothing and gives the same.
             columns.append(f"{alias}.__x AS {clause.variable.column}")
-            source = (f"(SELECT {alias}.*, unnest({list_sql}) AS __x, generate_subscripts({list_sql}, 1) AS __i"
+            position = f", generate_subscripts({list_sql}, 1) AS __i" if positioned else ""
+            source = (f"(SELECT {alias}.*, unnest({list_sql}) AS __x{position}"
                       f" FROM {relation.sql} AS {alias}{context.join_text()})")
             order = self.row_order(outer, relation, alias, [OrderKey(f"{alias}.__i")])
             select = f"SELECT {select_list(columns)}{order} AS __ord FROM {source} AS {alias}"
@@ -345,7 +359,8 @@ class QueryCompiler:
             columns.append(f"{unnest_alias}.x AS {clause.variable.column}")
             order = self.row_order(outer, relation, alias, [OrderKey(f"{unnest_alias}.i")])
             elements = (range_rows(compiler, expression) if _is_range(expression) else
-                        f"SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i FROM (SELECT {list_sql} AS l)")
+                        f"SELECT unnest(l) AS x, generate_subscripts(l, 1) AS i FROM (SELECT {list_sql} AS l)"
+                        if positioned else f"SELECT unnest({list_sql}) AS x")
             select = (f"SELECT {select_list(columns)}{order} AS __ord FROM {relation.sql} AS {alias}"
                       f"{context.join_text()}, LATERAL ({elements}) AS {unnest_alias}")
         return Relation(f"({select})", [*relation.variables, clause.variable], relation.carried)

@@ -141,6 +141,8 @@ class PatternCompiler:
         self._fixed_rels: list[str] = []
         self._list_rels: list[str] = []
         self._walk_nodes: dict[int, str] = {}
+        self._never_equal: set[frozenset[str]] = set()
+        """Pairs of relationship ids that cannot be equal (`_may_repeat`): their uniqueness check is left out."""
 
     def compile(self, paths: list[b.BoundPath],
                 pre_filter: b.BoundExpression | _NotGiven | None = NOT_GIVEN) -> PatternSql:
@@ -430,8 +432,11 @@ class PatternCompiler:
         for _ in range(length):
             alias = self._item(source, "r")
             self._condition(f"{alias}.{near} = {reached}")
+            if ids and not self._may_repeat(relationship, relationship):
+                self._never_equal.add(frozenset((f"{alias}.id", ids[-1])))
             for earlier in ids:
-                self._condition(f"{alias}.id <> {earlier}")
+                if frozenset((f"{alias}.id", earlier)) not in self._never_equal:
+                    self._condition(f"{alias}.id <> {earlier}")
             self._compiled_conditions(self._hop_conditions(relationship, alias))
             ids.append(f"{alias}.id")
             reached = f"{alias}.{far}"
@@ -643,6 +648,9 @@ class PatternCompiler:
                 is_list = link.length is not None
             node_ids.append(self._bound_id(right_node.variable, "node") or "")
             rel_items.append((rel_sql, is_list))
+            if index and not rel_items[-2][1] and not is_list and rel_items[-2][0] != rel_sql and \
+                    not self._may_repeat(path.relationships[index - 1], link):
+                self._never_equal.add(frozenset((rel_items[-2][0], rel_sql)))
         rels = [sql if is_list else f"[{sql}]" for sql, is_list in rel_items]
         rels_sql = _concat_lists(rels) if rels else "[]::BIGINT[]"
         if keep_nodes:
@@ -665,6 +673,16 @@ class PatternCompiler:
             ends = [self._partition_key(node, node_id) for node, node_id in
                     ((path.nodes[0], node_ids[0]), (path.nodes[-1], node_ids[-1]))]
             self.sql.selection = Selection(selector.kind, selector.k, *ends, f"len({rels_sql})")
+
+    def _may_repeat(self, first: b.BoundRelationship | b.BoundGroup, second: b.BoundRelationship | b.BoundGroup) -> bool:
+        """Whether a relationship `second` matches, leaving the node a relationship `first` matched reached, may
+        be that one, the two hops one after the other (single hops, or two of one chain): only a self-loop can
+        be both when they run one way (`r1.dst = r2.src`), so not where either's types have none (ADR-0098)."""
+        if not (isinstance(first, b.BoundRelationship) and isinstance(second, b.BoundRelationship)):
+            return True
+        loop_free = self.compiler.queries.loop_free
+        return first.direction != second.direction or first.direction == "both" or \
+            (id(first) not in loop_free and id(second) not in loop_free)
 
     def _starts_free(self, path: b.BoundPath) -> bool:
         """Whether the path's first node is free (`_free`) and left by a single hop of a new relationship: the
@@ -752,7 +770,8 @@ class PatternCompiler:
         fixed, lists = self._fixed_rels, self._list_rels
         for i, first in enumerate(fixed):
             for second in fixed[i + 1:]:
-                self._condition(f"{first} <> {second}")
+                if frozenset((first, second)) not in self._never_equal:
+                    self._condition(f"{first} <> {second}")
             for rel_list in lists:
                 self._condition(f"NOT list_contains({rel_list}, {first})")
         for i, first in enumerate(lists):

@@ -47,6 +47,7 @@ class ProjectionCompiler:
     def compile(self) -> Relation:
         clause = self.clause
         current = self._aggregated_items() if clause.aggregating else self._plain_items()
+        one_row = current.one_row  # DISTINCT, ORDER BY, SKIP, LIMIT and WHERE below add no row
         if clause.distinct and self._distinct_without_order():
             # no order to keep and every value its own key: plain SELECT DISTINCT, no window
             columns = ", ".join(v.column for v in current.variables)
@@ -64,7 +65,7 @@ class ProjectionCompiler:
                 f"{alias}.__ord AS __ord FROM {current.sql} AS {alias}"
                 f"{context.join_text()} WHERE {condition})", self.new_variables)
         return Relation(current.sql, self.new_variables, current.carried_for(self.new_variables), current.order,
-                        table=current.table)
+                        table=current.table, one_row=one_row)
 
     def _numbers_rows(self, context: SelectContext, alias: str) -> bool:
         """Whether the items make virtual elements, whose ids read the rows' numbers (ADR-0074): then the rows
@@ -186,7 +187,7 @@ class ProjectionCompiler:
                 columns.append(f"{final_compiler.compile(item.expression)} AS {item.variable.column}")
         select = (f"SELECT {select_list(columns)}{final_alias}.__ord AS __ord FROM {layer1} AS {final_alias}"
                   f"{final_context.join_text()}")
-        return Relation(f"({select})", [item.variable for item in clause.items])
+        return Relation(f"({select})", [item.variable for item in clause.items], one_row=not group_keys)
 
     def _order_and_page(self, relation: Relation) -> Relation:
         clause = self.clause

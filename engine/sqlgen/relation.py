@@ -44,6 +44,9 @@ class Relation:
     """Whether `sql` names stored rows (a temporary table, a WITH's name) rather than being a SELECT."""
     rows: int | None = None
     """How many rows it holds, when that is known without counting (a MERGE's side known empty)."""
+    one_row: bool = False
+    """Whether it holds at most one row (an aggregation with no grouping key, ADR-0098): the result's SELECT
+    then sorts nothing."""
 
     def carried_columns(self, alias: str, variables: list[Variable] | None = None) -> list[str]:
         """The carried columns of `variables` (all by default), read through `alias`."""

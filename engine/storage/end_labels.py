@@ -3,9 +3,11 @@ have a start (end) node carrying each label (ADR-0092).
 
 `graph_end_labels(type, side, label, n)` holds changes to the counts, summed per (type, side, label) as
 they are read: side `rel` with label '' counts the type's relationships; side `src` (`dst`) with a label
-counts those whose start (end) node carries it. When the two counts are equal,
+counts those whose start (end) node carries it; side `loop` with label '' counts the type's self-loops
+(ADR-0098). When the two counts are equal,
 every start (end) node of the type carries the label, and a pattern's test of that label on a node it
-reaches over such a relationship decides nothing (plan/rules/end_labels.py). Writes keep the counts exact
+reaches over such a relationship decides nothing (plan/rules/end_labels.py); where a type has no self-loop,
+two consecutive relationships of it in one direction are never the same one (plan/rules/self_loops.py). Writes keep the counts exact
 in their own transaction (engine/execute/end_labels.py), so a rollback undoes them with the data.
 """
 
@@ -32,9 +34,10 @@ SUMMED = f"(SELECT type, side, label, sum(n) AS n FROM {TABLE} GROUP BY ALL HAVI
 
 def contributions(where: str) -> str:
     """The (type, side, label, n) rows the relationships `r` of `rels` meeting `where` add to the counts: the
-    relationships first (one scan), then the labels at each end."""
+    relationships first (one scan), the self-loops among them, then the labels at each end."""
     return (f"WITH c AS MATERIALIZED (SELECT r.type, r.src, r.dst FROM rels AS r WHERE {where})"
             " SELECT type, side, label, count(*) AS n FROM (SELECT type, 'rel' AS side, '' AS label FROM c"
+            " UNION ALL SELECT type, 'loop', '' FROM c WHERE src = dst"
             " UNION ALL SELECT c.type, 'src', unnest(list_distinct(e.labels)) FROM c JOIN nodes AS e ON e.id = c.src"
             " UNION ALL SELECT c.type, 'dst', unnest(list_distinct(e.labels)) FROM c JOIN nodes AS e ON e.id = c.dst)"
             " GROUP BY ALL")
@@ -56,6 +59,10 @@ def add(where: str, sign: int) -> str:
 COUNT_ALL = f"INSERT INTO {TABLE} {contributions('true')}"
 """The counts of a whole graph: run once, when a graph made before them is first opened for writing."""
 
+COUNT_LOOPS = f"INSERT INTO {TABLE} SELECT type, 'loop', '', count(*) FROM rels WHERE src = dst GROUP BY type"
+"""The self-loop counts of a whole graph: run once, when a graph counted before they were is first opened for
+writing (ADR-0098)."""
+
 
 @dataclass(frozen=True)
 class EndLabels:
@@ -65,6 +72,9 @@ class EndLabels:
     """The types that have relationships."""
     carried: Mapping[tuple[str, str], frozenset[str]] = field(default_factory=dict)
     """Per (type, side), the labels every such end of the type's relationships carries."""
+    loops: frozenset[str] | None = None
+    """The types that have self-loops; None where the store has not counted them (a file counted before
+    ADR-0098, opened read-only): every type may have."""
     known: bool = True
     """False where the store has no counts (a file opened read-only before they existed): nothing holds."""
 
@@ -76,19 +86,31 @@ class EndLabels:
         return relationship_type not in self.types or label in self.carried.get((relationship_type, side), ())
 
 
+    def loop_free(self, relationship_types: frozenset[str] | None) -> bool:
+        """Whether no relationship of `relationship_types` (None: of any type) is a self-loop."""
+        if not self.known or self.loops is None:
+            return False
+        return not (self.loops if relationship_types is None else self.loops & relationship_types)
+
+
 UNKNOWN = EndLabels(known=False)
 
 
-def load(connection: duckdb.DuckDBPyConnection) -> EndLabels:
-    """The counts the connection's transaction sees, as the labels every end of each type carries."""
+def load(connection: duckdb.DuckDBPyConnection, *, loops_counted: bool = True) -> EndLabels:
+    """The counts the connection's transaction sees, as the labels every end of each type carries and the
+    types with self-loops (`loops_counted`: whether the graph counts them)."""
     rows = connection.execute(
         f"WITH f AS ({SUMMED}) SELECT f.type, f.side, f.label, f.n = t.n FROM f JOIN f AS t"
         " ON t.type = f.type AND t.side = 'rel' AND t.n > 0").fetchall()
     types: set[str] = set()
+    loops: set[str] = set()
     carried: dict[tuple[str, str], set[str]] = {}
     for relationship_type, side, label, every in rows:
         if side == "rel":
             types.add(relationship_type)
+        elif side == "loop":
+            loops.add(relationship_type)
         elif every:
             carried.setdefault((relationship_type, side), set()).add(label)
-    return EndLabels(frozenset(types), {key: frozenset(labels) for key, labels in carried.items()})
+    return EndLabels(frozenset(types), {key: frozenset(labels) for key, labels in carried.items()},
+                     frozenset(loops) if loops_counted else None)

@@ -179,6 +179,8 @@ class GraphStore:
         """Whether the open transaction has recorded its last write already (`allocate_ids` does)."""
         self._end_labels: end_labels.EndLabels | None = None if not read_only or self._has_end_labels() \
             else end_labels.UNKNOWN
+        self._loops_counted = not read_only or self._has_meta("self_loops")
+        """Whether the counts hold self-loops (a file counted before ADR-0098 and opened read-only has not)."""
         """The end-label counts as the open transaction sees them, read when first asked for (None: not yet)."""
         self.end_label_rows = 0
         """Change rows of the counts this store wrote since it last folded them (execute/end_labels.py)."""
@@ -188,13 +190,15 @@ class GraphStore:
 
     def _first_opening(self) -> None:
         """What a graph gets once, the first time it is opened for writing (one flag each in graph_meta): a new
-        graph Neo4j's two token lookup indexes (dropping them later is allowed), and a graph made before the
-        end-label counts those counts (ADR-0092)."""
+        graph Neo4j's two token lookup indexes (dropping them later is allowed), a graph made before the
+        end-label counts those counts (ADR-0092), and one counted before self-loops were its self-loops (ADR-0098)."""
         created = {key for (key,) in self.connection.execute(
-            "INSERT INTO graph_meta VALUES ('default_indexes', 1), ('end_labels', 1) ON CONFLICT DO NOTHING"
-            " RETURNING key").fetchall()}
+            "INSERT INTO graph_meta VALUES ('default_indexes', 1), ('end_labels', 1), ('self_loops', 1)"
+            " ON CONFLICT DO NOTHING RETURNING key").fetchall()}
         if "end_labels" in created:
             self.connection.execute(end_labels.COUNT_ALL)
+        elif "self_loops" in created:
+            self.connection.execute(end_labels.COUNT_LOOPS)
         if "default_indexes" in created:
             first = self.allocate_schema_ids(len(DEFAULT_LOOKUP_INDEXES))
             self._insert_indexes([IndexInfo(name, "lookup", entity, (), (), id=first + offset)
@@ -204,6 +208,11 @@ class GraphStore:
         """Whether a graph opened read-only has end-label counts (one made before them has not)."""
         (count,) = self.connection.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?"
                                            " AND schema_name = current_schema()", [end_labels.TABLE]).fetchone() or (0,)
+        return bool(count)
+
+    def _has_meta(self, key: str) -> bool:
+        """Whether a graph opened read-only has `key` in graph_meta (one made before it was added has not)."""
+        (count,) = self.connection.execute("SELECT count(*) FROM graph_meta WHERE key = ?", [key]).fetchone() or (0,)
         return bool(count)
 
     # -- catalog -------------------------------------------------------------------------------
@@ -279,7 +288,7 @@ class GraphStore:
         if len(_SHARERS.get(self._shared_as, ())) > 1:
             return end_labels.UNKNOWN
         if self._end_labels is None:
-            self._end_labels = end_labels.load(self.connection)
+            self._end_labels = end_labels.load(self.connection, loops_counted=self._loops_counted)
         return self._end_labels
 
     def close(self) -> None:

@@ -10,6 +10,11 @@ executor applies this rule to the step just before the clause compiles (execute/
 counts its own transaction sees, which the writers keep exact (execute/end_labels.py). A compiled read is
 kept only while no statement has committed or rolled back since (ADR-0044), so no later write can make a
 kept SELECT's dropped test wrong. Whether the statement compiles, and what it answers, never depend on it.
+
+The same counts say which relationship types have no self-loop (ADR-0098): two consecutive hops of one
+direction, `(a)-[r1]->(b)-[r2]->(c)`, can only be the same relationship if it is a self-loop (`r1.dst = b =
+r2.src`, so `r1 = r2` means `r1.src = r1.dst`), and where their type has none the uniqueness check between
+them (`loop_free`) keeps every row it sees.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ class EndLabelFacts(Protocol):
     """What the rule reads of the store (`GraphStore.end_labels()`)."""
 
     def holds(self, relationship_type: str, side: Side, label: str) -> bool: ...
+
+    def loop_free(self, relationship_types: frozenset[str] | None) -> bool: ...
 
 
 def implied_labels(clause: b.BoundClause, facts: EndLabelFacts) -> dict[int, frozenset[str]]:
@@ -52,6 +59,13 @@ def implied_labels(clause: b.BoundClause, facts: EndLabelFacts) -> dict[int, fro
                 if held:
                     implied.setdefault(id(node), set()).update(held)
     return {node: frozenset(labels) for node, labels in implied.items()}
+
+
+def loop_free(clause: b.BoundClause, facts: EndLabelFacts) -> frozenset[int]:
+    """The relationship patterns under `clause` (by id) that match no self-loop: every type they admit has
+    none (a type expression that names no types, or a dynamic one, admits any)."""
+    return frozenset(id(link) for link in b.walk(clause) if isinstance(link, b.BoundRelationship)
+                     and facts.loop_free(None if link.dynamic else type_names(link.types)))
 
 
 def conjuncts(labels: ast.LabelExpression | None) -> set[str]:
