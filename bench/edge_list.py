@@ -10,7 +10,7 @@ checks the first and the third by row id (a trail may not repeat a relationship)
 in the tests (tests/bench/test_edge_list.py checks the answers on a small graph). Each run is timed by the
 wall clock and by the process's CPU time (every DuckDB thread of both sides runs in this process): on the
 shared machine another worker's load stretches the wall clock of whichever side it lands on, the CPU time
-much less, so the report gives both ratios.
+much less, so the report gives both ratios, and the target column reads the CPU ratio (ADR-0098).
 """
 
 from __future__ import annotations
@@ -142,12 +142,12 @@ def measure(nodes: int = NODES, relationships: int = RELATIONSHIPS, runs: int = 
 def report(rows: list[Row], nodes: int, relationships: int, runs: int) -> str:
     lines = [f"{nodes:,} `N` nodes, {relationships:,} random `R` relationships (seed {SEED}); medians of {runs}"
              " runs, alternating (ms, wall clock / process CPU time):", "",
-             f"| read | paths | ours | hand SQL over edges | ratio | CPU ratio | target (<= {TARGET_RATIO}x) |",
+             f"| read | paths | ours | hand SQL over edges | ratio | CPU ratio | target (CPU <= {TARGET_RATIO}x) |",
              "|---|---:|---:|---:|---:|---:|---|"]
     for row in rows:
         lines.append(f"| {row.name} | {row.answer:,} | {row.ours * 1000:.1f} / {row.ours_cpu * 1000:.1f}"
                      f" | {row.hand * 1000:.1f} / {row.hand_cpu * 1000:.1f} | {row.ratio:.2f}x | {row.cpu_ratio:.2f}x"
-                     f" | {'met' if row.ratio <= TARGET_RATIO else 'not met'} |")
+                     f" | {'met' if row.cpu_ratio <= TARGET_RATIO else 'not met'} |")
     return "\n".join(lines)
 
 

@@ -16,8 +16,8 @@ from engine.sqlgen.walks import LevelWalk
 
 def prepare_step(run: StatementRun, step: Step) -> None:
     """Which of the clause's walks cannot branch (walk_branching.py), which of its label tests the catalog's
-    end-label counts make redundant, which relationship patterns match no self-loop (end_labels.py), and the rows of a procedure call that
-    runs SQL before it compiles (`Procedure.prepare`: the graph algorithms)."""
+    end-label counts make redundant, which relationship patterns match no self-loop (end_labels.py), and the
+    rows of a procedure call that runs SQL before it compiles (`Procedure.prepare`: the graph algorithms)."""
     clause = step.clause
     step.single_path_walks = single_path_walks(clause, run.store)
     facts = run.store.end_labels()

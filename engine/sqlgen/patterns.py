@@ -674,7 +674,8 @@ class PatternCompiler:
                     ((path.nodes[0], node_ids[0]), (path.nodes[-1], node_ids[-1]))]
             self.sql.selection = Selection(selector.kind, selector.k, *ends, f"len({rels_sql})")
 
-    def _may_repeat(self, first: b.BoundRelationship | b.BoundGroup, second: b.BoundRelationship | b.BoundGroup) -> bool:
+    def _may_repeat(self, first: b.BoundRelationship | b.BoundGroup,
+                    second: b.BoundRelationship | b.BoundGroup) -> bool:
         """Whether a relationship `second` matches, leaving the node a relationship `first` matched reached, may
         be that one, the two hops one after the other (single hops, or two of one chain): only a self-loop can
         be both when they run one way (`r1.dst = r2.src`), so not where either's types have none (ADR-0098)."""

@@ -4,11 +4,11 @@ have a start (end) node carrying each label (ADR-0092).
 `graph_end_labels(type, side, label, n)` holds changes to the counts, summed per (type, side, label) as
 they are read: side `rel` with label '' counts the type's relationships; side `src` (`dst`) with a label
 counts those whose start (end) node carries it; side `loop` with label '' counts the type's self-loops
-(ADR-0098). When the two counts are equal,
-every start (end) node of the type carries the label, and a pattern's test of that label on a node it
-reaches over such a relationship decides nothing (plan/rules/end_labels.py); where a type has no self-loop,
-two consecutive relationships of it in one direction are never the same one (plan/rules/self_loops.py). Writes keep the counts exact
-in their own transaction (engine/execute/end_labels.py), so a rollback undoes them with the data.
+(ADR-0098). When the first two counts are equal, every start (end) node of the type carries the label, and
+a pattern's test of that label on a node it reaches over such a relationship decides nothing; where a type
+has no self-loop, two consecutive relationships of it in one direction are never the same one (both rules:
+plan/rules/end_labels.py). Writes keep the counts exact in their own transaction
+(engine/execute/end_labels.py), so a rollback undoes them with the data.
 """
 
 from __future__ import annotations
