@@ -120,7 +120,7 @@ class Watchdog:
 def _interruptible(system: System) -> None:
     """Attach an `interrupt()` to systems whose driver has one."""
     name = system.name
-    if name == "ours":
+    if name in ("ours", "baseline"):
         system.interrupt = lambda: system.db.interrupt()
     elif name == "handsql":
         system.interrupt = lambda: system.h.duck.interrupt()
