@@ -45,6 +45,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="the earlier commit whose engine the full run times beside ours, as the system"
                              f" `baseline` (default {baseline.DEFAULT_COMMIT}, the commit issue 38 compares"
                              " with; `none` to leave it out)")
+    parser.add_argument("--no-micro", action="store_true",
+                        help="leave out the micro benchmarks that follow the datasets (small writes, edge list)")
     parser.add_argument("--render", type=Path, default=None, metavar="JSON",
                         help="measure nothing: write the report and charts again from a run's JSON (after"
                              " bench/GROWTH.md, the hand-written analysis, changed)")
@@ -96,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         plan = dataclasses.replace(plan, reps=args.reps)
     if args.datasets:
         plan = select_datasets(plan, args.datasets)
+    if args.no_micro:
+        plan = dataclasses.replace(plan, micro=None)
     out = args.out or HERE / ("SCALE.md" if args.scale else "RESULTS-quick.md" if args.quick else "RESULTS.md")
     console = Console(stderr=True)
     started = time.time()

@@ -382,15 +382,18 @@ class Bench:
                 if result["status"] != "ok":
                     records[system].status, records[system].note = result["status"], result.get("note", "")
                     records[system].times.clear()
+                    records[system].cpu.clear()
                     continue
                 answers[system] = result["rows"]
                 records[system].times.append(result["seconds"])
+                records[system].cpu.append(result.get("cpu", 0.0))
             reference = answers.get(REFERENCE, answers.get("ours"))
             for system, rows in answers.items():
                 if rows != reference and records[system].status == "ok":
                     records[system].status = "wrong"
                     records[system].note = f"session {index}: " + _difference(rows, reference)
                     records[system].times.clear()
+                    records[system].cpu.clear()
         # the graphs must still agree after the writes
         counts = {}
         for system in active:
@@ -405,6 +408,7 @@ class Bench:
                 records[system].status = "wrong"
                 records[system].note = f"graph after the sessions: {value}, expected {reference}"
                 records[system].times.clear()
+                records[system].cpu.clear()
         self.records.extend(records.values())
         self.log(f"  {'remember':14} " + "  ".join(f"{s}={_fmt(records[s])}" for s in self.systems))
 
