@@ -11,12 +11,13 @@ import json
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
 from rich.text import Text
 
-from bench import machine, report, scale_report
+from bench import baseline, machine, report, scale_report
 from bench.run import FULL, QUICK, SCALE_SOCIAL, Bench, Plan, scale_plan
 from bench.systems import SYSTEMS
 
@@ -40,6 +41,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help="the scale series instead: the social graph at each of SIZES KNOWS relationships and"
                              " agent memory at each up to 1m messages (default 10k,100k,1m,10m); writes"
                              " bench/SCALE.md, SCALE.json and SCALE.png")
+    parser.add_argument("--baseline", default=baseline.DEFAULT_COMMIT, metavar="COMMIT",
+                        help="the earlier commit whose engine the full run times beside ours, as the system"
+                             f" `baseline` (default {baseline.DEFAULT_COMMIT}, the commit issue 38 compares"
+                             " with; `none` to leave it out)")
+    parser.add_argument("--no-micro", action="store_true",
+                        help="leave out the micro benchmarks that follow the datasets (small writes, edge list)")
     parser.add_argument("--render", type=Path, default=None, metavar="JSON",
                         help="measure nothing: write the report and charts again from a run's JSON (after"
                              " bench/GROWTH.md, the hand-written analysis, changed)")
@@ -91,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
         plan = dataclasses.replace(plan, reps=args.reps)
     if args.datasets:
         plan = select_datasets(plan, args.datasets)
+    if args.no_micro:
+        plan = dataclasses.replace(plan, micro=None)
     out = args.out or HERE / ("SCALE.md" if args.scale else "RESULTS-quick.md" if args.quick else "RESULTS.md")
     console = Console(stderr=True)
     started = time.time()
@@ -99,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
         console.print(Text(f"{time.time() - started:7.1f}s ", style="dim") + Text(text), highlight=False)
 
     logs = tempfile.mkdtemp(prefix="cookbook-bench-logs-")
+    plan = with_baseline(plan, args.baseline, Path(logs), log)
     log(f"systems: {', '.join(plan.systems)}; worker logs in {logs}")
     info = machine.describe()
     bench = Bench(plan, log=log, log_dir=logs)
@@ -111,6 +121,22 @@ def main(argv: list[str] | None = None) -> int:
     log(f"wrote {out.name}" + (f" and {', '.join(written)}" if written else " (no chart)")
         + f" in {bench.seconds:.0f} s")
     return 0
+
+
+def with_baseline(plan: Plan, commit: str, into: Path, log: Callable[[str], None]) -> Plan:
+    """The plan with the `baseline` system ready (its commit's engine extracted for its worker), or without
+    it when the commit is `none` or cannot be had here."""
+    if "baseline" not in plan.systems:
+        return plan
+    without = dataclasses.replace(plan, systems=[s for s in plan.systems if s != "baseline"])
+    if commit.lower() == "none":
+        return without
+    try:
+        baseline.publish(commit, baseline.extract(commit, into))
+    except baseline.BaselineUnavailable as error:
+        log(f"baseline: left out: {error}")
+        return without
+    return plan
 
 
 def write(bench: Bench, info: dict, args: argparse.Namespace, out: Path, argv: list[str] | None,

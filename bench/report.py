@@ -10,6 +10,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from bench import micro
 from bench.systems import SYSTEMS
 from bench.workloads import READS_BY_NAME
 
@@ -20,7 +21,7 @@ def collect(bench: Any, info: dict[str, Any], quick: bool) -> dict[str, Any]:
     plan = asdict(bench.plan)
     return {"machine": info, "plan": plan, "quick": quick, "seconds": bench.seconds,
             "versions": bench.versions, "missing": bench.missing, "systems": bench.plan.systems,
-            "loads": bench.loads, "compile": bench.compile,
+            "loads": bench.loads, "compile": bench.compile, "micro": bench.micro,
             "records": [{**asdict(r), "median": r.median, "cpu_median": r.cpu_median} for r in bench.records]}
 
 
@@ -58,7 +59,8 @@ def _cell(record: dict[str, Any], notes: Notes) -> str:
 
 
 def _label(system: str) -> str:
-    return {"ours": "ours", "handsql": "hand SQL"}.get(system, SYSTEMS[system].label if system in SYSTEMS else system)
+    return {"ours": "ours", "handsql": "hand SQL", "baseline": "baseline"}.get(
+        system, SYSTEMS[system].label if system in SYSTEMS else system)
 
 
 def _datasets(data: dict[str, Any]) -> list[str]:
@@ -136,6 +138,8 @@ def markdown(data: dict[str, Any], chart: str | None, command: str = "python -m 
             row.append(_ratio(medians.get("ours"), medians.get("handsql")))
             row += [_ratio(medians.get("ours"), medians.get(p)) for p in peers]
             out.append("| " + " | ".join(row) + " |")
+    out += _against_baseline(data)
+    out += micro.markdown(data.get("micro") or {})
     out += ["", "## Compile time", ""]
     c = data["compile"]
     if c.get("engine"):
@@ -200,7 +204,7 @@ def _fastest(data: dict[str, Any]) -> list[str]:
     """Per read at the largest scales: the fastest peer, ours and the hand-written SQL, and how many reads
     each of the two beats every peer on. The hand SQL's count is what a compiler to SQL over these tables
     could reach at best."""
-    peers = [s for s in data["systems"] if s not in ("ours", "handsql")]
+    peers = [s for s in data["systems"] if s not in ("ours", "handsql", "baseline")]
     if "ours" not in data["systems"] or not peers:
         return []
     out = ["", "## Fastest at the largest scale", "",
@@ -231,6 +235,46 @@ def _fastest(data: dict[str, Any]) -> list[str]:
             out.append(f"| {dataset} | `{w}` | {peer} | {cells[0]} | {cells[1]} |")
     out += ["", f"Ours is faster than every peer on {wins['ours']} of these {reads} reads; the hand-written SQL"
             f" on {wins['handsql']}."]
+    return out
+
+
+SLOWER = 1.05
+"""A read of ours more than 5% slower than the baseline commit's is flagged (issue 38)."""
+
+
+def _against_baseline(data: dict[str, Any]) -> list[str]:
+    """Ours against the baseline commit's engine, timed in this run (`bench/baseline.py`): per dataset and
+    workload the ratio of the medians, by wall clock and by the worker's CPU time; the verdict reads the
+    CPU time where both have it (another process's load moves it far less)."""
+    if "baseline" not in data["systems"]:
+        return []
+    version = data["versions"].get("baseline", "")
+    out = ["", "## Against the baseline commit", "",
+           f"Ours now over ours at the baseline commit ({version}), both timed in this run, alternating; 1.05×"
+           " would be 5% slower. *CPU* is the worker's CPU time, every thread's.", "",
+           "| dataset | workload | ours | baseline | ratio | CPU ratio | more than 5% slower |",
+           "|---|---|---:|---:|---:|---:|---|"]
+    slower = []
+    largest = _largest(data)
+    for dataset in _datasets(data):
+        records = {(r["workload"], r["system"]): r for r in data["records"] if r["dataset"] == dataset}
+        for w in dict.fromkeys(r["workload"] for r in data["records"] if r["dataset"] == dataset):
+            mine, theirs = records.get((w, "ours")), records.get((w, "baseline"))
+            if not mine or not theirs or mine["status"] != "ok" or not mine["median"]:
+                continue
+            if theirs["status"] != "ok" or not theirs["median"]:
+                out.append(f"| {dataset} | `{w}` | {_ms(mine['median'])} | {theirs['status']} | – | – | – |")
+                continue
+            wall = mine["median"] / theirs["median"]
+            cpu = (mine["cpu_median"] / theirs["cpu_median"]
+                   if mine.get("cpu_median") and theirs.get("cpu_median") else None)
+            verdict = (cpu if cpu is not None else wall) > SLOWER
+            if verdict and dataset in largest and w in READS_BY_NAME:
+                slower.append(f"{dataset} `{w}`")
+            out.append(f"| {dataset} | `{w}` | {_ms(mine['median'])} | {_ms(theirs['median'])} | {wall:.2f}×"
+                       f" | {f'{cpu:.2f}×' if cpu is not None else '–'} | {'**yes**' if verdict else 'no'} |")
+    out += ["", f"Reads at the largest scale ({', '.join(largest)}) more than 5% slower than at the baseline"
+            " commit: " + (", ".join(slower) if slower else "none") + "."]
     return out
 
 

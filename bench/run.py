@@ -12,11 +12,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from bench import micro
 from bench.systems import PEERS
 from bench.workloads import READS
 
 REFERENCE = "handsql"
-IN_PROCESS = {"ours", "handsql", "kuzu", "graphqlite", "arcadedb"}
+IN_PROCESS = {"ours", "handsql", "kuzu", "graphqlite", "arcadedb", "baseline"}
 """The systems whose database lives in their worker process, so that the worker's RSS is theirs (FalkorDB's
 is a server process of its own)."""
 
@@ -43,13 +44,16 @@ class Plan:
     own_workers: bool = False
     """Ours and the hand-written SQL each in a worker of its own (the scale series), so that each worker's
     peak RSS is one system's; otherwise they share one."""
+    micro: micro.Scale | None = None
+    """The micro benchmarks after the datasets (`bench/micro.py`), at this scale; None: not run."""
 
 
 FULL = Plan(agent_sizes=[1_000, 10_000, 100_000], social=(100_000, 1_000_000), reps=9, remember_sessions=5,
-            read_timeout=15.0, load_budget=100.0, systems=["ours", "handsql", *PEERS])
+            read_timeout=15.0, load_budget=100.0, systems=["ours", "handsql", *PEERS, "baseline"],
+            micro=micro.FULL)
 QUICK = Plan(agent_sizes=[1_000], social=(2_000, 20_000), reps=2, remember_sessions=2,
              read_timeout=5.0, load_budget=15.0, systems=["ours", "handsql", *PEERS], rep_budget=2.0,
-             compile_reps=1)
+             compile_reps=1, micro=micro.QUICK)
 SCALE_SOCIAL = [10_000, 100_000, 1_000_000, 10_000_000]
 SCALE_AGENT_MAX = 1_000_000
 """Agent memory in the scale series goes to a million messages (about six million relationships)."""
@@ -160,6 +164,7 @@ class Bench:
         self.loads: list[dict[str, Any]] = []
         self.versions: dict[str, str] = {}
         self.compile: dict[str, Any] = {}
+        self.micro: dict[str, dict[str, Any]] = {}
         self.seconds = 0.0
         self.missing = [s for s in plan.systems if not installed(s)]
         self.systems = [s for s in plan.systems if s not in self.missing]
@@ -377,15 +382,18 @@ class Bench:
                 if result["status"] != "ok":
                     records[system].status, records[system].note = result["status"], result.get("note", "")
                     records[system].times.clear()
+                    records[system].cpu.clear()
                     continue
                 answers[system] = result["rows"]
                 records[system].times.append(result["seconds"])
+                records[system].cpu.append(result.get("cpu", 0.0))
             reference = answers.get(REFERENCE, answers.get("ours"))
             for system, rows in answers.items():
                 if rows != reference and records[system].status == "ok":
                     records[system].status = "wrong"
                     records[system].note = f"session {index}: " + _difference(rows, reference)
                     records[system].times.clear()
+                    records[system].cpu.clear()
         # the graphs must still agree after the writes
         counts = {}
         for system in active:
@@ -400,6 +408,7 @@ class Bench:
                 records[system].status = "wrong"
                 records[system].note = f"graph after the sessions: {value}, expected {reference}"
                 records[system].times.clear()
+                records[system].cpu.clear()
         self.records.extend(records.values())
         self.log(f"  {'remember':14} " + "  ".join(f"{s}={_fmt(records[s])}" for s in self.systems))
 
@@ -418,6 +427,19 @@ class Bench:
                  f" parse+bind {c['bind']['median'] * 1000:.2f} ms, whole {c['total']['median'] * 1000:.0f} ms"
                  if "engine" in c else f"  compile        {c}")
 
+    def run_micro(self) -> None:
+        """The micro benchmarks, every worker paused while they run."""
+        if self.plan.micro is None or "ours" not in self.systems:
+            return
+        for remote in self.remotes.values():
+            remote.pause(True)
+        self.log("micro benchmarks: small writes, edge-list reads")
+        try:
+            self.micro = micro.run(self.plan.micro, self.log)
+        finally:
+            for remote in self.remotes.values():
+                remote.pause(False)
+
     def run(self) -> None:
         started = time.perf_counter()
         for system in self.missing:
@@ -433,12 +455,13 @@ class Bench:
                 self.done()
             if self.plan.social:
                 self.run_dataset("social", *self.plan.social)
+            self.run_micro()
         finally:
             self.close()
             self.seconds = time.perf_counter() - started
 
 
-SAME_SCORES = {"ours", "handsql"}
+SAME_SCORES = {"ours", "handsql", "baseline"}
 """The systems that score full-text and vector matches alike (a workload's `scores` columns compare)."""
 
 

@@ -166,6 +166,23 @@ class Ours(System):
         return self.db.execute(statement, params).fetchall()
 
 
+class Baseline(Ours):
+    """Ours at an earlier commit (`bench/baseline.py`), in a worker of its own, timed beside ours now."""
+
+    name, label, packages = "baseline", "ours at the baseline commit", ("duckdb",)
+
+    def versions(self) -> str:
+        from bench import baseline
+        return f"engine at {baseline.commit()}, {super().versions()}"
+
+    def open(self, kind: str) -> None:
+        from bench import baseline
+        self.db = baseline.engine_module().connect(":memory:", memory_limit=BENCH_MEMORY)
+        if kind == "agent":
+            for statement in SEED_SCHEMA:
+                self.db.execute(statement)
+
+
 class Hand(System):
     """Hand-written DuckDB SQL over a database in the engine's layout (`bench/handsql.py`)."""
 
@@ -490,5 +507,6 @@ def _py(value: Any) -> Any:
     return value
 
 
-SYSTEMS: dict[str, type[System]] = {cls.name: cls for cls in (Ours, Hand, FalkorDB, Kuzu, GraphQLite, ArcadeDB)}
+SYSTEMS: dict[str, type[System]] = {cls.name: cls for cls in (Ours, Hand, FalkorDB, Kuzu, GraphQLite, ArcadeDB,
+                                                                Baseline)}
 PEERS = ["falkordb", "kuzu", "graphqlite", "arcadedb"]

@@ -120,7 +120,7 @@ class Watchdog:
 def _interruptible(system: System) -> None:
     """Attach an `interrupt()` to systems whose driver has one."""
     name = system.name
-    if name == "ours":
+    if name in ("ours", "baseline"):
         system.interrupt = lambda: system.db.interrupt()
     elif name == "handsql":
         system.interrupt = lambda: system.h.duck.interrupt()
@@ -257,7 +257,7 @@ class Worker:
         assert self.dataset is not None
         system = self.systems[name]
         session = self.dataset.extra["remember"][index]
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         try:
             if name == "handsql":
                 rows = system.remember(session)
@@ -267,8 +267,8 @@ class Worker:
                     rows = system.write(statement, session)
         except Exception as error:
             return _failure(error)
-        seconds = time.perf_counter() - start
-        return {"status": "ok", "seconds": seconds, "rows": canonical(rows)}
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
+        return {"status": "ok", "seconds": seconds, "cpu": cpu, "rows": canonical(rows)}
 
     def do_compile(self, reps: int) -> dict[str, Any]:
         from bench.compile_time import measure

@@ -490,7 +490,7 @@ MERGE (x)-[:ABOUT]->(e)""",
 
 def remember_statements(system: str) -> list[str]:
     """The seed's five remember statements as `system` runs them."""
-    if system in ("ours", "arcadedb"):
+    if system in ("ours", "baseline", "arcadedb"):
         return list(REMEMBER)
     first, facts, decisions = REMEMBER[0], REMEMBER[1], REMEMBER[2]
     supersede = [_SUPERSEDE_BY_MAX.format(label=label) for label in ("Fact", "Decision")]
