@@ -109,7 +109,8 @@ MACROS: list[tuple[str, str]] = [
      f" WHEN {len(RULES)} THEN left(t, length(t) - 1) ELSE t END) END"),
     ("ft_tokens_classic(text)",
      f"flatten(list_transform(regexp_extract_all(text, {sql_string(PIECE)}), lambda s:"
-     f" CASE WHEN regexp_full_match(s, {sql_string(_SIMPLE)}) THEN [ft_classic_term(regexp_extract(s, {sql_string(_RUN)}), 1)]"
+     f" CASE WHEN regexp_full_match(s, {sql_string(_SIMPLE)})"
+     f" THEN [ft_classic_term(regexp_extract(s, {sql_string(_RUN)}), 1)]"
      f" ELSE list_transform(ft_classic_scan(s), lambda x: ft_classic_term(x.t, x.k)) END))"),
     analyzer.value_tokens_macro("classic"),
 ]
