@@ -18,13 +18,13 @@ from dataclasses import dataclass
 
 import duckdb
 
-from engine.fulltext import analyzer, cjk, porter
+from engine.fulltext import analyzer, cjk, classic, porter
 from engine.storage.schema import IndexInfo
 
 DEFAULT = "standard-no-stop-words"
 STANDARD = "standard"  # the tokenizer of StandardAnalyzer (analyzer.TOKEN_PATTERN)
 
-MACROS = porter.MACROS + analyzer.MACROS + cjk.MACROS
+MACROS = porter.MACROS + analyzer.MACROS + cjk.MACROS + classic.MACROS
 """Every analyzer's SQL macros, in the order they must be created."""
 
 _lock = threading.Lock()
@@ -109,9 +109,11 @@ ANALYZERS: dict[str, Analyzer] = {a.name: a for a in (
              "Situations where complete and exact matches are desired.", "keyword", lower_case=False),
     Analyzer("cjk", "CJK - Chinese/Japanese/Korean - analyzer. Terms are normalised and case-folded. Produces "
              "bi-grams, and filters out stop words.", "cjk", "cjk", cjk.STOP_WORDS, width=True),
+    Analyzer("classic", "Classic Lucene analyzer. Similar to 'standard', but with worse unicode support.", "classic",
+             "stop", _STOP),
 )}
-"""The analyzers implemented; Neo4j's others (classic, url_or_email, email, url, the language
-analyzers but english) are refused where an index or query names them."""
+"""The analyzers implemented; Neo4j's others (url_or_email, email, url, the language analyzers but
+english) are refused where an index or query names them."""
 
 
 def for_index(index: IndexInfo) -> Analyzer:

@@ -368,7 +368,7 @@ def test_create_show_drop(db: engine.Connection) -> None:
         hits(db, "graph")
     with pytest.raises(UnsupportedFeature, match="analyzer"):
         db.execute("CREATE FULLTEXT INDEX en FOR (n:Doc) ON EACH [n.body] "
-                   "OPTIONS {indexConfig: {`fulltext.analyzer`: 'classic'}}")
+                   "OPTIONS {indexConfig: {`fulltext.analyzer`: 'german'}}")
 
 
 def test_index_survives_reopening_a_file(tmp_path) -> None:
@@ -493,8 +493,8 @@ def test_query_analyzer_option_and_unknown_analyzers(db: engine.Connection) -> N
     rows = db.execute("CALL db.index.fulltext.queryNodes('docs', 'Databases', {analyzer: 'whitespace'})"
                       " YIELD node RETURN node.i").fetchall()
     assert rows == []  # whitespace keeps the case; the index's terms are lower case
-    with pytest.raises(UnsupportedFeature, match="classic"):
-        db.execute("CALL db.index.fulltext.queryNodes('docs', 'graph', {analyzer: 'classic'}) YIELD node RETURN node")
+    with pytest.raises(UnsupportedFeature, match="german"):
+        db.execute("CALL db.index.fulltext.queryNodes('docs', 'graph', {analyzer: 'german'}) YIELD node RETURN node")
 
 
 def test_english_index_stems_and_drops_stop_words() -> None:
@@ -508,6 +508,29 @@ def test_english_index_stems_and_drops_stop_words() -> None:
     assert hits(db, "the", "en") == []
     assert hits(db, '"memory running"~1', "en") == [1]  # `of` dropped, its position kept: 1 apart
     assert hits(db, '"memory running"', "en") == []
+
+
+def test_classic_analyzer_takes_the_longest_rule_and_filters_by_its_type() -> None:
+    """ClassicAnalyzer's terms (checked against Lucene in tests/fulltext): the scanner's longest match, dots
+    out of acronyms, `'s` off apostrophe words, the trailing dot off a dotted host, a token may end inside a
+    run (`O'Reilly9`); stop words and tokens past 255 characters dropped, their positions kept."""
+    classic = ANALYZERS["classic"]
+    text = ("The U.S.A. I.B.M. AT&T O'Reilly's O'Reilly9 x86_64 bob@example.com www.example.com a1.b2. 2024-01-02"
+            " 1,000.50 日本")
+    assert classic.analyze(text) == [
+        ("usa", 1), ("ibm", 2), ("at&t", 3), ("o'reilly", 4), ("o'reilly", 5), ("9", 6), ("x86_64", 7),
+        ("bob@example.com", 8), ("www.example.com", 9), ("a1.b2", 10), ("2024-01-02", 11), ("1,000.50", 12),
+        ("日", 13), ("本", 14)]
+    assert classic.analyze("a " + "x" * 256 + " b") == [("b", 2)]
+    assert classic.normalize("U.S.A*") == "u.s.a*"
+    db = engine.connect(":memory:")
+    db.execute("UNWIND $t AS t CREATE (:Doc {body: t})",
+               {"t": ["Made in the U.S.A.", "usa today", "mail bob@example.com"]})
+    db.execute("CREATE FULLTEXT INDEX c FOR (n:Doc) ON EACH [n.body]"
+               " OPTIONS {indexConfig: {`fulltext.analyzer`: 'classic'}}")
+    for query, expected in (("U.S.A.", 2), ("bob@example.com", 1), ("example", 0), ("made", 1)):
+        found = db.execute("CALL db.index.fulltext.queryNodes('c', $q) YIELD node RETURN count(*)", {"q": query})
+        assert found.fetchall() == [(expected,)], query
 
 
 def test_cjk_analyzer_bigrams_touching_cjk_tokens_and_folds_widths() -> None:

@@ -7,6 +7,12 @@
 // the analyzer's Neo4j name TAB the query), the number of hits per query. Prints
 // `query-number TAB rank TAB id TAB score-bits` for each hit, or `query-number TAB ERROR TAB message` when
 // the parser rejects the query. One index is built per analyzer the queries name.
+//
+// With `--terms ANALYZER FILE` it prints instead each line's terms as the analyzer makes them: for each
+// term its position increment, U+0002 and the term, terms separated by U+0001.
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
@@ -15,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.CharArraySet;
+import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.cjk.CJKAnalyzer;
 import org.apache.lucene.analysis.core.KeywordAnalyzer;
 import org.apache.lucene.analysis.core.SimpleAnalyzer;
@@ -22,7 +29,10 @@ import org.apache.lucene.analysis.core.StopAnalyzer;
 import org.apache.lucene.analysis.core.UnicodeWhitespaceAnalyzer;
 import org.apache.lucene.analysis.core.WhitespaceAnalyzer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.apache.lucene.analysis.standard.ClassicAnalyzer;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StoredField;
@@ -53,6 +63,7 @@ public class LuceneOracle {
       case "unicode_whitespace": return new UnicodeWhitespaceAnalyzer();
       case "keyword": return new KeywordAnalyzer();
       case "cjk": return new CJKAnalyzer();
+      case "classic": return new ClassicAnalyzer();
       default: throw new IllegalArgumentException(name);
     }
   }
@@ -76,7 +87,30 @@ public class LuceneOracle {
     return DirectoryReader.open(directory);
   }
 
+  static void terms(Analyzer analyzer, List<String> lines) throws Exception {
+    StringBuilder out = new StringBuilder();
+    for (String line : lines) {
+      try (TokenStream stream = analyzer.tokenStream("f", line)) {
+        CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+        PositionIncrementAttribute increment = stream.addAttribute(PositionIncrementAttribute.class);
+        stream.reset();
+        String separator = "";
+        while (stream.incrementToken()) {
+          out.append(separator).append(increment.getPositionIncrement()).append('\u0002').append(term);
+          separator = "\u0001";
+        }
+        stream.end();
+      }
+      out.append('\n');
+    }
+    new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8").print(out);
+  }
+
   public static void main(String[] args) throws Exception {
+    if (args[0].equals("--terms")) {
+      terms(analyzer(args[1]), Files.readAllLines(Paths.get(args[2]), StandardCharsets.UTF_8));
+      return;
+    }
     List<String> docs = Files.readAllLines(Paths.get(args[0]), StandardCharsets.UTF_8);
     int hits = Integer.parseInt(args[2]);
     Map<String, DirectoryReader> readers = new HashMap<>();

@@ -51,6 +51,12 @@ RARE = ["café", "naïve", "zürich", "zait", "Straße", "x86_64", "U.S.A", "don
 CJK = ["日本語のテキスト", "日本", "東京タワー", "ｶﾀｶﾅ ﾃｽﾄ", "テスト", "한국어 텍스트", "한국어",
        "ＡＢＣ１２３", "中文字符", "知識グラフ", "グラフ・データベース",
        "ｸﾞﾗﾌ", "々", "記憶エージェント", "日本語", "ひらがな", "の", "Ｇｒａｐｈ"]
+# What ClassicTokenizer's grammar tells apart (acronyms, companies, apostrophes, e-mails, hosts, numbers,
+# its 255-character limit), for every analyzer
+GRAMMAR = ["U.S.A.", "I.B.M.", "u.s.a", "AT&T", "Excite@Home", "O'Reilly's", "O'Reilly", "o'reilly's2", "you're",
+           "bob@example.com", "bob.smith_jr@mail.example.co.uk", "www.example.com", "example.com.", "1,000.50",
+           "2024-01-02", "x86_64", "a1.b2.c3.", "192.168.0.1", "wi-fi", "R2-D2", "B-52s", "ab-cd-ef1", "THE U.S.A.'s",
+           "ﾃｽﾄ日本", "ภาษาไทย", "naïve.café", "x" * 255, "y" * 256, "z" * 300 + ".com", "q.e.d", "A.B.1."]
 FILLER = ["the", "a", "of", "and", "to", "in", "is", "with", "for", "on"]
 
 
@@ -74,6 +80,9 @@ def corpus(size: int = 2400, seed: int = 41) -> list[tuple[int, str | None, str 
         if i % 9 == 0:  # CJK text (Han, Hiragana, Katakana, Hangul, full and half widths) for every analyzer
             cjk = " ".join(rng.choices(CJK, k=rng.randint(1, 4)))
             title = cjk if title is None else f"{title} {cjk}"
+        if i % 7 == 0:
+            grammar = " ".join(rng.choices(GRAMMAR, k=rng.randint(1, 3)))
+            body = grammar if body is None else f"{grammar} {body}"
         docs.append((i, title, body))
     return docs
 
@@ -168,15 +177,21 @@ BY_ANALYZER = [
     "Grahp~1", "/gr.ph/", "[a TO c]", "+graph -the memory^2", "graph. memory,", "title:(Graph Node)",
     "zürich", "x86_64", "U.S.A", "café", "1,000", "title:graph*", "title:/graph .*/",
 ]
-ANALYZERS = ["standard", "english", "simple", "stop", "whitespace", "unicode_whitespace", "keyword", "cjk"]
+ANALYZERS = ["standard", "english", "simple", "stop", "whitespace", "unicode_whitespace", "keyword", "cjk", "classic"]
 CJK_QUERIES = ["日本語", "日本", "テキスト", "ﾃｷｽﾄ", "한국어", "텍스트", "ＡＢＣ１２３", "abc123",
                '"日本語のテキスト"', "テキ*", "ﾃｷ*", "日本~1", "グラフ", "ｸﾞﾗﾌ", "知識 グラフ", "title:東京",
                "+日本 -テスト", "ひらがな", "の", "Ｇｒａｐｈ", "title:(中文 字符)", "[日 TO 本]", "/日.*/"]
+
+CLASSIC_QUERIES = ["U.S.A.", "usa", "u.s.a", "I.B.M.", "ibm", "AT&T", "at&t", "excite@home", "O'Reilly's",
+                   "o'reilly", "reilly", "bob@example.com", "example.com", "www.example.com", "1,000.50", "2024-01-02",
+                   "x86_64", "a1.b2.c3", "192.168.0.1", "wi-fi", "wi", "r2-d2", "b-52s", '"THE U.S.A.\'s"', "x" * 255,
+                   "y" * 256, "ภาษาไทย", "you're", "O'Reil*", "excite@hom~1", "title:(usa ibm)", "+at&t -ibm"]
 
 QUERIES: list[tuple[str, str]] = (
     [(DEFAULT, q) for q in FIXED + generated(random.Random(7), 120)]
     + [(name, q) for name in ANALYZERS for q in BY_ANALYZER]
     + [(name, q) for name in ("cjk", DEFAULT, "standard") for q in CJK_QUERIES]
+    + [(name, q) for name in ("classic", DEFAULT, "english") for q in CLASSIC_QUERIES]
     + [(RELATIONSHIPS, q) for q in ["graph", "graph node", '"graph node"~2', "+memory -agent fact", "gra*",
                                     "graph~", "title:(graph node) body:memory", "[a TO c]", "/gr.ph/", "*:*"]]
 )
