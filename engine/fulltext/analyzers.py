@@ -18,13 +18,13 @@ from dataclasses import dataclass
 
 import duckdb
 
-from engine.fulltext import analyzer, cjk, porter
+from engine.fulltext import analyzer, cjk, porter, url_email
 from engine.storage.schema import IndexInfo
 
 DEFAULT = "standard-no-stop-words"
 STANDARD = "standard"  # the tokenizer of StandardAnalyzer (analyzer.TOKEN_PATTERN)
 
-MACROS = porter.MACROS + analyzer.MACROS + cjk.MACROS
+MACROS = porter.MACROS + analyzer.MACROS + cjk.MACROS + url_email.MACROS
 """Every analyzer's SQL macros, in the order they must be created."""
 
 _lock = threading.Lock()
@@ -109,9 +109,13 @@ ANALYZERS: dict[str, Analyzer] = {a.name: a for a in (
              "Situations where complete and exact matches are desired.", "keyword", lower_case=False),
     Analyzer("cjk", "CJK - Chinese/Japanese/Korean - analyzer. Terms are normalised and case-folded. Produces "
              "bi-grams, and filters out stop words.", "cjk", "cjk", cjk.STOP_WORDS, width=True),
+    # Neo4j registers UAX29URLEmailAnalyzer under three names, with one description (engine/fulltext/url_email.py)
+    *(Analyzer(name, "Tokenizes into sequences of alpha-numeric, numeric, URL, email, southeast asian terms, and "
+               "into terms of individual ideographic and hiragana characters. English stop words are filtered out.",
+               "url_or_email", "stop", _STOP) for name in ("url_or_email", "url", "email")),
 )}
-"""The analyzers implemented; Neo4j's others (classic, url_or_email, email, url, the language
-analyzers but english) are refused where an index or query names them."""
+"""The analyzers implemented; Neo4j's others (classic, the language analyzers but english) are refused
+where an index or query names them."""
 
 
 def for_index(index: IndexInfo) -> Analyzer:
