@@ -23,6 +23,7 @@ import org.apache.lucene.analysis.core.UnicodeWhitespaceAnalyzer;
 import org.apache.lucene.analysis.core.WhitespaceAnalyzer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.analysis.standard.UAX29URLEmailAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StoredField;
@@ -53,6 +54,7 @@ public class LuceneOracle {
       case "unicode_whitespace": return new UnicodeWhitespaceAnalyzer();
       case "keyword": return new KeywordAnalyzer();
       case "cjk": return new CJKAnalyzer();
+      case "url_or_email": return new UAX29URLEmailAnalyzer();
       default: throw new IllegalArgumentException(name);
     }
   }
