@@ -7,8 +7,8 @@ not `-` or a word character (trailing context). RE2 is leftmost-first without lo
 are ordered by what always wins at a position, which the grammar lets one show:
 
 1. `mailto:` before an e-mail address: the word `mailto`, then the address (or a URL that holds it).
-2. URLs with a scheme; a URL without one that reaches the first `@` (it is then at least as long as the
-   e-mail address there); the e-mail address; any other URL without a scheme. None of them is ever
+2. URLs with a scheme; an address at a bracketed host; a URL without a scheme that reaches the first `@`
+   (it is then at least as long as the address there); the address; any other URL without a scheme. None of them is ever
    shorter than the word the standard rules would cut at the same place.
 3. A host name (its TLD in Lucene's list) that the standard word rule cannot cover (it holds `-`, a `.`
    between a letter and a digit, ends with the root `.`, or is a bracketed IPv6 address), followed by a
@@ -84,13 +84,24 @@ _QUOTED = r'"(?:[\x01-\x08\x0B\x0C\x0E-\x21\x23-\x5B\x5D-\x7E]|\\[\x00-\x7F])*"'
 # `+-/` is a range in Lucene's grammar (`EMAILatomText`, Lucene 8 and 9 alike): `,` and `.` are atoms too
 _ATOMS = r"[A-Za-z0-9!#$%&'*+,\-./=?^_`{|}~]+"
 _EMAIL_LABEL = f"(?:{_ATOMS}|{_QUOTED})"
-_EMAIL_DOMAIN = rf"(?:{_DOMAIN}|\[(?:[\x01-\x08\x0B\x0C\x0E-\x5A\x5E-\x7F]|\\[\x00-\x7F])*\])"
-_EMAIL = rf"{_EMAIL_LABEL}(?:\.{_EMAIL_LABEL})*@{_EMAIL_DOMAIN}"
+_BRACKET_DOMAIN = r"\[(?:[\x01-\x08\x0B\x0C\x0E-\x5A\x5E-\x7F]|\\[\x00-\x7F])*\]"
+_EMAIL_DOMAIN = rf"(?:{_DOMAIN}|{_BRACKET_DOMAIN})"
+_LOCAL_PART = rf"{_EMAIL_LABEL}(?:\.{_EMAIL_LABEL})*@"
+_EMAIL = _LOCAL_PART + _EMAIL_DOMAIN
+# An address at a bracketed host: a URL reaching its `@` stops at the `[`, so the address is longer.
+_BRACKET_EMAIL = _LOCAL_PART + _BRACKET_DOMAIN
 # an address starting where a host name ended: its first character is not `-` or a word character
 _EMAIL_AFTER = (rf"(?:{_QUOTED}|[!#$%&'*+,./=?^`{{|}}~][A-Za-z0-9!#$%&'*+,\-./=?^_`{{|}}~]*)"
                 rf"(?:\.{_EMAIL_LABEL})*@{_EMAIL_DOMAIN}")
 
-_MAILTO = f"[mM][aA][iI][lL][tT][oO]:(?:{_BARE_URL_AT}|{_EMAIL})"
+# A bare URL reaching the first `@` that is also an address (only atoms before the `@`, a domain after it):
+# after `mailto:` it is the token, where a URL that is no address leaves `mailto` a word (JFlex's `mailto`
+# rule wants an address after the `:`).
+_ATOM_PATH, _ATOM_QUERY = f"(?:[-._~A-Za-z0-9&=/]|{_PCT})", f"(?:[-._~A-Za-z0-9!$&'*+,=/?]|{_PCT})"
+_BARE_URL_AT_EMAIL = (f"(?:{_DOMAIN}|{_IPV4})(?:/{_ATOM_PATH}*@{_DOMAIN}{_SEGMENT_CHAR}*(?:{_QUERY})?(?:{_FRAGMENT})?"
+                      rf"|(?:/{_ATOM_PATH}*)?\?{_ATOM_QUERY}*@{_DOMAIN}{_QUERY_CHAR}*(?:{_FRAGMENT})?"
+                      rf"|(?:/{_ATOM_PATH}*)?(?:\?{_ATOM_QUERY}*)?#{_ATOM_QUERY}*@{_DOMAIN}{_QUERY_CHAR}*)")
+_MAILTO = f"[mM][aA][iI][lL][tT][oO]:(?:{_BRACKET_EMAIL}|{_BARE_URL_AT_EMAIL}|{_EMAIL})"
 
 # Host names the standard word rule does not cover (without the root `.`): a bracketed IPv6 address, or a
 # domain with `-` in a label or its TLD, a `.` between a letter and a digit, or a digit before the TLD.
@@ -122,7 +133,7 @@ _NEXT = f"(?:{_EMAIL_AFTER}|{_EMOJI_AFTER}|{_WORD_AFTER}|{_BRACKETED}(?:{_URL_RE
 
 PATTERN = "|".join([
     _MAILTO,
-    _SCHEME_URL, _BARE_URL_AT, _EMAIL, _BARE_URL,
+    _SCHEME_URL, _BRACKET_EMAIL, _BARE_URL_AT, _EMAIL, _BARE_URL,
     f"(?:{_ROOTED_DOMAIN}|{_NOT_A_WORD_HOST})(?:{_NEXT}|{_OTHER_CHAR}|$)",
     analyzer.TOKEN_PATTERN,
 ])

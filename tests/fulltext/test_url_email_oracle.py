@@ -36,7 +36,7 @@ PIECES = [*".-/:?#@!\" ,;'_[]%~&=+*()<>\n\t",
     "192", "0", "::", "mailto:", "http://", "https://", "ftp://", "file://", "HTTP://", "..", "1.2.3.4", "[::1] ",
     "[2001:db8::1] ", "%20", "%41", "%zz", "#\u20e3", '"a b"', '"x\\"y"', "x@y.com", "a.b+c@d.co.uk", "user:pw@",
     "?q=1&r=2", "#frag", ":443", "/p/a/t/h", "/index.html", "ipv6:", "192.168.0.1", "10.0.0.256", "127.0.0.1:8080",
-    "::ffff:1.2.3.4", "ftp://ftp.x.org/pub;type=a", "file:///etc/passwd", "~user", "1,000", "3.14"]
+    "::ffff:1.2.3.4", "ftp://ftp.x.org/pub;type=a", "file:///etc/passwd", "~user", "1,000", "3.14", "@[1.2.3.4]"]
 
 
 def texts(count: int, seed: int) -> list[str]:
@@ -52,6 +52,8 @@ def texts(count: int, seed: int) -> list[str]:
         "see foo.com. and my-site.org, then [::1]:8080/x and ftp://u:p@ftp.x.org/a;type=i",
         'quoted "john doe"@example.org and mailto:a@b.co.uk and foo.com"x"@y.com and a-b.com😀',
         "hosts a1.b2.com, www.example.com.au, EXAMPLE.community and x@[127.0.0.1]",
+        "mailto:a.com:80/x@y.com mailto:a.com/x;y@z.com mailto:a.com/x@y.com/more a.com/x@[1.2.3.4] a.com?b@c.de,x",
+
     ]
 
 
