@@ -89,6 +89,9 @@ _WORD_CORE = (
 )
 _WORD = f"(?:{_EXTEND_NUM_LET})*{_WORD_CORE}(?:(?:{_EXTEND_NUM_LET})+{_WORD_CORE})*(?:{_EXTEND_NUM_LET})*"
 
+# for the url_or_email analyzer's tokens after a host name (engine/fulltext/url_email.py)
+WORD_CORE, EXTEND_NUM_LET, EMOJI_ELEMENT, EXTEND_NO_ZWJ = _WORD_CORE, _EXTEND_NUM_LET, _EMOJI_ELEMENT, _EXTEND_NO_ZWJ
+
 TOKEN_PATTERN = "|".join([
     _EMOJI,
     _WORD,

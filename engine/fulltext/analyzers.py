@@ -18,13 +18,13 @@ from dataclasses import dataclass
 
 import duckdb
 
-from engine.fulltext import analyzer, cjk, classic, porter
+from engine.fulltext import analyzer, cjk, classic, porter, url_email
 from engine.storage.schema import IndexInfo
 
 DEFAULT = "standard-no-stop-words"
 STANDARD = "standard"  # the tokenizer of StandardAnalyzer (analyzer.TOKEN_PATTERN)
 
-MACROS = porter.MACROS + analyzer.MACROS + cjk.MACROS + classic.MACROS
+MACROS = porter.MACROS + analyzer.MACROS + cjk.MACROS + classic.MACROS + url_email.MACROS
 """Every analyzer's SQL macros, in the order they must be created."""
 
 _lock = threading.Lock()
@@ -111,9 +111,13 @@ ANALYZERS: dict[str, Analyzer] = {a.name: a for a in (
              "bi-grams, and filters out stop words.", "cjk", "cjk", cjk.STOP_WORDS, width=True),
     Analyzer("classic", "Classic Lucene analyzer. Similar to 'standard', but with worse unicode support.", "classic",
              "stop", _STOP),
+    # Neo4j registers UAX29URLEmailAnalyzer under three names, with one description (engine/fulltext/url_email.py)
+    *(Analyzer(name, "Tokenizes into sequences of alpha-numeric, numeric, URL, email, southeast asian terms, and "
+               "into terms of individual ideographic and hiragana characters. English stop words are filtered out.",
+               "url_or_email", "stop", _STOP) for name in ("url_or_email", "url", "email")),
 )}
-"""The analyzers implemented; Neo4j's others (url_or_email, email, url, the language analyzers but
-english) are refused where an index or query names them."""
+"""The analyzers implemented; Neo4j's others (the language analyzers but english, standard-folding) are
+refused where an index or query names them."""
 
 
 def for_index(index: IndexInfo) -> Analyzer:

@@ -550,3 +550,24 @@ def test_cjk_analyzer_bigrams_touching_cjk_tokens_and_folds_widths() -> None:
     for prefix in ("ﾀﾜ*", "タワ*"):  # folded, not bigrammed: the term タワ* is a prefix of the bigram タワ
         assert db.execute("CALL db.index.fulltext.queryNodes('j', $q) YIELD node RETURN node.body",
                           {"q": prefix}).fetchall() == [("東京タワー",)]
+
+
+def test_url_or_email_index_keeps_urls_and_addresses_whole() -> None:
+    db = engine.connect(":memory:")
+    db.execute("CREATE (:Doc {i: 1, body: 'Mail John.Smith@Example.com or see https://neo4j.com/docs?x=1 now'}),"
+               " (:Doc {i: 2, body: 'my-site.org is the site; my-site.org-x is not'}),"
+               " (:Doc {i: 3, body: 'neo4j docs'})")
+    db.execute("CREATE FULLTEXT INDEX mail FOR (n:Doc) ON EACH [n.body]"
+               " OPTIONS {indexConfig: {`fulltext.analyzer`: 'email'}}")
+    assert hits(db, "john.smith@example.com", "mail") == [1]
+    assert hits(db, "john", "mail") == []  # the address is one term
+    assert hits(db, '"https://neo4j.com/docs?x=1"', "mail") == [1]
+    assert hits(db, "neo4j", "mail") == [3]
+    assert hits(db, "my-site.org", "mail") == [2]
+    assert hits(db, "site.org", "mail") == [2]  # `my-site.org-x`: a host followed by `-` is not one
+    assert hits(db, "the", "mail") == []  # English stop words
+    rows = db.execute("CALL db.index.fulltext.listAvailableAnalyzers() YIELD analyzer, description, stopwords"
+                      " WHERE analyzer IN ['url_or_email', 'url', 'email']"
+                      " RETURN analyzer, description STARTS WITH 'Tokenizes into sequences of alpha-numeric, numeric,"
+                      " URL, email', size(stopwords) ORDER BY analyzer").fetchall()
+    assert rows == [("email", True, 33), ("url", True, 33), ("url_or_email", True, 33)]

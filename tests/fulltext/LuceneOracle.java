@@ -33,6 +33,7 @@ import org.apache.lucene.analysis.standard.ClassicAnalyzer;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.PositionIncrementAttribute;
+import org.apache.lucene.analysis.standard.UAX29URLEmailAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StoredField;
@@ -64,6 +65,7 @@ public class LuceneOracle {
       case "keyword": return new KeywordAnalyzer();
       case "cjk": return new CJKAnalyzer();
       case "classic": return new ClassicAnalyzer();
+      case "url_or_email": return new UAX29URLEmailAnalyzer();
       default: throw new IllegalArgumentException(name);
     }
   }

@@ -47,7 +47,8 @@ pytestmark = pytest.mark.skipif(shutil.which("java") is None or CLASSPATH is Non
 COMMON = ["graph", "node", "memory", "agent", "fact", "query", "index", "token", "parser", "lucene", "score",
           "search", "edge", "path", "label", "property", "vector", "cypher", "store", "recall"]
 RARE = ["café", "naïve", "zürich", "zait", "Straße", "x86_64", "U.S.A", "don't", "1,000", "über", "ωmega",
-        "日本", "kanji", "quark", "ember", "fjord"]
+        "日本", "kanji", "quark", "ember", "fjord", "https://neo4j.com/docs?q=1", "John.Smith@Example.com",
+        "my-site.org", "www.example.co.uk.", "192.168.0.1:8080/x", "mailto:a@b.io"]
 CJK = ["日本語のテキスト", "日本", "東京タワー", "ｶﾀｶﾅ ﾃｽﾄ", "テスト", "한국어 텍스트", "한국어",
        "ＡＢＣ１２３", "中文字符", "知識グラフ", "グラフ・データベース",
        "ｸﾞﾗﾌ", "々", "記憶エージェント", "日本語", "ひらがな", "の", "Ｇｒａｐｈ"]
@@ -177,7 +178,12 @@ BY_ANALYZER = [
     "Grahp~1", "/gr.ph/", "[a TO c]", "+graph -the memory^2", "graph. memory,", "title:(Graph Node)",
     "zürich", "x86_64", "U.S.A", "café", "1,000", "title:graph*", "title:/graph .*/",
 ]
-ANALYZERS = ["standard", "english", "simple", "stop", "whitespace", "unicode_whitespace", "keyword", "cjk", "classic"]
+ANALYZERS = ["standard", "english", "simple", "stop", "whitespace", "unicode_whitespace", "keyword", "cjk", "classic",
+             "url_or_email"]
+# URLs and e-mail addresses as the url_or_email analyzer keeps them (TLDs Lucene 8 and 9 both know)
+URL_QUERIES = ["my-site.org", "john.smith@example.com", '"https://neo4j.com/docs?q=1"', "www.example.co.uk.",
+               "example", "site", "neo4j.com", "mailto", "a@b.io", '"192.168.0.1:8080/x"', "my-site.org graph",
+               "John.Smith@Example.com~1", "my-site*", "+my-site.org -graph"]
 CJK_QUERIES = ["日本語", "日本", "テキスト", "ﾃｷｽﾄ", "한국어", "텍스트", "ＡＢＣ１２３", "abc123",
                '"日本語のテキスト"', "テキ*", "ﾃｷ*", "日本~1", "グラフ", "ｸﾞﾗﾌ", "知識 グラフ", "title:東京",
                "+日本 -テスト", "ひらがな", "の", "Ｇｒａｐｈ", "title:(中文 字符)", "[日 TO 本]", "/日.*/"]
@@ -192,6 +198,7 @@ QUERIES: list[tuple[str, str]] = (
     + [(name, q) for name in ANALYZERS for q in BY_ANALYZER]
     + [(name, q) for name in ("cjk", DEFAULT, "standard") for q in CJK_QUERIES]
     + [(name, q) for name in ("classic", DEFAULT, "english") for q in CLASSIC_QUERIES]
+    + [(name, q) for name in ("url_or_email", DEFAULT) for q in URL_QUERIES]
     + [(RELATIONSHIPS, q) for q in ["graph", "graph node", '"graph node"~2', "+memory -agent fact", "gra*",
                                     "graph~", "title:(graph node) body:memory", "[a TO c]", "/gr.ph/", "*:*"]]
 )
