@@ -20,6 +20,8 @@ from engine import temporal
 from engine import values as cypher_values
 from engine.errors import UnsupportedFeature
 from engine.semantic.scope import Variable
+from engine.sqlgen.arrow_rows import COLUMN as ARROW_COLUMN
+from engine.sqlgen.arrow_rows import arrow_rows
 from engine.sqlgen.decorrelate import SharedRows
 from engine.sqlgen.sql import Term
 from engine.storage.encoding import tag_key, vector_payload
@@ -107,6 +109,11 @@ def binding(value: Any, cypher_type: CypherType, own: bool | None = None) -> tup
         return Term(f"CAST({PLACEHOLDER} AS {target})"), value
     if own is None:
         own = type_of_value(value) == cypher_type
+    if own and isinstance(value, list) and _plain_rows(cypher_type) and "VARIANT" not in target:
+        rows = arrow_rows(value, cypher_type)
+        if rows is not None:  # the Arrow table the execute layer names for DuckDB (arrow_rows.py)
+            # list(l)[1], not the plain scalar subquery, whose first() turns -0.0 inside a list into 0.0
+            return f"CAST((SELECT list({ARROW_COLUMN})[1] FROM query_table({PLACEHOLDER})) AS {target})", rows
     text = _json_text(value, cypher_type, own)
     if own and "VARIANT" not in target:
         # JSON of the value's own type casts straight to it, 5x faster than through a VARIANT (which
