@@ -88,3 +88,8 @@ def test_a_failed_batch_leaves_the_connection_usable():
 def test_rows_holding_nan_are_refused_as_before(db):
     with pytest.raises(CypherError, match="NaN and infinite floats"):
         db.execute("UNWIND $rows AS r RETURN r.f", {"rows": [{"f": float("nan")}, {"f": 1.0}]})
+
+
+def test_rows_keyed_by_integers_read_as_their_string_keys(db):
+    got = db.execute("UNWIND $rows AS r RETURN r", {"rows": [{1: "x"}, {"1": "y"}, None]}).fetchall()
+    assert got == [({"1": "x"},), ({"1": "y"},), (None,)]
