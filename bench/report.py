@@ -102,7 +102,8 @@ def markdown(data: dict[str, Any], chart: str | None, command: str = "python -m 
     notes = Notes()
     out += ["", "## Bulk load", "",
             "`UNWIND $rows ...` batches of 10,000 rows (`bench/systems.py`), then (agent memory) the full-text and"
-            " vector indexes; one run.", "",
+            " vector indexes; one run. Ours' CPU per batch of the social load at 100k and 1M people, and the 10M"
+            " load it extrapolates to, are measured on their own by `python -m bench.bulk_load` (ADR-0097).", "",
             "| dataset | " + " | ".join(_label(s) for s in systems) + " | "
             + " | ".join(f"ours/{_label(s)}" for s in systems if s != "ours") + " |",
             "|---|" + "---|" * (2 * len(systems) - 1)]

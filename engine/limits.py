@@ -15,6 +15,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from engine.errors import CypherArgumentError
@@ -81,24 +82,37 @@ def checked_timeout(seconds: float | None) -> float | None:
 CONTAINERS = frozenset({dict, list, tuple})
 SCALARS = frozenset({int, float, str, bool, type(None)})
 """Exact types `parameter_too_deep` tells apart without `isinstance`, which is slow against an ABC."""
+EXACT = CONTAINERS | SCALARS
 
 
 def parameter_too_deep(params: Mapping[str, Any] | None) -> str | None:
     """The name of the first parameter whose value nests lists and maps deeper than PARAMETER_DEPTH, or
-    None. A level of the value at a time, each with list comprehensions: a value of any depth is measured
-    without recursion, and 100,000 rows of maps in about 0.06 s (a third of a second per-element)."""
+    None. A level of the value at a time, without recursion, so a value of any depth is measured. A level
+    of exact builtin types (the rows of a load batch) is looked at by `map` and `set` at C speed: 1.5 ms
+    for a 10,000-row batch of three-key maps, against 8 ms item by item (ADR-0097)."""
     for name, value in (params or {}).items():
         level, depth = [value], 0
         while level:
-            containers = [item for item in level if type(item) in CONTAINERS
-                          or (type(item) not in SCALARS and isinstance(item, Mapping | list | tuple))]
-            if not containers:
+            kinds = set(map(type, level))
+            if kinds <= SCALARS:
                 break
+            if kinds <= EXACT:
+                containers = level if kinds <= CONTAINERS else [item for item in level if type(item) in CONTAINERS]
+                only_maps = kinds - SCALARS == {dict}
+            else:
+                containers = [item for item in level if type(item) in CONTAINERS
+                              or (type(item) not in SCALARS and isinstance(item, Mapping | list | tuple))]
+                if not containers:
+                    break
+                only_maps = False
             depth += 1
             if depth > PARAMETER_DEPTH:
                 return name
-            level = [child for item in containers for child in (item.values() if type(item) is dict or isinstance(
-                item, Mapping) else item)]
+            if only_maps:
+                level = list(chain.from_iterable(map(dict.values, containers)))
+            else:
+                level = [child for item in containers for child in (item.values() if type(item) is dict or isinstance(
+                    item, Mapping) else item)]
     return None
 
 

@@ -216,6 +216,7 @@ class Executor:
                 if self.store.catalog.constraints and _wrote(getattr(result, "counters", {})):
                     self._check_constraints(run, existence=True)
                 run.drop_tables()
+                run.release_arrow()
                 if not read_only and run.begun and getattr(result, "contains_updates", False):
                     self.store.record_write()
             if timer.expired:  # it fired after the last SQL statement had started
@@ -239,6 +240,8 @@ class Executor:
                 with contextlib.suppress(duckdb.TransactionException):  # a failed COMMIT has ended it already
                     self.connection.execute("ROLLBACK")
                 self.store.reload()
+            with contextlib.suppress(duckdb.Error):  # a result still reading one is gone with the transaction
+                run.release_arrow()
             if isinstance(error, duckdb.InterruptException):
                 interrupted = (StatementTimeout(timer.seconds or 0, run.span) if timer.expired
                                else StatementInterrupted(span=run.span))

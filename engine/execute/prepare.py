@@ -12,6 +12,8 @@ from engine.plan.rules.walk_branching import single_path_walks
 from engine.procedures import ProcedurePreparation
 from engine.semantic import bound as b
 from engine.sqlgen.walks import LevelWalk
+from engine.storage.end_labels import Side
+from engine.storage.schema import GraphStore
 
 
 def prepare_step(run: StatementRun, step: Step) -> None:
@@ -20,12 +22,26 @@ def prepare_step(run: StatementRun, step: Step) -> None:
     rows of a procedure call that runs SQL before it compiles (`Procedure.prepare`: the graph algorithms)."""
     clause = step.clause
     step.single_path_walks = single_path_walks(clause, run.store)
-    facts = run.store.end_labels()
+    facts = _StoreFacts(run.store)
     step.implied_labels = implied_labels(clause, facts)
     step.loop_free = loop_free(clause, facts)
     if isinstance(clause, b.BCallProcedure) and clause.procedure.prepare is not None:
         preparation = ProcedurePreparation(clause.procedure, tuple(clause.arguments), run, clause.span)
         step.prepared[id(clause)] = clause.procedure.prepare(preparation)
+
+
+class _StoreFacts:
+    """The store's end-label counts, read when the rule first asks: a clause with no typed hop asks nothing,
+    and a load batch's `UNWIND ... MATCH (a {id: ...}), (b {id: ...}) CREATE` saves their query (ADR-0097)."""
+
+    def __init__(self, store: GraphStore) -> None:
+        self.store = store
+
+    def holds(self, relationship_type: str, side: Side, label: str) -> bool:
+        return self.store.end_labels().holds(relationship_type, side, label)
+
+    def loop_free(self, relationship_types: frozenset[str] | None) -> bool:
+        return self.store.end_labels().loop_free(relationship_types)
 
 
 def run_level_walks(run: StatementRun, step: Step, requests: list[LevelWalk]) -> bool:

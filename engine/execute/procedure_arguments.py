@@ -19,7 +19,7 @@ def read_argument_values(run: StatementRun, queries: QueryCompiler, clause: b.Bo
     if query is None:
         return
     assert isinstance(clause, b.BCallProcedure)
-    rows = run.connection.execute(query.sql, query.parameters).fetchall()
+    rows = run.connection.execute(query.sql, run.bound(query.parameters)).fetchall()
     for row in rows:
         for number, is_string in zip(query.varying, row[1::2], strict=True):
             if is_string is False:

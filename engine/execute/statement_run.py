@@ -19,6 +19,7 @@ from engine.execute.results import Result
 from engine.limits import StatementTimer
 from engine.semantic import bound as b
 from engine.span import Span
+from engine.sqlgen.arrow_rows import ArrowRows
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.relation import Relation
 from engine.storage.schema import GraphStore
@@ -60,6 +61,8 @@ full-text indexes have yet to see."""
         """Whether the SQL running now is several fused read clauses (`span` covers them all)."""
         self.profile: Profile | None = None
         """The rows and time of each step, for PROFILE (profile.py); None when not profiling."""
+        self.arrow_names: list[str] = []
+        """Names under which this statement's ArrowRows values are registered on the connection (`bound`)."""
         self.run_query: Callable[[StatementRun, b.BoundQuery], Result] | None = None
         """Runs a bound query as part of this statement (the executor's): SHOW ... WHERE runs one."""
         self._virtual_ids = {"node": 0, "relationship": 0}
@@ -84,9 +87,28 @@ full-text indexes have yet to see."""
         connection = self._connection if last and not self.begun else self.connection
         started = time.perf_counter()
         try:
-            return connection.execute(sql, list(parameters))
+            return connection.execute(sql, self.bound(parameters))
         finally:
             self.sql_seconds += time.perf_counter() - started
+
+    def bound(self, parameters: Sequence[Any]) -> list[Any]:
+        """The values DuckDB binds for `parameters`: an ArrowRows (engine/sqlgen/arrow_rows.py) is registered
+        on the connection under a fresh name, which its SQL reads by (`query_table`), until `release_arrow`:
+        not at once, as DuckDB may still stream a result reading it."""
+        values = list(parameters)
+        for position, value in enumerate(values):
+            if isinstance(value, ArrowRows):
+                name = f"_cypher_arrow{next(_TABLE_NAMES)}"
+                self._connection.register(name, value.table)
+                self.arrow_names.append(name)
+                values[position] = name
+        return values
+
+    def release_arrow(self) -> None:
+        """Unregister the statement's ArrowRows, once its results are fetched or it failed."""
+        for name in self.arrow_names:
+            self._connection.unregister(name)
+        self.arrow_names.clear()
 
     def fetch_rows(self, sql: str | duckdb.Statement, parameters: Sequence[Any]) -> list[tuple[Any, ...]]:
         """The rows of the statement's last SQL statement (its result)."""

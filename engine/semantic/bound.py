@@ -36,6 +36,9 @@ class BLiteral(BoundExpression):
 
 @dataclass(eq=False)
 class BParameter(BoundExpression):
+    """A parameter; its `type` is always its given value's own (`type_of_value`), which the SQL that binds
+    it relies on rather than typing the value again."""
+
     name: str
     given: Any
     """The value as given. Read `value` to decide anything by it: that read is noted (parameter_reads.py),

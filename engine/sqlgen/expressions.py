@@ -276,7 +276,8 @@ class ExpressionCompiler:
         return self.context.parameters.bind(node.value, node.type)
 
     def _parameter(self, node: b.BParameter) -> str:
-        return self.context.parameters.bind_parameter(node.name, node.given, node.type)
+        # the binder typed the parameter by its value (`type_of_value`), so that is its own type
+        return self.context.parameters.bind_parameter(node.name, node.given, node.type, own=True)
 
     def _variable(self, node: b.BVariable) -> str:
         if node.variable.constant is not None:

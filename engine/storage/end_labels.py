@@ -34,12 +34,13 @@ SUMMED = f"(SELECT type, side, label, sum(n) AS n FROM {TABLE} GROUP BY ALL HAVI
 
 def contributions(where: str) -> str:
     """The (type, side, label, n) rows the relationships `r` of `rels` meeting `where` add to the counts: the
-    relationships first (one scan), the self-loops among them, then the labels at each end."""
+    relationships first (one scan), the self-loops among them, then the labels at both ends in one join
+    with the nodes, which a load batch among a million nodes pays half as much as a join per end (ADR-0097)."""
     return (f"WITH c AS MATERIALIZED (SELECT r.type, r.src, r.dst FROM rels AS r WHERE {where})"
             " SELECT type, side, label, count(*) AS n FROM (SELECT type, 'rel' AS side, '' AS label FROM c"
             " UNION ALL SELECT type, 'loop', '' FROM c WHERE src = dst"
-            " UNION ALL SELECT c.type, 'src', unnest(list_distinct(e.labels)) FROM c JOIN nodes AS e ON e.id = c.src"
-            " UNION ALL SELECT c.type, 'dst', unnest(list_distinct(e.labels)) FROM c JOIN nodes AS e ON e.id = c.dst)"
+            " UNION ALL SELECT x.type, x.side, unnest(list_distinct(e.labels)) FROM (SELECT type, 'src' AS side,"
+            " src AS id FROM c UNION ALL SELECT type, 'dst', dst FROM c) AS x JOIN nodes AS e ON e.id = x.id)"
             " GROUP BY ALL")
 
 

@@ -63,7 +63,10 @@ def implied_labels(clause: b.BoundClause, facts: EndLabelFacts) -> dict[int, fro
 
 def loop_free(clause: b.BoundClause, facts: EndLabelFacts) -> frozenset[int]:
     """The relationship patterns under `clause` (by id) that match no self-loop: every type they admit has
-    none (a type expression that names no types, or a dynamic one, admits any)."""
+    none (a type expression that names no types, or a dynamic one, admits any). A CREATE matches nothing,
+    so it asks nothing: a load batch's `MATCH ... CREATE` reads no counts (ADR-0097)."""
+    if isinstance(clause, b.BCreate):
+        return frozenset()
     return frozenset(id(link) for link in b.walk(clause) if isinstance(link, b.BoundRelationship)
                      and facts.loop_free(None if link.dynamic else type_names(link.types)))
 

@@ -1,0 +1,95 @@
+"""A list parameter of rows, the load batch's `$rows`, comes back exactly as given, whichever route binds it
+(ADR-0097): rows of one shape and plain values travel as an Arrow table, others as JSON text."""
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine.errors import CypherError
+
+plain = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**63), max_value=2**63 - 1),
+                  st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=4))
+
+
+def exact(value):
+    """`value` with each number tagged by its type and each float by its sign, so 1 != 1.0 and 0.0 != -0.0."""
+    if isinstance(value, dict):
+        return {key: exact(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [exact(item) for item in value]
+    if isinstance(value, float):
+        return ("float", value, math.copysign(1.0, value))
+    return (type(value).__name__, value)
+
+
+@pytest.fixture(scope="module")
+def db():
+    connection = engine.connect(":memory:")
+    yield connection
+    connection.close()
+
+
+def column_rows(a, b, c):
+    return st.lists(st.fixed_dictionaries({"a": a, "b": st.lists(b, max_size=3), "c": c}), min_size=1, max_size=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(column_rows(st.integers(min_value=-(2**63), max_value=2**63 - 1), st.text(max_size=3),
+                   st.one_of(st.none(), st.floats(allow_nan=False, allow_infinity=False))))
+def test_rows_of_one_plain_shape_come_back_exactly(db, rows):
+    got = db.execute("UNWIND $rows AS r RETURN r", {"rows": rows}).fetchall()
+    assert exact([row for (row,) in got]) == exact(rows)
+
+
+@settings(max_examples=60, deadline=None)
+@given(column_rows(plain, plain, plain))
+def test_rows_of_mixed_values_come_back_exactly(db, rows):
+    got = db.execute("UNWIND $rows AS r RETURN r.a AS a, r.b AS b, r.c AS c", {"rows": rows}).fetchall()
+    assert exact([list(row) for row in got]) == exact([[row["a"], row["b"], row["c"]] for row in rows])
+
+
+def test_nested_rows_keep_their_types(db):
+    rows = [{"id": 1, "m": {"xs": [1.0, -0.0], "n": None}, "tags": [["a"], []]},
+            {"id": 2**62, "m": {"xs": [], "n": None}, "tags": [["é", "\u00e9\u0301"]]}]
+    got = db.execute("UNWIND $rows AS r RETURN r", {"rows": rows}).fetchall()
+    assert exact([row for (row,) in got]) == exact(rows)
+
+
+def test_a_load_batch_creates_what_it_was_given():
+    db = engine.connect(":memory:")
+    people = [{"id": i, "name": f"p{i}", "score": i / 2} for i in range(50)]
+    db.execute("UNWIND $rows AS r CREATE (:Person {id: r.id, name: r.name, score: r.score})", {"rows": people})
+    knows = [{"src": i, "dst": (i * 7) % 50, "since": 2000 + i} for i in range(50) if i != (i * 7) % 50]
+    db.execute("UNWIND $rows AS r MATCH (a:Person {id: r.src}), (b:Person {id: r.dst})"
+               " CREATE (a)-[:KNOWS {since: r.since}]->(b)", {"rows": knows})
+    got = db.execute("MATCH (a:Person)-[k:KNOWS]->(b:Person) RETURN a.id, b.id, k.since ORDER BY a.id").fetchall()
+    assert got == [(row["src"], row["dst"], row["since"]) for row in knows]
+    scores = db.execute("MATCH (p:Person) RETURN p.score ORDER BY p.id").fetchall()
+    assert exact([s for (s,) in scores]) == exact([row["score"] for row in people])
+
+
+def test_a_kept_read_binds_each_new_batch(db):
+    statement = "UNWIND $rows AS r RETURN r.a AS a"
+    assert db.execute(statement, {"rows": [{"a": 1}, {"a": 2}]}).fetchall() == [(1,), (2,)]
+    assert db.execute(statement, {"rows": [{"a": 3}]}).fetchall() == [(3,)]
+
+
+def test_a_failed_batch_leaves_the_connection_usable():
+    db = engine.connect(":memory:")
+    with pytest.raises(CypherError):
+        db.execute("UNWIND $rows AS r CREATE (:N {id: r.a / r.b})", {"rows": [{"a": 1, "b": 0}]})
+    assert db.execute("UNWIND $rows AS r RETURN r.a * 2", {"rows": [{"a": 21}]}).fetchall() == [(42,)]
+    assert db.execute("MATCH (n:N) RETURN count(n)").fetchall() == [(0,)]
+
+
+def test_rows_holding_nan_are_refused_as_before(db):
+    with pytest.raises(CypherError, match="NaN and infinite floats"):
+        db.execute("UNWIND $rows AS r RETURN r.f", {"rows": [{"f": float("nan")}, {"f": 1.0}]})
+
+
+def test_rows_keyed_by_integers_read_as_their_string_keys(db):
+    got = db.execute("UNWIND $rows AS r RETURN r", {"rows": [{1: "x"}, {"1": "y"}, None]}).fetchall()
+    assert got == [({"1": "x"},), ({"1": "y"},), (None,)]
