@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import types as t
 from engine.errors import CypherSyntaxError
+from engine.semantic import bound as b
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import ExpressionCompiler, to_variant
 from engine.sqlgen.generator import QueryCompiler
@@ -110,6 +111,13 @@ def stored_value(sql: str, value_type: CypherType, column_type: CypherType, *, c
                             "'lists stored as properties may only hold non-null values'")
                 + f" ELSE {sql} END")
     return sql
+
+
+def known_present(value: b.BoundExpression) -> bool:
+    """Whether a property value is known, before the statement runs, not to be null."""
+    if isinstance(value, b.BLiteral | b.BParameter):
+        return value.value is not None
+    return False
 
 
 def column_list(alias: str, columns: list[str]) -> str:
