@@ -68,8 +68,9 @@ class WriterBase:
     def compiler(self, relation: Relation, parameters: Parameters | None = None,
                  ) -> tuple[QueryCompiler, ExpressionCompiler, str, Parameters]:
         """Compilers of expressions over `relation`'s rows, binding values in `parameters` (a new list when
-        not given; several compilers share one for SQL statements they write together)."""
-        parameters = parameters if parameters is not None else Parameters()
+        not given, holding first the values `relation` binds; several compilers share one for SQL statements
+        they write together)."""
+        parameters = parameters if parameters is not None else Parameters(list(relation.values))
         queries = QueryCompiler(self.store.catalog, parameters)
         queries.aliases = self.run.aliases
         queries.tombstones = self.run.deleted_any
