@@ -98,9 +98,10 @@ class SetWriter(WriterBase):
         return self.run.materialize(f"(SELECT id, {columns} FROM {rows_sql} GROUP BY id)", [], parameters)
 
     def _one_target(self, rows_sql: str, table: str, column: str, values: Sequence[Any]) -> tuple[Relation, int]:
-        """`_per_target` and `_properties_set` for the assignment of one row, in one SQL statement: its target
-        is written once, so it counts 1 when it gets a value or loses one, and the table keeps it only then
-        (writing null where there is none changes nothing), so the table's rows are the count (ADR-0085)."""
+        """`_per_target` and `_properties_set` where each target is written once (one row, or rows that each
+        hold another element: `Relation.unique`), in one SQL statement: a target counts 1 when it gets a value
+        or loses one, and the table keeps it only then (writing null where there is none changes nothing), so
+        the table's rows are the count (ADR-0085, ADR-0095)."""
         rows = self.run.materialize(f"(SELECT r.id, r.v FROM {rows_sql} AS r JOIN {table} AS e ON e.id = r.id"
                                     f" WHERE r.v IS NOT NULL OR e.{column} IS NOT NULL)", [], values)
         return rows, self.run.row_counts[rows.sql]

@@ -21,6 +21,15 @@ def values(db, key):
     return dict(db.execute(f"MATCH (p:P) RETURN p.id AS id, p.{key} AS v").fetchall())
 
 
+def refused_after(db, statement, first, constraint, second):
+    """`statement` runs with `first`, then `constraint` is made, and the same statement sent with `second`
+    breaks it."""
+    db.execute(statement, first)
+    db.execute(constraint)
+    with pytest.raises(engine.ConstraintViolation):
+        db.execute(statement, second)
+
+
 def test_set_of_one_property_counts_and_writes_each_matched_node_once(db):
     assert db.execute(SET_SEEN, {"id": 3}).counters["properties_set"] == 1
     assert db.execute(SET_SEEN, {"id": 3}).counters["properties_set"] == 1
@@ -65,10 +74,8 @@ def test_a_set_sent_again_sees_a_widened_column(db):
 
 def test_a_set_sent_again_meets_a_constraint_made_between_the_runs(db):
     statement = "MATCH (p:P {id: $id}) SET p.email = $email"
-    db.execute(statement, {"id": 1, "email": "a@x"})
-    db.execute("CREATE CONSTRAINT p_email FOR (p:P) REQUIRE p.email IS UNIQUE")
-    with pytest.raises(engine.ConstraintViolation):
-        db.execute(statement, {"id": 2, "email": "a@x"})
+    refused_after(db, statement, {"id": 1, "email": "a@x"}, "CREATE CONSTRAINT p_email FOR (p:P) REQUIRE p.email"
+                  " IS UNIQUE", {"id": 2, "email": "a@x"})
     db.execute("CREATE CONSTRAINT p_seen FOR (p:P) REQUIRE p.seen IS :: INTEGER")
     with pytest.raises(engine.ConstraintViolation):
         db.execute("MATCH (p:P {id: $id}) SET p.seen = $v", {"id": 3, "v": 1.5})
@@ -129,9 +136,6 @@ def test_merge_of_one_relationship_between_matched_nodes_creates_then_matches(db
 
 
 def test_merge_sent_again_meets_a_constraint_made_between_the_runs(db):
-    statement = "MERGE (q:Q {id: $id}) ON CREATE SET q.name = $name"
-    db.execute(statement, {"id": 1, "name": "x"})
-    db.execute("CREATE CONSTRAINT q_name FOR (q:Q) REQUIRE q.name IS UNIQUE")
-    with pytest.raises(engine.ConstraintViolation):
-        db.execute(statement, {"id": 2, "name": "x"})
+    refused_after(db, "MERGE (q:Q {id: $id}) ON CREATE SET q.name = $name", {"id": 1, "name": "x"},
+                  "CREATE CONSTRAINT q_name FOR (q:Q) REQUIRE q.name IS UNIQUE", {"id": 2, "name": "x"})
     assert db.execute("MATCH (q:Q) RETURN count(q) AS n").fetchall() == [(1,)]
