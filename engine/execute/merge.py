@@ -95,10 +95,11 @@ class MergeWriter(WriterBase):
         if found:  # nothing to create
             nothing = self.create_paths([clause.path], table, ranked_rows=0)  # its variables; no SQL runs
             new_variables = _new_variables(nothing, variables)
+            row = "" if table.sql == SEED_ROW else f" JOIN {table.sql} AS t ON m.__parent = t.__ord"  # binds nothing
             combined = Relation(
                 f"(SELECT {column_list('t', [v.column for v in variables])}"
                 f"{column_list('m', [v.column for v in new_variables])}false AS __created, m.__k AS __ord"
-                f" FROM {table.sql} AS t JOIN {matched.sql} AS m ON m.__parent = t.__ord)",
+                f" FROM {matched.sql} AS m{row})",
                 variables + new_variables, rows=found)
             return self._merge_sets(clause, combined, Counter(), matched_all=True, created_all=False)
         if table.sql != SEED_ROW and table.sql not in self.run.dense:
