@@ -13,6 +13,7 @@ from engine.execute.write_support import (
     WriterBase,
     WriteResult,
     is_stored,
+    known_present,
     label_names,
     stored_value,
 )
@@ -264,7 +265,7 @@ class CreateWriter(WriterBase):
         if not columns or not count:
             return 0
         stored = [{key: value for key, value in element if value.type.kind is not Kind.NULL} for element in entries]
-        if all(_known_present(value) for values in stored for value in values.values()):
+        if all(known_present(value) for values in stored for value in values.values()):
             return rows * sum(len(values) for values in stored)
         present = " + ".join(f"({column} IS NOT NULL)::INTEGER" for column in columns)
         (total,) = self.run.fetchone(
@@ -324,13 +325,6 @@ class CreateWriter(WriterBase):
                 f" FROM rels WHERE id IN (SELECT {own_id} FROM {ranked.sql} AS {alias})")
             counters["properties_set"] += props
         return counters
-
-
-def _known_present(value: b.BoundExpression) -> bool:
-    """Whether a property value is known, before the statement runs, not to be null."""
-    if isinstance(value, b.BLiteral | b.BParameter):
-        return value.value is not None
-    return False
 
 
 def _labels_sql(node: b.BoundNode, compiler: ExpressionCompiler, parameters: Parameters) -> str:

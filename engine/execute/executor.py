@@ -36,6 +36,7 @@ from engine.execute.procedure_arguments import read_argument_values
 from engine.execute.profile import Profile
 from engine.execute.results import Result, Window, empty_counters
 from engine.execute.schema_commands import run_schema_command
+from engine.execute.set_in_place import rows_in_place
 from engine.execute.statement_cache import CompiledRead, compiled_read
 from engine.execute.statement_run import Chain, StatementRun
 from engine.execute.subqueries import ReadClause, run_call_subquery
@@ -330,11 +331,13 @@ class Executor:
         counters, and the chain of fused clauses whose SELECT the relation is, when it is not a table yet.
         With `final`, the query is the statement's: its last clause's rows go straight to the result."""
         counters: Counter[str] = Counter()
+        seeded = relation is None
         relation = relation or Relation(SEED_ROW, [], constant_order=True)
         plan = plan_single_query(query, fuse=read is None and run.fuse, final=final)
         pending: Chain | None = None
         writer = Writer(run)
-        steps = list(plan)
+        planned = list(plan)
+        steps = list(planned)
         profile = run.profile if final else None
         while steps:
             step = steps.pop(0)
@@ -351,6 +354,10 @@ class Executor:
                     pending.add(clause.span)
                 relation = self.compile_read(run, step, relation, pending.parameters, plan.reads)
                 continue
+            in_place = None if not (seeded and final and profile is None and pending is not None) else rows_in_place(
+                self.store.catalog, planned, relation, pending, volatile(relation.sql))
+            if in_place is not None:  # an error its SQL raises is located by running the clauses one at a time
+                relation, pending, run.in_chain = in_place, None, True
             relation, pending = self._settle(run, relation, pending, profile)
             if isinstance(clause, b.BCreate) and steps and isinstance(steps[0].clause, b.BCreate):
                 clause = self._merge_creates(run, clause, steps, relation)
@@ -370,6 +377,7 @@ class Executor:
             if handler is None:
                 raise UnsupportedFeature(f"{type(clause).__name__[1:]} here", clause.span)
             written = handler(writer, clause, relation)
+            run.in_chain = False
             relation = written.relation
             counters += written.counters
             run.changes.mark_written()

@@ -13,6 +13,7 @@ from engine.execute.write_support import (
     WriterBase,
     WriteResult,
     column_list,
+    known_present,
 )
 from engine.semantic import bound as b
 from engine.sqlgen.dynamic_labels import label_list_sql
@@ -35,10 +36,9 @@ class MergeWriter(WriterBase):
         queries, compiler, alias, parameters = self.compiler(table)
         match_sql, _ = queries.pattern_rows([path], table, compiler, alias)
         matched = self.run.materialize(f"({match_sql})", [], parameters.values)
-        if self._row_count(table) <= 1 and self.run.row_counts[matched.sql]:
-            # the one row matched: nothing to create, so no keys, groups or inserts (ADR-0085)
-            nothing = self.create_paths([path], table, ranked_rows=0)  # its variables; no SQL runs
-            return self._merged(clause, table, matched, nothing, None, relation.variables, Counter())
+        one_row = self._one_row(clause, table, matched, relation.variables)
+        if one_row is not None:
+            return one_row
         unmatched = Relation(f"(SELECT * FROM {table.sql} WHERE __ord NOT IN (SELECT __parent FROM {matched.sql}))",
                              relation.variables)
         keyed, key_names = self._keyed_rows(path, unmatched)
@@ -65,7 +65,7 @@ class MergeWriter(WriterBase):
         `created`: what `create_paths` made, and `created_rows` the FROM of the rows that take its elements
         (None: nothing was to be created). A side with no rows is known empty, and one with every row is the
         table itself, whose row count the SET reads (`Relation.rows`)."""
-        new_variables = [v for v in created.relation.variables if all(v is not w for w in variables)]
+        new_variables = _new_variables(created, variables)
         old = [v.column for v in variables]
         new = [v.column for v in new_variables]
         combined_sql = (f"SELECT {column_list('t', old)}{column_list('m', new)}false AS __created, t.__ord AS __o1,"
@@ -79,9 +79,44 @@ class MergeWriter(WriterBase):
             return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined_sql})",
                                         variables + new_variables), counters)
         combined = self.run.materialize(combined_sql, variables + new_variables, dense=True)
-        matched_all = creating == 0
         # rows that share a pattern with an earlier row match what it created: only one row per pattern creates
         created_all = self.run.row_counts[matched.sql] == 0 and creating == self._row_count(table)
+        return self._merge_sets(clause, combined, counters, matched_all=creating == 0, created_all=created_all)
+
+    def _one_row(self, clause: b.BMerge, table: Relation, matched: Relation,
+                 variables: list[Any]) -> WriteResult | None:
+        """MERGE over one row (ADR-0085, ADR-0095): no keys table and no groups, as one row is one group; and
+        no table of the rows after it, which are read off tables that no write changes (the matches' ids,
+        or the new ids, which are constants of the SQL). None where the general path runs: more rows, or a
+        row that matched nothing but whose `__ord` is not 1."""
+        if self._row_count(table) != 1:
+            return None
+        found = self.run.row_counts[matched.sql]
+        if found:  # nothing to create
+            nothing = self.create_paths([clause.path], table, ranked_rows=0)  # its variables; no SQL runs
+            new_variables = _new_variables(nothing, variables)
+            row = "" if table.sql == SEED_ROW else f" JOIN {table.sql} AS t ON m.__parent = t.__ord"  # binds nothing
+            combined = Relation(
+                f"(SELECT {column_list('t', [v.column for v in variables])}"
+                f"{column_list('m', [v.column for v in new_variables])}false AS __created, m.__k AS __ord"
+                f" FROM {matched.sql} AS m{row})",
+                variables + new_variables, rows=found)
+            return self._merge_sets(clause, combined, Counter(), matched_all=True, created_all=False)
+        if table.sql != SEED_ROW and table.sql not in self.run.dense:
+            return None
+        self._check_merge_keys(clause.path, table)
+        created = self.create_paths([clause.path], Relation(f"(SELECT *, 1::BIGINT AS __rank FROM {table.sql})",
+                                                            variables), ranked_rows=1)
+        combined = Relation(f"(SELECT *, true AS __created FROM {created.relation.sql})", created.relation.variables,
+                            rows=1)
+        return self._merge_sets(clause, combined, Counter(created.counters), matched_all=False, created_all=True)
+
+    def _merge_sets(self, clause: b.BMerge, combined: Relation, counters: Counter[str], *, matched_all: bool,
+                    created_all: bool) -> WriteResult:
+        """ON CREATE and ON MATCH SET, each over its side of the rows after MERGE (`combined`, with `__created`)."""
+        if not (clause.on_create or clause.on_match):
+            return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined.sql})", combined.variables),
+                               counters)
         for items, created_flag in ((clause.on_create, True), (clause.on_match, False)):
             if items:
                 every = created_all if created_flag else matched_all
@@ -144,6 +179,20 @@ class MergeWriter(WriterBase):
         """The unmatched rows with one key column per thing the created pattern depends on: the bound
         variables it connects, the labels and types read off the row, and its property values. Rows with
         equal keys create one pattern."""
+        select, key_names, values = self._keyed_select(path, unmatched)
+        return self.run.materialize(select, unmatched.variables, values), key_names
+
+    def _check_merge_keys(self, path: b.BoundPath, row: Relation) -> None:
+        """Fail as the keys of one row to create from fail (a null property value), without storing them:
+        nothing to run when every property value is a literal or parameter that is not null."""
+        if all(known_present(value) for element in [*path.nodes, *path.relationships]
+               for _, value in self._property_entries(element.properties)):
+            return
+        select, _, values = self._keyed_select(path, row)
+        self.run.fetchone(f"SELECT count(*) FROM {select}", values)
+
+    def _keyed_select(self, path: b.BoundPath, unmatched: Relation) -> tuple[str, list[str], list[Any]]:
+        """The SELECT of `_keyed_rows`, its key columns' names and its parameters' values."""
         _, compiler, alias, parameters = self.compiler(unmatched)
         keys: list[str] = []
         property_keys: list[tuple[str, str]] = []
@@ -174,12 +223,15 @@ class MergeWriter(WriterBase):
             where = f" WHERE CASE WHEN {nulls} THEN {refused} ELSE true END"
         # a property value's key is taken above the SELECT that computes it (`group_key_parts`)
         key_columns = "".join(f", {key(name)} AS {name}" for name, key in key_of.items())
-        keyed = self.run.materialize(
-            f"(SELECT * REPLACE ({key_columns[2:]}) FROM (SELECT {alias}.*{columns} FROM {unmatched.sql} AS {alias}"
-            f"{compiler.context.join_text()}){where})" if key_of else
-            f"(SELECT {alias}.*{columns} FROM {unmatched.sql} AS {alias}{compiler.context.join_text()}{where})",
-            unmatched.variables, parameters.values)
-        return keyed, [f"k{i}" for i in range(len(keys))]
+        select = (f"(SELECT * REPLACE ({key_columns[2:]}) FROM (SELECT {alias}.*{columns} FROM {unmatched.sql} AS"
+                  f" {alias}{compiler.context.join_text()}){where})" if key_of else
+                  f"(SELECT {alias}.*{columns} FROM {unmatched.sql} AS {alias}{compiler.context.join_text()}{where})")
+        return select, [f"k{i}" for i in range(len(keys))], parameters.values
+
+
+def _new_variables(created: WriteResult, variables: list[Any]) -> list[Any]:
+    """The variables a MERGE's pattern binds that the rows before it do not."""
+    return [v for v in created.relation.variables if all(v is not w for w in variables)]
 
 
 def _runtime_keys(item: b.BoundSetItem) -> Callable[[ExpressionCompiler], str] | None:

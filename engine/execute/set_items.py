@@ -41,7 +41,8 @@ class SetWriter(WriterBase):
     # -- SET / REMOVE --------------------------------------------------------------------------------
 
     def set_clause(self, clause: b.BSet, relation: Relation) -> WriteResult:
-        table = self.stored_rows(relation)
+        # rows that bind values are the read clauses' SELECT, for this SET to read once (set_in_place.py)
+        table = relation if relation.values else self.stored_rows(relation)
         result = self.set_items(clause.items, table)
         return WriteResult(table, result.counters)
 
@@ -97,9 +98,10 @@ class SetWriter(WriterBase):
         return self.run.materialize(f"(SELECT id, {columns} FROM {rows_sql} GROUP BY id)", [], parameters)
 
     def _one_target(self, rows_sql: str, table: str, column: str, values: Sequence[Any]) -> tuple[Relation, int]:
-        """`_per_target` and `_properties_set` for the assignment of one row, in one SQL statement: its target
-        is written once, so it counts 1 when it gets a value or loses one, and the table keeps it only then
-        (writing null where there is none changes nothing), so the table's rows are the count (ADR-0085)."""
+        """`_per_target` and `_properties_set` where each target is written once (one row, or rows that each
+        hold another element: `Relation.unique`), in one SQL statement: a target counts 1 when it gets a value
+        or loses one, and the table keeps it only then (writing null where there is none changes nothing), so
+        the table's rows are the count (ADR-0085, ADR-0095)."""
         rows = self.run.materialize(f"(SELECT r.id, r.v FROM {rows_sql} AS r JOIN {table} AS e ON e.id = r.id"
                                     f" WHERE r.v IS NOT NULL OR e.{column} IS NOT NULL)", [], values)
         return rows, self.run.row_counts[rows.sql]
@@ -109,8 +111,8 @@ class SetWriter(WriterBase):
         UPDATE writes only a target that gains or loses a value, so the rows it reports updating are the count
         (ADR-0085)."""
         (updated,) = self.run.fetchone(
-            f"UPDATE {table} SET {column} = {checked} FROM (SELECT r.id, r.v FROM {rows_sql} AS r JOIN {table} AS e"
-            f" ON e.id = r.id WHERE r.v IS NOT NULL OR e.{column} IS NOT NULL) AS s WHERE {table}.id = s.id", values)
+            f"UPDATE {table} SET {column} = {checked} FROM {rows_sql} AS s WHERE {table}.id = s.id"
+            f" AND (s.v IS NOT NULL OR {table}.{column} IS NOT NULL)", values)
         return updated
 
     def _properties_set(self, rows: Relation, table: str, columns: list[str], names: list[str]) -> int:
@@ -128,8 +130,8 @@ class SetWriter(WriterBase):
         recurs, not as many as there are rows); with targets of several variables, a row is a round.
         None when one pass gives the same result."""
         written = _written_keys(items)
-        if self._at_most_one_row(relation):  # a target recurs only over several rows
-            return None
+        if self._at_most_one_row(relation) or all(_target_id(item) in relation.unique for item in items):
+            return None  # a target recurs only over several rows, and never where each row holds another
         if not any(_reads_graph(item.value, written)
                    or (not isinstance(item.target, b.BVariable) and _reads_graph(item.target))
                    for item in items if item.kind in ("property", "all", "merge")):
@@ -422,11 +424,12 @@ class SetWriter(WriterBase):
             table = "nodes" if entity == "node" else "rels"
             # `s.v` is already in the column's representation (converted by `_targets`).
             checked = stored_value("s.v", column_type or t.ANY, column_type or t.ANY)
-            if self._at_most_one_row(relation) and not self.run.changes.records(entity, keys=[item.key]):
+            once = self._at_most_one_row(relation) or _target_id(item) in relation.unique  # each target once
+            if once and not self.run.changes.records(entity, keys=[item.key]):
                 counters["properties_set"] += self._update_one_target(rows_sql, table, column, checked, values)
                 self.run.changes.wrote(entity, keys=[item.key])
                 continue
-            if self._at_most_one_row(relation):
+            if once:
                 rows, count = self._one_target(rows_sql, table, column, values)
             else:
                 rows = self._per_target(rows_sql, ["v"], values)
@@ -521,6 +524,11 @@ def _written_keys(items: list[b.BoundSetItem]) -> set[str] | None:
         if item.kind in ("property", "remove_property"):
             keys.add(item.key)
     return keys
+
+
+def _target_id(item: b.BoundSetItem) -> int | None:
+    """The variable (by id) an item writes to, None where its target is an expression."""
+    return id(item.target.variable) if isinstance(item.target, b.BVariable) else None
 
 
 def _property_groups(items: list[b.BoundSetItem]) -> list[list[b.BoundSetItem]]:

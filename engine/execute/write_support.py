@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import types as t
 from engine.errors import CypherSyntaxError
+from engine.semantic import bound as b
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import ExpressionCompiler, to_variant
 from engine.sqlgen.generator import QueryCompiler
@@ -67,8 +68,9 @@ class WriterBase:
     def compiler(self, relation: Relation, parameters: Parameters | None = None,
                  ) -> tuple[QueryCompiler, ExpressionCompiler, str, Parameters]:
         """Compilers of expressions over `relation`'s rows, binding values in `parameters` (a new list when
-        not given; several compilers share one for SQL statements they write together)."""
-        parameters = parameters if parameters is not None else Parameters()
+        not given, holding first the values `relation` binds; several compilers share one for SQL statements
+        they write together)."""
+        parameters = parameters if parameters is not None else Parameters(list(relation.values))
         queries = QueryCompiler(self.store.catalog, parameters)
         queries.aliases = self.run.aliases
         queries.tombstones = self.run.deleted_any
@@ -110,6 +112,13 @@ def stored_value(sql: str, value_type: CypherType, column_type: CypherType, *, c
                             "'lists stored as properties may only hold non-null values'")
                 + f" ELSE {sql} END")
     return sql
+
+
+def known_present(value: b.BoundExpression) -> bool:
+    """Whether a property value is known, before the statement runs, not to be null."""
+    if isinstance(value, b.BLiteral | b.BParameter):
+        return value.value is not None
+    return False
 
 
 def column_list(alias: str, columns: list[str]) -> str:

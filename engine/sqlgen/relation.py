@@ -4,6 +4,7 @@ entity columns it carries for them, and how its rows are ordered."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.semantic.scope import Variable
 
@@ -47,6 +48,11 @@ class Relation:
     one_row: bool = False
     """Whether it holds at most one row (an aggregation with no grouping key, ADR-0098): the result's SELECT
     then sorts nothing."""
+    values: tuple[Any, ...] = ()
+    """The values its SQL binds to `$1, $2, ...`, where it is a SELECT with parameters of its own: an SQL
+    statement reading it binds these first (a SET reading the read clauses' SELECT, set_in_place.py)."""
+    unique: frozenset[int] = frozenset()
+    """Variables (by id) that hold another element on each row: a write to one of them meets each target once."""
 
     def carried_columns(self, alias: str, variables: list[Variable] | None = None) -> list[str]:
         """The carried columns of `variables` (all by default), read through `alias`."""

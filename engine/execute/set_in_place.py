@@ -1,0 +1,50 @@
+"""`MATCH (x ...) SET x.key = value` as one UPDATE reading the MATCH's SELECT itself (ADR-0095).
+
+The executor stored the MATCH's rows in a temporary table for the SET to read, and dropped it: two SQL
+statements that write, each costing DuckDB about what the UPDATE they serve costs. The SET's one UPDATE (or
+the one table of targets it makes where an index follows the key) reads the SELECT instead, when that gives
+the rows the table would and each target once:
+- the statement is these two clauses: a MATCH of one node pattern (no relationship), first, so over one row,
+  and a SET of one property (`x.key = value`, the key named) of its node, last (nothing reads the rows after),
+  not profiled. One node pattern matches each node at most once: no target recurs, so no rounds and no
+  grouping per target (`Relation.unique`), and one SQL statement reads the rows, with no write between;
+- the property's column is there with a type the value keeps: no ALTER TABLE comes first;
+- the SELECT reads neither the clock nor chance (`volatile`).
+An error its UPDATE raises runs the statement again clause by clause (`UnfusedRetry`), which raises it on
+the clause that caused it, as the stored rows did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.execute.statement_run import Chain
+from engine.plan.plan import Step
+from engine.semantic import bound as b
+from engine.sqlgen.relation import Relation
+from engine.storage.schema import Catalog
+from engine.types import ANY, Kind, widened_column_type
+
+
+def rows_in_place(catalog: Catalog, steps: Sequence[Step], relation: Relation, pending: Chain,
+                  volatile: bool) -> Relation | None:
+    """The rows the SET of the plan `steps` (a statement's, run from its seed row) reads, as the MATCH's
+    `relation` with the values it binds; None where they must be stored first (see the module's rules)."""
+    if volatile or len(steps) != 2 or not steps[0].fused:
+        return None
+    match, update = steps[0].clause, steps[1].clause
+    if not isinstance(match, b.BMatch) or not isinstance(update, b.BSet) or len(update.items) != 1:
+        return None
+    if len(match.paths) != 1 or match.paths[0].relationships or len(match.paths[0].nodes) != 1:
+        return None
+    (item,) = update.items
+    node = match.paths[0].nodes[0].variable
+    if (item.kind != "property" or not isinstance(item.target, b.BVariable) or item.target.variable is not node
+            or item.target.type.kind is not Kind.NODE or not isinstance(item.key, str) or item.value is None):
+        return None
+    current = catalog.column_type("node", item.key)
+    if item.value.type.kind is not Kind.NULL and (
+            current is None or (widened_column_type(current, [item.value.type]) or ANY) != current):
+        return None
+    return Relation(relation.sql, relation.variables, relation.carried, values=tuple(pending.parameters.values),
+                    unique=frozenset({id(node)}))

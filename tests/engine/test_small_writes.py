@@ -1,0 +1,141 @@
+"""Small writes take shorter paths (ADR-0085, ADR-0095): MERGE over one row stores no keys, groups or rows after
+it; `MATCH (x ...) SET x.key = value` is one UPDATE over the MATCH's SELECT. Each path must give what the
+general one gives: counters, stored values, errors where they were, constraints and indexes followed, and
+no path chosen for a statement sent again after the schema changed under it."""
+
+import pytest
+
+import engine
+
+SET_SEEN = "MATCH (p:P {id: $id}) SET p.seen = coalesce(p.seen, 0) + 1"
+
+
+@pytest.fixture
+def db():
+    with engine.connect(":memory:") as connection:
+        connection.execute("UNWIND range(0, 9) AS i CREATE (:P {id: i, seen: 0})")
+        yield connection
+
+
+def values(db, key):
+    return dict(db.execute(f"MATCH (p:P) RETURN p.id AS id, p.{key} AS v").fetchall())
+
+
+def refused_after(db, statement, first, constraint, second):
+    """`statement` runs with `first`, then `constraint` is made, and the same statement sent with `second`
+    breaks it."""
+    db.execute(statement, first)
+    db.execute(constraint)
+    with pytest.raises(engine.ConstraintViolation):
+        db.execute(statement, second)
+
+
+def test_set_of_one_property_counts_and_writes_each_matched_node_once(db):
+    assert db.execute(SET_SEEN, {"id": 3}).counters["properties_set"] == 1
+    assert db.execute(SET_SEEN, {"id": 3}).counters["properties_set"] == 1
+    assert db.execute(SET_SEEN, {"id": 99}).counters["properties_set"] == 0
+    assert values(db, "seen")[3] == 2
+    every = db.execute("MATCH (p:P) WHERE p.id < 4 SET p.seen = p.seen + 10")
+    assert every.counters["properties_set"] == 4
+    assert values(db, "seen") == {0: 10, 1: 10, 2: 10, 3: 12, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0}
+
+
+def test_set_of_null_counts_only_a_value_removed(db):
+    assert db.execute("MATCH (p:P) WHERE p.id < 2 SET p.gone = null").counters["properties_set"] == 0
+    assert db.execute("MATCH (p:P {id: 1}) SET p.seen = null").counters["properties_set"] == 1
+    assert db.execute("MATCH (p:P {id: 1}) SET p.seen = null").counters["properties_set"] == 0
+    assert values(db, "seen")[1] is None
+
+
+def test_set_keeps_the_rows_of_an_optional_match_that_found_nothing(db):
+    result = db.execute("OPTIONAL MATCH (p:P {id: 42}) SET p.seen = 5")
+    assert result.counters["properties_set"] == 0
+
+
+def test_an_error_in_the_match_is_raised_on_the_match_and_one_in_the_value_on_the_set(db):
+    statement = "MATCH (p:P) WHERE 10 / (p.id - p.id) = 1 SET p.seen = 1"
+    with pytest.raises(engine.CypherError) as raised:
+        db.execute(statement)
+    assert raised.value.span.column == 1
+    statement = "MATCH (p:P {id: 1}) SET p.seen = 10 / (p.id - 1)"
+    with pytest.raises(engine.CypherError) as raised:
+        db.execute(statement)
+    assert raised.value.span.column == statement.index("SET") + 1
+    assert values(db, "seen")[1] == 0  # rolled back
+
+
+def test_a_set_sent_again_sees_a_widened_column(db):
+    db.execute(SET_SEEN, {"id": 1})
+    db.execute("MATCH (p:P {id: $id}) SET p.seen = $v", {"id": 2, "v": "two"})
+    db.execute(SET_SEEN, {"id": 3})
+    db.execute("MATCH (p:P {id: $id}) SET p.seen = $v", {"id": 4, "v": 4.5})
+    assert values(db, "seen") == {0: 0, 1: 1, 2: "two", 3: 1, 4: 4.5, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0}
+
+
+def test_a_set_sent_again_meets_a_constraint_made_between_the_runs(db):
+    statement = "MATCH (p:P {id: $id}) SET p.email = $email"
+    refused_after(db, statement, {"id": 1, "email": "a@x"}, "CREATE CONSTRAINT p_email FOR (p:P) REQUIRE p.email"
+                  " IS UNIQUE", {"id": 2, "email": "a@x"})
+    db.execute("CREATE CONSTRAINT p_seen FOR (p:P) REQUIRE p.seen IS :: INTEGER")
+    with pytest.raises(engine.ConstraintViolation):
+        db.execute("MATCH (p:P {id: $id}) SET p.seen = $v", {"id": 3, "v": 1.5})
+    db.execute(statement, {"id": 2, "email": "b@x"})
+    assert values(db, "email") == {0: None, 1: "a@x", 2: "b@x", 3: None, 4: None, 5: None, 6: None, 7: None,
+                                   8: None, 9: None}
+    assert values(db, "seen")[3] == 0
+
+
+def test_a_set_sent_again_keeps_an_index_made_between_the_runs_up_to_date(db):
+    statement = "MATCH (p:P {id: $id}) SET p.title = $title"
+    db.execute(statement, {"id": 1, "title": "apple"})
+    db.execute("CREATE FULLTEXT INDEX titles FOR (n:P) ON EACH [n.title]")
+    db.execute(statement, {"id": 2, "title": "zebra crossing"})
+    db.execute(statement, {"id": 1, "title": "zebra"})
+    found = db.execute("CALL db.index.fulltext.queryNodes('titles', 'zebra') YIELD node"
+                       " RETURN node.id AS id ORDER BY id").fetchall()
+    assert found == [(1,), (2,)]
+
+
+def test_merge_of_one_row_that_matches_sets_on_match_only(db):
+    result = db.execute("MERGE (p:P {id: $id}) ON MATCH SET p.n = 1 ON CREATE SET p.c = 1", {"id": 4})
+    assert (result.counters["nodes_created"], result.counters["properties_set"]) == (0, 1)
+    assert values(db, "n")[4] == 1 and values(db, "c")[4] is None
+    result = db.execute("MERGE (p:P) ON MATCH SET p.n = 2 RETURN count(p) AS n")
+    assert result.fetchall() == [(10,)] and result.counters["properties_set"] == 10
+
+
+def test_merge_of_one_row_that_creates_sets_on_create_only(db):
+    statement = "MERGE (q:Q {id: $id}) ON MATCH SET q.n = 1 ON CREATE SET q.c = $c RETURN q.id AS id, q.c AS c"
+    result = db.execute(statement, {"id": 7, "c": "new"})
+    assert result.fetchall() == [(7, "new")]
+    assert (result.counters["nodes_created"], result.counters["properties_set"]) == (1, 2)
+    again = db.execute(statement, {"id": 7, "c": "other"})
+    assert again.fetchall() == [(7, "new")]
+    assert (again.counters["nodes_created"], again.counters["properties_set"]) == (0, 1)
+    assert db.execute("MATCH (q:Q) RETURN count(q) AS n, collect(q.n) AS ns").fetchall() == [(1, [1])]
+
+
+def test_merge_of_one_row_refuses_a_null_property_and_writes_nothing(db):
+    for statement, params in (("MERGE (q:Q {id: $id})", {"id": None}),
+                              ("MERGE (q:Q {id: $row.id})", {"row": {}}),
+                              ("WITH {a: 1} AS row MERGE (q:Q {id: row.b})", {})):
+        with pytest.raises(engine.CypherError) as raised:
+            db.execute(statement, params)
+        assert raised.value.detail == "MergeReadOwnWrites"
+    assert db.execute("MATCH (q:Q) RETURN count(q) AS n").fetchall() == [(0,)]
+
+
+def test_merge_of_one_relationship_between_matched_nodes_creates_then_matches(db):
+    statement = ("MATCH (a:P {id: 1}), (b:P {id: 2}) MERGE (a)-[r:R {w: $w}]->(b) ON CREATE SET r.new = true"
+                 " ON MATCH SET r.new = false RETURN r.new AS new")
+    first = db.execute(statement, {"w": 1})
+    assert first.fetchall() == [(True,)] and first.counters["relationships_created"] == 1
+    second = db.execute(statement, {"w": 1})
+    assert second.fetchall() == [(False,)] and second.counters["relationships_created"] == 0
+    assert db.execute("MATCH ()-[r:R]->() RETURN count(r) AS n").fetchall() == [(1,)]
+
+
+def test_merge_sent_again_meets_a_constraint_made_between_the_runs(db):
+    refused_after(db, "MERGE (q:Q {id: $id}) ON CREATE SET q.name = $name", {"id": 1, "name": "x"},
+                  "CREATE CONSTRAINT q_name FOR (q:Q) REQUIRE q.name IS UNIQUE", {"id": 2, "name": "x"})
+    assert db.execute("MATCH (q:Q) RETURN count(q) AS n").fetchall() == [(1,)]
