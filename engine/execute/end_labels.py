@@ -5,6 +5,7 @@ deleted (before its DELETE), a label added to or removed from nodes (before the 
 label) pairs that really change), a node deleted while relationships still hold it (its labels leave their
 ends). Each is one set-based SQL statement in the statement's transaction, so a rollback, of a statement or
 of a batch of CALL IN TRANSACTIONS, undoes it with the data; after it the store reads the counts again.
+The rows each one inserts come back (RETURNING) and the store folds them into the counts it holds.
 """
 
 from __future__ import annotations
@@ -44,9 +45,9 @@ COMPACT_AFTER = 10_000
 
 
 def _run(run: StatementRun, sql: str, values: list[Any] | None = None) -> None:
-    (inserted,) = run.fetchone(sql, values or [])
-    run.store.end_labels_changed()
-    run.store.end_label_rows += int(inserted)
+    rows = run.fetchall(sql + end_labels.DELTA, values or [])
+    run.store.end_labels_added(rows)
+    run.store.end_label_rows += len(rows)
     if run.store.end_label_rows > COMPACT_AFTER:
         compact(run)
 
