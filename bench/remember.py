@@ -94,8 +94,9 @@ def report(result: Measured, messages: int) -> str:
              f"| clock | ours | hand SQL | ratio | target (<= {TARGET_RATIO}x) |", "|---|---:|---:|---:|---|"]
     for clock in ("wall", "cpu"):
         ratio = result.ratio(clock)
-        lines.append(f"| {clock} | {result.median(clock, 'ours') * 1000:.1f} | {result.median(clock, 'hand') * 1000:.1f}"
-                     f" | {ratio:.2f}x | {'met' if ratio <= TARGET_RATIO else 'not met'} |")
+        ours, hand = result.median(clock, "ours") * 1000, result.median(clock, "hand") * 1000
+        lines.append(f"| {clock} | {ours:.1f} | {hand:.1f} | {ratio:.2f}x"
+                     f" | {'met' if ratio <= TARGET_RATIO else 'not met'} |")
     lines += ["", "SQL statements each remember statement runs (traced): "
               + ", ".join(str(count) for count in result.statements)]
     return "\n".join(lines)
