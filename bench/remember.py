@@ -61,23 +61,25 @@ class Measured:
 
 
 def measure(sessions: int, messages: int = MESSAGES) -> Measured:
-    """Load both sides, count the SQL statements of the first session's statements, then time `sessions`
-    sessions (the first one of each side untimed: it warms caches), alternating which side goes first."""
+    """Load both sides, run a first session untimed (it warms caches), counting the SQL statements of each of
+    ours, then time `sessions` more, alternating which side goes first."""
     dataset = agent_memory(messages, remember_sessions=sessions + 1)
     ours, hand = Ours(), Hand()
     load(ours, dataset)
     load(hand, dataset)
     result = Measured(sessions)
     first = dataset.extra["remember"][0]
-    result.statements = [len(ours.db.explain(statement, first)[1]) for statement in REMEMBER]
-    for index, session in enumerate(dataset.extra["remember"]):
+    for statement in REMEMBER:  # each explained on the graph the statements before it wrote
+        result.statements.append(len(ours.db.explain(statement, first)[1]))
+        ours.write(statement, first)
+    hand.remember(first)
+    for index, session in enumerate(dataset.extra["remember"][1:], start=1):
         answers: dict[str, list[tuple]] = {}
         for side in ("ours", "hand") if index % 2 == 0 else ("hand", "ours"):
             started, started_cpu = time.perf_counter(), time.process_time()
             answers[side] = run_ours(ours, session) if side == "ours" else hand.remember(session)
-            if index:
-                result.wall[side].append(time.perf_counter() - started)
-                result.cpu[side].append(time.process_time() - started_cpu)
+            result.wall[side].append(time.perf_counter() - started)
+            result.cpu[side].append(time.process_time() - started_cpu)
         if canonical(answers["ours"]) != canonical(answers["hand"]):
             raise SystemExit(f"session {index}: ours answered {answers['ours'][:3]}..., the hand SQL"
                              f" {answers['hand'][:3]}...")

@@ -79,7 +79,7 @@ class CreateWriter(WriterBase):
             self._record_created([*new_nodes, *new_rels])
             if new_rels:
                 last = rel_base + rows * len(new_rels)
-                end_labels.relationships_added(self.run, f"r.id >= {rel_base} AND r.id < {last}")
+                end_labels.relationships_added(self.run, rel_base, last)
         columns = [f"q.{v.column}" for v in relation.variables]
         new_variables: list[Variable] = []
         for node in new_nodes:

@@ -4,6 +4,7 @@ compiles (ADR-0002, ADR-0057): SQL generation then reads it off the step and run
 
 from __future__ import annotations
 
+from engine.execute import end_labels
 from engine.execute.level_walks import run_level_walk
 from engine.execute.statement_run import StatementRun
 from engine.plan.plan import Step
@@ -12,6 +13,7 @@ from engine.plan.rules.walk_branching import single_path_walks
 from engine.procedures import ProcedurePreparation
 from engine.semantic import bound as b
 from engine.sqlgen.walks import LevelWalk
+from engine.storage.end_labels import EndLabels, Side
 
 
 def prepare_step(run: StatementRun, step: Step) -> None:
@@ -20,10 +22,25 @@ def prepare_step(run: StatementRun, step: Step) -> None:
     runs SQL before it compiles (`Procedure.prepare`: the graph algorithms)."""
     clause = step.clause
     step.single_path_walks = single_path_walks(clause, run.store)
-    step.implied_labels = implied_labels(clause, run.store.end_labels())
+    step.implied_labels = implied_labels(clause, _Counts(run))
     if isinstance(clause, b.BCallProcedure) and clause.procedure.prepare is not None:
         preparation = ProcedurePreparation(clause.procedure, tuple(clause.arguments), run, clause.span)
         step.prepared[id(clause)] = clause.procedure.prepare(preparation)
+
+
+class _Counts:
+    """The end-label counts, brought up to date (`end_labels.flush`) and read only when the rule asks: most
+    clauses test no label at the end of a typed relationship."""
+
+    def __init__(self, run: StatementRun) -> None:
+        self.run = run
+        self.facts: EndLabels | None = None
+
+    def holds(self, relationship_type: str, side: Side, label: str) -> bool:
+        if self.facts is None:
+            end_labels.flush(self.run)
+            self.facts = self.run.store.end_labels()
+        return self.facts.holds(relationship_type, side, label)
 
 
 def run_level_walks(run: StatementRun, step: Step, requests: list[LevelWalk]) -> bool:

@@ -62,6 +62,8 @@ full-text indexes have yet to see."""
         """The rows and time of each step, for PROFILE (profile.py); None when not profiling."""
         self.run_query: Callable[[StatementRun, b.BoundQuery], Result] | None = None
         """Runs a bound query as part of this statement (the executor's): SHOW ... WHERE runs one."""
+        self.created_relationships: list[tuple[int, int]] = []
+        """The id ranges of relationships created and not yet in the end-label counts (end_labels.py)."""
         self._virtual_ids = {"node": 0, "relationship": 0}
         """How many virtual nodes and relationships this statement has made (`virtual_ids`)."""
 
