@@ -90,7 +90,8 @@ class MergeWriter(WriterBase):
                     f"(SELECT * FROM {combined.sql} WHERE __created = {str(created_flag).lower()})",
                     combined.variables, rows=0 if none else None)
                 counters += self.set_items(items, subset).counters
-        return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined.sql})", combined.variables),
+        # the rows without the flag: a later writer reads them as the table they are (nothing copied)
+        return WriteResult(self.run.projection(combined, f"(SELECT * EXCLUDE (__created) FROM {combined.sql})"),
                            counters)
 
     def _check_merge_sets(self, clause: b.BMerge, table: Relation) -> None:
