@@ -175,12 +175,14 @@ class MergeWriter(WriterBase):
             where = f" WHERE CASE WHEN {nulls} THEN {refused} ELSE true END"
         # a property value's key is taken above the SELECT that computes it (`group_key_parts`)
         key_columns = "".join(f", {key(name)} AS {name}" for name, key in key_of.items())
-        keyed = self.run.materialize(
-            f"(SELECT * REPLACE ({key_columns[2:]}) FROM (SELECT {alias}.*{columns} FROM {unmatched.sql} AS {alias}"
-            f"{compiler.context.join_text()}){where})" if key_of else
-            f"(SELECT {alias}.*{columns} FROM {unmatched.sql} AS {alias}{compiler.context.join_text()}{where})",
-            unmatched.variables, parameters.values)
-        return keyed, [f"k{i}" for i in range(len(keys))]
+        select = (f"(SELECT * REPLACE ({key_columns[2:]}) FROM (SELECT {alias}.*{columns} FROM {unmatched.sql} AS"
+                  f" {alias}{compiler.context.join_text()}){where})" if key_of else
+                  f"(SELECT {alias}.*{columns} FROM {unmatched.sql} AS {alias}{compiler.context.join_text()}{where})")
+        names = [f"k{i}" for i in range(len(keys))]
+        if not parameters.values and not compiler.context.join_text():
+            # keys that are columns of the rows (the nodes a relationship joins): read where needed, not stored
+            return Relation(select, unmatched.variables), names
+        return self.run.materialize(select, unmatched.variables, parameters.values), names
 
 
 def _runtime_keys(item: b.BoundSetItem) -> Callable[[ExpressionCompiler], str] | None:
