@@ -5,8 +5,9 @@ A statement's writers report the ids they update or delete (`touch`) and the set
 or update (`wrote`); elements it creates are the ids from the statement's first id on. Before a read clause
 that queries a maintained index after a write, before a batch commit, and before the statement commits,
 `sync` has each maintained index (engine/execute/index_kinds.py: full-text, ADR-0017) refresh exactly those
-ids. Other reads never see the index tables, so they need no sync: a statement that writes and reads
-ordinarily refreshes once, at its end.
+ids, and of the new elements only those of an index whose labels (types) they carry. Other reads never see
+the index tables, so they need no sync: a statement that writes and reads ordinarily refreshes once, at
+its end.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.execute.constraints import StatementWrites, Write
 from engine.execute.index_kinds import INDEX_KINDS, maintained
-from engine.storage.schema import NEXT_ID_KEYS
+from engine.storage.schema import IndexInfo
 
 if TYPE_CHECKING:
     from engine.execute.statement_run import StatementRun
@@ -28,13 +29,16 @@ TOUCHED = "_cypher_ft_touched"
 @dataclass(frozen=True)
 class Scope:
     """The elements of one entity kind a refresh re-indexes: those created since `first_id` (new ids only
-    grow, and none of them has postings yet) and, where `touched`, the ids the statement's writers reported."""
+    grow, and none of them has postings yet; None: none created) and, where `touched`, the ids the
+    statement's writers reported."""
 
-    first_id: int
+    first_id: int | None
     touched: bool
 
     def where(self, entity: str, parameters: list[Any]) -> str:
         """The condition on `e` (the first part alone lets DuckDB skip every row group of older ids)."""
+        if self.first_id is None:
+            return f" AND e.id IN {touched_ids(entity, parameters)}"
         parameters.append(self.first_id)
         created = f"e.id >= ${len(parameters)}"
         if not self.touched:
@@ -56,8 +60,15 @@ class StatementChanges:
         self.run = run
         self.active = writes
         """False for a statement with no updating clause: it cannot change what an index holds, so it runs
-        none of the bookkeeping (four SQL statements a statement once any maintained index exists)."""
-        self.first_ids: dict[str, int] | None = None
+        none of the bookkeeping."""
+        self.tracking = False
+        """Whether the statement keeps maintained indexes current: it writes, and the graph has some."""
+        self.first_ids: dict[str, int] = {}
+        """Per entity kind, the first id the statement created since the last sync (`allocated`): none
+        created, none there; ids only grow, so the first allocation is the lowest."""
+        self.created_labels: dict[str, frozenset[str] | None] = {}
+        """Per entity kind, the labels (relationship types) of the elements created since the last sync (None:
+        not known): an index of other labels has nothing new to index."""
         self.dirty = False
         self.touched: set[str] = set()
         """The entity kinds with ids in the touched table since the last sync."""
@@ -68,19 +79,25 @@ class StatementChanges:
               created: bool = False) -> None:
         """Writers call this for every set of elements they create or update (not for deletes, which cannot
         break a constraint); see `constraints.Write`."""
-        self.writes.add(Write(entity, None if labels is None else frozenset(labels),
-                              None if keys is None else frozenset(keys), created))
+        known = None if labels is None else frozenset(labels)
+        self.writes.add(Write(entity, known, None if keys is None else frozenset(keys), created))
+        if created and self.tracking:
+            before = self.created_labels.get(entity, frozenset())
+            self.created_labels[entity] = None if before is None or known is None else before | known
+
+    def allocated(self, entity: str, first: int) -> None:
+        """A writer took new ids of `entity` from `first` on (storage's `allocate_ids`)."""
+        if self.tracking:
+            self.first_ids.setdefault(entity, first)
 
     def begin(self) -> None:
-        """Remember where new ids start (again after a batch commit or rollback)."""
+        """Start afresh (again after a sync, a batch commit or rollback): nothing written since. No SQL: new
+        ids are known from the writers' allocations."""
         self.dirty = False
         self.touched = set()
-        if not self.active or not maintained(self.run.store.catalog.indexes):
-            self.first_ids = None
-            return
-        rows = dict(self.run.connection.execute("SELECT key, value FROM graph_meta WHERE key IN (?, ?)",
-                                                list(NEXT_ID_KEYS.values())).fetchall())
-        self.first_ids = {entity: int(rows[key]) for entity, key in NEXT_ID_KEYS.items()}
+        self.first_ids = {}
+        self.created_labels = {}
+        self.tracking = self.active and bool(maintained(self.run.store.catalog.indexes))
 
     def touch(self, entity: str, ids: str, *, keys: Iterable[str] | None = None,
               labels: Iterable[str] | None = None) -> None:
@@ -101,7 +118,7 @@ class StatementChanges:
     def records(self, entity: str, *, keys: Iterable[str] | None = None, labels: Iterable[str] | None = None) -> bool:
         """Whether `touch` with these keys or labels records anything: a maintained index of the entity reads
         them. A writer that knows it does not can skip making the table of ids it would pass."""
-        if self.first_ids is None:
+        if not self.tracking:
             return False
         indexes = maintained(self.run.store.catalog.indexes, entity)
         if keys is not None:
@@ -114,19 +131,30 @@ class StatementChanges:
 
     def mark_written(self) -> None:
         """A write clause ran: it may have created elements."""
-        if self.first_ids is not None:
+        if self.tracking:
             self.dirty = True
 
     def sync(self, *, final: bool = False) -> None:
         """Bring every maintained index up to date with the writes so far, then start counting afresh
         (unless `final`: the statement is about to commit)."""
-        if self.first_ids is None or not self.dirty:
+        if not self.tracking or not self.dirty:
             return
         for index in maintained(self.run.store.catalog.indexes):
+            created, touched = self._created_for(index), index.entity in self.touched
+            if created is None and not touched:
+                continue  # nothing it indexes was written
             refresh = INDEX_KINDS[index.kind].refresh
             assert refresh is not None
-            refresh(self.run, index, Scope(self.first_ids[index.entity], index.entity in self.touched))
+            refresh(self.run, index, Scope(created, touched))
         if self.touched:
             self.run.execute(f"DELETE FROM {TOUCHED}")
         if not final:
             self.begin()
+
+    def _created_for(self, index: IndexInfo) -> int | None:
+        """The first id of the elements created since the last sync that `index` may hold (None: none)."""
+        first = self.first_ids.get(index.entity)
+        if first is None or index.entity not in self.created_labels:
+            return None
+        labels = self.created_labels[index.entity]
+        return first if labels is None or not labels.isdisjoint(index.labels) else None

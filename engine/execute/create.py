@@ -55,6 +55,10 @@ class CreateWriter(WriterBase):
         counters: Counter[str] = Counter()
         node_base = self.store.allocate_ids("node", rows * len(new_nodes)) if new_nodes and rows else 0
         rel_base = self.store.allocate_ids("relationship", rows * len(new_rels)) if new_rels and rows else 0
+        if new_nodes and rows:
+            self.run.changes.allocated("node", node_base)
+        if new_rels and rows:
+            self.run.changes.allocated("relationship", rel_base)
         id_sql: dict[int, NewId] = {}
         for index, node in enumerate(new_nodes):
             id_sql[id(node.variable)] = NewId(node_base, len(new_nodes), index)
@@ -76,7 +80,7 @@ class CreateWriter(WriterBase):
             self._record_created([*new_nodes, *new_rels])
             if new_rels:
                 last = rel_base + rows * len(new_rels)
-                end_labels.relationships_added(self.run, f"r.id >= {rel_base} AND r.id < {last}")
+                end_labels.relationships_added(self.run, rel_base, last)
         columns = [f"q.{v.column}" for v in relation.variables]
         new_variables: list[Variable] = []
         for node in new_nodes:

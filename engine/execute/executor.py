@@ -27,6 +27,7 @@ from engine.errors import (
     StatementTimeout,
     UnsupportedFeature,
 )
+from engine.execute import end_labels
 from engine.execute.constraints import check_constraints
 from engine.execute.decode import Decoder, result_columns
 from engine.execute.duckdb_errors import STORAGE_FAILURE, out_of_memory, translate
@@ -211,6 +212,7 @@ class Executor:
         try:
             with timer:
                 result = body(run)
+                end_labels.flush(run)
                 run.changes.sync(final=True)
                 if run.deleted_nodes:
                     self.check_no_dangling(run)

@@ -125,8 +125,11 @@ class MergeWriter(WriterBase):
                     f"(SELECT * FROM {combined.sql} WHERE __created = {str(created_flag).lower()})",
                     combined.variables, rows=0 if none else None)
                 counters += self.set_items(items, subset).counters
-        return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined.sql})", combined.variables),
-                           counters)
+        rows = f"(SELECT * EXCLUDE (__created) FROM {combined.sql})"
+        if not self.run.stored(combined):  # one row's, read off tables no write changes (`_one_row`)
+            return WriteResult(Relation(rows, combined.variables), counters)
+        # the rows without the flag: a later writer reads them as the table they are (nothing copied)
+        return WriteResult(self.run.projection(combined, rows), counters)
 
     def _check_merge_sets(self, clause: b.BMerge, table: Relation) -> None:
         """Refuse ON CREATE / ON MATCH SET of a property the pattern matches on (or of every property) over more
@@ -179,7 +182,10 @@ class MergeWriter(WriterBase):
         """The unmatched rows with one key column per thing the created pattern depends on: the bound
         variables it connects, the labels and types read off the row, and its property values. Rows with
         equal keys create one pattern."""
-        select, key_names, values = self._keyed_select(path, unmatched)
+        select, key_names, values, columns_only = self._keyed_select(path, unmatched)
+        if not values and columns_only:
+            # keys that are columns of the rows (the nodes a relationship joins): read where needed, not stored
+            return Relation(select, unmatched.variables), key_names
         return self.run.materialize(select, unmatched.variables, values), key_names
 
     def _check_merge_keys(self, path: b.BoundPath, row: Relation) -> None:
@@ -188,11 +194,12 @@ class MergeWriter(WriterBase):
         if all(known_present(value) for element in [*path.nodes, *path.relationships]
                for _, value in self._property_entries(element.properties)):
             return
-        select, _, values = self._keyed_select(path, row)
+        select, _, values, _ = self._keyed_select(path, row)
         self.run.fetchone(f"SELECT count(*) FROM {select}", values)
 
-    def _keyed_select(self, path: b.BoundPath, unmatched: Relation) -> tuple[str, list[str], list[Any]]:
-        """The SELECT of `_keyed_rows`, its key columns' names and its parameters' values."""
+    def _keyed_select(self, path: b.BoundPath, unmatched: Relation) -> tuple[str, list[str], list[Any], bool]:
+        """The SELECT of `_keyed_rows`, its key columns' names, its parameters' values, and whether it reads
+        the rows' own columns alone (joins nothing)."""
         _, compiler, alias, parameters = self.compiler(unmatched)
         keys: list[str] = []
         property_keys: list[tuple[str, str]] = []
@@ -226,7 +233,7 @@ class MergeWriter(WriterBase):
         select = (f"(SELECT * REPLACE ({key_columns[2:]}) FROM (SELECT {alias}.*{columns} FROM {unmatched.sql} AS"
                   f" {alias}{compiler.context.join_text()}){where})" if key_of else
                   f"(SELECT {alias}.*{columns} FROM {unmatched.sql} AS {alias}{compiler.context.join_text()}{where})")
-        return select, [f"k{i}" for i in range(len(keys))], parameters.values
+        return select, [f"k{i}" for i in range(len(keys))], parameters.values, not compiler.context.join_text()
 
 
 def _new_variables(created: WriteResult, variables: list[Any]) -> list[Any]:

@@ -4,6 +4,7 @@ compiles (ADR-0002, ADR-0057): SQL generation then reads it off the step and run
 
 from __future__ import annotations
 
+from engine.execute import end_labels
 from engine.execute.level_walks import run_level_walk
 from engine.execute.statement_run import StatementRun
 from engine.plan.plan import Step
@@ -12,8 +13,7 @@ from engine.plan.rules.walk_branching import single_path_walks
 from engine.procedures import ProcedurePreparation
 from engine.semantic import bound as b
 from engine.sqlgen.walks import LevelWalk
-from engine.storage.end_labels import Side
-from engine.storage.schema import GraphStore
+from engine.storage.end_labels import EndLabels, Side
 
 
 def prepare_step(run: StatementRun, step: Step) -> None:
@@ -22,26 +22,34 @@ def prepare_step(run: StatementRun, step: Step) -> None:
     rows of a procedure call that runs SQL before it compiles (`Procedure.prepare`: the graph algorithms)."""
     clause = step.clause
     step.single_path_walks = single_path_walks(clause, run.store)
-    facts = _StoreFacts(run.store)
-    step.implied_labels = implied_labels(clause, facts)
-    step.loop_free = loop_free(clause, facts)
+    counts = _Counts(run)
+    step.implied_labels = implied_labels(clause, counts)
+    step.loop_free = loop_free(clause, counts)
     if isinstance(clause, b.BCallProcedure) and clause.procedure.prepare is not None:
         preparation = ProcedurePreparation(clause.procedure, tuple(clause.arguments), run, clause.span)
         step.prepared[id(clause)] = clause.procedure.prepare(preparation)
 
 
-class _StoreFacts:
-    """The store's end-label counts, read when the rule first asks: a clause with no typed hop asks nothing,
-    and a load batch's `UNWIND ... MATCH (a {id: ...}), (b {id: ...}) CREATE` saves their query (ADR-0097)."""
+class _Counts:
+    """The end-label counts, brought up to date (`end_labels.flush`: relationships this statement created
+    are counted) and read only when a rule asks: most clauses test no label at the end of a typed
+    relationship, and a CREATE asks nothing (a load batch's `MATCH ... CREATE` reads no counts, ADR-0097)."""
 
-    def __init__(self, store: GraphStore) -> None:
-        self.store = store
+    def __init__(self, run: StatementRun) -> None:
+        self.run = run
+        self.facts: EndLabels | None = None
+
+    def _facts(self) -> EndLabels:
+        if self.facts is None:
+            end_labels.flush(self.run)
+            self.facts = self.run.store.end_labels()
+        return self.facts
 
     def holds(self, relationship_type: str, side: Side, label: str) -> bool:
-        return self.store.end_labels().holds(relationship_type, side, label)
+        return self._facts().holds(relationship_type, side, label)
 
     def loop_free(self, relationship_types: frozenset[str] | None) -> bool:
-        return self.store.end_labels().loop_free(relationship_types)
+        return self._facts().loop_free(relationship_types)
 
 
 def run_level_walks(run: StatementRun, step: Step, requests: list[LevelWalk]) -> bool:

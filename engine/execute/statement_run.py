@@ -45,6 +45,8 @@ full-text indexes have yet to see."""
         self.row_counts: dict[str, int] = {}
         """How many rows each table of `tables` holds (DuckDB's CREATE TABLE AS returns it)."""
         self.dense: set[str] = set()
+        self.projections: set[str] = set()
+        """SELECTs of columns of a table of `tables` (`projection`)."""
         """The tables of `tables` whose `__ord` numbers their rows 1..n (what `settle` makes)."""
         self.aliases = [0]
         self.deleted_nodes = False
@@ -65,6 +67,8 @@ full-text indexes have yet to see."""
         """Names under which this statement's ArrowRows values are registered on the connection (`bound`)."""
         self.run_query: Callable[[StatementRun, b.BoundQuery], Result] | None = None
         """Runs a bound query as part of this statement (the executor's): SHOW ... WHERE runs one."""
+        self.created_relationships: list[tuple[int, int]] = []
+        """The id ranges of relationships created and not yet in the end-label counts (end_labels.py)."""
         self._virtual_ids = {"node": 0, "relationship": 0}
         """How many virtual nodes and relationships this statement has made (`virtual_ids`)."""
 
@@ -150,6 +154,21 @@ full-text indexes have yet to see."""
             self.dense.add(name)
         return Relation(name, list(variables), table=True)
 
+    def projection(self, table: Relation, select: str) -> Relation:
+        """`select`, every row of the statement's table `table` with some of its columns left out, known to the
+        writers as stored rows (`stored`) holding as many rows, numbered as densely: a writer reading them several
+        times reads the table, never a copy of it."""
+        self.projections.add(select)
+        self.row_counts[select] = self.row_counts[table.sql]
+        if table.sql in self.dense:
+            self.dense.add(select)
+        return Relation(select, table.variables)
+
+    def stored(self, relation: Relation) -> bool:
+        """Whether `relation` is a table this statement stored, or a projection of one (not a SELECT that would
+        run again per read)."""
+        return relation.sql in self.tables or relation.sql in self.projections
+
     def settle(self, relation: Relation, pending: Chain | None) -> Relation:
         """A binding table for `relation`: the fused SELECT of the read clauses since the last one
         materialized (None when `relation` is a table already), with `__ord` renumbered densely from 1, as
@@ -189,6 +208,7 @@ full-text indexes have yet to see."""
         self.tables.clear()
         self.row_counts.clear()
         self.dense.clear()
+        self.projections.clear()
 
 
 @dataclass

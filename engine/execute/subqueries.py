@@ -29,6 +29,7 @@ import duckdb
 
 from engine import types as t
 from engine.errors import CypherArgumentError, CypherError, ProcedureError
+from engine.execute import end_labels
 from engine.execute.duckdb_errors import translate
 from engine.execute.procedure_arguments import read_argument_values
 from engine.execute.statement_run import StatementRun
@@ -293,6 +294,7 @@ class CallRun:
         `explain` (a traced run that is rolled back) nothing is committed."""
         if self.run.trace is not None:
             return
+        end_labels.flush(self.run)
         self.run.changes.sync()
         self.run.connection.execute("COMMIT")
         self.executor.store.committed()
@@ -306,6 +308,7 @@ class CallRun:
         self.run.connection.execute("BEGIN TRANSACTION")
         self.executor.store.reload()
         self.run.deleted_nodes, self.run.deleted_any = state
+        end_labels.discard(self.run)
         self.run.changes.begin()
 
     def _as_cypher_error(self, error: Exception) -> CypherError:

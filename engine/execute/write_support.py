@@ -87,8 +87,9 @@ class WriterBase:
 
 
 def is_stored(run: StatementRun, relation: Relation) -> bool:
-    """Whether `relation` is a table this statement stored (not a SELECT that would run again per read)."""
-    return relation.sql in run.tables
+    """Whether `relation` is a table this statement stored, or a projection of one (not a SELECT that would
+    run again per read)."""
+    return run.stored(relation)
 
 
 def may_hold_element(value_type: CypherType) -> bool:

@@ -67,9 +67,11 @@ def _json_text(value: Any, cypher_type: CypherType, own: bool) -> str:
 
 
 def _plain(cypher_type: CypherType) -> bool:
-    """Booleans, numbers, strings, nulls, and lists of them."""
+    """Booleans, numbers, strings, nulls, records of them, and lists of them."""
     if cypher_type.kind is Kind.LIST:
         return _plain(cypher_type.element or ANY)
+    if cypher_type.is_record:
+        return all(_plain(field) for _, field in cypher_type.fields or ())
     return cypher_type.kind in (Kind.BOOLEAN, Kind.INTEGER, Kind.FLOAT, Kind.STRING, Kind.NULL)
 
 

@@ -570,6 +570,16 @@ CASE_IGNORABLE = r"\p{Mn}\p{Me}\p{Cf}\p{Lm}\p{Sk}'.:" + "".join(
     rf"\x{{{code:04X}}}" for code in (0x00B7, 0x0387, 0x05F4, 0x2018, 0x2019, 0x2024, 0xFE52, 0xFF07, 0xFF0E))
 """RE2 classes for Unicode's Final_Sigma condition: letters with case, and the characters case ignores (marks,
 format characters, modifiers, and the apostrophes, periods and colons inside words)."""
+FINAL_SIGMA = (f"([{CASED}][{CASE_IGNORABLE}]*)Σ([{CASE_IGNORABLE}]*)([^{CASED}{CASE_IGNORABLE}]|$)",
+               "\\1ς\\2\\3")
+"""The RE2 pattern of a capital sigma in final position (a cased letter before it and none after, skipping the
+characters case ignores), and its replacement: the final form ς. One replacement finds them all: a match
+that takes the character after a sigma takes one neither cased nor ignorable, which starts no later match,
+and in ΣΣ the first sigma is the cased letter before the second."""
+FINAL_SIGMA_FUNCTION = "cy_final_sigma"
+"""The function replacing FINAL_SIGMA (engine/execute/normal_forms.py registers it): a DuckDB regular
+expression of these Unicode classes costs every statement using it 4 ms to compile, used or not, where this
+function compiles it only for a chunk of strings that hold a capital sigma."""
 
 
 def full_case_mappings(convert: Callable[[str], str]) -> dict[str, str]:
@@ -595,16 +605,12 @@ def _full_case(function: str, mappings: dict[str, str], *, also: str = "",
 
 def _case_macros() -> list[tuple[str, str]]:
     """toUpper() and toLower() as Java's String.toUpperCase / toLowerCase (Locale.ROOT) do them: full case
-    mapping, and a capital sigma that ends a word lower-cased to the final form ς (Unicode's Final_Sigma: a
-    cased letter before it and none after, skipping the characters case ignores). One replacement finds them
-    all: a match that takes the character after a sigma takes one neither cased nor ignorable, which starts
-    no later match, and in ΣΣ the first sigma is the cased letter before the second."""
-    cased, ignorable = f"[{CASED}]", f"[{CASE_IGNORABLE}]*"
-    final_sigma = f"({cased}{ignorable})Σ({ignorable})([^{CASED}{CASE_IGNORABLE}]|$)"
+    mapping, and a capital sigma that ends a word lower-cased to the final form ς (Unicode's Final_Sigma,
+    FINAL_SIGMA)."""
     return [
         ("cy_upper(s)", _full_case("upper", full_case_mappings(str.upper))),
-        ("cy_lower(s)", _full_case("lower", full_case_mappings(str.lower), also="Σ", then=lambda sql: (
-            f"regexp_replace({sql}, {sql_string(final_sigma)}, '\\1ς\\2\\3', 'g')"))),
+        ("cy_lower(s)", _full_case("lower", full_case_mappings(str.lower), also="Σ",
+                                   then=lambda sql: f"{FINAL_SIGMA_FUNCTION}({sql})")),
     ]
 
 

@@ -97,21 +97,39 @@ class EndLabels:
 UNKNOWN = EndLabels(known=False)
 
 
-def load(connection: duckdb.DuckDBPyConnection, *, loops_counted: bool = True) -> EndLabels:
-    """The counts the connection's transaction sees, as the labels every end of each type carries and the
-    types with self-loops (`loops_counted`: whether the graph counts them)."""
-    rows = connection.execute(
-        f"WITH f AS ({SUMMED}) SELECT f.type, f.side, f.label, f.n = t.n FROM f JOIN f AS t"
-        " ON t.type = f.type AND t.side = 'rel' AND t.n > 0").fetchall()
-    types: set[str] = set()
-    loops: set[str] = set()
+Counts = dict[tuple[str, str, str], int]
+"""(type, side, label) -> the summed count, as `graph_end_labels` holds it."""
+
+DELTA = " RETURNING type, side, label, n"
+"""What an INSERT into the table returns: its rows, which `add_rows` folds into counts held in memory, so a
+write need not read the table again to know where the counts stand."""
+
+
+def load(connection: duckdb.DuckDBPyConnection) -> Counts:
+    """The counts the connection's transaction sees."""
+    return {(relationship_type, side, label): int(n)
+            for relationship_type, side, label, n in connection.execute(f"SELECT * FROM {SUMMED}").fetchall()}
+
+
+def add_rows(counts: Counts, rows: list[tuple[str, str, str, int]]) -> None:
+    """Fold change rows (`DELTA`, a handful: one per type, side and label a write touched) into `counts`."""
+    for relationship_type, side, label, n in rows:
+        key = (relationship_type, side, label)
+        total = counts.get(key, 0) + int(n)
+        if total:
+            counts[key] = total
+        else:
+            counts.pop(key, None)
+
+
+def of_counts(counts: Counts, *, loops_counted: bool = True) -> EndLabels:
+    """The labels every end of each type carries (those whose count equals the type's relationships'), and
+    the types with self-loops (`loops_counted`: whether the graph counts them)."""
+    types = {relationship_type for (relationship_type, side, _), n in counts.items() if side == "rel" and n > 0}
+    loops = {relationship_type for (relationship_type, side, _), n in counts.items() if side == "loop" and n > 0}
     carried: dict[tuple[str, str], set[str]] = {}
-    for relationship_type, side, label, every in rows:
-        if side == "rel":
-            types.add(relationship_type)
-        elif side == "loop":
-            loops.add(relationship_type)
-        elif every:
+    for (relationship_type, side, label), n in counts.items():
+        if side in ("src", "dst") and relationship_type in types and n == counts[(relationship_type, "rel", "")]:
             carried.setdefault((relationship_type, side), set()).add(label)
     return EndLabels(frozenset(types), {key: frozenset(labels) for key, labels in carried.items()},
                      frozenset(loops) if loops_counted else None)

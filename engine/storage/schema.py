@@ -179,9 +179,12 @@ class GraphStore:
         """Whether the open transaction has recorded its last write already (`allocate_ids` does)."""
         self._end_labels: end_labels.EndLabels | None = None if not read_only or self._has_end_labels() \
             else end_labels.UNKNOWN
+        """What the end-label counts say as the open transaction sees them (None: not worked out yet)."""
         self._loops_counted = not read_only or self._has_meta("self_loops")
         """Whether the counts hold self-loops (a file counted before ADR-0098 and opened read-only has not)."""
-        """The end-label counts as the open transaction sees them, read when first asked for (None: not yet)."""
+        self._end_label_counts: end_labels.Counts | None = None
+        """The counts themselves, read when first asked for (None: not yet, or to be read again); a write
+        folds its changes in (`end_labels_added`) instead of having them read again."""
         self.end_label_rows = 0
         """Change rows of the counts this store wrote since it last folded them (execute/end_labels.py)."""
         self._transactions = 0
@@ -288,7 +291,9 @@ class GraphStore:
         if len(_SHARERS.get(self._shared_as, ())) > 1:
             return end_labels.UNKNOWN
         if self._end_labels is None:
-            self._end_labels = end_labels.load(self.connection, loops_counted=self._loops_counted)
+            if self._end_label_counts is None:
+                self._end_label_counts = end_labels.load(self.connection)
+            self._end_labels = end_labels.of_counts(self._end_label_counts, loops_counted=self._loops_counted)
         return self._end_labels
 
     def close(self) -> None:
@@ -299,6 +304,15 @@ class GraphStore:
         """A write changed the end-label counts, or a rollback or another connection's commit may have."""
         if self._end_labels is not end_labels.UNKNOWN:
             self._end_labels = None
+            self._end_label_counts = None
+
+    def end_labels_added(self, rows: list[tuple[str, str, str, int]]) -> None:
+        """A write of the statement's transaction inserted these change rows into the counts."""
+        if self._end_labels is end_labels.UNKNOWN:
+            return
+        self._end_labels = None
+        if self._end_label_counts is not None:
+            end_labels.add_rows(self._end_label_counts, rows)
 
     def node_count(self, label: str | None = None) -> int:
         """How many nodes the store holds (with `label`): counted now, for a plan's estimates."""

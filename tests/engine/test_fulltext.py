@@ -213,6 +213,16 @@ def test_index_follows_create_set_remove_labels_and_delete(db: engine.Connection
     assert hits(db, "graph") == []
 
 
+def test_only_writes_an_index_covers_refresh_it(db: engine.Connection) -> None:
+    """A statement creating elements of no indexed label, or setting no indexed property, runs no upkeep of
+    the index (ADR-0096); one creating an indexed element after an unindexed one indexes it."""
+    for statement in ("CREATE (:Note {i: 5, title: 'graph'})", "MATCH (n:Doc {i: 1}) SET n.i = 11",
+                      "MATCH (n:Doc {i: 2}) CREATE (n)-[:SEES]->(:Note)"):
+        assert not [sql for sql, _ in db.explain(statement)[1] if "ft_" in sql], statement
+    db.execute("CREATE (:Note {i: 6, title: 'graph'}) WITH 1 AS one CREATE (:Memo {i: 7, title: 'graph'})")
+    assert set(hits(db, "graph")) == {1, 7}
+
+
 def test_scores_follow_statistics_after_writes(db: engine.Connection) -> None:
     (_, before), = query_nodes(db, "docs", "nodes")
     db.execute("CREATE (:Doc {i: 5, body: 'nothing here'}), (:Doc {i: 6, body: 'other words'})")
