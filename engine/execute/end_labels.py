@@ -22,6 +22,12 @@ def relationships_added(run: StatementRun, where: str, values: list[Any] | None 
     _run(run, end_labels.add(where, 1), values)
 
 
+def relationships_ending(run: StatementRun, ends: str, values: list[Any]) -> None:
+    """Count the relationships just inserted whose (type, src, dst, src_labels, dst_labels) rows the SELECT
+    `ends` yields, one per relationship."""
+    _run(run, end_labels.add_ends(ends), values)
+
+
 def relationships_removing(run: StatementRun, ids: str) -> None:
     """Take away the relationships whose ids the subquery or table `ids` holds, about to be deleted."""
     _run(run, end_labels.add(f"r.id IN (SELECT id FROM {ids})", -1))
