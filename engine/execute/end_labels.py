@@ -25,6 +25,12 @@ def relationships_added(run: StatementRun, first: int, last: int) -> None:
     run.created_relationships.append((first, last))
 
 
+def relationships_ending(run: StatementRun, ends: str, values: list[Any]) -> None:
+    """Count the relationships just inserted whose (type, src, dst, src_labels, dst_labels) rows the SELECT
+    `ends` yields, one per relationship: their ends' labels are known, so nothing waits for `flush`."""
+    _run(run, end_labels.add_ends(ends), values)
+
+
 def flush(run: StatementRun) -> None:
     """Count the relationships created since the last flush: before anything reads the counts (a clause's
     plan, execute/prepare.py), before any other change to them, and before the statement (or a batch of

@@ -15,6 +15,7 @@ import re
 import time
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import duckdb
@@ -360,7 +361,10 @@ class Executor:
                 self.store.catalog, planned, relation, pending, volatile(relation.sql))
             if in_place is not None:  # an error its SQL raises is located by running the clauses one at a time
                 relation, pending, run.in_chain = in_place, None, True
+            fresh = [c for c in relation.carried if c.column == "labels"] if pending is not None else []
             relation, pending = self._settle(run, relation, pending, profile)
+            if isinstance(clause, b.BCreate) and fresh:  # read just now: the CREATE counts its ends' labels off them
+                relation = replace(relation, carried=fresh)
             if isinstance(clause, b.BCreate) and steps and isinstance(steps[0].clause, b.BCreate):
                 clause = self._merge_creates(run, clause, steps, relation)
             if isinstance(clause, b.BCallSubquery) and runs_clause_by_clause(clause):

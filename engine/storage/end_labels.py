@@ -57,6 +57,18 @@ def add(where: str, sign: int) -> str:
     return f"INSERT INTO {TABLE} SELECT type, side, label, {int(sign)} * n FROM ({contributions(where)})"
 
 
+def add_ends(ends: str) -> str:
+    """The statement counting the relationships whose (type, src, dst, src_labels, dst_labels) rows the SELECT
+    `ends` yields, their end nodes' labels known without joining the nodes (ADR-0097). The rows are grouped
+    first: a load batch's ends carry a few label lists, unnested once each instead of once per relationship."""
+    return (f"INSERT INTO {TABLE} WITH g AS MATERIALIZED (SELECT type, src_labels, dst_labels, count(*) AS n,"
+            f" count(*) FILTER (src = dst) AS loops FROM ({ends}) GROUP BY ALL)"
+            " SELECT type, side, label, sum(n) FROM (SELECT type, 'rel' AS side, '' AS label, n FROM g"
+            " UNION ALL SELECT type, 'loop', '', loops FROM g WHERE loops > 0"
+            " UNION ALL SELECT type, 'src', unnest(list_distinct(src_labels)), n FROM g"
+            " UNION ALL SELECT type, 'dst', unnest(list_distinct(dst_labels)), n FROM g) GROUP BY ALL")
+
+
 COUNT_ALL = f"INSERT INTO {TABLE} {contributions('true')}"
 """The counts of a whole graph: run once, when a graph made before them is first opened for writing."""
 

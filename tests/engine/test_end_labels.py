@@ -58,6 +58,13 @@ def random_write(rng: random.Random) -> str:
         f"UNWIND [1, 0, 2] AS i CALL (i) {{ MATCH (x:{a}) SET x:{c} CREATE (x)-[:{u}]->(:{b} {{v: 1 / i}}) }}"
         " IN TRANSACTIONS OF 1 ROW ON ERROR CONTINUE",
         f"CREATE (x:{a})-[:{t}]->(:{b}) WITH x REMOVE x:{a} SET x:{c} WITH x RETURN 1 / 0",
+        # the MATCH carries its nodes' labels, which the CREATE counts its new relationships' ends by
+        f"UNWIND [{{s: {k}, d: {k + 1}}}, {{s: {k + 2}, d: {k}}}] AS r MATCH (x:{a}), (y:{b})"
+        f" WHERE id(x) % 4 = r.s % 4 AND id(y) % 3 = r.d % 3 CREATE (x)-[:{t}]->(y)",
+        f"MATCH (x:{a})-[:{t}]->(y) WITH x, y LIMIT 3 CREATE (y)<-[:{u}]-(x)-[:{t}]->(:{c})<-[:{u}]-(y)",
+        f"MATCH (x:{a}) WITH x LIMIT 2 CREATE (x)-[:{t}]->(x)-[:$('{u}')]->(:$('{c}'))",
+        f"CREATE (:{a}) WITH 1 AS one MATCH (x:{a}), (y) WITH x, y LIMIT 4 CREATE (x)-[:{t}]->(y)",
+        f"MATCH (x:{a}), (y:{b}) WITH x, y LIMIT 2 REMOVE x:{a} SET y:{c} CREATE (x)-[:{u}]->(y)",
     ])
 
 

@@ -43,7 +43,16 @@ def property_reads(query: b.BoundSingleQuery) -> Reads:
             labels.add(node.arguments[0].variable.name)
         elif isinstance(node, b.BVariable):
             values.add(node.variable.name)
+        elif isinstance(node, b.BCreate):
+            labels.update(created_ends(node))
     return Reads({name: frozenset(keys) for name, keys in found.items()}, frozenset(labels), frozenset(values))
+
+
+def created_ends(clause: b.BCreate) -> set[str]:
+    """The bound node variables a CREATE's relationships start or end at: their labels are what the new
+    relationships add to the end-label counts (ADR-0092), which the MATCH binding them carries (ADR-0097)."""
+    return {node.variable.name for path in clause.paths if path.relationships
+            for node in path.nodes if not node.is_new}
 
 
 def _blind_to_shape(node: object) -> bool:
