@@ -1,5 +1,6 @@
 """Small writes take shorter paths (ADR-0085, ADR-0095): MERGE over one row stores no keys, groups or rows after
-it; `MATCH (x ...) SET x.key = value` is one UPDATE over the MATCH's SELECT. Each path must give what the
+it; `MATCH (x ...) SET x.key = value` is one UPDATE over the MATCH's SELECT, and so is a last `MERGE (x ...)
+ON MATCH SET x.key = value`, whose count tells whether it matched. Each path must give what the
 general one gives: counters, stored values, errors where they were, constraints and indexes followed, and
 no path chosen for a statement sent again after the schema changed under it."""
 
