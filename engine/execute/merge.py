@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from engine import types as t
@@ -35,6 +36,9 @@ class MergeWriter(WriterBase):
         self._check_merge_sets(clause, table)
         queries, compiler, alias, parameters = self.compiler(table)
         match_sql, _ = queries.pattern_rows([path], table, compiler, alias)
+        in_place = self._set_in_place(clause, table, match_sql, parameters.values)
+        if in_place is not None:
+            return in_place
         matched = self.run.materialize(f"({match_sql})", [], parameters.values)
         one_row = self._one_row(clause, table, matched, relation.variables)
         if one_row is not None:
@@ -104,6 +108,39 @@ class MergeWriter(WriterBase):
             return self._merge_sets(clause, combined, Counter(), matched_all=True, created_all=False)
         if table.sql != SEED_ROW and table.sql not in self.run.dense:
             return None
+        return self._create_one(clause, table, variables)
+
+    def _set_in_place(self, clause: b.BMerge, table: Relation, match_sql: str,
+                      values: list[Any]) -> WriteResult | None:
+        """`MERGE (x ...) ON MATCH SET x.key = value` as the statement's last clause, from its seed row (ADR-0095):
+        the SET's UPDATE reads the pattern's match SELECT itself, and the count of properties it sets is the
+        count of matches, as each match gains the value (a literal or parameter that is not null, on a key the
+        pattern does not match on), so no table of the matches is stored. Nothing matched: the pattern is
+        created as `_one_row` does. None where this does not apply (rows read after the MERGE, another SET)."""
+        path = clause.path
+        if self.rows_read_after or table.sql != SEED_ROW or path.relationships or len(clause.on_match) != 1:
+            return None
+        (node,), (item,) = path.nodes, clause.on_match
+        keys = self._property_entries(node.properties)
+        if (item.kind != "property" or not isinstance(item.target, b.BVariable)
+                or item.target.variable is not node.variable or not isinstance(item.key, str) or item.value is None
+                or not known_present(item.value) or any(key == item.key or not known_present(value)
+                                                         for key, value in keys)):
+            return None
+        nothing = self.create_paths([path], table, ranked_rows=0)  # its variables; no SQL runs
+        new_variables = _new_variables(nothing, [])
+        rows = Relation(f"(SELECT {column_list('m', [v.column for v in new_variables])}false AS __created,"
+                        f" m.__k AS __ord FROM ({match_sql}) AS m)", new_variables, values=tuple(values),
+                        unique=frozenset({id(node.variable)}))
+        counters = Counter(self.set_items(clause.on_match, rows).counters)
+        rest = replace(clause, on_match=[])
+        if not counters["properties_set"]:
+            return self._create_one(rest, table, [])
+        return self._merge_sets(rest, replace(rows, rows=counters["properties_set"]), counters, matched_all=True,
+                                created_all=False)
+
+    def _create_one(self, clause: b.BMerge, table: Relation, variables: list[Any]) -> WriteResult:
+        """The MERGE's pattern created over its one row, numbered 1 (`_one_row`)."""
         self._check_merge_keys(clause.path, table)
         created = self.create_paths([clause.path], Relation(f"(SELECT *, 1::BIGINT AS __rank FROM {table.sql})",
                                                             variables), ranked_rows=1)

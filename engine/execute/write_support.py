@@ -60,6 +60,8 @@ class WriterBase:
 
     def __init__(self, run: StatementRun) -> None:
         self.run = run
+        self.rows_read_after = True
+        """Whether a clause reads the rows of the clause being written (False: the statement's last clause)."""
 
     @property
     def store(self) -> Any:

@@ -1,5 +1,6 @@
 """Small writes take shorter paths (ADR-0085, ADR-0095): MERGE over one row stores no keys, groups or rows after
-it; `MATCH (x ...) SET x.key = value` is one UPDATE over the MATCH's SELECT. Each path must give what the
+it; `MATCH (x ...) SET x.key = value` is one UPDATE over the MATCH's SELECT, and so is a last `MERGE (x ...)
+ON MATCH SET x.key = value`, whose count tells whether it matched. Each path must give what the
 general one gives: counters, stored values, errors where they were, constraints and indexes followed, and
 no path chosen for a statement sent again after the schema changed under it."""
 
@@ -139,3 +140,43 @@ def test_merge_sent_again_meets_a_constraint_made_between_the_runs(db):
     refused_after(db, "MERGE (q:Q {id: $id}) ON CREATE SET q.name = $name", {"id": 1, "name": "x"},
                   "CREATE CONSTRAINT q_name FOR (q:Q) REQUIRE q.name IS UNIQUE", {"id": 2, "name": "x"})
     assert db.execute("MATCH (q:Q) RETURN count(q) AS n").fetchall() == [(1,)]
+
+
+MERGE_SEEN = "MERGE (p:P {id: $id}) ON MATCH SET p.n = $n ON CREATE SET p.c = true"
+
+
+def test_merge_last_with_on_match_set_counts_each_match_and_creates_when_none(db):
+    result = db.execute(MERGE_SEEN, {"id": 4, "n": 1})
+    assert (result.counters["nodes_created"], result.counters["properties_set"]) == (0, 1)
+    again = db.execute(MERGE_SEEN, {"id": 4, "n": 1})  # the same value again still sets it, as Neo4j counts
+    assert (again.counters["nodes_created"], again.counters["properties_set"]) == (0, 1)
+    created = db.execute(MERGE_SEEN, {"id": 42, "n": 1})
+    assert (created.counters["nodes_created"], created.counters["properties_set"]) == (1, 2)
+    db.execute("CREATE (:P {id: 4})")
+    both = db.execute(MERGE_SEEN, {"id": 4, "n": 2})
+    assert (both.counters["nodes_created"], both.counters["properties_set"]) == (0, 2)
+    found = db.execute("MATCH (p:P) WHERE p.id IN [4, 42] RETURN p.id AS id, p.n AS n, p.c AS c"
+                       " ORDER BY id, n").fetchall()
+    assert found == [(4, 2, None), (4, 2, None), (42, None, True)]
+
+
+def test_merge_on_match_set_read_after_or_profiled_gives_the_rows(db):
+    result = db.execute("MERGE (p:P {id: $id}) ON MATCH SET p.n = 5 RETURN p.n AS n", {"id": 2})
+    assert result.fetchall() == [(5,)] and result.counters["properties_set"] == 1
+    profiled = db.execute("PROFILE MERGE (p:P {id: $id}) ON MATCH SET p.n = 6", {"id": 2})
+    assert profiled.counters["properties_set"] == 1 and values(db, "n")[2] == 6
+
+
+def test_merge_on_match_set_errors_and_constraints_as_before(db):
+    db.execute("CREATE CONSTRAINT p_n FOR (p:P) REQUIRE p.n IS UNIQUE")
+    db.execute(MERGE_SEEN, {"id": 1, "n": 7})
+    with pytest.raises(engine.ConstraintViolation):
+        db.execute(MERGE_SEEN, {"id": 2, "n": 7})
+    assert values(db, "n")[2] is None
+    with pytest.raises(engine.CypherError) as raised:
+        db.execute("MERGE (p:P {id: $id}) ON MATCH SET p.n = $n", {"id": 3, "n": {"a": 1}})
+    assert raised.value.span is not None
+    with pytest.raises(engine.CypherError) as raised:
+        db.execute("MERGE (q:Q {id: $id}) ON MATCH SET q.n = 1", {"id": None})
+    assert raised.value.detail == "MergeReadOwnWrites"
+    assert db.execute("MATCH (q:Q) RETURN count(q) AS n").fetchall() == [(0,)]
