@@ -95,3 +95,15 @@ def test_query_terms_are_the_index_terms() -> None:
         ("mail", 0), ("john.smith@example.com", 1), ("see", 2), ("https://neo4j.com/a?b=1#c.", 3), ("end", 5)]
     assert [term for term, _ in analyzers.ANALYZERS["email"].analyze("my-site.org-x foo.com. mailto:a@b.io")] == [
         "my", "site.org", "x", "foo.com.", "mailto", "a@b.io"]  # the root `.` mid-text is kept
+
+
+def test_texts_prepared_together_have_the_terms_cut_one_by_one() -> None:
+    """A query string's texts are cut in one statement (`Analyzer.prepare`), each still to its own terms."""
+    texts = ["see foo.com", "mail a@b.io now", "the U.S.A.'s", "O'Reilly's", "x@y.com graph", "foo.com"]
+    for name in ("url", "classic", "english"):
+        analyzer = analyzers.ANALYZERS[name]
+        alone = [analyzer.analyze(text) for text in texts]
+        analyzers._terms.cache_clear()
+        analyzer.prepare(texts)
+        assert [analyzer.analyze(text) for text in texts] == alone
+    assert analyzers.ANALYZERS["url"].analyze(texts[1]) == [("mail", 0), ("a@b.io", 1), ("now", 2)]
