@@ -11,19 +11,21 @@ Word_Break property):
 - AHLetter: letters (`\\p{L}`) outside Han, Hiragana, Katakana and the South-East Asian scripts; Numeric:
   decimal digits (`\\p{Nd}`); Katakana: the Katakana script plus the prolonged sound mark; ExtendNumLet:
   connector punctuation (`\\p{Pc}`, the underscore among them) and U+202F; Extend and Format: marks
-  (`\\p{M}`), format characters (`\\p{Cf}` but U+200B) and the emoji skin tones.
+  (`\\p{M}`) and format characters (`\\p{Cf}` but U+200B); Roman numerals and circled and squared Latin
+  letters are AHLetter too.
 - MidLetter, MidNum, MidNumLet and Single_Quote are the code points Unicode lists for them.
-- Emoji: `Extended_Pictographic` as its code-point ranges, presentation selectors, ZWJ sequences, keycaps and
-  flag pairs; a lone regional indicator is not a token, as in Lucene.
+- Emoji: Lucene's emoji rule, with `Extended_Pictographic` and Emoji_Modifier_Base as code-point ranges:
+  presentation and modifier sequences, ZWJ sequences (leading and trailing ZWJs kept), tag sequences,
+  keycaps and flag pairs; a lone regional indicator is not a token, a lone skin tone is.
 - South-East Asian scripts (Thai, Lao, Myanmar, Khmer, Tai Le, New Tai Lue, Tai Tham, Tai Viet) form one
   token per run, as Lucene does without a dictionary; each Han ideograph and each Hiragana character is a
   token of its own.
 
 What differs from Lucene, all outside Latin, Greek, Cyrillic, Hebrew, Arabic, CJK and digits: letters whose
 Word_Break value is not ALetter although their category is L (and the reverse, e.g. some modifier symbols),
-code points assigned after Unicode 9 that RE2 knows and Lucene's tables do not, and emoji classified by
-range rather than by property. A token longer than 255 characters is cut into 255-character tokens, as
-Lucene's scanner buffer does.
+code points assigned after Unicode 9 that RE2 knows and Lucene's tables do not, and two of the six
+pictographs that are letters joined by a ZWJ before a letter (docs/fulltext.md). A token longer than 255
+characters is cut into 255-character tokens, as Lucene's scanner buffer does.
 """
 
 from __future__ import annotations
@@ -32,10 +34,10 @@ from engine.quoting import sql_string
 
 MAX_TOKEN_LENGTH = 255
 
-# WB4: X (Extend | Format | ZWJ)* -> X. Emoji sequences keep ZWJ out of it, to find their joins.
-# FF9E and FF9F (the halfwidth katakana sound marks) are letters by category, Extend by Word_Break.
-_EXTEND = r"(?:\p{M}|[^\P{Cf}\x{200B}]|[\x{1F3FB}-\x{1F3FF}\x{FF9E}\x{FF9F}])*"
-_EXTEND_NO_ZWJ = r"(?:\p{M}|[^\P{Cf}\x{200B}\x{200D}]|[\x{1F3FB}-\x{1F3FF}\x{FF9E}\x{FF9F}])*"
+# WB4: X (Extend | Format | ZWJ)* -> X. FF9E and FF9F (the halfwidth katakana sound marks) are letters by
+# category, Extend by Word_Break. The skin tones are not Extend in Lucene's Unicode 9 tables but E_Modifier:
+# emoji of their own.
+_EXTEND = r"(?:\p{M}|[^\P{Cf}\x{200B}]|[\x{FF9E}\x{FF9F}])*"
 
 _SOUTH_EAST_ASIAN = r"\p{Thai}\p{Lao}\p{Myanmar}\p{Khmer}\p{Tai_Le}\p{New_Tai_Lue}\p{Tai_Tham}\p{Tai_Viet}"
 _KATAKANA_CLASS = r"\p{Katakana}\x{30FC}\x{3031}-\x{3035}\x{309B}\x{309C}\x{30A0}\x{FF70}"
@@ -45,9 +47,12 @@ _UNKNOWN = r"\x{312E}\x{312F}\x{31BB}-\x{31BF}\x{1B002}-\x{1B11E}"
 HAN = r"[^\P{Han}\x{3005}\x{3006}\x{303B}]"
 HIRAGANA = rf"[^\P{{Hiragana}}{_UNKNOWN}]"
 
+# Roman numerals, circled and squared Latin letters: no letters by category, ALetter by Word_Break
+_LETTER_SYMBOL = (r"[\x{2160}-\x{2182}\x{2185}-\x{2188}\x{24B6}-\x{24E9}\x{1F130}-\x{1F149}\x{1F150}-\x{1F169}"
+                  r"\x{1F170}-\x{1F189}]")
 _HEBREW_LETTER = r"[^\P{L}\P{Hebrew}]" + _EXTEND
 _AHLETTER = (rf"(?:[^\P{{L}}\p{{Han}}\p{{Hiragana}}{_KATAKANA_CLASS}{_SOUTH_EAST_ASIAN}"
-             rf"\x{{FF9E}}\x{{FF9F}}\x{{3006}}{_UNKNOWN}]|[\x{{3005}}\x{{303B}}])") + _EXTEND
+             rf"\x{{FF9E}}\x{{FF9F}}\x{{3006}}{_UNKNOWN}]|[\x{{3005}}\x{{303B}}]|{_LETTER_SYMBOL})") + _EXTEND
 _NUMERIC = r"\p{Nd}" + _EXTEND
 _KATAKANA = f"[{_KATAKANA_CLASS}]" + _EXTEND
 EXTEND, KATAKANA = _EXTEND, _KATAKANA  # for the cjk analyzer's token types
@@ -60,37 +65,59 @@ _MID_NUMERIC = (rf"[,;\x{{37E}}\x{{589}}\x{{60C}}\x{{60D}}\x{{66C}}\x{{7F8}}\x{{
 _SINGLE_QUOTE = "'" + _EXTEND
 _DOUBLE_QUOTE = '"' + _EXTEND
 
-# Extended_Pictographic (Unicode emoji data), as ranges.
-_PICTOGRAPHIC = (
-    r"[\x{A9}\x{AE}\x{203C}\x{2049}\x{2122}\x{2139}\x{2194}-\x{2199}\x{21A9}\x{21AA}\x{231A}\x{231B}"
-    r"\x{2328}\x{2388}\x{23CF}\x{23E9}-\x{23F3}\x{23F8}-\x{23FA}\x{24C2}\x{25AA}\x{25AB}\x{25B6}\x{25C0}"
+# Extended_Pictographic (Unicode emoji data), as ranges, but the six that are letters (Word_Break ALetter):
+# where the word rule is as long, it cuts them.
+_NOT_LETTER = (
+    r"[\x{A9}\x{AE}\x{203C}\x{2049}\x{2122}\x{2194}-\x{2199}\x{21A9}\x{21AA}\x{231A}\x{231B}"
+    r"\x{2328}\x{2388}\x{23CF}\x{23E9}-\x{23F3}\x{23F8}-\x{23FA}\x{25AA}\x{25AB}\x{25B6}\x{25C0}"
     r"\x{25FB}-\x{25FE}\x{2600}-\x{2605}\x{2607}-\x{2612}\x{2614}-\x{2685}\x{2690}-\x{2705}\x{2708}-\x{2712}"
     r"\x{2714}\x{2716}\x{271D}\x{2721}\x{2728}\x{2733}\x{2734}\x{2744}\x{2747}\x{274C}\x{274E}"
     r"\x{2753}-\x{2755}\x{2757}\x{2763}-\x{2767}\x{2795}-\x{2797}\x{27A1}\x{27B0}\x{27BF}\x{2934}\x{2935}"
     r"\x{2B05}-\x{2B07}\x{2B1B}\x{2B1C}\x{2B50}\x{2B55}\x{3030}\x{303D}\x{3297}\x{3299}"
-    r"\x{1F000}-\x{1F0FF}\x{1F10D}-\x{1F10F}\x{1F12F}\x{1F16C}-\x{1F171}\x{1F17E}\x{1F17F}\x{1F18E}"
+    r"\x{1F000}-\x{1F0FF}\x{1F10D}-\x{1F10F}\x{1F12F}\x{1F16C}-\x{1F16F}\x{1F18E}"
     r"\x{1F191}-\x{1F19A}\x{1F1AD}-\x{1F1E5}\x{1F201}-\x{1F20F}\x{1F21A}\x{1F22F}\x{1F232}-\x{1F23A}"
     r"\x{1F23C}-\x{1F23F}\x{1F249}-\x{1F3FA}\x{1F400}-\x{1F53D}\x{1F546}-\x{1F64F}\x{1F680}-\x{1F6FF}"
     r"\x{1F774}-\x{1F77F}\x{1F7D5}-\x{1F7FF}\x{1F80C}-\x{1F80F}\x{1F848}-\x{1F84F}\x{1F85A}-\x{1F85F}"
     r"\x{1F888}-\x{1F88F}\x{1F8AE}-\x{1F8FF}\x{1F90C}-\x{1F93A}\x{1F93C}-\x{1F945}\x{1F947}-\x{1FAFF}"
     r"\x{1FC00}-\x{1FFFD}]"
 )
-_EMOJI_ELEMENT = rf"{_PICTOGRAPHIC}{_EXTEND_NO_ZWJ}\x{{FE0F}}?"
-_EMOJI = (rf"(?:{_EMOJI_ELEMENT}(?:\x{{200D}}{_EMOJI_ELEMENT})*"
-          rf"|[0-9#*]{_EXTEND_NO_ZWJ}\x{{FE0F}}?\x{{20E3}}{_EXTEND_NO_ZWJ}"
-          rf"|[\x{{1F1E6}}-\x{{1F1FF}}]{_EXTEND_NO_ZWJ}[\x{{1F1E6}}-\x{{1F1FF}}]{_EXTEND_NO_ZWJ})")
+_PICTOGRAPHIC = _NOT_LETTER[:-1] + r"\x{2139}\x{24C2}\x{1F170}\x{1F171}\x{1F17E}\x{1F17F}]"
+# Emoji_Modifier_Base (Unicode emoji data 11.0, Lucene's): the emoji a skin tone joins
+_MODIFIER_BASE = (
+    r"[\x{261D}\x{26F9}\x{270A}-\x{270D}\x{1F385}\x{1F3C2}-\x{1F3C4}\x{1F3C7}\x{1F3CA}-\x{1F3CC}\x{1F442}"
+    r"\x{1F443}\x{1F446}-\x{1F450}\x{1F466}-\x{1F469}\x{1F46E}\x{1F470}-\x{1F478}\x{1F47C}\x{1F481}-\x{1F483}"
+    r"\x{1F485}-\x{1F487}\x{1F4AA}\x{1F574}\x{1F575}\x{1F57A}\x{1F590}\x{1F595}\x{1F596}\x{1F645}-\x{1F647}"
+    r"\x{1F64B}-\x{1F64F}\x{1F6A3}\x{1F6B4}-\x{1F6B6}\x{1F6C0}\x{1F6CC}\x{1F918}-\x{1F91C}\x{1F91E}\x{1F91F}"
+    r"\x{1F926}\x{1F930}-\x{1F939}\x{1F93D}\x{1F93E}\x{1F9B5}\x{1F9B6}\x{1F9B8}\x{1F9B9}\x{1F9D1}-\x{1F9DD}]"
+)
+_ZWJ, _FE0F, _MODIFIER = r"\x{200D}", r"\x{FE0F}", r"[\x{1F3FB}-\x{1F3FF}]"
+# Lucene's emoji rule (UTS #51's emoji_sequence): elements `ZWJ* Pictographic S* FE0F?`,
+# `(ZWJ* ModifierBase S*)? Modifier S*`, each joined to the next by a ZWJ, where S (ExtFmtZwjSansPresSel) is
+# Extend, Format and ZWJ but the presentation selectors; `[#*] S* FE0F? 20E3 S*` (a keycap on a digit is
+# the same text as the word rule's number); two regional indicators, each with Extend, Format and ZWJ.
+# JFlex takes the longest match, RE2 the first: each joined element is an item that ends with its ZWJ, the
+# last element (its S run taking trailing ZWJs) closes the run, so the first match found is the longest.
+_S = r"(?:[^\P{M}\x{FE0E}\x{FE0F}]|[^\P{Cf}\x{200B}]|[\x{FF9E}\x{FF9F}])*"
+_WITH_MODIFIER = rf"(?:{_ZWJ}*{_MODIFIER_BASE}{_S}{_MODIFIER}|{_MODIFIER}){_S}"
+_ELEMENT = rf"(?:{_WITH_MODIFIER}|{_ZWJ}*{_PICTOGRAPHIC}{_S}{_FE0F}?)"
+_EMOJI = (rf"(?:(?:{_ELEMENT}{_ZWJ})+{_ELEMENT}|{_WITH_MODIFIER}"
+          rf"|(?:{_ZWJ}+{_PICTOGRAPHIC}|{_NOT_LETTER}){_S}{_FE0F}?"
+          rf"|[#*]{_S}{_FE0F}?\x{{20E3}}{_S}"
+          rf"|[\x{{1F1E6}}-\x{{1F1FF}}]{_EXTEND}[\x{{1F1E6}}-\x{{1F1FF}}]{_EXTEND})")
 
-# The word rule (WB5-WB13b): runs of letters and digits joined by the Mid* and ExtendNumLet classes.
+# The word rule (WB5-WB13b): runs of letters and digits joined by the Mid* and ExtendNumLet classes. A Hebrew
+# letter with a quote after it (WB7a-c) is tried before the letter alone, which would leave the quote out.
 _WORD_CORE = (
     f"(?:{_KATAKANA}(?:(?:{_EXTEND_NUM_LET})*{_KATAKANA})*"
     f"|(?:{_HEBREW_LETTER}(?:{_SINGLE_QUOTE}|{_DOUBLE_QUOTE}{_HEBREW_LETTER})"
     f"|{_NUMERIC}(?:(?:(?:{_EXTEND_NUM_LET})*|{_MID_NUMERIC}){_NUMERIC})*"
-    f"|{_AHLETTER}(?:(?:(?:{_EXTEND_NUM_LET})*|{_MID_LETTER}){_AHLETTER})*)+)"
+    f"|{_AHLETTER}(?:(?:{_EXTEND_NUM_LET})*{_HEBREW_LETTER}(?:{_SINGLE_QUOTE}|{_DOUBLE_QUOTE}{_HEBREW_LETTER})"
+    f"|(?:(?:{_EXTEND_NUM_LET})*|{_MID_LETTER}){_AHLETTER})*)+)"
 )
 _WORD = f"(?:{_EXTEND_NUM_LET})*{_WORD_CORE}(?:(?:{_EXTEND_NUM_LET})+{_WORD_CORE})*(?:{_EXTEND_NUM_LET})*"
 
 # for the url_or_email analyzer's tokens after a host name (engine/fulltext/url_email.py)
-WORD_CORE, EXTEND_NUM_LET, EMOJI_ELEMENT, EXTEND_NO_ZWJ = _WORD_CORE, _EXTEND_NUM_LET, _EMOJI_ELEMENT, _EXTEND_NO_ZWJ
+WORD_CORE, EXTEND_NUM_LET, EMOJI = _WORD_CORE, _EXTEND_NUM_LET, _EMOJI
 
 TOKEN_PATTERN = "|".join([
     _EMOJI,

@@ -69,6 +69,21 @@ class Analyzer:
         """The terms of `text` with their positions (a stop word dropped leaves a gap)."""
         return [(term, position) for position, term in enumerate(_terms(self, text)) if term is not None]
 
+    def prepare(self, texts: list[str]) -> None:
+        """Cut `texts` in one SQL statement ahead of `analyze`: the tokenizers' patterns are compiled once per
+        statement (about 0.1 s for url_or_email's, 0.03 s for classic's), so a query string's texts are
+        analyzed together. The default tokenizer's texts are cut in Python and need nothing."""
+        missing = [text for text in dict.fromkeys(texts) if (self, text) not in _prepared]
+        if self.tokenizer == STANDARD or len(missing) < 2:
+            return
+        tokens = f"ft_tokens_{self.tokenizer}(t)"
+        terms = f"ft_filter_{self.filter}({tokens})" if self.filter else tokens
+        found = _run(f"SELECT list(x ORDER BY n) FROM (SELECT n, {terms} AS x"
+                     " FROM unnest(?::VARCHAR[]) WITH ORDINALITY AS u(t, n))", missing)
+        if len(_prepared) > 4096:
+            _prepared.clear()
+        _prepared.update({(self, text): tuple(found_terms) for text, found_terms in zip(missing, found, strict=True)})
+
     def normalize(self, text: str) -> str:
         """Lucene's `Analyzer.normalize` for wildcard, fuzzy, regexp and range terms: no tokenizing."""
         if self.width:
@@ -76,8 +91,14 @@ class Analyzer:
         return text.lower() if self.lower_case else text
 
 
+_prepared: dict[tuple[Analyzer, str], tuple[str | None, ...]] = {}
+"""Terms `Analyzer.prepare` cut ahead of `_terms`."""
+
+
 @functools.lru_cache(maxsize=4096)
 def _terms(analyzer_: Analyzer, text: str) -> tuple[str | None, ...]:
+    if (analyzer_, text) in _prepared:
+        return _prepared[analyzer_, text]
     if analyzer_.tokenizer == STANDARD:
         terms: list[str | None] = list(standard_terms(text))
         if analyzer_.filter is not None and terms:

@@ -15,7 +15,7 @@ from engine import types as t
 from engine.errors import CypherArgumentError, ProcedureError, UnsupportedFeature
 from engine.fulltext import falkordb
 from engine.fulltext.analyzers import ANALYZERS, for_index
-from engine.fulltext.query import parse_query
+from engine.fulltext.query import analyzed_texts, parse_query
 from engine.fulltext.rewrite import rewrite
 from engine.fulltext.scoring import ScoreCompiler
 from engine.procedures import Procedure, ProcedureField
@@ -94,6 +94,7 @@ def _query_rows(entity: str, procedure: str, output: str, find: IndexFinder = _n
         skip = _count_option(options, "skip", procedure)
         if translate is not None:
             text = translate(text, span)
+        ANALYZERS[analyzer].prepare(analyzed_texts(text, index.properties, procedure))
         query = rewrite(parse_query(text, index.properties, ANALYZERS[analyzer], procedure))
         scores = ScoreCompiler(index.id, queries.parameters).compile(query)
         queries.reads_fulltext = True

@@ -565,3 +565,28 @@ def parse_query(text: str, fields: Sequence[str], analyzer: QueryAnalyzer,
                 procedure: str = "db.index.fulltext.queryNodes") -> Query | None:
     """The query tree of `text` over the index properties `fields` (None: nothing can match)."""
     return _Parser(text, fields, analyzer, procedure).parse()
+
+
+class _Recorder:
+    """A QueryAnalyzer that only notes the texts the parser analyzes (which the lexer alone decides)."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def analyze(self, text: str) -> Sequence[tuple[str, int]]:
+        self.texts.append(text)
+        return [(text, 0)]
+
+    def normalize(self, text: str) -> str:
+        return text
+
+
+def analyzed_texts(text: str, fields: Sequence[str], procedure: str = "db.index.fulltext.queryNodes") -> list[str]:
+    """The texts `parse_query` will analyze, so that an analyzer can cut them all at once (none when the query
+    does not parse; the real parse then fails the same way)."""
+    recorder = _Recorder()
+    try:
+        _Parser(text, fields, recorder, procedure).parse()
+    except QueryParseError:
+        return []
+    return recorder.texts

@@ -121,9 +121,7 @@ _ROOTED_DOMAIN = rf"{_LABEL}(?:\.{_LABEL})*{_TLD_NO_DOT}\."
 # a host name. Anything else may, the end of the text too (but not after the root `.`).
 _OTHER_CHAR = r"[^-\p{L}\p{M}\p{Nd}\p{Nl}\p{Pc}]"
 _EXTEND, _ENL = analyzer.EXTEND, analyzer.EXTEND_NUM_LET
-_EMOJI_AFTER = (rf"(?:{analyzer.EMOJI_ELEMENT}(?:\x{{200D}}{analyzer.EMOJI_ELEMENT})*"
-                rf"|[#*]{analyzer.EXTEND_NO_ZWJ}\x{{FE0F}}?\x{{20E3}}{analyzer.EXTEND_NO_ZWJ}"
-                rf"|[\x{{1F1E6}}-\x{{1F1FF}}]{analyzer.EXTEND_NO_ZWJ}[\x{{1F1E6}}-\x{{1F1FF}}]{analyzer.EXTEND_NO_ZWJ})")
+_EMOJI_AFTER = analyzer.EMOJI
 # the token that starts at the character after a host name, when one does
 # a word starting with U+202F (ExtendNumLet outside JFlex's \w)
 _ENL = analyzer.EXTEND_NUM_LET
@@ -145,10 +143,10 @@ PATTERN = "|".join([
 # after a domain, a quoted atom after a `.`).
 _HEAD = r"^(\[[^\]]*\]|[-.A-Za-z0-9]*)"
 _ODD_HOST = r"\[.*|.*(?:-|[A-Za-z]\.[0-9]|[0-9]\.[A-Za-z]|\.$).*"
-_ONE_CHAR_TOKEN = analyzer.EMOJI_ELEMENT
+_ONE_CHAR_TOKEN = analyzer.EMOJI
 # what a token after a host name starts with: an address (quoted, or an atom after a bracketed host), an emoji
-_NEXT_START = r"^[\"!#$%&'*+,./=?^`{|}~\[\x{202F}\x{1F1E6}-\x{1F1FF}]|^" + analyzer.EMOJI_ELEMENT
-_FORMAT = r"(?:[^\P{Cf}\x{200B}]|[\x{1F3FB}-\x{1F3FF}\x{202F}])"
+_NEXT_START = r"^[\"!#$%&'*+,./=?^`{|}~\[\x{202F}\x{1F1E6}-\x{1F1FF}]|^" + analyzer.EMOJI
+_FORMAT = r"(?:[^\P{Cf}\x{200B}]|[\x{202F}])"
 _TLD_LIST = "[" + ", ".join(sql_string(tld) for tld in TLDS) + "]"
 
 

@@ -33,23 +33,25 @@ def code_points_in_context() -> list[str]:
             for c in map(chr, points) if c not in "\n\r\x85\u2028\u2029"]
 
 
-def lucene_terms(tmp: Path, texts: list[str]) -> list[list[tuple[int, str]]]:
+def lucene_terms(tmp: Path, texts: list[str], analyzer: str = "classic") -> list[list[tuple[int, str]]]:
+    """Each text's terms as Lucene's analyzer (its Neo4j name) makes them, with position increments."""
     (tmp / "texts.txt").write_text("".join(f"{t}\n" for t in texts), encoding="utf-8")
     source = Path(__file__).with_name("LuceneOracle.java")
-    run = subprocess.run(["java", "-cp", CLASSPATH, str(source), "--terms", "classic", str(tmp / "texts.txt")],
+    run = subprocess.run(["java", "-cp", CLASSPATH, str(source), "--terms", analyzer, str(tmp / "texts.txt")],
                          capture_output=True, check=True)
     lines = run.stdout.decode("utf-8").split("\n")[:len(texts)]
     return [[(int(i), term) for i, term in (t.split("\x02", 1) for t in line.split("\x01"))] if line else []
             for line in lines]
 
 
-def engine_terms(texts: list[str]) -> list[list[tuple[int, str]]]:
-    """The analyzer's SQL over all texts at once, as an index is written: a NULL (a stop word, a token
-    over 255 characters) is a position without a term."""
+def engine_terms(texts: list[str],
+                 terms_sql: str = "ft_filter_stop(ft_tokens_classic(t))") -> list[list[tuple[int, str]]]:
+    """The analyzer's SQL (`terms_sql` over `t`) over all texts at once, as an index is written: a NULL (a stop
+    word, a token over 255 characters) is a position without a term."""
     connection = duckdb.connect(":memory:")
     for signature, body in MACROS:
         connection.execute(f"CREATE MACRO {signature} AS {body}")
-    rows = connection.execute("SELECT ft_filter_stop(ft_tokens_classic(t))"
+    rows = connection.execute(f"SELECT {terms_sql}"
                               " FROM unnest($texts) WITH ORDINALITY AS u(t, n) ORDER BY n", {"texts": texts}).fetchall()
     found = []
     for (terms,) in rows:

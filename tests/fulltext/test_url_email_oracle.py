@@ -6,8 +6,7 @@ file) and by the analyzer's SQL, the one the index and the query parser run.
 
 The pieces use only TLDs that Lucene 8.7's list and Lucene 9's (the engine's, Neo4j 5's) both hold, and words
 that are a TLD in neither. They leave out what docs/fulltext.md lists as different: a bracketed host right
-after another host with no space between, and `[::]` right before a hyphenated host; and a zero-width
-joiner beside an emoji (the standard analyzer's difference, docs/fulltext.md).
+after another host with no space between, and `[::]` right before a hyphenated host.
 """
 
 from __future__ import annotations
@@ -32,7 +31,8 @@ WORDS = ["foo", "xx", "qq", "abcx", "foox", "my-site", "a1", "1b", "x-y", "zork"
          "mailto", "http", "example", "Example.COM", "first.last", "Straße", "日本語", "Café", "O'Reilly", "don't",
          "x86_64", "v1.2.3", "a-b-c", "x.y.z", "sub.domain", "ex-ample.org", "mail.google.com", "ü", "ア", "ﾃ", "日"]
 PIECES = [*".-/:?#@!\" ,;'_[]%~&=+*()<>\n\t",
-    "\u00ad", "\u202f", "·", "😀", "👍🏽", "\u0301", "‿", "…", "»", "—", "\u3000", "\u00a0", "1", "80", "8080", "255",
+    "\u00ad", "\u202f", "·", "😀", "👍🏽", "\u200d", "\ufe0e", "\U0001F3FB", "\u0301", "‿", "…", "»", "—", "\u3000",
+    "\u00a0", "1", "80", "8080", "255",
     "192", "0", "::", "mailto:", "http://", "https://", "ftp://", "file://", "HTTP://", "..", "1.2.3.4", "[::1] ",
     "[2001:db8::1] ", "%20", "%41", "%zz", "#\u20e3", '"a b"', '"x\\"y"', "x@y.com", "a.b+c@d.co.uk", "user:pw@",
     "?q=1&r=2", "#frag", ":443", "/p/a/t/h", "/index.html", "ipv6:", "192.168.0.1", "10.0.0.256", "127.0.0.1:8080",
@@ -95,3 +95,15 @@ def test_query_terms_are_the_index_terms() -> None:
         ("mail", 0), ("john.smith@example.com", 1), ("see", 2), ("https://neo4j.com/a?b=1#c.", 3), ("end", 5)]
     assert [term for term, _ in analyzers.ANALYZERS["email"].analyze("my-site.org-x foo.com. mailto:a@b.io")] == [
         "my", "site.org", "x", "foo.com.", "mailto", "a@b.io"]  # the root `.` mid-text is kept
+
+
+def test_texts_prepared_together_have_the_terms_cut_one_by_one() -> None:
+    """A query string's texts are cut in one statement (`Analyzer.prepare`), each still to its own terms."""
+    texts = ["see foo.com", "mail a@b.io now", "the U.S.A.'s", "O'Reilly's", "x@y.com graph", "foo.com"]
+    for name in ("url", "classic", "english"):
+        analyzer = analyzers.ANALYZERS[name]
+        alone = [analyzer.analyze(text) for text in texts]
+        analyzers._terms.cache_clear()
+        analyzer.prepare(texts)
+        assert [analyzer.analyze(text) for text in texts] == alone
+    assert analyzers.ANALYZERS["url"].analyze(texts[1]) == [("mail", 0), ("a@b.io", 1), ("now", 2)]
