@@ -25,6 +25,11 @@ from engine.sharing.address import socket_path
 HANDOVER_WAIT = 5.0
 """Seconds a connection tries to reach the file's holder, or to become it, before it gives up with the
 DatabaseLocked error of a process that holds the file without serving it (another program, say)."""
+TAKEOVER_WAIT = 30.0
+"""The same after a holder this connection was attached to went: the process holding the file now is almost
+surely one of its other clients taking over, which serves once it has opened the file, and on a loaded
+machine that opening (the write-ahead log replayed, the runtime's macros made) can take longer than
+HANDOVER_WAIT (a reliability run at load average 15 saw it)."""
 FIRST_PAUSE, LONGEST_PAUSE = 0.002, 0.05
 
 
@@ -55,9 +60,9 @@ class SharedConnection:
         self._procedures: list[tuple[str, list[Mapping[str, Any]]]] = []
         self._attach()
 
-    def _attach(self) -> None:
-        """Reach the holder, or become it; DatabaseLocked after HANDOVER_WAIT when neither can be done."""
-        deadline, pause = time.monotonic() + HANDOVER_WAIT, FIRST_PAUSE
+    def _attach(self, wait: float = HANDOVER_WAIT) -> None:
+        """Reach the holder, or become it; DatabaseLocked after `wait` seconds when neither can be done."""
+        deadline, pause = time.monotonic() + wait, FIRST_PAUSE
         while True:
             try:
                 self._dial()
@@ -103,7 +108,7 @@ class SharedConnection:
             if self._local is not None:
                 return getattr(self._local, operation)(*args, **kwargs)
             if self._channel is None:  # an earlier call lost the holder and could not reach or become the next
-                self._attach()         # one (its error was that call's): try again, or raise why not
+                self._attach(TAKEOVER_WAIT)  # one (its error was that call's): try again, or raise why not
                 continue
             if _closed(self._channel):  # the holder went between calls: nothing of this call ran yet
                 self._lost()
@@ -124,7 +129,7 @@ class SharedConnection:
         if self._channel is not None:
             self._channel.close()
             self._channel = None
-        self._attach()
+        self._attach(TAKEOVER_WAIT)
 
     def execute(self, statement: str, params: Mapping[str, Any] | None = None, *, read_only: bool = False,
                 timeout: float | None = None, graph: str | None = None, window: Window | None = None) -> Any:
