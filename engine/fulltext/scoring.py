@@ -253,8 +253,10 @@ class ScoreCompiler:
         where = "".join(f" AND id NOT IN (SELECT id FROM {sql})" for sql in excluded)
         required = "(sum(score::DOUBLE) FILTER (WHERE must = 1))::FLOAT"
         optional = "(sum(score::DOUBLE) FILTER (WHERE must = 0))::FLOAT"
-        return (f"(SELECT id, coalesce(({required}::DOUBLE + {optional}::DOUBLE)::FLOAT, {required}, {optional})"
-                f" AS score FROM ({parts}) WHERE true{where} GROUP BY id HAVING {having})")
+        # with clauses of one kind only, that is their sum (the other is null): one aggregate, not three
+        score = (f"coalesce(({required}::DOUBLE + {optional}::DOUBLE)::FLOAT, {required}, {optional})"
+                 if 0 < musts < len(scoring) else "sum(score::DOUBLE)::FLOAT")
+        return (f"(SELECT id, {score} AS score FROM ({parts}) WHERE true{where} GROUP BY id HAVING {having})")
 
 
 _NOTHING = "(SELECT NULL::BIGINT AS id, NULL::FLOAT AS score WHERE false)"

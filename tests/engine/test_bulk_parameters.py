@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.errors import CypherError
+from engine.sqlgen import arrow_rows
 
 plain = st.one_of(st.none(), st.booleans(), st.integers(min_value=-(2**63), max_value=2**63 - 1),
                   st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=4))
@@ -25,11 +26,33 @@ def exact(value):
     return (type(value).__name__, value)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def short_lists_take_the_arrow_route():
+    """The Arrow route serves lists of `arrow_rows.SHORTEST` rows or more (load batches); these tests give
+    it a few rows at a time, as many examples as hypothesis makes."""
+    shortest, arrow_rows.SHORTEST = arrow_rows.SHORTEST, 1
+    yield
+    arrow_rows.SHORTEST = shortest
+
+
 @pytest.fixture(scope="module")
 def db():
     connection = engine.connect(":memory:")
     yield connection
     connection.close()
+
+
+def test_a_short_list_binds_as_json_and_a_long_one_as_arrow(db):
+    arrow_rows.SHORTEST = 2_000
+    try:
+        for count, route in ((3, "JSON"), (2_000, "query_table")):
+            rows = [{"a": i, "b": f"x{i}"} for i in range(count)]
+            _, trace = db.explain("UNWIND $rows AS r RETURN sum(r.a) AS s", {"rows": rows})
+            assert route in str(trace)
+            assert db.execute("UNWIND $rows AS r RETURN sum(r.a) AS s", {"rows": rows}).fetchall() == [
+                (sum(range(count)),)]
+    finally:
+        arrow_rows.SHORTEST = 1
 
 
 def column_rows(a, b, c):

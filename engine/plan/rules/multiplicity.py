@@ -7,8 +7,8 @@ walks a query's clauses backwards with two facts per point: whether anything aft
 bag result, count(*), sum, collect, SKIP and LIMIT do; DISTINCT, min, max and DISTINCT aggregates do not),
 and which variables the clauses from there on read. A MATCH whose rows nothing counts may take its input as
 the distinct rows of the variables still read (`QueryCompiler.distinct_input`), and so may a DISTINCT (or
-min/max) projection: `MATCH (a)-[*..3]->(b) RETURN DISTINCT properties(b)` builds one map per distinct b, not
-one per path.
+min/max) projection that computes something per row: `MATCH (a)-[*..3]->(b) RETURN DISTINCT properties(b)`
+builds one map per distinct b, not one per path (`computes`).
 
 The rules are a table over clause kinds, as in order_demand.py; anything not listed counts its input rows.
 """
@@ -38,10 +38,22 @@ def reads_after(clauses: Sequence[b.BoundClause], *, counted: bool = True) -> di
         read |= variables_read(clause)
         input_is_counted = input_counted(clause, counted)
         if (isinstance(clause, b.BMatch) and not counted) or (
-                isinstance(clause, b.BProjection) and not input_is_counted):
+                isinstance(clause, b.BProjection) and not input_is_counted and computes(clause)):
             result[id(clause)] = frozenset(read)
         counted = input_is_counted
     return result
+
+
+def computes(projection: b.BProjection) -> bool:
+    """Whether a projection computes something per row beyond reading the row's columns: only then do the
+    distinct rows of its variables save work. `RETURN DISTINCT o.name, f.text` reads stored columns, and
+    grouping by o and f first only adds an aggregation (nearby at agent-100k: 1.28x the CPU time without
+    it); `RETURN DISTINCT properties(b)` builds a map per row."""
+    def column(expression: b.BoundExpression) -> bool:
+        if isinstance(expression, b.BProperty):
+            return isinstance(expression.subject, b.BVariable)
+        return isinstance(expression, b.BVariable | b.BLiteral | b.BParameter)
+    return not all(column(item.expression) for item in projection.items)
 
 
 def input_counted(clause: b.BoundClause, output_counted: bool) -> bool:
