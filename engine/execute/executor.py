@@ -11,7 +11,6 @@ error rolls the whole statement back.
 from __future__ import annotations
 
 import contextlib
-import re
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -43,6 +42,7 @@ from engine.execute.statement_cache import CompiledRead, compiled_read
 from engine.execute.statement_run import Chain, StatementRun
 from engine.execute.subqueries import ReadClause, run_call_subquery
 from engine.execute.transaction import ExplicitTransaction
+from engine.execute.write_support import volatile
 from engine.execute.writes import Writer
 from engine.limits import StatementTimer
 from engine.plan.build import plan_single_query
@@ -511,18 +511,6 @@ def split_window(result: Result, raw: list[tuple[Any, ...]], window: Window | No
     result.ties = [row[-1] for row in raw]
     result.more = len(raw) > window.size
     return [row[:-1] for row in raw[:window.size]]
-
-
-VOLATILE_SQL = re.compile(r"\b(?:now|random|uuid|gen_random_uuid|current_timestamp|get_current_timestamp|"
-                          r"get_current_time|current_date|current_time|today|setseed)\b", re.IGNORECASE)
-"""DuckDB's functions whose value changes from one run to the next: the clock (Cypher's `datetime()`,
-`timestamp()`, ... read `now()`), `rand()`, `randomUUID()` and the APOC functions made of them."""
-
-
-def volatile(sql: str) -> bool:
-    """Whether a SELECT may give other rows when run again on the same data (it reads the clock or draws at
-    random). The check reads the SQL the engine wrote, so whatever function compiled to these is caught."""
-    return VOLATILE_SQL.search(sql) is not None
 
 
 def _check_no_sequential_sets(run: StatementRun, writer: Writer, clause: b.BSet, relation: Relation) -> None:

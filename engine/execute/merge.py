@@ -20,7 +20,7 @@ from engine.semantic import bound as b
 from engine.sqlgen.dynamic_labels import label_list_sql
 from engine.sqlgen.expressions import ExpressionCompiler
 from engine.sqlgen.keys import group_key_parts
-from engine.sqlgen.relation import SEED_ROW, Relation
+from engine.sqlgen.relation import SEED_ROW, NodeScan, Relation
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import let
 
@@ -35,8 +35,8 @@ class MergeWriter(WriterBase):
         table = relation if relation.sql == SEED_ROW else self.stored_rows(relation)  # the seed row is a constant
         self._check_merge_sets(clause, table)
         queries, compiler, alias, parameters = self.compiler(table)
-        match_sql, _ = queries.pattern_rows([path], table, compiler, alias)
-        in_place = self._set_in_place(clause, table, match_sql, parameters.values)
+        match_sql, scan = queries.pattern_rows([path], table, compiler, alias)
+        in_place = self._set_in_place(clause, table, match_sql, parameters.values, scan)
         if in_place is not None:
             return in_place
         matched = self.run.materialize(f"({match_sql})", [], parameters.values)
@@ -110,12 +110,13 @@ class MergeWriter(WriterBase):
             return None
         return self._create_one(clause, table, variables)
 
-    def _set_in_place(self, clause: b.BMerge, table: Relation, match_sql: str,
-                      values: list[Any]) -> WriteResult | None:
+    def _set_in_place(self, clause: b.BMerge, table: Relation, match_sql: str, values: list[Any],
+                      scan: NodeScan | None) -> WriteResult | None:
         """`MERGE (x ...) ON MATCH SET x.key = value` as the statement's last clause, from its seed row (ADR-0095):
         the SET's UPDATE reads the pattern's match SELECT itself, and the count of properties it sets is the
         count of matches, as each match gains the value (a literal or parameter that is not null, on a key the
-        pattern does not match on), so no table of the matches is stored. Nothing matched: the pattern is
+        pattern does not match on), so no table of the matches is stored; where the matches are a `scan` of
+        `nodes`, the UPDATE filters the table by its condition (ADR-0104). Nothing matched: the pattern is
         created as `_one_row` does. None where this does not apply (rows read after the MERGE, another SET)."""
         path = clause.path
         if self.rows_read_after or table.sql != SEED_ROW or path.relationships or len(clause.on_match) != 1:
@@ -131,7 +132,7 @@ class MergeWriter(WriterBase):
         new_variables = _new_variables(nothing, [])
         rows = Relation(f"(SELECT {column_list('m', [v.column for v in new_variables])}false AS __created,"
                         f" m.__k AS __ord FROM ({match_sql}) AS m)", new_variables, values=tuple(values),
-                        unique=frozenset({id(node.variable)}))
+                        unique=frozenset({id(node.variable)}), scan=scan)
         counters = Counter(self.set_items(clause.on_match, rows).counters)
         rest = replace(clause, on_match=[])
         if not counters["properties_set"]:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from engine.execute.statement_run import Chain
 from engine.plan.plan import Step
 from engine.semantic import bound as b
+from engine.semantic.scope import Variable
 from engine.sqlgen.relation import Relation
 from engine.storage.schema import Catalog
 from engine.types import ANY, Kind, widened_column_type
@@ -46,5 +47,27 @@ def rows_in_place(catalog: Catalog, steps: Sequence[Step], relation: Relation, p
     if item.value.type.kind is not Kind.NULL and (
             current is None or (widened_column_type(current, [item.value.type]) or ANY) != current):
         return None
+    local = all(_row_local(expression, node) for expression in (
+        match.paths[0].nodes[0].properties, match.paths[0].nodes[0].where, match.where, item.value))
     return Relation(relation.sql, relation.variables, relation.carried, values=tuple(pending.parameters.values),
-                    unique=frozenset({id(node)}))
+                    unique=frozenset({id(node)}), scan=relation.scan if local else None)
+
+
+ROW_FORMS = (b.BOperator, b.BIsNull, b.BIsType, b.BFunction, b.BCase, b.BList, b.BMap, b.BIndex, b.BSlice)
+"""Expressions that read nothing but their operands: over literals, parameters and one row's properties and
+labels they read that row alone (a plugin's function, named with a namespace, may read the graph)."""
+
+
+def _row_local(expression: b.BoundExpression | None, node: Variable) -> bool:
+    """Whether `expression` reads nothing but literals, parameters and the properties and labels of `node`'s
+    own row, so an UPDATE of that row may compute it off the row (`Relation.scan`, ADR-0104): no subquery,
+    no aggregate, no other variable, and `node` only as the subject of a property or label read."""
+    if expression is None or isinstance(expression, b.BLiteral | b.BParameter):
+        return True
+    if isinstance(expression, b.BProperty | b.BHasLabels | b.BHasDynamicLabels) and isinstance(
+            expression.subject, b.BVariable):
+        return expression.subject.variable is node and all(
+            _row_local(child, node) for child in b.children(expression) if child is not expression.subject)
+    if not isinstance(expression, ROW_FORMS) or (isinstance(expression, b.BFunction) and "." in expression.name):
+        return False
+    return all(_row_local(child, node) for child in b.children(expression))

@@ -14,8 +14,10 @@ from engine.execute import end_labels
 from engine.execute.write_support import (
     WriterBase,
     WriteResult,
+    known_present,
     may_hold_element,
     stored_value,
+    volatile,
 )
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
@@ -113,6 +115,29 @@ class SetWriter(WriterBase):
         (updated,) = self.run.fetchone(
             f"UPDATE {table} SET {column} = {checked} FROM {rows_sql} AS s WHERE {table}.id = s.id"
             f" AND (s.v IS NOT NULL OR {table}.{column} IS NOT NULL)", values)
+        return updated
+
+    def _update_in_place(self, entity: str, item: b.BoundSetItem, relation: Relation, column: str,
+                         column_type: CypherType) -> int | None:
+        """`_update_one_target` where `relation` is a scan of `nodes` whose node the item writes (`Relation.scan`):
+        the UPDATE filters the table by the scan's condition and computes the value off the row it writes, as
+        DML written by hand would, rather than joining the scan's SELECT (ADR-0104). The rows it reports
+        updating are the count, as there. None where it does not apply: no scan of the item's target, a
+        value of no type (null) or one that reads the clock or chance (computed twice here) or another row."""
+        scan = relation.scan
+        assert item.value is not None
+        if (scan is None or entity != "node" or _target_id(item) != id(scan.variable)
+                or item.value.type.kind is Kind.NULL):
+            return None
+        compiler, parameters = self.scan_compiler(relation, scan)
+        value = stored_value(compiler.compile(item.value), item.value.type, column_type, check=False)
+        if compiler.context.joins or volatile(value):
+            return None
+        changes = "" if known_present(item.value) else \
+            f" AND ({value} IS NOT NULL OR {scan.alias}.{column} IS NOT NULL)"  # gains or loses a value
+        (updated,) = self.run.fetchone(
+            f"UPDATE nodes AS {scan.alias} SET {column} = {stored_value(value, column_type, column_type)}"
+            f" WHERE {scan.condition}{changes}", parameters.values)
         return updated
 
     def _properties_set(self, rows: Relation, table: str, columns: list[str], names: list[str]) -> int:
@@ -416,6 +441,13 @@ class SetWriter(WriterBase):
                 self._check_targets(item, rows_sql, values)
             return counters
         column_type = self.store.catalog.column_type(entity, item.key)
+        once = self._at_most_one_row(relation) or _target_id(item) in relation.unique  # each target once
+        unindexed = once and not self.run.changes.records(entity, keys=[item.key])
+        updated = self._update_in_place(entity, item, relation, column, column_type or t.ANY) \
+            if unindexed and not skip_null else None
+        if updated is not None:
+            self.run.changes.wrote(entity, keys=[item.key])
+            return Counter({"properties_set": updated})
         for target_entity, rows_sql, values in self.targets(item, relation, item.value, {entity: column_type}):
             if target_entity != entity or self._known_rows(relation) == 0:  # no row: nothing to write
                 continue
@@ -424,8 +456,7 @@ class SetWriter(WriterBase):
             table = "nodes" if entity == "node" else "rels"
             # `s.v` is already in the column's representation (converted by `_targets`).
             checked = stored_value("s.v", column_type or t.ANY, column_type or t.ANY)
-            once = self._at_most_one_row(relation) or _target_id(item) in relation.unique  # each target once
-            if once and not self.run.changes.records(entity, keys=[item.key]):
+            if unindexed:
                 counters["properties_set"] += self._update_one_target(rows_sql, table, column, checked, values)
                 self.run.changes.wrote(entity, keys=[item.key])
                 continue

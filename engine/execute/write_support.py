@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -12,7 +13,7 @@ from engine.semantic import bound as b
 from engine.sqlgen.context import Parameters
 from engine.sqlgen.expressions import ExpressionCompiler, to_variant
 from engine.sqlgen.generator import QueryCompiler
-from engine.sqlgen.relation import Relation
+from engine.sqlgen.relation import NodeScan, Relation
 from engine.sqlgen.runtime import error_sql
 from engine.syntax import ast
 from engine.types import CypherType, Kind, is_variant
@@ -73,12 +74,23 @@ class WriterBase:
         not given, holding first the values `relation` binds; several compilers share one for SQL statements
         they write together)."""
         parameters = parameters if parameters is not None else Parameters(list(relation.values))
-        queries = QueryCompiler(self.store.catalog, parameters)
-        queries.aliases = self.run.aliases
-        queries.tombstones = self.run.deleted_any
+        queries = self._queries(parameters)
         alias = queries.alias()
         context = queries.context_for(relation, alias)
         return queries, ExpressionCompiler(context, queries), alias, parameters
+
+    def scan_compiler(self, relation: Relation, scan: NodeScan) -> tuple[ExpressionCompiler, Parameters]:
+        """A compiler of expressions over the row of `relation`'s scan itself (`Relation.scan`), binding values
+        after those `relation` binds."""
+        parameters = Parameters(list(relation.values))
+        queries = self._queries(parameters)
+        return ExpressionCompiler(queries.scan_context(scan), queries), parameters
+
+    def _queries(self, parameters: Parameters) -> QueryCompiler:
+        queries = QueryCompiler(self.store.catalog, parameters)
+        queries.aliases = self.run.aliases
+        queries.tombstones = self.run.deleted_any
+        return queries
 
 
     def stored_rows(self, relation: Relation) -> Relation:
@@ -128,3 +140,13 @@ def column_list(alias: str, columns: list[str]) -> str:
     return "".join(f"{alias}.{column}, " for column in columns)
 
 
+VOLATILE_SQL = re.compile(r"\b(?:now|random|uuid|gen_random_uuid|current_timestamp|get_current_timestamp|"
+                          r"get_current_time|current_date|current_time|today|setseed)\b", re.IGNORECASE)
+"""DuckDB's functions whose value changes from one run to the next: the clock (Cypher's `datetime()`,
+`timestamp()`, ... read `now()`), `rand()`, `randomUUID()` and the APOC functions made of them."""
+
+
+def volatile(sql: str) -> bool:
+    """Whether a SELECT may give other rows when run again on the same data (it reads the clock or draws at
+    random). The check reads the SQL the engine wrote, so whatever function compiled to these is caught."""
+    return VOLATILE_SQL.search(sql) is not None

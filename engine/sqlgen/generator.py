@@ -33,7 +33,7 @@ from engine.sqlgen.order import UNORDERED, OrderKey, ascending_order, composite_
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
 from engine.sqlgen.procedure_arguments import compiled_rows
 from engine.sqlgen.projection import ProjectionCompiler
-from engine.sqlgen.relation import Carried, Relation
+from engine.sqlgen.relation import SEED_ROW, Carried, NodeScan, Relation
 from engine.sqlgen.sql import Term, select_list
 from engine.sqlgen.walks import LevelSource, LevelWalk
 from engine.storage.schema import Catalog
@@ -264,7 +264,7 @@ class QueryCompiler:
         SELECT per combination of the variable-length relationships' lengths (`chain_lengths`), the first
         with the `first` alias, context and compiler."""
         alias, context, compiler = first
-        selects, carried = [], []
+        selects, carried, scan = [], [], None
         for number, chains in enumerate(chain_lengths(clause.paths)):
             if number:  # each length's SELECT has its own aliases and joins
                 alias = self.alias()
@@ -277,8 +277,28 @@ class QueryCompiler:
             order = self.row_order(outer, relation, alias, pattern.order_keys)
             selects.append(f"SELECT {select_list(columns + carry_items)}{order} AS __ord"
                            f" FROM {relation.sql} AS {alias}{from_items}{context.join_text()} WHERE {condition}")
+            scan = None if number else self._node_scan(clause.paths, relation, pattern, context, condition)
         return Relation(f"({' UNION ALL '.join(selects)})", relation.variables + new_variables,
-                        relation.carried + carried)
+                        relation.carried + carried, scan=scan)
+
+    @staticmethod
+    def _node_scan(paths: list[b.BoundPath], relation: Relation, pattern: PatternSql, context: SelectContext,
+                   condition: str) -> NodeScan | None:
+        """A pattern's matches as rows of `nodes` satisfying `condition` (`Relation.scan`): one node pattern,
+        from the seed row (so the condition reads no input column), with no join and no selection."""
+        if relation.sql != SEED_ROW or pattern.scan is None or pattern.selection is not None or context.joins:
+            return None
+        return NodeScan(paths[0].nodes[0].variable, pattern.scan, condition)
+
+    def scan_context(self, scan: NodeScan) -> SelectContext:
+        """A context over the scanned row itself (`Relation.scan`): the node variable is its id, and the node's
+        properties and labels are its columns, read with no join."""
+        context = SelectContext(self.catalog, self.parameters)
+        context.counter = self.aliases
+        context.tombstones = self.tombstones
+        context.bind_variable(scan.variable, Term(f"{scan.alias}.id"))
+        context.register_entity_alias("node", Term(f"{scan.alias}.id"), scan.alias)
+        return context
 
     def _level_source(self, relation: Relation, alias: str, outer: SelectContext | None) -> LevelSource | None:
         """`relation` as rows a level walk can read before the MATCH's SELECT runs: settled rows (a table) of
@@ -301,10 +321,11 @@ class QueryCompiler:
 
     def pattern_rows(self, paths: list[b.BoundPath], relation: Relation, compiler: ExpressionCompiler,
                      alias: str, where: b.BoundExpression | None = None, *, dense: bool = True,
-                     levels: LevelSource | None = None) -> tuple[str, list[tuple[str, str]]]:
+                     levels: LevelSource | None = None) -> tuple[str, NodeScan | None]:
         """SELECT of every match of `paths` per input row: `__parent` (the row's __ord), the new
         variables' columns and `__k`, an order among one row's matches: dense integers from 1 for writers
-        that number rows with it (MERGE), else a composite key (no sort)."""
+        that number rows with it (MERGE), else a composite key (no sort); and the matches as a scan of
+        `nodes`, where they are one (`Relation.scan`)."""
         pattern, from_items, condition = self._pattern(paths, relation, compiler, where, levels)
         outputs = "".join(f"{sql} AS {column}, " for column, sql in pattern.outputs)
         if dense:
@@ -314,7 +335,7 @@ class QueryCompiler:
         select = (f"SELECT {alias}.__ord AS __parent, {outputs}{order} AS __k"
                   f" FROM {relation.sql} AS {alias}{from_items}{compiler.context.join_text()} WHERE {condition}"
                   f"{pattern.qualify(f'{alias}.__ord')}")
-        return select, pattern.outputs
+        return select, self._node_scan(paths, relation, pattern, compiler.context, condition)
 
     def _filter(self, relation: Relation, where: b.BoundExpression, outer: SelectContext | None) -> Relation:
         """The rows of `relation` that satisfy `where`, in their order."""

@@ -59,6 +59,8 @@ class PatternSql:
     relationships newest first (ADR-0007)."""
     outputs: list[tuple[str, str]] = field(default_factory=list)
     selection: Selection | None = None
+    scan: str | None = None
+    """The alias of the one FROM item where the pattern is a plain scan of `nodes` (one node, no hop)."""
 
     def qualify(self, row_key: str) -> str:
         """` QUALIFY ...` keeping the selected paths, partitioned by `row_key` (the input row) too."""
@@ -197,6 +199,8 @@ class PatternCompiler:
             self.sql.from_items.append(item.sql(own))
             self._where.extend(condition.sql for condition in item.conditions if condition not in own)
         self.sql.conditions = self._where
+        if len(self._items) == 1 and self._items[0].table == "nodes" and not self._items[0].lateral:
+            self.sql.scan = self._items[0].alias
 
     # -- elements ---------------------------------------------------------------------------------
 

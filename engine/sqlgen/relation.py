@@ -26,6 +26,18 @@ class Carried:
         return f"{self.variable.column}__{self.column}"
 
 
+@dataclass(frozen=True)
+class NodeScan:
+    """A relation whose rows are the rows of the `nodes` table, read as `alias`, that satisfy `condition` (SQL
+    over that row's columns and the relation's parameters), one row each, `variable` holding its node: a
+    SELECT of one node pattern from the seed row, with no join (generator.py). A writer of that node may
+    then UPDATE the table by the condition itself rather than join the SELECT (set_items.py, ADR-0104)."""
+
+    variable: Variable
+    alias: str
+    condition: str
+
+
 @dataclass
 class Relation:
     """A FROM-able relation (a table name or a parenthesised SELECT) and the variables it holds, with the
@@ -53,6 +65,9 @@ class Relation:
     statement reading it binds these first (a SET reading the read clauses' SELECT, set_in_place.py)."""
     unique: frozenset[int] = frozenset()
     """Variables (by id) that hold another element on each row: a write to one of them meets each target once."""
+    scan: NodeScan | None = None
+    """What its rows are as a scan of `nodes`, where they are exactly that (set by the SELECT's compiler only,
+    kept only where `sql` is that SELECT)."""
 
     def carried_columns(self, alias: str, variables: list[Variable] | None = None) -> list[str]:
         """The carried columns of `variables` (all by default), read through `alias`."""
