@@ -50,8 +50,10 @@ class NewId:
     per_row: int
     index: int
 
-    def sql(self, rank: str = "__rank") -> str:
-        """The id on the row whose rank (1, 2, ...) the SQL `rank` reads."""
+    def sql(self, rank: str | int = "__rank") -> str:
+        """The id on the row whose rank (1, 2, ...) the SQL `rank` reads, or of the row of rank `rank`."""
+        if isinstance(rank, int):
+            return str(self.base + (rank - 1) * self.per_row + self.index)
         return f"({self.base} + ({rank} - 1) * {self.per_row} + {self.index})"
 
 
