@@ -180,3 +180,51 @@ def test_merge_on_match_set_errors_and_constraints_as_before(db):
         db.execute("MERGE (q:Q {id: $id}) ON MATCH SET q.n = 1", {"id": None})
     assert raised.value.detail == "MergeReadOwnWrites"
     assert db.execute("MATCH (q:Q) RETURN count(q) AS n").fetchall() == [(0,)]
+
+
+def traced(db, statement, params=None):
+    """The SQL statements `statement` runs, as explain traces them (run in a transaction rolled back)."""
+    return [sql for sql, _ in db.explain(statement, params or {})[1]]
+
+
+def test_a_set_of_one_node_updates_the_table_by_the_match_with_its_values_bound(db):
+    (update,) = traced(db, SET_SEEN, {"id": 31337})
+    assert update.startswith("UPDATE nodes AS ") and " FROM " not in update and "31337" not in update
+    (update,) = traced(db, "MERGE (p:P {id: $id}) ON MATCH SET p.n = $n", {"id": 1, "n": 31337})
+    assert update.startswith("UPDATE nodes AS ") and " FROM " not in update and "31337" not in update
+    result = db.execute("MATCH (p:P) WHERE p.id IN [1, 2] AND p:P SET p.seen = p.id * 10 + p.seen")
+    assert result.counters["properties_set"] == 2
+    assert values(db, "seen") == {0: 0, 1: 10, 2: 20, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0}
+
+
+@pytest.mark.parametrize("value", ["COUNT { MATCH (q:P) WHERE q.seen > 0 }", "rand() * 0", "size([(p)--() | 1])"])
+def test_a_set_whose_value_reads_other_rows_or_chance_still_joins_the_match(db, value):
+    statement = f"MATCH (p:P {{id: 1}}) SET p.seen = toInteger({value})"
+    (update,) = [sql for sql in traced(db, statement) if sql.startswith("UPDATE")]
+    assert " FROM " in update
+    assert db.execute(statement).counters["properties_set"] == 1
+    assert values(db, "seen")[1] == 0
+
+
+def test_a_set_of_a_key_an_index_follows_goes_through_the_table_of_targets(db):
+    db.execute("CREATE FULLTEXT INDEX titles FOR (n:P) ON EACH [n.title]")
+    statement = "MATCH (p:P {id: $id}) SET p.title = $title"
+    assert not any(sql.startswith("UPDATE nodes AS ") for sql in traced(db, statement, {"id": 1, "title": "x"}))
+    db.execute(statement, {"id": 1, "title": "zebra"})
+    found = db.execute("CALL db.index.fulltext.queryNodes('titles', 'zebra') YIELD node RETURN node.id AS id")
+    assert found.fetchall() == [(1,)]
+
+
+def test_a_create_over_one_row_of_known_values_inserts_values(db):
+    (insert,) = traced(db, "CREATE (:Q {id: $id})", {"id": 31337})
+    assert insert.startswith("INSERT INTO nodes (id, labels, ") and " VALUES (" in insert and "31337" not in insert
+    result = db.execute("CREATE (a:A {l: [1, 2]})-[:R {w: $w}]->(b:B), (:C)", {"w": 2.5})
+    assert (result.counters["nodes_created"], result.counters["relationships_created"],
+            result.counters["properties_set"], result.counters["labels_added"]) == (3, 1, 2, 3)
+    assert db.execute("MATCH (a:A)-[r:R]->(b:B) RETURN a.l AS l, r.w AS w").fetchall() == [([1, 2], 2.5)]
+    with pytest.raises(engine.CypherError) as raised:
+        db.execute("CREATE (:Q {l: [1, null]})")
+    assert raised.value.detail == "InvalidPropertyType"
+    assert db.execute("MATCH (q:Q) RETURN count(q) AS n").fetchall() == [(0,)]
+    rows = db.execute("UNWIND [1, 2] AS i CREATE (q:Q {id: i}) RETURN q.id AS id").fetchall()
+    assert rows == [(1,), (2,)]
