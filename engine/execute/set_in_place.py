@@ -12,6 +12,8 @@ the rows the table would and each target once:
 - the SELECT reads neither the clock nor chance (`volatile`).
 An error its UPDATE raises runs the statement again clause by clause (`UnfusedRetry`), which raises it on
 the clause that caused it, as the stored rows did.
+Where the MATCH is a scan of `nodes` (`Relation.scan`) and it and the value read that row alone (`_row_local`),
+the rows keep the scan, and the UPDATE filters the table by the MATCH's condition itself (ADR-0104).
 """
 
 from __future__ import annotations
