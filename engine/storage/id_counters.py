@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 
 import duckdb
 
+from engine.quoting import sql_identifier
+
 PERSIST_EVERY = 1.0
 """Seconds a file's stored counters and last write may lag behind a committing write before it stores them
 (one UPDATE of graph_meta, about 1 ms, in that write's transaction): at most one write a second pays it."""
@@ -35,10 +37,13 @@ PERSIST_EVERY = 1.0
 _READ = ("SELECT (SELECT value FROM graph_meta WHERE key = 'next_node_id'),"
          " (SELECT value FROM graph_meta WHERE key = 'next_rel_id'),"
          " (SELECT value FROM graph_meta WHERE key = 'last_write'),"
-         " (SELECT coalesce(max(id) + 1, 0) FROM nodes), (SELECT coalesce(max(id) + 1, 0) FROM rels)")
+         " (SELECT coalesce(max(id) + 1, 0) FROM nodes), (SELECT coalesce(max(id) + 1, 0) FROM rels),"
+         " current_database(), current_schema()")
 
-_WRITE = ("UPDATE graph_meta SET value = CASE key WHEN 'next_node_id' THEN $1 WHEN 'next_rel_id' THEN $2"
+_WRITE = ("UPDATE {table} SET value = CASE key WHEN 'next_node_id' THEN $1 WHEN 'next_rel_id' THEN $2"
           " ELSE $3 END WHERE key IN ('next_node_id', 'next_rel_id', 'last_write')")
+"""Named in full: a connection's search path moves between its graphs (ADR-0068), and a store may store its
+counters while it is on another (at close, at an explicit transaction's commit)."""
 
 
 def now_micros() -> int:
@@ -53,6 +58,8 @@ class Counters:
     last_write: int
     durable: bool
     """Whether `graph_meta` is where they survive the process (a file's graph); an in-memory one's never are."""
+    table: str
+    """The graph's graph_meta, named with its database and schema."""
     stored: tuple[int, int, int] = (0, 0, 0)
     """What graph_meta holds (next node id, next relationship id, last write), as last committed."""
     stored_at: float = field(default_factory=time.monotonic)
@@ -94,18 +101,19 @@ class Counters:
 
 def read(connection: duckdb.DuckDBPyConnection, *, durable: bool) -> Counters:
     """The counters of the graph the connection's search path is on: the stored ones, ahead of every id."""
-    nodes, rels, written, top_node, top_rel = (int(value or 0) for value in connection.execute(_READ).fetchone()
-                                               or (0, 0, 0, 0, 0))
+    *stored, database, schema = connection.execute(_READ).fetchone() or (0, 0, 0, 0, 0, "", "")
+    nodes, rels, written, top_node, top_rel = (int(value or 0) for value in stored)
     counters = Counters({"node": max(nodes, top_node), "relationship": max(rels, top_rel)}, written, durable,
-                        (nodes, rels, written))
+                        f"{sql_identifier(database)}.{sql_identifier(schema)}.graph_meta", (nodes, rels, written))
     if durable and counters.values(wrote=False) != counters.stored:  # a crash left them behind
-        persist(connection, counters.values(wrote=False))
+        persist(connection, counters, counters.values(wrote=False))
         counters.stored = counters.values(wrote=False)
     return counters
 
 
-def persist(connection: duckdb.DuckDBPyConnection, values: tuple[int, int, int]) -> None:
-    connection.execute(_WRITE, list(values))
+def persist(connection: duckdb.DuckDBPyConnection, counters: Counters, values: tuple[int, int, int]) -> None:
+    """Write `values` to the graph's graph_meta, in the connection's transaction (they are stored once it commits)."""
+    connection.execute(_WRITE.format(table=counters.table), list(values))
 
 
 _HELD: dict[str, tuple[Counters, weakref.WeakSet[object]]] = {}

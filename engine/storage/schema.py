@@ -316,7 +316,7 @@ class GraphStore:
         values = counters.values(wrote=False)
         if values != counters.stored and self._shared_as not in graphs.DROPPED:
             with contextlib.suppress(duckdb.Error):  # a database failed beyond writing: the next opening recovers
-                id_counters.persist(self.connection, values)
+                id_counters.persist(self.connection, counters, values)
 
     def end_labels_changed(self) -> None:
         """A write changed the end-label counts, or a rollback or another connection's commit may have."""
@@ -405,7 +405,7 @@ class GraphStore:
         (`Counters.due`): one SQL statement, run now and then instead of with every write."""
         if self._counters.due(wrote=self._wrote, deleting=self._deleting):
             values = self._counters.values(wrote=self._wrote)
-            id_counters.persist(self.connection, values)
+            id_counters.persist(self.connection, self._counters, values)
             self._storing = values
 
     def rolled_back(self) -> None:
