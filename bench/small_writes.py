@@ -6,8 +6,8 @@ in this process, alternating statement by statement, each on an in-memory databa
 (the hand side's made by `GraphStore`, as `bench/handsql.py` makes its own). The hand side keeps its own id
 sequence, runs each statement in DuckDB's automatic transaction, and writes no counters, catalog or last
 write: it is the floor, not an equal. Besides times, the report gives the SQL statements the engine ran for
-one statement: its SQL as `explain` traces it (the clauses' own statements; BEGIN, COMMIT, the id allocation
-and the last-write note are not in the trace). Timing lives here, never in the tests.
+one statement: its SQL as `explain` traces it (the clauses' own statements; BEGIN and COMMIT are not in the
+trace, and ids and the last write take none, ADR-0103). Timing lives here, never in the tests.
 """
 
 from __future__ import annotations
@@ -101,8 +101,8 @@ class Row:
 
 def _statements(ours: Any, cypher: str, parameters: dict[str, Any]) -> int:
     """How many SQL statements one Cypher statement runs: its trace from the public `explain` (what `python -m
-    engine explain` prints, run in a transaction rolled back): the clauses' own statements, without BEGIN,
-    COMMIT, the id allocation and the last-write note."""
+    engine explain` prints, run in a transaction rolled back): the clauses' own statements, without BEGIN and
+    COMMIT."""
     _, trace = ours.explain(cypher, parameters)
     return len(trace)
 

@@ -50,7 +50,7 @@ from engine.sharing import holder
 from engine.sharing.client import SharedConnection
 from engine.span import Span
 from engine.sqlgen import runtime
-from engine.storage import graphs, write_lock
+from engine.storage import graphs, id_counters, write_lock
 from engine.storage.open_errors import open_error
 from engine.storage.schema import GraphStore
 from engine.syntax.ast import (
@@ -263,9 +263,7 @@ class Connection:
             schema = graphs.schema_of(self._duck, self._database, name, span)
             search_path = self._graph_path(schema)
             self._duck.execute(f"SET search_path = {sql_string(search_path)}")
-            key = None if self._file is None else (
-                self._file if schema == graphs.DEFAULT_SCHEMA else f"{self._file}#{schema}")
-            store = GraphStore(self._duck, shared_as=key)
+            store = GraphStore(self._duck, shared_as=self._graph_key(schema))
             kept = _Graph(schema, search_path, store, Executor(self._duck, store, self._transaction),
                           StatementCache(self._statement_cache_size))
             self._graphs[name] = kept
@@ -273,6 +271,24 @@ class Connection:
             self._duck.execute(f"SET search_path = {sql_string(kept.search_path)}")
         self._active = name
         self._store, self._executor, self._statements = kept.store, kept.executor, kept.statements
+
+    def _graph_key(self, schema: str) -> str | None:
+        """What names the graph in `schema` among the process's connections to the file (None: in memory)."""
+        if self._file is None:
+            return None
+        return self._file if schema == graphs.DEFAULT_SCHEMA else f"{self._file}#{schema}"
+
+    def _last_write(self, entry: graphs.GraphEntry) -> int | None:
+        """The graph's last write as the process holds it, for this connection's own graphs and the file's
+        graphs any connection of the process has open; else as graph_meta stored it (ADR-0103)."""
+        kept = self._graphs.get(entry.name)
+        if kept is not None and kept.schema == entry.schema:
+            held: int | None = kept.store.last_write
+        else:
+            key = self._graph_key(entry.schema)
+            counters = None if key is None else id_counters.live(key)
+            held = None if counters is None else counters.last_write
+        return graphs.last_write(self._duck, self._database, entry, held)
 
     def _present(self, span: Span | None = None) -> None:
         """DatabaseNotFound if another connection dropped the graph this one is on (graphs.DROPPED)."""
@@ -371,7 +387,7 @@ class Connection:
         for entry in graphs.entries(self._duck, self._database):
             if name is not None and entry.name != name:
                 continue
-            written = graphs.last_write(self._duck, self._database, entry)
+            written = self._last_write(entry)
             default = entry.name == graphs.DEFAULT_GRAPH
             rows.append((entry.name, "standard", "read-write", "online", default, default,
                          None if written is None else _utc(written)))
@@ -383,7 +399,7 @@ class Connection:
         idle graphs reads, in one call; `DROP DATABASE name` is the other."""
         listed = []
         for entry in graphs.entries(self._duck, self._database):
-            written = graphs.last_write(self._duck, self._database, entry)
+            written = self._last_write(entry)
             listed.append({"name": entry.name, "default": entry.name == graphs.DEFAULT_GRAPH,
                            "last_write": None if written is None else datetime.datetime.fromtimestamp(
                                written / 1_000_000, tz=datetime.UTC)})
@@ -521,7 +537,7 @@ class Connection:
             self._store.current()
             bound = bind(parsed, params, self._store.catalog, self.procedures)
             trace: list[tuple[str, list[Any]]] = []
-            with contextlib.suppress(CypherError):
+            with self._writing(bound), contextlib.suppress(CypherError):  # a write takes ids, given back after
                 self._executor.run(bound, statement, trace=trace)
         return bound, trace
 
@@ -627,6 +643,8 @@ class Connection:
         self._releases.append(release)
 
     def close(self) -> None:
+        with contextlib.suppress(duckdb.Error):  # an open transaction's ids are given back before they are stored
+            self.rollback()
         while self._releases:
             self._releases.pop()()
         for graph in self._graphs.values():

@@ -221,8 +221,8 @@ class Executor:
                     self._check_constraints(run, existence=True)
                 run.drop_tables()
                 run.release_arrow()
-                if not read_only and run.begun and getattr(result, "contains_updates", False):
-                    self.store.record_write()
+                if not read_only and run.begun:
+                    self._note_write(run, getattr(result, "contains_updates", False), commits=not explicit)
             if timer.expired:  # it fired after the last SQL statement had started
                 raise StatementTimeout(timer.seconds or 0, run.span)
             if explicit:  # it ends with the transaction
@@ -231,7 +231,9 @@ class Executor:
                 started = time.perf_counter()
                 self.connection.execute("ROLLBACK" if read_only else "COMMIT")
                 run.sql_seconds += time.perf_counter() - started
-                if not read_only:
+                if read_only:
+                    self.store.rolled_back()
+                else:
                     self.store.committed()
             if read_only and writes and not explicit:  # an explained write may have added a column the
                 self.store.reload()                        # rollback took away
@@ -243,6 +245,7 @@ class Executor:
             elif run.begun:
                 with contextlib.suppress(duckdb.TransactionException):  # a failed COMMIT has ended it already
                     self.connection.execute("ROLLBACK")
+                self.store.rolled_back()
                 self.store.reload()
             with contextlib.suppress(duckdb.Error):  # a result still reading one is gone with the transaction
                 run.release_arrow()
@@ -266,6 +269,18 @@ class Executor:
         result.statement = text
         result.timings["sql"] = run.sql_seconds
         return result
+
+    def _note_write(self, run: StatementRun, changed: bool, *, commits: bool) -> None:
+        """Tell the store what the statement's transaction wrote, before it commits: the time of a change
+        (`lastWrite`, ADR-0068), deletions (the id counters are then stored with them, ADR-0103); and, when
+        the statement's own COMMIT follows (`commits`, not an explicit transaction's), store the counters if
+        that is due."""
+        if changed:
+            self.store.record_write()
+        if run.deleted_any:
+            self.store.deleting()
+        if commits:
+            self.store.before_commit()
 
     def _run_query(self, run: StatementRun, query: b.BoundQuery, window: Window | None = None) -> Result:
         """The statement's clauses, then its result rows (only `window`'s, when given)."""

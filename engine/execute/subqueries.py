@@ -296,6 +296,9 @@ class CallRun:
             return
         end_labels.flush(self.run)
         self.run.changes.sync()
+        if self.run.deleted_any:
+            self.executor.store.deleting()
+        self.executor.store.before_commit()
         self.run.connection.execute("COMMIT")
         self.executor.store.committed()
         self.run.connection.execute("BEGIN TRANSACTION")
@@ -304,7 +307,7 @@ class CallRun:
         if self.run.trace is not None:
             return
         self.run.connection.execute("ROLLBACK")
-        self.executor.store.write_undone()
+        self.executor.store.rolled_back()
         self.run.connection.execute("BEGIN TRANSACTION")
         self.executor.store.reload()
         self.run.deleted_nodes, self.run.deleted_any = state

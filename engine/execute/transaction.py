@@ -3,8 +3,8 @@
 A statement runs in a transaction of its own (ADR-0002). A Bolt client's BEGIN … COMMIT spans several: while
 one is open, the executor neither begins nor ends a transaction per statement, and the graphs the statements
 touched learn of the commit (their catalog is now every connection's) or of the rollback (their catalog is
-read again) when it ends. A statement that fails ends it, rolled back: DuckDB has no savepoint to undo one
-statement, and Neo4j too rolls back a transaction whose statement failed.
+read again, the ids they took given back) when it ends. A statement that fails ends it, rolled back: DuckDB
+has no savepoint to undo one statement, and Neo4j too rolls back a transaction whose statement failed.
 
 A file's write lock (storage/write_lock.py) is taken by the first statement that writes and held until the
 transaction ends, so two transactions writing the same file take turns instead of conflicting at COMMIT.
@@ -46,6 +46,8 @@ class ExplicitTransaction:
 
     def commit(self) -> None:
         try:
+            for store in self._stores.values():  # the id counters, when due (ADR-0103)
+                store.before_commit()
             self.connection.execute("COMMIT")
         except BaseException:
             self.rollback()
@@ -65,6 +67,7 @@ class ExplicitTransaction:
                 if committed:
                     store.committed()
                 else:
+                    store.rolled_back()
                     store.reload()
         finally:
             self._stores.clear()

@@ -130,14 +130,15 @@ def drop(duck: duckdb.DuckDBPyConnection, database: str, name: str, if_exists: b
     return schema
 
 
-def last_write(duck: duckdb.DuckDBPyConnection, database: str, entry: GraphEntry) -> int | None:
+def last_write(duck: duckdb.DuckDBPyConnection, database: str, entry: GraphEntry, held: int | None) -> int | None:
     """When the graph last committed a write (microseconds since the epoch), else when it was made (None for
-    a default graph never written since last writes are recorded)."""
-    row = duck.execute(f"SELECT value FROM {sql_identifier(database)}.{sql_identifier(entry.schema)}.graph_meta"
-                       " WHERE key = 'last_write'").fetchone()
-    if row is not None and row[0]:  # 0: never written (schema.py)
-        return int(row[0])
-    return entry.created or None
+    a default graph never written since last writes are recorded). `held`: the time the process holds for it
+    (id_counters.py, ADR-0103), None when no store of the process has it open and graph_meta has the last."""
+    if held is None:
+        row = duck.execute(f"SELECT value FROM {sql_identifier(database)}.{sql_identifier(entry.schema)}.graph_meta"
+                           " WHERE key = 'last_write'").fetchone()
+        held = int(row[0]) if row is not None else 0
+    return held or entry.created or None  # 0: never written (schema.py)
 
 
 def idle(listed: Sequence[Mapping[str, Any]], idle_for: datetime.timedelta, prefix: str = "",

@@ -4,14 +4,15 @@ Layout (ADR-0003): one row per node in `nodes(id, labels, p0, p1, ...)` and per 
 `rels(id, type, src, dst, p0, ...)`. Every property key gets a column of its own, named by the catalog
 (`p<N>`), so no user text ever becomes an identifier. A column is typed (BIGINT, VARCHAR, ...) while all
 its values share one type and becomes a VARIANT when types mix (ADR-0009). Labels are a list in the order they were
-added. Ids are dense from 0 in creation order and never reused; the next ids live in `graph_meta`.
+added. Ids are dense from 0 in creation order and never reused; the next ids are held in the process and stored
+in `graph_meta` (id_counters.py, ADR-0103).
 
 This is the only module that knows the layout; other stages ask it for table and column names.
 """
 
 from __future__ import annotations
 
-import time
+import contextlib
 import weakref
 from dataclasses import dataclass, field
 from typing import Literal
@@ -19,7 +20,7 @@ from typing import Literal
 import duckdb
 
 from engine.quoting import sql_identifier
-from engine.storage import end_labels
+from engine.storage import end_labels, graphs, id_counters
 from engine.storage.encoding import tag_key
 from engine.types import (
     ANY,
@@ -170,13 +171,22 @@ class GraphStore:
         if not read_only:
             connection.execute(";\n".join(_BOOTSTRAP))  # one call: each is a round trip otherwise
             self._first_opening()
+        durable = shared_as is not None and not read_only
+        self._counters = id_counters.share(shared_as, self, lambda: id_counters.read(connection, durable=True)) \
+            if durable else id_counters.read(connection, durable=False)
+        """The graph's next ids and last write, shared with the process's other stores of it (id_counters.py)."""
+        self._durable = durable
+        self._wrote = False
+        """Whether the open transaction wrote (took ids, or a statement of it changed something)."""
+        self._deleting = False
+        """Whether the open transaction deleted elements: its commit stores the counters (ADR-0103)."""
+        self._storing: tuple[int, int, int] | None = None
+        """What the open transaction wrote to graph_meta's counters, if it did (`before_commit`)."""
         self.catalog = self._load_catalog()
         self._catalog_at = _CATALOG_COMMITS.get(self._shared_as, 0)
         self._fan_out: dict[tuple[frozenset[str] | None, str], int] = {}
         self._fan_out_at: int | None = None
         """`most_relationships_per_node`'s answers, and the `_RELATIONSHIP_CHANGES` count they were made at."""
-        self._write_recorded = False
-        """Whether the open transaction has recorded its last write already (`allocate_ids` does)."""
         self._end_labels: end_labels.EndLabels | None = None if not read_only or self._has_end_labels() \
             else end_labels.UNKNOWN
         """What the end-label counts say as the open transaction sees them (None: not worked out yet)."""
@@ -260,7 +270,6 @@ class GraphStore:
     def reload(self) -> None:
         """Re-read the catalog, e.g. after a rolled-back statement undid a new column."""
         self._transactions += 1
-        self._write_recorded = False
         self._catalog_at = _CATALOG_COMMITS.get(self._shared_as, 0)
         self.catalog = self._load_catalog()
         self._fan_out.clear()  # a rolled-back statement's relationships may have been counted
@@ -276,9 +285,9 @@ class GraphStore:
         _RELATIONSHIP_CHANGES[self._shared_as] = _RELATIONSHIP_CHANGES.get(self._shared_as, 0) + 1
 
     def committed(self) -> None:
-        """The statement's transaction (or a batch of it) committed."""
+        """The statement's transaction (or a batch of it) committed: its ids and its write's time kept."""
+        self._settle(committed=True)
         self._transactions += 1
-        self._write_recorded = False
         self._catalog_at = _CATALOG_COMMITS[self._shared_as] = _CATALOG_COMMITS.get(self._shared_as, 0) + 1
         if self._relationships_pending:
             self.relationships_changed()
@@ -297,8 +306,17 @@ class GraphStore:
         return self._end_labels
 
     def close(self) -> None:
-        """Its connection closed: it no longer shares the database (`_SHARERS`)."""
+        """Its connection closed: it no longer shares the database (`_SHARERS`); the last store of a file's graph
+        in the process stores its counters (ADR-0103)."""
         _SHARERS.get(self._shared_as, weakref.WeakSet()).discard(self)
+        if self._durable:
+            id_counters.release(self._shared_as, self, self._store_at_close)
+
+    def _store_at_close(self, counters: id_counters.Counters) -> None:
+        values = counters.values(wrote=False)
+        if values != counters.stored and self._shared_as not in graphs.DROPPED:
+            with contextlib.suppress(duckdb.Error):  # a database failed beyond writing: the next opening recovers
+                id_counters.persist(self.connection, counters, values)
 
     def end_labels_changed(self) -> None:
         """A write changed the end-label counts, or a rollback or another connection's commit may have."""
@@ -374,32 +392,46 @@ class GraphStore:
         return existing
 
     def record_write(self) -> None:
-        """Note the time of a write in the statement's transaction (ADR-0068): SHOW DATABASES' `lastWrite`;
-        nothing when the statement's id allocation noted it already."""
-        if self._write_recorded:
-            self._write_recorded = False
-            return
-        self.connection.execute("UPDATE graph_meta SET value = ? WHERE key = 'last_write'", [time.time_ns() // 1000])
+        """The statement changed the graph: its transaction's commit notes the time (ADR-0068's `lastWrite`)."""
+        self._wrote = True
 
-    def write_undone(self) -> None:
-        """The transaction so far was rolled back (a batch of CALL IN TRANSACTIONS): its last write with it."""
-        self._write_recorded = False
+    def deleting(self) -> None:
+        """The statement deleted elements: its transaction's commit stores the counters, so that no crash can
+        give a deleted element's id again (ADR-0103)."""
+        self._deleting = True
+
+    def before_commit(self) -> None:
+        """Store the counters and the last write in graph_meta, in the committing transaction, when it is due
+        (`Counters.due`): one SQL statement, run now and then instead of with every write."""
+        if self._counters.due(wrote=self._wrote, deleting=self._deleting):
+            values = self._counters.values(wrote=self._wrote)
+            id_counters.persist(self.connection, self._counters, values)
+            self._storing = values
+
+    def rolled_back(self) -> None:
+        """The transaction (or a batch of CALL IN TRANSACTIONS) was rolled back: its ids are given back."""
+        self._settle(committed=False)
+
+    def _settle(self, *, committed: bool) -> None:
+        self._counters.settle(self, committed=committed, wrote=self._wrote, stored=self._storing)
+        self._wrote = self._deleting = False
+        self._storing = None
+
+    @property
+    def last_write(self) -> int:
+        """When the graph last committed a write, in microseconds since the epoch (0: never)."""
+        return self._counters.last_write
 
     # -- ids -----------------------------------------------------------------------------------
 
     def allocate_ids(self, entity: str, count: int) -> int:
-        """Reserve `count` consecutive ids; returns the first. The same UPDATE notes the time of the write
-        (`record_write`), which then need not run: one SQL statement for both (ADR-0085)."""
+        """Reserve `count` consecutive ids, given back if the transaction rolls back; returns the first. No
+        SQL: the process holds the counters (ADR-0103)."""
         if entity == "relationship":
             self.relationships_changed()
             self._relationships_pending = True
-        key = NEXT_ID_KEYS[entity]
-        rows = dict(self.connection.execute(
-            "UPDATE graph_meta SET value = CASE WHEN key = 'last_write' THEN ? ELSE value + ? END"
-            " WHERE key = ? OR key = 'last_write' RETURNING key, value",
-            [time.time_ns() // 1000, count, key]).fetchall())
-        self._write_recorded = True
-        return int(rows[key]) - count
+        self._wrote = True
+        return self._counters.take(self, entity, count)
 
     # -- schema objects ------------------------------------------------------------------------
 
