@@ -14,7 +14,8 @@ import engine
 LOAD = ("UNWIND $rows AS r MATCH (a:Person {id: r.src}), (b:Person {id: r.dst})"
         " CREATE (a)-[:KNOWS {since: r.since}]->(b)")
 TWIN = LOAD.replace("r.src}", "r.src + 0}").replace("r.dst}", "r.dst + 0}")
-KNOWS = "MATCH (a)-[k:KNOWS]->(b) RETURN a.id AS a, a.name AS name, b.id AS b, k.since AS since ORDER BY a, name, b, since"
+KNOWS = ("MATCH (a)-[k:KNOWS]->(b) RETURN a.id AS a, a.name AS name, b.id AS b, k.since AS since"
+         " ORDER BY a, name, b, since")
 
 
 def people(db, ids, label="Person"):
@@ -34,7 +35,7 @@ def expected(rows, ids):
 @pytest.mark.parametrize("size", [50, 3000])  # the JSON route and the Arrow one (ADR-0097)
 def test_a_load_batch_matches_as_its_twin_does(size):
     generator = random.Random(size)
-    ids = list(range(200)) + [7, 7, 42]  # ids 7 and 42 held by two people each
+    ids = [*range(200), 7, 7, 42]  # ids 7 and 42 held by two people each
     rows = [{"src": generator.choice([*range(210), None]), "dst": generator.randrange(215),
              "since": generator.randrange(2000, 2025)} for _ in range(size)]
     rows += [{"src": 7, "dst": 7, "since": 1999}, {"src": 300, "dst": 1, "since": 1998}]  # a loop, a missing end
@@ -56,24 +57,30 @@ def test_the_plan_shows_the_shared_scan():
         notes = [row[5] for row in db.execute("EXPLAIN " + LOAD, {"rows": [{"src": 1, "dst": 2, "since": 1}]}).rows]
         assert "one node scan for 2 lookups by id" in ", ".join(notes)
         for statement in (TWIN, "MATCH (a:Person {id: 1}), (b:Person {id: a.id}) RETURN b",
-                          "MATCH (a:Person {id: 1}) OPTIONAL MATCH (b:Person {id: 2}), (c:Person {id: 3}) RETURN c",
-                          "MATCH (a:Person {id: 1}), (a:Person {id: 2}) RETURN a"):
-            assert "node scan" not in ", ".join(row[5] for row in db.execute("EXPLAIN " + statement).rows)
+                          "MATCH (a:Person {id: 1}), (b:Person {id: $b}) RETURN b",
+                          "WITH $b AS k UNWIND [1, 2] AS i MATCH (a:Person {id: k}), (b:Person {id: k}) RETURN b",
+                          "UNWIND $rows AS r OPTIONAL MATCH (b:Person {id: r.a}), (c:Person {id: r.b}) RETURN c",
+                          "UNWIND $rows AS r MATCH (a:Person {id: r.a}), (a:Person {id: r.b}) RETURN a"):
+            explained = db.execute("EXPLAIN " + statement, {"b": 1, "rows": [{"a": 1, "b": 2}]})
+            assert "node scan" not in ", ".join(row[5] for row in explained.rows)
 
 
 @pytest.mark.parametrize(("statement", "params", "rows"), [
     # two labels, one key: each pattern keeps its label test
     ("UNWIND $rows AS r MATCH (a:Person {id: r.p}), (c:City {id: r.c}) RETURN a.name AS a, c.name AS c",
-     {"rows": [{"p": 1, "c": 1}, {"p": 2, "c": 9}, {"p": 3, "c": 2}]}, [("Person 1", "City 1"), ("Person 3", "City 2")]),
-    # constants and parameters, three patterns
-    ("MATCH (a:Person {id: 1}), (b:Person {id: $b}), (c {id: 2}) RETURN a.name AS a, b.name AS b, c.name AS c",
-     {"b": 3}, [("Person 1", "Person 3", "City 2"), ("Person 1", "Person 3", "Person 2")]),
+     {"rows": [{"p": 1, "c": 1}, {"p": 2, "c": 9}, {"p": 3, "c": 2}]},
+     [("Person 1", "City 1"), ("Person 3", "City 2")]),
+    # a lookup of two patterns beside one by a parameter; a pattern with no label finds either
+    ("UNWIND $rows AS r MATCH (a:Person {id: r.p}), (b:Person {id: $b}), (c {id: r.c})"
+     " RETURN a.name AS a, b.name AS b, c.name AS c", {"b": 3, "rows": [{"p": 1, "c": 2}]},
+     [("Person 1", "Person 3", "City 2"), ("Person 1", "Person 3", "Person 2")]),
     # a string value against the integer column: no node, as `=` says
     ("UNWIND $rows AS r MATCH (a:Person {id: r.p}), (b:Person {id: r.q}) RETURN a.name AS a",
      {"rows": [{"p": 1, "q": "2"}]}, []),
     # keys of two names: each pattern by the one it shares
-    ("MATCH (a:Person {id: 1, name: 'Person 1'}), (b:Person {id: 2}), (c {name: 'City 1'}), (d {name: 'City 2'})"
-     " RETURN a.id AS a, b.id AS b, c.id AS c, d.id AS d", {}, [(1, 2, 1, 2)]),
+    ("UNWIND $rows AS x MATCH (a:Person {id: x.i, name: x.n}), (b:Person {id: x.j}), (c {name: x.c}),"
+     " (d {name: x.d}) RETURN a.id AS a, b.id AS b, c.id AS c, d.id AS d",
+     {"rows": [{"i": 1, "n": "Person 1", "c": "City 1", "d": "City 2", "j": 2}]}, [(1, 2, 1, 2)]),
     # rows a write settled first, then looked up
     ("UNWIND $rows AS r CREATE (:Tmp) WITH r MATCH (a:Person {id: r.p}), (b:Person {id: r.q})"
      " RETURN a.id AS a, b.id AS b ORDER BY a", {"rows": [{"p": 2, "q": 1}, {"p": 1, "q": 2}]}, [(1, 2), (2, 1)]),
@@ -83,6 +90,7 @@ def test_lookups_answer_what_the_patterns_say(statement, params, rows):
         people(db, [1, 2, 3])
         people(db, [1, 2], label="City")
         assert sorted(db.execute(statement, params).rows) == sorted(rows)
+        assert "node scan" in ", ".join(row[5] for row in db.execute("EXPLAIN " + statement, params).rows)
 
 
 def test_a_column_of_mixed_types_is_looked_up_as_before():
