@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.plan.plan import QueryPlan, Step
 from engine.plan.rules.fuse_reads import fusable
+from engine.plan.rules.key_lookups import key_lookups
 from engine.plan.rules.level_walks import may_walk_levels
 from engine.plan.rules.multiplicity import reads_after
 from engine.plan.rules.order_demand import demands
@@ -24,6 +25,7 @@ def plan_single_query(query: b.BoundSingleQuery, *, fuse: bool = True, final: bo
     for step, fused in zip(steps, map(fusable, query.clauses), strict=True):
         step.fused = fused
         step.may_walk_levels = fused and may_walk_levels(step.clause)
+        step.key_lookups = key_lookups(step.clause)
     for step, ordered in zip(steps, demands(query.clauses), strict=True):
         step.ordered = ordered
     for clause_id, variables in reads_after(query.clauses).items():

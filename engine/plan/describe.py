@@ -44,6 +44,7 @@ def _notes(step: Step, previous: Step | None, number: int) -> str:
         notes.append("row order not read")
     if step.distinct_input is not None:
         notes.append("distinct input rows")
+    notes.extend(f"one node scan for {len(lookup.values)} lookups by {lookup.key}" for lookup in step.key_lookups)
     if step.final:
         notes.append("result")
     return ", ".join(notes)

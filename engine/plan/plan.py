@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from engine.plan.rules.key_lookups import KeyLookup
 from engine.plan.rules.property_reads import Reads
 from engine.semantic import bound as b
 
@@ -33,6 +34,8 @@ class Step:
     may_walk_levels: bool = False
     """It may run a level walk, which reads its input rows as a table (level_walks.py): when the store is
     large enough for one, the rows before it are settled even if it is `fused`."""
+    key_lookups: tuple[KeyLookup, ...] = ()
+    """Node patterns of a MATCH that find their nodes in one scan of the node table (key_lookups.py, ADR-0107)."""
     # What the data as it stands when the clause runs decides (ADR-0002), set by the executor just before
     # the clause compiles:
     single_path_walks: frozenset[int] = frozenset()

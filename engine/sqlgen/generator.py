@@ -29,6 +29,7 @@ from engine.sqlgen.expressions import ExpressionCompiler, convert, equality_sql
 from engine.sqlgen.functions import FUNCTIONS, range_rows
 from engine.sqlgen.functions import Builder as FunctionBuilder
 from engine.sqlgen.keys import group_key
+from engine.sqlgen.lookup_scans import LookupScans, kept, lookup_scans
 from engine.sqlgen.order import UNORDERED, OrderKey, ascending_order, composite_order
 from engine.sqlgen.patterns import PatternCompiler, PatternSql
 from engine.sqlgen.procedure_arguments import compiled_rows
@@ -264,13 +265,19 @@ class QueryCompiler:
         SELECT per combination of the variable-length relationships' lengths (`chain_lengths`), the first
         with the `first` alias, context and compiler."""
         alias, context, compiler = first
+        scans = self._lookup_scans(relation, alias, outer)
+        prefix, tables = "", {}
+        if scans is not None:
+            (prefix, relation, tables), compiler = (scans[0].prefix, scans[0].rows, scans[0].tables), scans[1]
+            context = compiler.context
         selects, carried, scan = [], [], None
         for number, chains in enumerate(chain_lengths(clause.paths)):
             if number:  # each length's SELECT has its own aliases and joins
                 alias = self.alias()
                 context = self.context_for(relation, alias, outer)
                 compiler = ExpressionCompiler(context, self)
-            pattern, from_items, condition = self._pattern(clause.paths, relation, compiler, where, chains=chains)
+            pattern, from_items, condition = self._pattern(clause.paths, relation, compiler, where, chains=chains,
+                                                           tables=tables)
             columns = [f"{alias}.{v.column}" for v in relation.variables] + relation.carried_columns(alias)
             columns += [f"{sql} AS {column}" for column, sql in pattern.outputs]
             carry_items, carried = self.carry(new_variables, context)
@@ -278,7 +285,7 @@ class QueryCompiler:
             selects.append(f"SELECT {select_list(columns + carry_items)}{order} AS __ord"
                            f" FROM {relation.sql} AS {alias}{from_items}{context.join_text()} WHERE {condition}")
             scan = None if number else self._node_scan(clause.paths, relation, pattern, context, condition)
-        return Relation(f"({' UNION ALL '.join(selects)})", relation.variables + new_variables,
+        return Relation(f"({prefix}{' UNION ALL '.join(selects)})", relation.variables + new_variables,
                         relation.carried + carried, scan=scan)
 
     @staticmethod
@@ -300,6 +307,20 @@ class QueryCompiler:
         context.register_entity_alias("node", Term(f"{scan.alias}.id"), scan.alias)
         return context
 
+    def _lookup_scans(self, relation: Relation, alias: str,
+                      outer: SelectContext | None) -> tuple[LookupScans, ExpressionCompiler] | None:
+        """The one scan of the node table per key lookup of the MATCH compiled now (ADR-0107), if it has
+        any: not in a correlated subquery, whose rows a WITH cannot materialize."""
+        lookups = kept(self.step.key_lookups, self.catalog) if outer is None or outer.detached else []
+        if not lookups:
+            return None
+        bound = len(self.parameters.values)
+        scans = lookup_scans(lookups, relation, alias,
+                             lambda rows: ExpressionCompiler(self.context_for(rows, alias, outer), self), self.alias)
+        if scans is None:
+            self.parameters.truncate(bound)
+        return scans
+
     def _level_source(self, relation: Relation, alias: str, outer: SelectContext | None) -> LevelSource | None:
         """`relation` as rows a level walk can read before the MATCH's SELECT runs: settled rows (a table) of
         a top-level clause."""
@@ -309,9 +330,10 @@ class QueryCompiler:
 
     def _pattern(self, paths: list[b.BoundPath], relation: Relation, compiler: ExpressionCompiler,
                  where: b.BoundExpression | None, levels: LevelSource | None = None,
-                 chains: dict[int, int] | None = None) -> tuple[PatternSql, str, str]:
+                 chains: dict[int, int] | None = None,
+                 tables: dict[int, str] | None = None) -> tuple[PatternSql, str, str]:
         # the WHERE is the legacy shortest-path functions' pre-filter (PatternCompiler.compile's pre_filter)
-        pattern = PatternCompiler(compiler, levels, chains).compile(paths, pre_filter=where)
+        pattern = PatternCompiler(compiler, levels, chains, tables).compile(paths, pre_filter=where)
         conditions = list(pattern.conditions)
         if where is not None:
             conditions.append(compiler.boolean(where))

@@ -127,7 +127,7 @@ NOT_GIVEN = _NotGiven()
 
 class PatternCompiler:
     def __init__(self, compiler: ExpressionCompiler, levels: LevelSource | None = None,
-                 chains: dict[int, int] | None = None) -> None:
+                 chains: dict[int, int] | None = None, tables: dict[int, str] | None = None) -> None:
         self.compiler = compiler
         self.context = compiler.context
         self.levels = levels
@@ -136,6 +136,9 @@ class PatternCompiler:
         self.chains = chains or {}
         """Per variable-length relationship (by id), the one length it matches here, as a chain of joins:
         the MATCH is one SELECT per length, unioned (generator.QueryCompiler.match, `chain_lengths`)."""
+        self.tables = tables or {}
+        """Per node pattern (by id), the nodes it joins instead of `nodes`: the candidates one scan found for
+        several patterns, a subset holding every node the pattern accepts (sqlgen/lookup_scans.py, ADR-0107)."""
         self.sql = PatternSql()
         self.pre_filter: b.BoundExpression | _NotGiven | None = NOT_GIVEN
         self._items: list[FromItem] = []
@@ -217,7 +220,7 @@ class PatternCompiler:
         if existing is not None:
             id_sql = existing
         else:
-            alias = self._item("nodes", "n")
+            alias = self._item(self.tables.get(id(node), "nodes"), "n")
             id_sql = f"{alias}.id"
             self.context.bind_variable(node.variable, id_sql)
             self.context.register_entity_alias("node", id_sql, alias)
