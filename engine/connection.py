@@ -36,7 +36,7 @@ from engine.limits import (
     checked_timeout,
     deep_compile,
     list_cap,
-    refuse_deep_parameters,
+    parameter_nested_too_deeply,
     text_cap,
 )
 from engine.plan.describe import EXPLAIN_COLUMNS, plan_lines, schema_line
@@ -63,6 +63,7 @@ from engine.syntax.ast import (
 )
 from engine.syntax.parser import parse, parse_script
 from engine.syntax.prefix import plan_prefix, without_query_options
+from engine.types import typed_parameters
 from engine.values import DateTime
 
 
@@ -106,7 +107,9 @@ def _bounded_depth(method: Callable[..., T]) -> Callable[..., T]:
     @functools.wraps(method)
     def bounded(self: Connection, text: str, params: Mapping[str, Any] | None = None, *args: Any,
                 **kwargs: Any) -> T:
-        refuse_deep_parameters(text, params)
+        params, too_deep = typed_parameters(params)
+        if too_deep is not None:
+            raise parameter_nested_too_deeply(too_deep).with_source(text)
         try:
             with deep_compile():
                 return method(self, text, params, *args, **kwargs)

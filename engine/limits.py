@@ -122,8 +122,12 @@ def refuse_deep_parameters(text: str, params: Mapping[str, Any] | None) -> None:
     """Raise ParameterTooDeep (a CypherArgumentError) for a parameter nested past PARAMETER_DEPTH."""
     name = parameter_too_deep(params)
     if name is not None:
-        raise CypherArgumentError(f"parameter ${name} nests lists and maps deeper than {PARAMETER_DEPTH} "
-                                  "levels", detail="ParameterTooDeep").with_source(text)
+        raise parameter_nested_too_deeply(name).with_source(text)
+
+
+def parameter_nested_too_deeply(name: str) -> CypherArgumentError:
+    return CypherArgumentError(f"parameter ${name} nests lists and maps deeper than {PARAMETER_DEPTH} levels",
+                               detail="ParameterTooDeep")
 
 
 def list_cap(memory_limit: str) -> int:

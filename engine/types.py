@@ -18,6 +18,7 @@ from operator import itemgetter
 from typing import Any
 
 from engine import temporal, values
+from engine.limits import PARAMETER_DEPTH, parameter_too_deep
 from engine.quoting import sql_identifier
 from engine.values import Vector
 
@@ -244,6 +245,54 @@ def type_of_items(items: Sequence[Any]) -> CypherType:
         return record([(key, type_of_items(list(map(itemgetter(key), present)))) for key in keys])
     return unify_all([type_of_value(item) for item in items])
 
+
+
+def nesting_depth(cypher_type: CypherType) -> int | None:
+    """How deeply lists and maps nest in every value of `cypher_type` (as `limits.parameter_too_deep` counts
+    them), where the type shows the whole structure: None under a MAP or ANY, whose values it does not."""
+    if cypher_type.kind is Kind.LIST:
+        inner = nesting_depth(cypher_type.element or NULL)
+        return None if inner is None else inner + 1
+    if cypher_type.is_record and cypher_type.fields:
+        depths = [nesting_depth(field) for _, field in cypher_type.fields]
+        return None if None in depths else 1 + max(d for d in depths if d is not None)
+    return None if cypher_type.kind in (Kind.MAP, Kind.ANY) else 0
+
+
+class TypedParameters(dict[str, Any]):
+    """A statement's parameters with the types of their values (`types`), typed once as their depth was
+    checked (`typed_parameters`), so that the binder does not type a 10,000-row batch again (ADR-0108)."""
+
+    types: dict[str, CypherType]
+
+
+def typed_parameters(params: Mapping[str, Any] | None) -> tuple[Mapping[str, Any] | None, str | None]:
+    """`params` as TypedParameters, and the name of a parameter nested deeper than PARAMETER_DEPTH (or None).
+    A value's own type gives its depth where it shows the whole structure (a batch of rows of plain values):
+    then the level-by-level walk of `parameter_too_deep`, as long as the typing, is not needed."""
+    if not params:
+        return params, None
+    typed = TypedParameters(params)
+    typed.types = {}
+    for name, value in typed.items():
+        try:
+            cypher_type = type_of_value(value)
+        except RecursionError:  # nested far too deep: the walk measures it
+            cypher_type = None
+        depth = None if cypher_type is None else nesting_depth(cypher_type)
+        if (depth is None and parameter_too_deep({name: value}) is not None) or (depth or 0) > PARAMETER_DEPTH:
+            return typed, name
+        if cypher_type is not None:
+            typed.types[name] = cypher_type
+    return typed, None
+
+
+def parameter_type(params: Mapping[str, Any], name: str) -> CypherType:
+    """The type of parameter `name`'s value: as `typed_parameters` found it, else typed now."""
+    known = getattr(params, "types", None)
+    if known is not None and name in known:
+        return known[name]
+    return type_of_value(params[name])
 
 
 def is_storable(cypher_type: CypherType) -> bool | None:

@@ -95,7 +95,7 @@ class ExpressionBinding:
             raise ParameterMissing(f"expected a value for parameter ${node.name}", node.span,
                                    detail="MissingParameter")
         value = self.params[node.name]
-        cypher_type = t.type_of_value(value)
+        cypher_type = t.parameter_type(self.params, node.name)
         parameter_reads.bound(node.name, cypher_type)
         return b.BParameter(node.name, value, type=cypher_type, span=node.span)
 

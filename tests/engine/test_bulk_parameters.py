@@ -116,3 +116,47 @@ def test_rows_holding_nan_are_refused_as_before(db):
 def test_rows_keyed_by_integers_read_as_their_string_keys(db):
     got = db.execute("UNWIND $rows AS r RETURN r", {"rows": [{1: "x"}, {"1": "y"}, None]}).fetchall()
     assert got == [({"1": "x"},), ({"1": "y"},), (None,)]
+
+
+def test_null_rows_and_integer_keys_by_the_arrow_route(db):
+    """A null row among maps (the key check's second pass), a null row among maps keyed by integers (no
+    Arrow table), and rows of differing or missing keys come back as given."""
+    for rows in ([{"a": 1, "b": [2.0]}, None, {"a": 2**63 - 1, "b": []}], [None, {2: "x"}, {2: "y"}],
+                 [{"a": 1}, {"b": "1"}, {}], [None, None]):
+        got = db.execute("UNWIND $rows AS r RETURN r", {"rows": rows}).fetchall()
+        assert exact([row for (row,) in got]) == exact([None if row is None else {str(k): v for k, v in row.items()}
+                                                        for row in rows])
+
+
+def test_rows_nested_past_the_depth_limit_are_refused_at_any_level(db):
+    """The depth check walks lists of lists and tuples in C (`chain`): a value one level past the limit is
+    refused whether its levels are lists, tuples or maps, and one at the limit runs."""
+    def nested(depth, wrap):
+        value = 1
+        for level in range(depth):
+            value = wrap(level, value)
+        return value
+    wraps = (lambda _, v: [v], lambda _, v: (v,), lambda n, v: [v] if n % 2 else {"k": v},
+             lambda n, v: [v, "x"] if n % 2 else {"k": v},  # ANY: the type hides the depth, the walk finds it
+             lambda n, v: [{"k": v}, {"j": 1}] if n % 2 else v)  # maps of two shapes: a plain MAP
+    for wrap in wraps:
+        with pytest.raises(CypherError, match="deeper than 100"):
+            db.execute("RETURN size($rows) AS n", {"rows": [nested(100, wrap), 1]})
+        assert db.execute("RETURN size($rows) AS n", {"rows": [nested(99, wrap), 1]}).fetchall() == [(2,)]
+
+
+def test_a_parameter_nested_thousands_deep_is_refused(db):
+    value = 1
+    for _ in range(5_000):
+        value = [value]
+    with pytest.raises(CypherError, match="deeper than 100"):
+        db.execute("RETURN 1 AS n", {"other": 1, "deep": value})
+
+
+def test_a_batch_typed_once_binds_with_the_type_of_its_own_value(db):
+    """The type found as the depth was checked is the binder's: rows of integers stay integers, a batch
+    of floats after it binds as floats, and a parameter the statement does not use changes nothing."""
+    statement = "UNWIND $rows AS r RETURN r.a AS a"
+    for rows in ([{"a": 1}, {"a": 2}], [{"a": 1.5}, {"a": -0.0}], [{"a": 2**63 - 1}, {"a": None}], [{"a": [1]}]):
+        got = db.execute(statement, {"rows": rows, "unused": [[[1]]]}).fetchall()
+        assert exact([a for (a,) in got]) == exact([row["a"] for row in rows])
