@@ -17,6 +17,7 @@ import duckdb
 from engine.compile import bind
 from engine.errors import CypherError, DatabaseLocked, DatabaseNotFound, UnsupportedFeature
 from engine.execute import macros, normal_forms, runtime_catalog, statement_cache
+from engine.execute.bound_cache import BoundStatements
 from engine.execute.executor import Executor
 from engine.execute.profile import Profile, profiled_rows
 from engine.execute.results import Result, Window, empty_counters
@@ -202,6 +203,7 @@ class _Graph:
     store: GraphStore
     executor: Executor
     statements: StatementCache
+    bound: BoundStatements
 
 
 DATABASE_COLUMNS = ("name", "type", "access", "currentStatus", "default", "home", "lastWrite")
@@ -267,12 +269,13 @@ class Connection:
                 self._file if schema == graphs.DEFAULT_SCHEMA else f"{self._file}#{schema}")
             store = GraphStore(self._duck, shared_as=key)
             kept = _Graph(schema, search_path, store, Executor(self._duck, store, self._transaction),
-                          StatementCache(self._statement_cache_size))
+                          StatementCache(self._statement_cache_size), BoundStatements(self._statement_cache_size))
             self._graphs[name] = kept
         elif kept.store.key not in graphs.DROPPED:  # a dropped one's statements are refused (`_present`)
             self._duck.execute(f"SET search_path = {sql_string(kept.search_path)}")
         self._active = name
         self._store, self._executor, self._statements = kept.store, kept.executor, kept.statements
+        self._bound = kept.bound
 
     def _present(self, span: Span | None = None) -> None:
         """DatabaseNotFound if another connection dropped the graph this one is on (graphs.DROPPED)."""
@@ -439,7 +442,7 @@ class Connection:
             if result is not None:
                 return _timed(result, started, 0.0)
         with parameter_reads.recording() as reads:
-            bound = self._bind(_parsed(statement), params, statement)
+            bound = self._kept_or_bound(statement, params)
             binding = time.perf_counter() - started
             if _reads_only(bound):
                 self._before_read()
@@ -527,12 +530,20 @@ class Connection:
 
     def statement_cache_info(self) -> dict[str, int]:
         """How many statements ran from a compiled read kept for their text (`hits`), how many reads are
-        kept, and how many may be (ADR-0044)."""
-        return self._statements.info()
+        kept, and how many may be (ADR-0044); how many ran a bound statement kept for their text
+        (`bound_hits`, ADR-0105)."""
+        return {**self._statements.info(), "bound_hits": self._bound.hits}
 
     def _bind(self, statement: Statement, params: Mapping[str, Any] | None, text: str) -> BoundQuery | BSchemaCommand:
         try:
             return bind(statement, params, self._store.catalog, self.procedures)
+        except CypherError as error:
+            raise error.with_source(text) from None
+
+    def _kept_or_bound(self, text: str, params: Mapping[str, Any] | None) -> BoundQuery | BSchemaCommand:
+        """`_bind` of `text`, or the tree bound for it before when that serves (bound_cache.py, ADR-0105)."""
+        try:
+            return self._bound.bind(text, _parsed(text), params, self._store.catalog, self.procedures)
         except CypherError as error:
             raise error.with_source(text) from None
 
