@@ -75,6 +75,14 @@ def _parsed(statement: str) -> Statement:
 
 
 @functools.lru_cache(maxsize=256)
+def _prefixed(sent: str) -> tuple[str, str | None, str]:
+    """The statement without its `CYPHER ...` options, its EXPLAIN or PROFILE (or None), and the statement with
+    that word blanked too (prefix.py), remembered by the text as sent, as `_parsed` is."""
+    statement = without_query_options(sent)
+    return (statement, *plan_prefix(statement))
+
+
+@functools.lru_cache(maxsize=256)
 def _parsed_script(text: str) -> tuple[tuple[Statement, Span], ...]:
     return tuple(parse_script(text))
 
@@ -412,8 +420,7 @@ class Connection:
         StatementTimeout raised. `graph` runs it on that graph of the database, as `USE graph` would
         (ADR-0068): an MCP tool call or a page cell scoped to a graph. `window`: fetch only those rows of
         the result (`Result.more`, `Result.resumable_at` say what follows; ADR-0088)."""
-        statement = without_query_options(statement)
-        mode, text = plan_prefix(statement)
+        statement, mode, text = _prefixed(statement)
         target = self._target(text)
         if isinstance(target, DatabaseCommand):
             if self._transaction.open:
