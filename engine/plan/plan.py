@@ -54,6 +54,12 @@ class Step:
     def kind(self) -> str:
         return type(self.clause).__name__.removeprefix("B")
 
+    def again(self) -> Step:
+        """A new step with what the rules decided of this one, for another run of its clause: what the data
+        decides (the fields from `single_path_walks` on) is decided anew."""
+        return Step(self.clause, fused=self.fused, ordered=self.ordered, distinct_input=self.distinct_input,
+                    final=self.final, may_walk_levels=self.may_walk_levels)
+
 
 NO_READS = Reads({}, frozenset(), None)
 """What a query reads off MATCH variables when nothing is known: nothing carried, any variable read as a value."""

@@ -2,8 +2,9 @@
 
 Every answer, error and graph must be what a fresh bind gives: each write runs with many parameter values,
 alike and of other types, on a connection that keeps bound statements and on one that keeps none, and the
-results and graphs are compared. Then what binding read changes between two sends of the same write: a
-column widened, a column added, a constraint, an index, a new end label (ADR-0092).
+results and graphs are compared (the plan's rules are kept with the tree; what the data decides, end labels
+and how far walks branch, is decided on every run). Then what binding read changes between two sends of the
+same write: a column widened, a column added, a constraint, an index, a new end label (ADR-0092).
 """
 
 from __future__ import annotations
@@ -11,6 +12,9 @@ from __future__ import annotations
 import pytest
 
 import engine
+from engine.compile import bind
+from engine.plan.build import plan_single_query
+from engine.syntax.parser import parse
 
 GRAPH = "UNWIND range(0, 9) AS i CREATE (:P {id: i, n: i * 10, name: 'p' + i})"
 
@@ -30,6 +34,9 @@ CASES: list[tuple[str, list[dict]]] = [
      [{"n": n, "x": x} for n, x in ((50, 1), (80, "a"), (0, None), (85.5, 2))]),
     ("MATCH (a:P {id: $a}), (b:P {id: $b}) CREATE (a)-[r:R {w: $w}]->(b) RETURN r.w AS w",
      [{"a": a, "b": b, "w": w} for a, b, w in ((1, 2, 1), (2, 3, 2.5), (3, 1, "x"), (4, 4, None))]),
+    ("MATCH (a:P {id: $a}), (b:P {id: $b}) CREATE (a)-[:S]->(b) WITH a"
+     " MATCH p = shortestPath((a)-[:S*]->(c:P {id: $c})) MATCH (a)-[:S*1..3]->(d) RETURN length(p) AS l, count(d) AS n",
+     [{"a": a, "b": b, "c": c} for a, b, c in ((1, 2, 2), (2, 3, 3), (1, 3, 3), (3, 1, 2), (2, 2, 1))]),
     ("MATCH (p:P {id: $id}) SET p:$($label) RETURN labels(p) AS l",
      [{"id": i, "label": label} for i, label in ((1, "A"), (2, "B"), (1, "B"), (3, 5))]),
 ]
@@ -134,3 +141,23 @@ def test_a_statement_calling_a_procedure_is_not_kept():
         db.execute(statement)
         assert db.execute("MATCH (t:T) RETURN t.x AS x ORDER BY x").rows == [(1,), (2,)]
         assert hits(db) == 0
+
+
+def test_a_plan_made_again_for_a_kept_tree_holds_what_the_rules_decided_and_nothing_the_data_did():
+    """The rules' plan is made once per bound query; each run gets new steps, which the executor fills with
+    what the data decides as it runs (level walks' tables, procedure rows, end-label facts)."""
+    query = bind(parse("MATCH (a:P)-[:R]->(b:B) WITH DISTINCT b MATCH (b)-[*..2]->(c) RETURN c.v AS v")).parts[0]
+    first = plan_single_query(query, final=True)
+    for step in first.steps:
+        step.level_walks[1] = "paths_of_the_first_run"
+        step.prepared[1] = "rows_of_the_first_run"
+        step.implied_labels[1] = frozenset({"B"})
+        step.single_path_walks = step.loop_free = frozenset({1})
+    again = plan_single_query(query, final=True)
+    decided = [(s.clause, s.fused, s.ordered, s.distinct_input, s.final, s.may_walk_levels) for s in first.steps]
+    assert [(s.clause, s.fused, s.ordered, s.distinct_input, s.final, s.may_walk_levels) for s in again.steps
+            ] == decided
+    assert again.reads == first.reads
+    for step in again.steps:
+        assert (step.level_walks, step.prepared, step.implied_labels) == ({}, {}, {})
+        assert step.single_path_walks == step.loop_free == frozenset()
