@@ -31,7 +31,8 @@ def plan_single_query(query: b.BoundSingleQuery, *, fuse: bool = True, final: bo
 
 
 def _planned(query: b.BoundSingleQuery, *, fuse: bool, final: bool) -> QueryPlan:
-    steps = [Step(clause) for clause in query.clauses]
+    steps = [Step(clause, relationships=any(isinstance(node, b.BoundRelationship | b.BoundGroup)
+                                            for node in b.walk(clause))) for clause in query.clauses]
     if final and steps:
         steps[-1].final = True
     plan = QueryPlan(steps)

@@ -33,6 +33,9 @@ class Step:
     may_walk_levels: bool = False
     """It may run a level walk, which reads its input rows as a table (level_walks.py): when the store is
     large enough for one, the rows before it are settled even if it is `fused`."""
+    relationships: bool = True
+    """Its clause holds a relationship pattern (in a quantified group too): the rules of what the data decides
+    look at those only (execute/prepare.py). True where not decided (a step made outside a plan)."""
     # What the data as it stands when the clause runs decides (ADR-0002), set by the executor just before
     # the clause compiles:
     single_path_walks: frozenset[int] = frozenset()
@@ -58,7 +61,7 @@ class Step:
         """A new step with what the rules decided of this one, for another run of its clause: what the data
         decides (the fields from `single_path_walks` on) is decided anew."""
         return Step(self.clause, fused=self.fused, ordered=self.ordered, distinct_input=self.distinct_input,
-                    final=self.final, may_walk_levels=self.may_walk_levels)
+                    final=self.final, may_walk_levels=self.may_walk_levels, relationships=self.relationships)
 
 
 NO_READS = Reads({}, frozenset(), None)

@@ -154,9 +154,11 @@ def test_a_plan_made_again_for_a_kept_tree_holds_what_the_rules_decided_and_noth
         step.implied_labels[1] = frozenset({"B"})
         step.single_path_walks = step.loop_free = frozenset({1})
     again = plan_single_query(query, final=True)
-    decided = [(s.clause, s.fused, s.ordered, s.distinct_input, s.final, s.may_walk_levels) for s in first.steps]
-    assert [(s.clause, s.fused, s.ordered, s.distinct_input, s.final, s.may_walk_levels) for s in again.steps
-            ] == decided
+    decided = [(s.clause, s.fused, s.ordered, s.distinct_input, s.final, s.may_walk_levels, s.relationships)
+               for s in first.steps]
+    assert [(s.clause, s.fused, s.ordered, s.distinct_input, s.final, s.may_walk_levels, s.relationships)
+            for s in again.steps] == decided
+    assert [step.relationships for step in again.steps] == [True, False, True, False]
     assert again.reads == first.reads
     for step in again.steps:
         assert (step.level_walks, step.prepared, step.implied_labels) == ({}, {}, {})
