@@ -449,14 +449,17 @@ class Connection:
             if result is not None:
                 return _timed(result, started, 0.0)
         with parameter_reads.recording() as reads:
-            bound = self._kept_or_bound(statement, params)
+            tree = self._kept_or_bound(statement, params)
             binding = time.perf_counter() - started
-            if _reads_only(bound):
-                self._before_read()
-            with self._writing(bound):
-                bound = self._rebound(bound, _parsed(statement), params, statement)
-                result = _typed(self._after(self._executor.run(bound, statement, read_only=read_only,
-                                                               timeout=timeout, window=window)), bound)
+            try:
+                if _reads_only(tree):
+                    self._before_read()
+                with self._writing(tree):
+                    bound = self._rebound(tree, _parsed(statement), params, statement)
+                    result = _typed(self._after(self._executor.run(bound, statement, read_only=read_only,
+                                                                   timeout=timeout, window=window)), bound)
+            finally:
+                self._bound.ran(statement, tree)
         if self._store.version == version and not self._transaction.open:
             self._statements.remember(statement, params, reads, self._executor.compiled, version)
         return _timed(result, started, binding)

@@ -85,6 +85,14 @@ class BoundStatements:
                                    tuple((entity, key, found) for (entity, key), found in columns.read.items())))
         return bound
 
+    def ran(self, text: str, bound: Bound) -> None:
+        """The statement `text` has run with `bound`: a kept tree lets go of its parameters' values (a batch
+        of rows a load sent must not stay in memory until the text comes again)."""
+        kept = self._entries.get(text)
+        if kept is not None and kept.bound is bound:
+            for node in kept.parameters:
+                node.given = None
+
     def _keep(self, text: str, kept: _Kept) -> None:
         self._entries[text] = kept
         self._entries.move_to_end(text)

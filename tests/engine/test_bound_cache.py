@@ -163,3 +163,25 @@ def test_a_plan_made_again_for_a_kept_tree_holds_what_the_rules_decided_and_noth
     for step in again.steps:
         assert (step.level_walks, step.prepared, step.implied_labels) == ({}, {}, {})
         assert step.single_path_walks == step.loop_free == frozenset()
+
+
+def test_a_kept_statement_lets_go_of_its_parameters_values_once_it_has_run():
+    """A batch of rows a load sends is not held by the kept tree until the text comes again."""
+    import gc
+    import weakref
+
+    class Rows(list):
+        """A list that can be referred to weakly."""
+
+    with engine.connect() as db:
+        db.execute("CREATE (:X {id: 0})")  # the column the load writes is there before it binds
+        load = "UNWIND $rows AS row CREATE (:L {id: row.id})"
+        db.execute(load, {"rows": Rows([{"id": 0}])})
+        rows = Rows([{"id": i} for i in range(1, 100)])
+        seen = weakref.ref(rows)
+        db.execute(load, {"rows": rows})
+        assert hits(db) == 1
+        del rows
+        gc.collect()
+        assert seen() is None
+        assert db.execute("MATCH (l:L) RETURN count(*) AS n").rows == [(100,)]
