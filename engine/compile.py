@@ -9,21 +9,27 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from engine import types as t
 from engine.procedures import ProcedureRegistry
 from engine.semantic import bound
 from engine.semantic.binder import Binder
-from engine.storage.schema import Catalog
 from engine.syntax import ast
 from engine.types import CypherType
 
 Bound = bound.BoundQuery | bound.BSchemaCommand
 
 
+class ColumnTypes(Protocol):
+    """All that binding reads of the catalog: the type of a property column (`Catalog.column_type`; None: no
+    such column). A bound statement kept for reuse notes each answer (engine/execute/bound_cache.py)."""
+
+    def column_type(self, entity: str, key: str) -> CypherType | None: ...
+
+
 def bind(statement: ast.Statement, params: Mapping[str, Any] | None = None,
-         catalog: Catalog | None = None, procedures: ProcedureRegistry | None = None) -> Bound:
+         catalog: ColumnTypes | None = None, procedures: ProcedureRegistry | None = None) -> Bound:
     """Resolve variables, types and clause rules of a parsed statement.
 
     Property reads are typed from the catalog's column types. If the statement itself stores values that
@@ -46,7 +52,7 @@ def bind(statement: ast.Statement, params: Mapping[str, Any] | None = None,
         result = binder.bind_statement(statement)
 
 
-def _read_type(catalog: Catalog, changed: Mapping[tuple[str, str | None], CypherType], entity: str,
+def _read_type(catalog: ColumnTypes, changed: Mapping[tuple[str, str | None], CypherType], entity: str,
                key: str) -> CypherType | None:
     """A property column's type as the statement's own writes leave it (`changed`), else as stored."""
     if (entity, key) in changed:
@@ -56,7 +62,7 @@ def _read_type(catalog: Catalog, changed: Mapping[tuple[str, str | None], Cypher
     return catalog.column_type(entity, key)
 
 
-def _changed_column_types(writes: list[tuple[tuple[str, ...], str | None, CypherType]], catalog: Catalog,
+def _changed_column_types(writes: list[tuple[tuple[str, ...], str | None, CypherType]], catalog: ColumnTypes,
                           changed: Mapping[tuple[str, str | None], CypherType]
                           ) -> dict[tuple[str, str | None], CypherType]:
     """The columns whose type the writes widen beyond what the binding read them as (`_read_type`): a key

@@ -17,6 +17,7 @@ import duckdb
 from engine.compile import bind
 from engine.errors import CypherError, DatabaseLocked, DatabaseNotFound, UnsupportedFeature
 from engine.execute import macros, normal_forms, runtime_catalog, statement_cache
+from engine.execute.bound_cache import BoundStatements
 from engine.execute.executor import Executor
 from engine.execute.profile import Profile, profiled_rows
 from engine.execute.results import Result, Window, empty_counters
@@ -72,6 +73,14 @@ def _parsed(statement: str) -> Statement:
     """`parse`, remembered: an agent or a page sends the same few statements again and again, and the tree is
     immutable (frozen dataclasses of tuples), so one parse serves every bind. Errors are raised again."""
     return parse(statement)
+
+
+@functools.lru_cache(maxsize=256)
+def _prefixed(sent: str) -> tuple[str, str | None, str]:
+    """The statement without its `CYPHER ...` options, its EXPLAIN or PROFILE (or None), and the statement with
+    that word blanked too (prefix.py), remembered by the text as sent, as `_parsed` is."""
+    statement = without_query_options(sent)
+    return (statement, *plan_prefix(statement))
 
 
 @functools.lru_cache(maxsize=256)
@@ -205,6 +214,7 @@ class _Graph:
     store: GraphStore
     executor: Executor
     statements: StatementCache
+    bound: BoundStatements
 
 
 DATABASE_COLUMNS = ("name", "type", "access", "currentStatus", "default", "home", "lastWrite")
@@ -268,12 +278,13 @@ class Connection:
             self._duck.execute(f"SET search_path = {sql_string(search_path)}")
             store = GraphStore(self._duck, shared_as=self._graph_key(schema))
             kept = _Graph(schema, search_path, store, Executor(self._duck, store, self._transaction),
-                          StatementCache(self._statement_cache_size))
+                          StatementCache(self._statement_cache_size), BoundStatements(self._statement_cache_size))
             self._graphs[name] = kept
         elif kept.store.key not in graphs.DROPPED:  # a dropped one's statements are refused (`_present`)
             self._duck.execute(f"SET search_path = {sql_string(kept.search_path)}")
         self._active = name
         self._store, self._executor, self._statements = kept.store, kept.executor, kept.statements
+        self._bound = kept.bound
 
     def _graph_key(self, schema: str) -> str | None:
         """What names the graph in `schema` among the process's connections to the file (None: in memory)."""
@@ -428,8 +439,7 @@ class Connection:
         StatementTimeout raised. `graph` runs it on that graph of the database, as `USE graph` would
         (ADR-0068): an MCP tool call or a page cell scoped to a graph. `window`: fetch only those rows of
         the result (`Result.more`, `Result.resumable_at` say what follows; ADR-0088)."""
-        statement = without_query_options(statement)
-        mode, text = plan_prefix(statement)
+        statement, mode, text = _prefixed(statement)
         target = self._target(text)
         if isinstance(target, DatabaseCommand):
             if self._transaction.open:
@@ -458,14 +468,17 @@ class Connection:
             if result is not None:
                 return _timed(result, started, 0.0)
         with parameter_reads.recording() as reads:
-            bound = self._bind(_parsed(statement), params, statement)
+            tree = self._kept_or_bound(statement, params)
             binding = time.perf_counter() - started
-            if _reads_only(bound):
-                self._before_read()
-            with self._writing(bound):
-                bound = self._rebound(bound, _parsed(statement), params, statement)
-                result = _typed(self._after(self._executor.run(bound, statement, read_only=read_only,
-                                                               timeout=timeout, window=window)), bound)
+            try:
+                if _reads_only(tree):
+                    self._before_read()
+                with self._writing(tree):
+                    bound = self._rebound(tree, _parsed(statement), params, statement)
+                    result = _typed(self._after(self._executor.run(bound, statement, read_only=read_only,
+                                                                   timeout=timeout, window=window)), bound)
+            finally:
+                self._bound.ran(statement, tree)
         if self._store.version == version and not self._transaction.open:
             self._statements.remember(statement, params, reads, self._executor.compiled, version)
         return _timed(result, started, binding)
@@ -546,12 +559,20 @@ class Connection:
 
     def statement_cache_info(self) -> dict[str, int]:
         """How many statements ran from a compiled read kept for their text (`hits`), how many reads are
-        kept, and how many may be (ADR-0044)."""
-        return self._statements.info()
+        kept, and how many may be (ADR-0044); how many ran a bound statement kept for their text
+        (`bound_hits`, ADR-0105)."""
+        return {**self._statements.info(), "bound_hits": self._bound.hits}
 
     def _bind(self, statement: Statement, params: Mapping[str, Any] | None, text: str) -> BoundQuery | BSchemaCommand:
         try:
             return bind(statement, params, self._store.catalog, self.procedures)
+        except CypherError as error:
+            raise error.with_source(text) from None
+
+    def _kept_or_bound(self, text: str, params: Mapping[str, Any] | None) -> BoundQuery | BSchemaCommand:
+        """`_bind` of `text`, or the tree bound for it before when that serves (bound_cache.py, ADR-0105)."""
+        try:
+            return self._bound.bind(text, _parsed(text), params, self._store.catalog, self.procedures)
         except CypherError as error:
             raise error.with_source(text) from None
 

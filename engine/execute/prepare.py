@@ -21,10 +21,12 @@ def prepare_step(run: StatementRun, step: Step) -> None:
     end-label counts make redundant, which relationship patterns match no self-loop (end_labels.py), and the
     rows of a procedure call that runs SQL before it compiles (`Procedure.prepare`: the graph algorithms)."""
     clause = step.clause
-    step.single_path_walks = single_path_walks(clause, run.store)
-    counts = _Counts(run)
-    step.implied_labels = implied_labels(clause, counts)
-    step.loop_free = loop_free(clause, counts)
+    if step.relationships:
+        step.single_path_walks = single_path_walks(clause, run.store)
+        counts = _Counts(run)
+        step.implied_labels = implied_labels(clause, counts)
+        step.loop_free = loop_free(clause, counts)
+    # else (only node patterns, as most small writes' MATCH, plan.py): none of the three rules has anything to read
     if isinstance(clause, b.BCallProcedure) and clause.procedure.prepare is not None:
         preparation = ProcedurePreparation(clause.procedure, tuple(clause.arguments), run, clause.span)
         step.prepared[id(clause)] = clause.procedure.prepare(preparation)

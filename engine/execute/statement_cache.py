@@ -98,7 +98,7 @@ class StatementCache:
             if any(name not in params or type_of_value(params[name]) != cypher_type
                    for name, cypher_type in entry.types):
                 return None
-            if any(name not in params or not _same(params[name], value) for name, value in entry.inspected):
+            if any(name not in params or not same_value(params[name], value) for name, value in entry.inspected):
                 return None
             values = list(entry.compiled.values)
             for slot in entry.compiled.slots:
@@ -119,7 +119,7 @@ class StatementCache:
             return
         params = params or {}
         inspected = tuple((name, params[name]) for name in sorted(reads.inspected))
-        if any(_too_large(value) for _, value in inspected):
+        if any(too_large(value) for _, value in inspected):
             return
         self._entries[text] = _Entry(compiled, version, tuple(reads.types.items()),
                                      tuple((name, copy.deepcopy(value)) for name, value in inspected))
@@ -138,23 +138,23 @@ def compiled_read(sql: str, windowed_sql: str, values: list[Any], slots: list[Pa
                         fused, repeatable)
 
 
-def _same(a: Any, b: Any) -> bool:
+def same_value(a: Any, b: Any) -> bool:
     """Equal and of the same types throughout (1, 1.0 and True are equal in Python, not in Cypher); any
     value but a builtin scalar, list or map is taken to differ."""
     if type(a) is not type(b):
         return False
     if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[key], b[key]) for key in a)
+        return a.keys() == b.keys() and all(same_value(a[key], b[key]) for key in a)
     if isinstance(a, list | tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
     return type(a) in _SCALARS and bool(a == b)
 
 
 _SCALARS = (str, int, float, bool, type(None))
 
 
-def _too_large(value: Any) -> bool:
+def too_large(value: Any) -> bool:
     if isinstance(value, Mapping | list | tuple):
-        return len(value) > LARGEST_INSPECTED or any(_too_large(item) for item in
+        return len(value) > LARGEST_INSPECTED or any(too_large(item) for item in
                                                      (value.values() if isinstance(value, Mapping) else value))
     return False

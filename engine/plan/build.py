@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+
 from engine.plan.plan import QueryPlan, Step
 from engine.plan.rules.fuse_reads import fusable
 from engine.plan.rules.key_lookups import key_lookups
@@ -11,12 +13,27 @@ from engine.plan.rules.order_demand import demands
 from engine.plan.rules.property_reads import property_reads
 from engine.semantic import bound as b
 
+_DECIDED: weakref.WeakKeyDictionary[b.BoundSingleQuery, dict[tuple[bool, bool], QueryPlan]] = (
+    weakref.WeakKeyDictionary())
+"""The plans made for a bound query, by (fuse, final): a bound tree kept for its text runs again
+(execute/bound_cache.py, ADR-0105), and the rules read nothing but the tree, which running never changes."""
+
 
 def plan_single_query(query: b.BoundSingleQuery, *, fuse: bool = True, final: bool = False) -> QueryPlan:
     """The plan of `query`'s clauses. Without `fuse` (a re-run that locates an error clause by clause, or
     clauses run once per outer row) every step runs alone and in order, and no rule applies. With `final`,
-    the last clause's rows are the statement's result."""
-    steps = [Step(clause) for clause in query.clauses]
+    the last clause's rows are the statement's result. Each call gives new steps, which the executor
+    fills with what the data decides (prepare.py); what the rules decided is made once per bound query."""
+    made = _DECIDED.setdefault(query, {})
+    decided = made.get((fuse, final))
+    if decided is None:
+        decided = made[(fuse, final)] = _planned(query, fuse=fuse, final=final)
+    return QueryPlan([step.again() for step in decided.steps], decided.reads)
+
+
+def _planned(query: b.BoundSingleQuery, *, fuse: bool, final: bool) -> QueryPlan:
+    steps = [Step(clause, relationships=any(isinstance(node, b.BoundRelationship | b.BoundGroup)
+                                            for node in b.walk(clause))) for clause in query.clauses]
     if final and steps:
         steps[-1].final = True
     plan = QueryPlan(steps)

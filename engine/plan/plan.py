@@ -9,7 +9,7 @@ generation reads the step it compiles instead of flags set on it from outside.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from engine.plan.rules.key_lookups import KeyLookup
 from engine.plan.rules.property_reads import Reads
@@ -36,6 +36,9 @@ class Step:
     large enough for one, the rows before it are settled even if it is `fused`."""
     key_lookups: tuple[KeyLookup, ...] = ()
     """Node patterns of a MATCH that find their nodes in one scan of the node table (key_lookups.py, ADR-0107)."""
+    relationships: bool = True
+    """Its clause holds a relationship pattern (in a quantified group too): the rules of what the data decides
+    look at those only (execute/prepare.py). True where not decided (a step made outside a plan)."""
     # What the data as it stands when the clause runs decides (ADR-0002), set by the executor just before
     # the clause compiles:
     single_path_walks: frozenset[int] = frozenset()
@@ -56,6 +59,15 @@ class Step:
     @property
     def kind(self) -> str:
         return type(self.clause).__name__.removeprefix("B")
+
+    def again(self) -> Step:
+        """A new step with what the rules decided of this one, for another run of its clause: what the data
+        decides (the fields from `single_path_walks` on, `DATA_DECIDED`) is decided anew."""
+        return Step(**{f.name: getattr(self, f.name) for f in fields(self) if f.name not in DATA_DECIDED})
+
+
+DATA_DECIDED = frozenset(("single_path_walks", "implied_labels", "loop_free", "prepared", "level_walks"))
+"""The fields of `Step` the executor sets as each run's clause compiles; every other field is the rules'."""
 
 
 NO_READS = Reads({}, frozenset(), None)

@@ -8,8 +8,10 @@ or already bound.
 
 from __future__ import annotations
 
+import operator
+import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from engine.procedures import Procedure
@@ -574,7 +576,8 @@ def walk(root: object, prune: Callable[[object], bool] | None = None) -> Iterato
     """Every node of this module's classes under `root` (itself included), each once, reached through
     fields, lists and tuples; with `prune`, a node it accepts is yielded but not looked into. Spans, types,
     names, variables and the values of literals and parameters are not walked: they hold no bound node,
-    and are most of a tree's values (a parameter may be a list of thousands of rows)."""
+    and are most of a tree's values (a parameter may be a list of thousands of rows). Only the fields that
+    may hold a bound node are read (`_node_fields`): the planner walks each statement's clauses a few times."""
     stack: list[object] = [root]
     seen: set[int] = set()
     while stack:
@@ -585,4 +588,35 @@ def walk(root: object, prune: Callable[[object], bool] | None = None) -> Iterato
             seen.add(id(node))
             yield node
             if not isinstance(node, BLiteral | BParameter) and (prune is None or not prune(node)):
-                stack.extend(vars(node).values())
+                values = vars(node)
+                shape = _NODE_FIELDS.get(type(node)) or _node_fields(type(node))
+                if len(values) == shape.count:
+                    stack.append(shape.read(values))
+                else:  # an attribute beyond its fields (a memo, `observed`): every value is looked at
+                    stack.extend(values.values())
+
+
+@dataclass(frozen=True)
+class _Fields:
+    """Which fields of a class of bound nodes may hold one: `read` gives their values (a tuple, walked in the
+    fields' order); `count`, how many fields an instance has, to notice any other attribute."""
+
+    read: Callable[[dict[str, object]], object]
+    count: int
+
+
+_NODE_FIELDS: dict[type, _Fields] = {}
+
+_LEAF_NAMES = frozenset({"Span", "CypherType", "Kind", "Variable", "Procedure", "str", "int", "float", "bool",
+                         "None", "tuple", "list", "ast", "LabelExpression"})
+"""Names in a field's annotation that hold no bound node: a field whose annotation names only these (`str |
+None`, `tuple[Variable, ...]`, `ast.LabelExpression | None`) is not walked. Any other name (a class of this
+module, `Any`, `object`) is."""
+
+
+def _node_fields(cls: type) -> _Fields:
+    names = tuple(f.name for f in fields(cls)
+                  if not set(re.findall(r"[A-Za-z_]\w*", str(f.type))) <= _LEAF_NAMES)
+    read = (lambda values: ()) if not names else operator.itemgetter(*names)  # one name: its value alone
+    found = _NODE_FIELDS[cls] = _Fields(read, len(fields(cls)))
+    return found

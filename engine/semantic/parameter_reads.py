@@ -57,3 +57,12 @@ def calls_procedure() -> None:
     reads = _CURRENT.get()
     if reads is not None:
         reads.calls_procedure = True
+
+
+def add(reads: ParameterReads) -> None:
+    """Note what another recording noted (a bind recorded on its own, or kept and reused: bound_cache.py)."""
+    current = _CURRENT.get()
+    if current is not None:
+        current.types.update(reads.types)
+        current.inspected.update(reads.inspected)
+        current.calls_procedure = current.calls_procedure or reads.calls_procedure

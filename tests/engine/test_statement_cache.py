@@ -195,4 +195,4 @@ def test_a_connection_with_no_cache_keeps_nothing():
     with engine.connect(statement_cache_size=0) as db:
         for _ in range(3):
             db.execute("RETURN $x AS x", {"x": 1})
-        assert db.statement_cache_info() == {"hits": 0, "kept": 0, "size": 0}
+        assert db.statement_cache_info() == {"hits": 0, "kept": 0, "size": 0, "bound_hits": 0}

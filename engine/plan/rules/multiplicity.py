@@ -29,13 +29,14 @@ REPEAT_BLIND_AGGREGATES = frozenset({"min", "max"})
 def reads_after(clauses: Sequence[b.BoundClause], *, counted: bool = True) -> dict[int, frozenset[int]]:
     """Per MATCH clause (by id) whose rows no later clause counts, the variables (by id) it and the clauses
     after it read; `counted`: whether the query's own rows are (an EXISTS subquery's are not). A query that
-    calls rand() or randomUUID() lists none: each repeated row draws anew."""
-    if any(isinstance(node, b.BFunction) and node.name in VOLATILE_FUNCTIONS for node in b.walk(list(clauses))):
+    calls rand() or randomUUID() lists none: each repeated row draws anew. Each clause is walked once."""
+    reads = [clause_reads(clause) for clause in clauses]
+    if any(draws for _, draws in reads):
         return {}
     result: dict[int, frozenset[int]] = {}
     read: set[int] = set()
-    for clause in reversed(clauses):
-        read |= variables_read(clause)
+    for clause, (variables, _) in zip(reversed(clauses), reversed(reads), strict=True):
+        read |= variables
         input_is_counted = input_counted(clause, counted)
         if (isinstance(clause, b.BMatch) and not counted) or (
                 isinstance(clause, b.BProjection) and not input_is_counted and computes(clause)):
@@ -73,13 +74,17 @@ def input_counted(clause: b.BoundClause, output_counted: bool) -> bool:
     return True
 
 
-def variables_read(node: object) -> set[int]:
-    """The variables (by id) a clause reads: as values, in its patterns, and as a subquery's imports."""
+def clause_reads(node: object) -> tuple[set[int], bool]:
+    """The variables (by id) a clause reads: as values, in its patterns, and as a subquery's imports; and
+    whether it calls a function whose value differs per call (`VOLATILE_FUNCTIONS`)."""
     found: set[int] = set()
+    draws = False
     for item in b.walk(node):
         if isinstance(item, b.BVariable | b.BoundNode | b.BoundRelationship | b.BoundPath):
             if item.variable is not None:  # an unnamed path has none
                 found.add(id(item.variable))
         elif isinstance(item, b.BSubquery | b.BCallSubquery):
             found.update(id(variable) for variable in item.imports)
-    return found
+        elif isinstance(item, b.BFunction) and item.name in VOLATILE_FUNCTIONS:
+            draws = True
+    return found, draws
