@@ -32,6 +32,7 @@ from engine.execute.constraints import check_constraints
 from engine.execute.decode import Decoder, result_columns
 from engine.execute.duckdb_errors import STORAGE_FAILURE, out_of_memory, translate
 from engine.execute.level_walks import worth_walking_levels
+from engine.execute.parsed_sql import ParsedSql
 from engine.execute.prepare import prepare_step, run_level_walks
 from engine.execute.procedure_arguments import read_argument_values
 from engine.execute.profile import Profile
@@ -99,6 +100,8 @@ class Executor:
         self._timeout: float | None = None
         self._profile: Profile | None = None
         self._window: Window | None = None
+        self.parsed = ParsedSql(connection)
+        """The SQL texts this connection sent more than once, kept parsed (parsed_sql.py, ADR-0109)."""
         self.compiled: CompiledRead | None = None
         """What the last `run` compiled, when it was a read whose SQL was one SELECT (statement_cache.py)."""
 
@@ -202,7 +205,8 @@ class Executor:
         if not deferred and not explicit:
             self.connection.execute("BEGIN TRANSACTION")
         timer = StatementTimer(self._timeout, self.connection.interrupt)
-        run = StatementRun(self.connection, self.store, timer, writes=writes, deferred=deferred)
+        run = StatementRun(self.connection, self.store, timer, writes=writes, deferred=deferred,
+                           parsed=self.parsed)
         run.trace = self._trace
         run.fuse = fuse
         if self._profile is not None:

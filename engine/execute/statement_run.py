@@ -14,6 +14,7 @@ import duckdb
 from engine import types as t
 from engine.errors import StatementTimeout
 from engine.execute.changes import StatementChanges
+from engine.execute.parsed_sql import ParsedSql
 from engine.execute.profile import Profile
 from engine.execute.results import Result
 from engine.limits import StatementTimer
@@ -33,8 +34,11 @@ class StatementRun:
 full-text indexes have yet to see."""
 
     def __init__(self, connection: duckdb.DuckDBPyConnection, store: GraphStore,
-                 timer: StatementTimer | None = None, *, writes: bool = True, deferred: bool = False) -> None:
+                 timer: StatementTimer | None = None, *, writes: bool = True, deferred: bool = False,
+                 parsed: ParsedSql | None = None) -> None:
         self._connection = connection
+        self._parsed = parsed
+        """The connection's SQL texts sent again, kept parsed (parsed_sql.py)."""
         self.begun = not deferred
         """Whether the statement's transaction is open. A read defers it (`Executor._in_transaction`): one
         that turns out to be a single SELECT runs it on its own, which is as atomic, and saves the
@@ -89,6 +93,8 @@ full-text indexes have yet to see."""
         if self.trace is not None:
             self.trace.append((sql, list(parameters)))
         connection = self._connection if last and not self.begun else self.connection
+        if self._parsed is not None and isinstance(sql, str):
+            sql = self._parsed.statement(sql)
         started = time.perf_counter()
         try:
             return connection.execute(sql, self.bound(parameters))
