@@ -76,7 +76,7 @@ class CreateWriter(WriterBase):
                     counters += self._insert_relationship(rel, left, right, ranked, id_sql)
             else:
                 counters += self._insert_nodes(new_nodes, ranked, id_sql, node_base, rows)
-                counters += self._insert_relationships(hops, ranked, id_sql, rel_base, rows)
+                counters += self._insert_relationships(hops, ranked, id_sql, rows)
             self._record_created([*new_nodes, *new_rels])
             if new_rels:
                 self._count_ends(hops, relation, ranked, id_sql, rel_base, rows * len(new_rels))
@@ -206,8 +206,9 @@ class CreateWriter(WriterBase):
         self._ensure_columns("node", entries)
         parameters = Parameters()
         select, columns = self._element_rows(nodes, entries, ranked, id_sql, parameters, "node")
-        self.run.execute(f"INSERT INTO nodes (id, labels{''.join(', ' + c for c in columns)}) {select}",
-                         parameters.values)
+        counters["properties_set"] += self._insert_counting(
+            f"INSERT INTO nodes (id, labels{''.join(', ' + c for c in columns)}) {select}", parameters.values,
+            columns, entries, rows * len(nodes))
         counters["nodes_created"] += rows * len(nodes)
         if any(node.dynamic for node in nodes):
             (added,) = self.run.fetchone(f"SELECT coalesce(sum(len(labels)), 0) FROM nodes WHERE id >= {base}"
@@ -215,11 +216,10 @@ class CreateWriter(WriterBase):
             counters["labels_added"] += int(added)
         else:
             counters["labels_added"] += rows * sum(len(label_names(node.labels, node.span)) for node in nodes)
-        counters["properties_set"] += self._count_properties("nodes", columns, entries, base, rows, len(nodes))
         return counters
 
     def _insert_relationships(self, hops: list[tuple[b.BoundRelationship, b.BoundNode, b.BoundNode]],
-                              ranked: Relation, id_sql: dict[int, NewId], base: int, rows: int) -> Counter[str]:
+                              ranked: Relation, id_sql: dict[int, NewId], rows: int) -> Counter[str]:
         counters: Counter[str] = Counter()
         if not hops:
             return counters
@@ -227,10 +227,10 @@ class CreateWriter(WriterBase):
         self._ensure_columns("relationship", entries)
         parameters = Parameters()
         select, columns = self._element_rows(hops, entries, ranked, id_sql, parameters, "relationship")
-        self.run.execute(f"INSERT INTO rels (id, type, src, dst{''.join(', ' + c for c in columns)}) {select}",
-                         parameters.values)
+        counters["properties_set"] += self._insert_counting(
+            f"INSERT INTO rels (id, type, src, dst{''.join(', ' + c for c in columns)}) {select}", parameters.values,
+            columns, entries, rows * len(hops))
         counters["relationships_created"] += rows * len(hops)
-        counters["properties_set"] += self._count_properties("rels", columns, entries, base, rows, len(hops))
         return counters
 
     def _ensure_columns(self, entity: str, entries: list[list[tuple[str, b.BoundExpression]]]) -> None:
@@ -288,19 +288,21 @@ class CreateWriter(WriterBase):
                   f"{compiler.context.join_text()}")
         return select, columns
 
-    def _count_properties(self, table: str, columns: list[str], entries: list[list[tuple[str, b.BoundExpression]]],
-                          first_id: int, rows: int, per_row: int) -> int:
-        """The properties the INSERT stored: counted from the statement itself when every value is a literal or
-        parameter that is not null (stored as given, or refused), else from the inserted rows."""
-        count = rows * per_row
+    def _insert_counting(self, insert: str, values: list[Any], columns: list[str],
+                         entries: list[list[tuple[str, b.BoundExpression]]], count: int) -> int:
+        """Run the INSERT of `count` elements and return the properties it stored: counted from the statement
+        itself when every value is a literal or parameter that is not null (stored as given, or refused), else
+        from the rows it inserts, which it returns to a count around it in the same SQL statement."""
         if not columns or not count:
+            self.run.execute(insert, values)
             return 0
         stored = [{key: value for key, value in element if value.type.kind is not Kind.NULL} for element in entries]
-        if all(known_present(value) for values in stored for value in values.values()):
-            return rows * sum(len(values) for values in stored)
+        if all(known_present(value) for element in stored for value in element.values()):
+            self.run.execute(insert, values)
+            return count // len(entries) * sum(len(element) for element in stored)
         present = " + ".join(f"({column} IS NOT NULL)::INTEGER" for column in columns)
-        (total,) = self.run.fetchone(
-            f"SELECT coalesce(sum({present}), 0) FROM {table} WHERE id >= {first_id} AND id < {first_id + count}")
+        (total,) = self.run.fetchone(f"WITH inserted AS ({insert} RETURNING {present} AS n)"
+                                     f" SELECT coalesce(sum(n), 0) FROM inserted", values)
         return int(total)
 
     def _insert_node(self, node: b.BoundNode, ranked: Relation, id_sql: dict[int, NewId]) -> Counter[str]:

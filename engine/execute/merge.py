@@ -10,6 +10,7 @@ from typing import Any
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
+from engine.execute.set_items import _reads_graph
 from engine.execute.write_support import (
     WriterBase,
     WriteResult,
@@ -23,6 +24,7 @@ from engine.sqlgen.keys import group_key_parts
 from engine.sqlgen.relation import SEED_ROW, Relation
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import let
+from engine.types import Kind, is_storable
 
 
 class MergeWriter(WriterBase):
@@ -53,8 +55,9 @@ class MergeWriter(WriterBase):
             f" row_number() OVER (ORDER BY min(__ord)) AS __rank FROM {keyed.sql}"
             f"{' GROUP BY ' + group if group else ''} HAVING count(*) > 0)", [])
         creating = self.run.row_counts[representatives.sql]
+        creation, clause = self._folded(clause)
         created = self.create_paths(
-            [path], Relation(f"(SELECT t.*, r.__rank FROM {table.sql} AS t JOIN {representatives.sql} AS r"
+            [creation], Relation(f"(SELECT t.*, r.__rank FROM {table.sql} AS t JOIN {representatives.sql} AS r"
                              f" ON t.__ord = r.__rep)", relation.variables), ranked_rows=creating)
         join_keys = " AND ".join(f"u.{k} IS NOT DISTINCT FROM r.{k}" for k in key_names) or "true"
         created_rows = (f" FROM {keyed.sql} AS u JOIN {representatives.sql} AS r ON {join_keys}"
@@ -142,11 +145,49 @@ class MergeWriter(WriterBase):
     def _create_one(self, clause: b.BMerge, table: Relation, variables: list[Any]) -> WriteResult:
         """The MERGE's pattern created over its one row, numbered 1 (`_one_row`)."""
         self._check_merge_keys(clause.path, table)
-        created = self.create_paths([clause.path], Relation(f"(SELECT *, 1::BIGINT AS __rank FROM {table.sql})",
+        creation, clause = self._folded(clause)
+        created = self.create_paths([creation], Relation(f"(SELECT *, 1::BIGINT AS __rank FROM {table.sql})",
                                                             variables), ranked_rows=1)
         combined = Relation(f"(SELECT *, true AS __created FROM {created.relation.sql})", created.relation.variables,
                             rows=1)
         return self._merge_sets(clause, combined, Counter(created.counters), matched_all=False, created_all=True)
+
+    def _folded(self, clause: b.BMerge) -> tuple[b.BoundPath, b.BMerge]:
+        """The pattern to create with the leading ON CREATE SET items that its INSERT can store itself, and the
+        clause with the items left: `x.key = value` on an element the pattern creates (named once in it), of a key
+        neither the pattern nor an earlier such item gives, the value always storable and reading neither the
+        elements the pattern creates nor anything a write can change. Stored with the element, such a value
+        counts as the SET counts it (a value stored, none for null on a new element), and fails as the clause;
+        folding stops at the first other item, which then runs after them as it would."""
+        path = clause.path
+        elements = [*path.nodes, *path.relationships]
+        named = Counter(id(element.variable) for element in elements)
+        entries = {id(element.variable): self._property_entries(element.properties) for element in elements
+                   if element.is_new and named[id(element.variable)] == 1}
+        new = {id(element.variable) for element in elements if element.is_new}
+        folded: list[b.BoundSetItem] = []
+        for item in clause.on_create:
+            target, value = item.target, item.value
+            if not (item.kind == "property" and isinstance(item.key, str) and isinstance(target, b.BVariable)
+                    and id(target.variable) in entries and value is not None and value.type.kind is not Kind.NULL
+                    and is_storable(value.type) is True and not _reads_graph(value, set())
+                    and not b.reads_any(value, new)
+                    and all(key != item.key for key, _ in entries[id(target.variable)])):
+                break
+            entries[id(target.variable)].append((item.key, value))
+            folded.append(item)
+        if not folded:
+            return path, clause
+        grown = {id(item.target.variable) for item in folded if isinstance(item.target, b.BVariable)}
+
+        def with_folded(element: Any) -> Any:
+            if id(element.variable) not in grown:
+                return element
+            return replace(element, properties=b.BMap(tuple(entries[id(element.variable)]), type=t.MAP,
+                                                      span=element.span))
+        creation = replace(path, nodes=[with_folded(node) for node in path.nodes],
+                           relationships=[with_folded(rel) for rel in path.relationships])
+        return creation, replace(clause, on_create=clause.on_create[len(folded):])
 
     def _merge_sets(self, clause: b.BMerge, combined: Relation, counters: Counter[str], *, matched_all: bool,
                     created_all: bool) -> WriteResult:
