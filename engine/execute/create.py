@@ -37,9 +37,10 @@ class CreateWriter(WriterBase):
         return self.create_paths(clause.paths, relation)
 
     def create_paths(self, paths: list[b.BoundPath], relation: Relation, *,
-                     ranked_rows: int | None = None) -> WriteResult:
+                     ranked_rows: int | None = None, distinct: frozenset[str] = frozenset()) -> WriteResult:
         """The paths created once per row of `relation`. With `ranked_rows`, `relation` already has
-        `__rank`, 1 to `ranked_rows` in row order."""
+        `__rank`, 1 to `ranked_rows` in row order; `distinct`: the keys a MERGE found the new nodes' values
+        of unique (`constraints.Write.distinct`)."""
         if ranked_rows is None:
             ranked, rows = self._ranked(relation)
         else:
@@ -77,7 +78,7 @@ class CreateWriter(WriterBase):
             else:
                 counters += self._insert_nodes(new_nodes, ranked, id_sql, node_base, rows)
                 counters += self._insert_relationships(hops, ranked, id_sql, rows)
-            self._record_created([*new_nodes, *new_rels])
+            self._record_created([*new_nodes, *new_rels], distinct)
             if new_rels:
                 self._count_ends(hops, relation, ranked, id_sql, rel_base, rows * len(new_rels))
         columns = [f"q.{v.column}" for v in relation.variables]
@@ -102,15 +103,18 @@ class CreateWriter(WriterBase):
                           relation.variables + new_variables)
         return WriteResult(output, counters)
 
-    def _record_created(self, elements: list[b.BoundNode | b.BoundRelationship]) -> None:
-        """Tell the constraint checks what the new elements are: their labels (type) and property keys."""
+    def _record_created(self, elements: list[b.BoundNode | b.BoundRelationship],
+                        distinct: frozenset[str] = frozenset()) -> None:
+        """Tell the constraint checks what the new elements are: their labels (type) and property keys, and
+        of nodes the keys whose values a MERGE found unique."""
         for element in elements:
             entries = self._property_entries(element.properties)
             keys = [key for key, value in entries if value.type.kind is not Kind.NULL]
             known = None if element.dynamic else label_names(
                 element.labels if isinstance(element, b.BoundNode) else element.types, element.span)
-            self.run.changes.wrote("node" if isinstance(element, b.BoundNode) else "relationship", labels=known,
-                                   keys=keys, created=True)
+            node = isinstance(element, b.BoundNode)
+            self.run.changes.wrote("node" if node else "relationship", labels=known, keys=keys, created=True,
+                                   distinct=distinct if node else frozenset())
 
     def _count_ends(self, hops: list[tuple[b.BoundRelationship, b.BoundNode, b.BoundNode]], relation: Relation,
                     ranked: Relation, id_sql: dict[int, NewId], first: int, count: int) -> None:

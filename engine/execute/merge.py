@@ -16,6 +16,7 @@ from engine.execute.write_support import (
     WriteResult,
     column_list,
     known_present,
+    label_names,
 )
 from engine.semantic import bound as b
 from engine.sqlgen.dynamic_labels import label_list_sql
@@ -25,6 +26,9 @@ from engine.sqlgen.relation import SEED_ROW, Relation
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import let
 from engine.types import Kind, is_storable
+
+EXACT_KEYS = (Kind.STRING, Kind.INTEGER, Kind.BOOLEAN)
+"""The kinds of values whose equality in a MERGE's match is the grouping a uniqueness check runs (`_merged_on`)."""
 
 
 class MergeWriter(WriterBase):
@@ -58,7 +62,8 @@ class MergeWriter(WriterBase):
         creation, clause = self._folded(clause)
         created = self.create_paths(
             [creation], Relation(f"(SELECT t.*, r.__rank FROM {table.sql} AS t JOIN {representatives.sql} AS r"
-                             f" ON t.__ord = r.__rep)", relation.variables), ranked_rows=creating)
+                             f" ON t.__ord = r.__rep)", relation.variables), ranked_rows=creating,
+            distinct=self._merged_on(path))
         join_keys = " AND ".join(f"u.{k} IS NOT DISTINCT FROM r.{k}" for k in key_names) or "true"
         created_rows = (f" FROM {keyed.sql} AS u JOIN {representatives.sql} AS r ON {join_keys}"
                         f" JOIN {created.relation.sql} AS c ON c.__ord = r.__rep")
@@ -147,7 +152,8 @@ class MergeWriter(WriterBase):
         self._check_merge_keys(clause.path, table)
         creation, clause = self._folded(clause)
         created = self.create_paths([creation], Relation(f"(SELECT *, 1::BIGINT AS __rank FROM {table.sql})",
-                                                            variables), ranked_rows=1)
+                                                            variables), ranked_rows=1,
+                                    distinct=self._merged_on(clause.path))
         combined = Relation(f"(SELECT *, true AS __created FROM {created.relation.sql})", created.relation.variables,
                             rows=1)
         return self._merge_sets(clause, combined, Counter(created.counters), matched_all=False, created_all=True)
@@ -188,6 +194,23 @@ class MergeWriter(WriterBase):
         creation = replace(path, nodes=[with_folded(node) for node in path.nodes],
                            relationships=[with_folded(rel) for rel in path.relationships])
         return creation, replace(clause, on_create=clause.on_create[len(folded):])
+
+    def _merged_on(self, path: b.BoundPath) -> frozenset[str]:
+        """The keys of a MERGE of one node of one label that the nodes it creates hold no other node's values
+        of (`constraints.Write.distinct`: no uniqueness check of them runs): every row creating one matched no
+        node of that label on them, rows of equal values create one node, and the values are strings, integers
+        or booleans, stored in columns of their type, whose equality is the one the uniqueness check groups
+        by. Empty where that does not hold."""
+        (node, *others), catalog = path.nodes, self.store.catalog
+        if others or path.relationships or not node.is_new or node.dynamic or len(label_names(node.labels,
+                                                                                            node.span)) != 1:
+            return frozenset()
+        entries = self._property_entries(node.properties)
+        for key, value in entries:
+            column_type = catalog.column_type("node", key)
+            if value.type.kind not in EXACT_KEYS or column_type not in (None, t.CypherType(value.type.kind)):
+                return frozenset()
+        return frozenset(key for key, _ in entries)
 
     def _merge_sets(self, clause: b.BMerge, combined: Relation, counters: Counter[str], *, matched_all: bool,
                     created_all: bool) -> WriteResult:
