@@ -33,14 +33,19 @@ def plan_single_query(query: b.BoundSingleQuery, *, fuse: bool = True, final: bo
     return plan
 
 
-def plan_subquery(query: b.BoundSingleQuery, *, counted: bool = True, final: bool = False) -> QueryPlan:
-    """The plan of a subquery compiled inside a clause: its rows keep their order (the clause around it reads
-    it), a step may read distinct input where nothing after it counts rows (`counted`: whether the
+def plan_subquery(query: b.BoundSingleQuery, *, counted: bool = True, final: bool = False,
+                  ordered: bool = True) -> QueryPlan:
+    """The plan of a subquery compiled inside a clause: its rows keep their order where the clause around it
+    reads it (`ordered`: not for COUNT and EXISTS, where only the order the subquery's own clauses read is
+    kept), a step may read distinct input where nothing after it counts rows (`counted`: whether the
     subquery's own rows are, not for EXISTS), and with `final` its last step's rows go straight to the
     consumer (a COLLECT's list)."""
     steps = [Step(clause) for clause in query.clauses]
     if final and steps:
         steps[-1].final = True
+    if not ordered:
+        for step, demanded in zip(steps, demands(query.clauses, result_read=False), strict=True):
+            step.ordered = demanded
     plan = QueryPlan(steps)
     for clause_id, variables in reads_after(query.clauses, counted=counted).items():
         plan.step_by_id(clause_id).distinct_input = variables
