@@ -40,17 +40,20 @@ class MergeWriter(WriterBase):
         path = clause.path
         table = relation if relation.sql == SEED_ROW else self.stored_rows(relation)  # the seed row is a constant
         self._check_merge_sets(clause, table)
-        queries, compiler, alias, parameters = self.compiler(table)
-        match_sql, _ = queries.pattern_rows([path], table, compiler, alias)
-        in_place = self._set_in_place(clause, table, match_sql, parameters.values)
-        if in_place is not None:
-            return in_place
-        matched = self.run.materialize(f"({match_sql})", [], parameters.values)
+        unmatched, self.unmatched = self.unmatched, False  # this clause's, never a MERGE's run inside it
+        matched = None  # known to match nothing: not looked for
+        if not unmatched:
+            queries, compiler, alias, parameters = self.compiler(table)
+            match_sql, _ = queries.pattern_rows([path], table, compiler, alias)
+            in_place = self._set_in_place(clause, table, match_sql, parameters.values)
+            if in_place is not None:
+                return in_place
+            matched = self.run.materialize(f"({match_sql})", [], parameters.values)
         one_row = self._one_row(clause, table, matched, relation.variables)
         if one_row is not None:
             return one_row
-        unmatched = Relation(f"(SELECT * FROM {table.sql} WHERE __ord NOT IN (SELECT __parent FROM {matched.sql}))",
-                             relation.variables)
+        unmatched = table if matched is None else Relation(
+            f"(SELECT * FROM {table.sql} WHERE __ord NOT IN (SELECT __parent FROM {matched.sql}))", relation.variables)
         keyed, key_names = self._keyed_rows(path, unmatched)
         # one row per pattern to create: its key, its first row, and its rank among them (new ids follow it)
         group = ", ".join(key_names)
@@ -70,7 +73,7 @@ class MergeWriter(WriterBase):
         return self._merged(clause, table, matched, created, created_rows, relation.variables,
                             Counter(created.counters), creating)
 
-    def _merged(self, clause: b.BMerge, table: Relation, matched: Relation, created: WriteResult,
+    def _merged(self, clause: b.BMerge, table: Relation, matched: Relation | None, created: WriteResult,
                 created_rows: str | None, variables: list[Any], counters: Counter[str],
                 creating: int = 0) -> WriteResult:
         """The rows after MERGE, matched then created in row order, with ON CREATE and ON MATCH run on theirs.
@@ -80,11 +83,13 @@ class MergeWriter(WriterBase):
         new_variables = _new_variables(created, variables)
         old = [v.column for v in variables]
         new = [v.column for v in new_variables]
-        combined_sql = (f"SELECT {column_list('t', old)}{column_list('m', new)}false AS __created, t.__ord AS __o1,"
-                        f" m.__k AS __o2 FROM {table.sql} AS t JOIN {matched.sql} AS m ON m.__parent = t.__ord")
+        parts = [] if matched is None else [
+            f"SELECT {column_list('t', old)}{column_list('m', new)}false AS __created, t.__ord AS __o1,"
+            f" m.__k AS __o2 FROM {table.sql} AS t JOIN {matched.sql} AS m ON m.__parent = t.__ord"]
         if created_rows is not None:
-            combined_sql += (f" UNION ALL SELECT {column_list('u', old)}{column_list('c', new)}u.__ord = r.__rep"
-                             f" AS __created, u.__ord AS __o1, 0 AS __o2{created_rows}")
+            parts.append(f"SELECT {column_list('u', old)}{column_list('c', new)}u.__ord = r.__rep"
+                         f" AS __created, u.__ord AS __o1, 0 AS __o2{created_rows}")
+        combined_sql = " UNION ALL ".join(parts)
         combined_sql = (f"(SELECT * EXCLUDE (__o1, __o2), row_number() OVER (ORDER BY __o1, __o2) AS __ord FROM"
                         f" ({combined_sql}))")
         if not (clause.on_create or clause.on_match):  # read once, by the next clause: not stored
@@ -92,10 +97,10 @@ class MergeWriter(WriterBase):
                                         variables + new_variables), counters)
         combined = self.run.materialize(combined_sql, variables + new_variables, dense=True)
         # rows that share a pattern with an earlier row match what it created: only one row per pattern creates
-        created_all = self.run.row_counts[matched.sql] == 0 and creating == self._row_count(table)
+        created_all = (matched is None or self.run.row_counts[matched.sql] == 0) and creating == self._row_count(table)
         return self._merge_sets(clause, combined, counters, matched_all=creating == 0, created_all=created_all)
 
-    def _one_row(self, clause: b.BMerge, table: Relation, matched: Relation,
+    def _one_row(self, clause: b.BMerge, table: Relation, matched: Relation | None,
                  variables: list[Any]) -> WriteResult | None:
         """MERGE over one row (ADR-0085, ADR-0095): no keys table and no groups, as one row is one group; and
         no table of the rows after it, which are read off tables that no write changes (the matches' ids,
@@ -103,8 +108,8 @@ class MergeWriter(WriterBase):
         row that matched nothing but whose `__ord` is not 1."""
         if self._row_count(table) != 1:
             return None
-        found = self.run.row_counts[matched.sql]
-        if found:  # nothing to create
+        found = 0 if matched is None else self.run.row_counts[matched.sql]
+        if found and matched is not None:  # nothing to create
             nothing = self.create_paths([clause.path], table, ranked_rows=0)  # its variables; no SQL runs
             new_variables = _new_variables(nothing, variables)
             row = "" if table.sql == SEED_ROW else f" JOIN {table.sql} AS t ON m.__parent = t.__ord"  # binds nothing

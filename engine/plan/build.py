@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.plan.plan import QueryPlan, Step
+from engine.plan.rules.fresh_nodes import unmatched_merges
 from engine.plan.rules.fuse_reads import fusable
 from engine.plan.rules.level_walks import may_walk_levels
 from engine.plan.rules.multiplicity import reads_after
@@ -28,6 +29,8 @@ def plan_single_query(query: b.BoundSingleQuery, *, fuse: bool = True, final: bo
         step.ordered = ordered
     for clause_id, variables in reads_after(query.clauses).items():
         plan.step_by_id(clause_id).distinct_input = variables
+    for clause_id in unmatched_merges(query.clauses):
+        plan.step_by_id(clause_id).unmatched = True
     if any(isinstance(clause, b.BMatch) for clause in query.clauses):
         plan.reads = property_reads(query)
     return plan
