@@ -40,9 +40,9 @@ class MergeWriter(WriterBase):
         path = clause.path
         table = relation if relation.sql == SEED_ROW else self.stored_rows(relation)  # the seed row is a constant
         self._check_merge_sets(clause, table)
-        unmatched, self.unmatched = self.unmatched, False  # this clause's, never a MERGE's run inside it
+        known_unmatched, self.unmatched = self.unmatched, False  # this clause's, never a MERGE's run inside it
         matched = None  # known to match nothing: not looked for
-        if not unmatched:
+        if not known_unmatched:
             queries, compiler, alias, parameters = self.compiler(table)
             match_sql, _ = queries.pattern_rows([path], table, compiler, alias)
             in_place = self._set_in_place(clause, table, match_sql, parameters.values)
@@ -171,6 +171,8 @@ class MergeWriter(WriterBase):
         counts as the SET counts it (a value stored, none for null on a new element), and fails as the clause;
         folding stops at the first other item, which then runs after them as it would."""
         path = clause.path
+        if not clause.on_create:
+            return path, clause
         elements = [*path.nodes, *path.relationships]
         named = Counter(id(element.variable) for element in elements)
         entries = {id(element.variable): self._property_entries(element.properties) for element in elements
