@@ -39,8 +39,8 @@ def _iso_datetimes(texts: Any) -> Any:
     """ZONED DATETIME payloads (e: UTC epoch seconds, n: nanoseconds, o: offset seconds, z: no zone name) of
     strings matching runtime_temporal.ISO_DATETIME (`YYYY-MM-DDTHH:MM[:SS[.f]](Z|+HH:MM)`, checked as the
     statement compiled), as `_iso_datetime` computes them; null for null."""
-    import pyarrow
-    import pyarrow.compute as pc
+    import pyarrow.compute  # binds `pyarrow` too
+    pc = pyarrow.compute
     if isinstance(texts, pyarrow.ChunkedArray):
         texts = texts.combine_chunks()
 
