@@ -76,11 +76,11 @@ class StatementChanges:
         self.begin()
 
     def wrote(self, entity: str, *, labels: Iterable[str] | None = None, keys: Iterable[str] | None = None,
-              created: bool = False) -> None:
+              created: bool = False, distinct: frozenset[str] = frozenset()) -> None:
         """Writers call this for every set of elements they create or update (not for deletes, which cannot
         break a constraint); see `constraints.Write`."""
         known = None if labels is None else frozenset(labels)
-        self.writes.add(Write(entity, known, None if keys is None else frozenset(keys), created))
+        self.writes.add(Write(entity, known, None if keys is None else frozenset(keys), created, distinct))
         if created and self.tracking:
             before = self.created_labels.get(entity, frozenset())
             self.created_labels[entity] = None if before is None or known is None else before | known

@@ -129,15 +129,21 @@ class Write:
     labels: frozenset[str] | None
     keys: frozenset[str] | None
     created: bool = False
+    distinct: frozenset[str] = frozenset()
+    """Keys whose values the created elements were found, by a MERGE that matched on them alone, to share with
+    no element of their one label, nor with each other (`MergeWriter._merged_on`)."""
 
     def may_break(self, constraint: ConstraintInfo, *, existence: bool) -> bool:
         """Whether this write can make `constraint` fail: a new element of its label breaks an existence
         constraint whatever keys it has; uniqueness and property types only look at elements holding
-        the keys, so a new element without them cannot break those."""
+        the keys, so a new element without them cannot break those, nor can uniqueness of `distinct` keys."""
         if self.entity != constraint.entity or (self.labels is not None and constraint.label not in self.labels):
             return False
         if existence and self.created:
             return True
+        if (not existence and constraint.kind in UNIQUE_KINDS and self.labels == {constraint.label}
+                and self.distinct == frozenset(constraint.properties)):
+            return False
         return self.keys is None or not self.keys.isdisjoint(constraint.properties)
 
 

@@ -37,9 +37,10 @@ class CreateWriter(WriterBase):
         return self.create_paths(clause.paths, relation)
 
     def create_paths(self, paths: list[b.BoundPath], relation: Relation, *,
-                     ranked_rows: int | None = None) -> WriteResult:
+                     ranked_rows: int | None = None, distinct: frozenset[str] = frozenset()) -> WriteResult:
         """The paths created once per row of `relation`. With `ranked_rows`, `relation` already has
-        `__rank`, 1 to `ranked_rows` in row order."""
+        `__rank`, 1 to `ranked_rows` in row order; `distinct`: the keys a MERGE found the new nodes' values
+        of unique (`constraints.Write.distinct`)."""
         if ranked_rows is None:
             ranked, rows = self._ranked(relation)
         else:
@@ -76,8 +77,8 @@ class CreateWriter(WriterBase):
                     counters += self._insert_relationship(rel, left, right, ranked, id_sql)
             else:
                 counters += self._insert_nodes(new_nodes, ranked, id_sql, node_base, rows)
-                counters += self._insert_relationships(hops, ranked, id_sql, rel_base, rows)
-            self._record_created([*new_nodes, *new_rels])
+                counters += self._insert_relationships(hops, ranked, id_sql, rows)
+            self._record_created([*new_nodes, *new_rels], distinct)
             if new_rels:
                 self._count_ends(hops, relation, ranked, id_sql, rel_base, rows * len(new_rels))
         columns = [f"q.{v.column}" for v in relation.variables]
@@ -102,15 +103,18 @@ class CreateWriter(WriterBase):
                           relation.variables + new_variables)
         return WriteResult(output, counters)
 
-    def _record_created(self, elements: list[b.BoundNode | b.BoundRelationship]) -> None:
-        """Tell the constraint checks what the new elements are: their labels (type) and property keys."""
+    def _record_created(self, elements: list[b.BoundNode | b.BoundRelationship],
+                        distinct: frozenset[str] = frozenset()) -> None:
+        """Tell the constraint checks what the new elements are: their labels (type) and property keys, and
+        of nodes the keys whose values a MERGE found unique."""
         for element in elements:
             entries = self._property_entries(element.properties)
             keys = [key for key, value in entries if value.type.kind is not Kind.NULL]
             known = None if element.dynamic else label_names(
                 element.labels if isinstance(element, b.BoundNode) else element.types, element.span)
-            self.run.changes.wrote("node" if isinstance(element, b.BoundNode) else "relationship", labels=known,
-                                   keys=keys, created=True)
+            node = isinstance(element, b.BoundNode)
+            self.run.changes.wrote("node" if node else "relationship", labels=known, keys=keys, created=True,
+                                   distinct=distinct if node else frozenset())
 
     def _count_ends(self, hops: list[tuple[b.BoundRelationship, b.BoundNode, b.BoundNode]], relation: Relation,
                     ranked: Relation, id_sql: dict[int, NewId], first: int, count: int) -> None:
@@ -207,8 +211,9 @@ class CreateWriter(WriterBase):
         self._ensure_columns("node", entries)
         parameters = Parameters()
         select, columns = self._element_rows(nodes, entries, ranked, id_sql, parameters, "node", rows)
-        self.run.execute(f"INSERT INTO nodes (id, labels{''.join(', ' + c for c in columns)}) {select}",
-                         parameters.values)
+        counters["properties_set"] += self._insert_counting(
+            f"INSERT INTO nodes (id, labels{''.join(', ' + c for c in columns)}) {select}", parameters.values,
+            columns, entries, rows * len(nodes))
         counters["nodes_created"] += rows * len(nodes)
         if any(node.dynamic for node in nodes):
             (added,) = self.run.fetchone(f"SELECT coalesce(sum(len(labels)), 0) FROM nodes WHERE id >= {base}"
@@ -216,11 +221,10 @@ class CreateWriter(WriterBase):
             counters["labels_added"] += int(added)
         else:
             counters["labels_added"] += rows * sum(len(label_names(node.labels, node.span)) for node in nodes)
-        counters["properties_set"] += self._count_properties("nodes", columns, entries, base, rows, len(nodes))
         return counters
 
     def _insert_relationships(self, hops: list[tuple[b.BoundRelationship, b.BoundNode, b.BoundNode]],
-                              ranked: Relation, id_sql: dict[int, NewId], base: int, rows: int) -> Counter[str]:
+                              ranked: Relation, id_sql: dict[int, NewId], rows: int) -> Counter[str]:
         counters: Counter[str] = Counter()
         if not hops:
             return counters
@@ -228,10 +232,10 @@ class CreateWriter(WriterBase):
         self._ensure_columns("relationship", entries)
         parameters = Parameters()
         select, columns = self._element_rows(hops, entries, ranked, id_sql, parameters, "relationship", rows)
-        self.run.execute(f"INSERT INTO rels (id, type, src, dst{''.join(', ' + c for c in columns)}) {select}",
-                         parameters.values)
+        counters["properties_set"] += self._insert_counting(
+            f"INSERT INTO rels (id, type, src, dst{''.join(', ' + c for c in columns)}) {select}", parameters.values,
+            columns, entries, rows * len(hops))
         counters["relationships_created"] += rows * len(hops)
-        counters["properties_set"] += self._count_properties("rels", columns, entries, base, rows, len(hops))
         return counters
 
     def _ensure_columns(self, entity: str, entries: list[list[tuple[str, b.BoundExpression]]]) -> None:
@@ -296,19 +300,21 @@ class CreateWriter(WriterBase):
                   f"{compiler.context.join_text()}")
         return select, columns
 
-    def _count_properties(self, table: str, columns: list[str], entries: list[list[tuple[str, b.BoundExpression]]],
-                          first_id: int, rows: int, per_row: int) -> int:
-        """The properties the INSERT stored: counted from the statement itself when every value is a literal or
-        parameter that is not null (stored as given, or refused), else from the inserted rows."""
-        count = rows * per_row
+    def _insert_counting(self, insert: str, values: list[Any], columns: list[str],
+                         entries: list[list[tuple[str, b.BoundExpression]]], count: int) -> int:
+        """Run the INSERT of `count` elements and return the properties it stored: counted from the statement
+        itself when every value is a literal or parameter that is not null (stored as given, or refused), else
+        from the rows it inserts, which it returns to a count around it in the same SQL statement."""
         if not columns or not count:
+            self.run.execute(insert, values)
             return 0
         stored = [{key: value for key, value in element if value.type.kind is not Kind.NULL} for element in entries]
-        if all(known_present(value) for values in stored for value in values.values()):
-            return rows * sum(len(values) for values in stored)
+        if all(known_present(value) for element in stored for value in element.values()):
+            self.run.execute(insert, values)
+            return count // len(entries) * sum(len(element) for element in stored)
         present = " + ".join(f"({column} IS NOT NULL)::INTEGER" for column in columns)
-        (total,) = self.run.fetchone(
-            f"SELECT coalesce(sum({present}), 0) FROM {table} WHERE id >= {first_id} AND id < {first_id + count}")
+        (total,) = self.run.fetchone(f"WITH inserted AS ({insert} RETURNING {present} AS n)"
+                                     f" SELECT coalesce(sum(n), 0) FROM inserted", values)
         return int(total)
 
     def _insert_node(self, node: b.BoundNode, ranked: Relation, id_sql: dict[int, NewId]) -> Counter[str]:

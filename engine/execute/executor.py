@@ -402,6 +402,7 @@ class Executor:
             if handler is None:
                 raise UnsupportedFeature(f"{type(clause).__name__[1:]} here", clause.span)
             writer.rows_read_after = bool(steps) or not final or profile is not None  # a profile counts them
+            writer.unmatched = step.unmatched
             written = handler(writer, clause, relation)
             run.in_chain = False
             relation = written.relation

@@ -10,11 +10,13 @@ from typing import Any
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
+from engine.execute.set_items import _reads_graph
 from engine.execute.write_support import (
     WriterBase,
     WriteResult,
     column_list,
     known_present,
+    label_names,
 )
 from engine.semantic import bound as b
 from engine.sqlgen.dynamic_labels import label_list_sql
@@ -23,6 +25,10 @@ from engine.sqlgen.keys import group_key_parts
 from engine.sqlgen.relation import SEED_ROW, NodeScan, Relation
 from engine.sqlgen.runtime import error_sql
 from engine.sqlgen.sql import let
+from engine.types import Kind, is_storable
+
+EXACT_KEYS = (Kind.STRING, Kind.INTEGER, Kind.BOOLEAN)
+"""The kinds of values whose equality in a MERGE's match is the grouping a uniqueness check runs (`_merged_on`)."""
 
 
 class MergeWriter(WriterBase):
@@ -34,17 +40,20 @@ class MergeWriter(WriterBase):
         path = clause.path
         table = relation if relation.sql == SEED_ROW else self.stored_rows(relation)  # the seed row is a constant
         self._check_merge_sets(clause, table)
-        queries, compiler, alias, parameters = self.compiler(table)
-        match_sql, scan = queries.pattern_rows([path], table, compiler, alias)
-        in_place = self._set_in_place(clause, table, match_sql, parameters.values, scan)
-        if in_place is not None:
-            return in_place
-        matched = self.run.materialize(f"({match_sql})", [], parameters.values)
+        known_unmatched, self.unmatched = self.unmatched, False  # this clause's, never a MERGE's run inside it
+        matched = None  # known to match nothing: not looked for
+        if not known_unmatched:
+            queries, compiler, alias, parameters = self.compiler(table)
+            match_sql, scan = queries.pattern_rows([path], table, compiler, alias)
+            in_place = self._set_in_place(clause, table, match_sql, parameters.values, scan)
+            if in_place is not None:
+                return in_place
+            matched = self.run.materialize(f"({match_sql})", [], parameters.values)
         one_row = self._one_row(clause, table, matched, relation.variables)
         if one_row is not None:
             return one_row
-        unmatched = Relation(f"(SELECT * FROM {table.sql} WHERE __ord NOT IN (SELECT __parent FROM {matched.sql}))",
-                             relation.variables)
+        unmatched = table if matched is None else Relation(
+            f"(SELECT * FROM {table.sql} WHERE __ord NOT IN (SELECT __parent FROM {matched.sql}))", relation.variables)
         keyed, key_names = self._keyed_rows(path, unmatched)
         # one row per pattern to create: its key, its first row, and its rank among them (new ids follow it)
         group = ", ".join(key_names)
@@ -53,16 +62,18 @@ class MergeWriter(WriterBase):
             f" row_number() OVER (ORDER BY min(__ord)) AS __rank FROM {keyed.sql}"
             f"{' GROUP BY ' + group if group else ''} HAVING count(*) > 0)", [])
         creating = self.run.row_counts[representatives.sql]
+        creation, clause = self._folded(clause)
         created = self.create_paths(
-            [path], Relation(f"(SELECT t.*, r.__rank FROM {table.sql} AS t JOIN {representatives.sql} AS r"
-                             f" ON t.__ord = r.__rep)", relation.variables), ranked_rows=creating)
+            [creation], Relation(f"(SELECT t.*, r.__rank FROM {table.sql} AS t JOIN {representatives.sql} AS r"
+                             f" ON t.__ord = r.__rep)", relation.variables), ranked_rows=creating,
+            distinct=self._merged_on(path))
         join_keys = " AND ".join(f"u.{k} IS NOT DISTINCT FROM r.{k}" for k in key_names) or "true"
         created_rows = (f" FROM {keyed.sql} AS u JOIN {representatives.sql} AS r ON {join_keys}"
                         f" JOIN {created.relation.sql} AS c ON c.__ord = r.__rep")
         return self._merged(clause, table, matched, created, created_rows, relation.variables,
                             Counter(created.counters), creating)
 
-    def _merged(self, clause: b.BMerge, table: Relation, matched: Relation, created: WriteResult,
+    def _merged(self, clause: b.BMerge, table: Relation, matched: Relation | None, created: WriteResult,
                 created_rows: str | None, variables: list[Any], counters: Counter[str],
                 creating: int = 0) -> WriteResult:
         """The rows after MERGE, matched then created in row order, with ON CREATE and ON MATCH run on theirs.
@@ -72,11 +83,13 @@ class MergeWriter(WriterBase):
         new_variables = _new_variables(created, variables)
         old = [v.column for v in variables]
         new = [v.column for v in new_variables]
-        combined_sql = (f"SELECT {column_list('t', old)}{column_list('m', new)}false AS __created, t.__ord AS __o1,"
-                        f" m.__k AS __o2 FROM {table.sql} AS t JOIN {matched.sql} AS m ON m.__parent = t.__ord")
+        parts = [] if matched is None else [
+            f"SELECT {column_list('t', old)}{column_list('m', new)}false AS __created, t.__ord AS __o1,"
+            f" m.__k AS __o2 FROM {table.sql} AS t JOIN {matched.sql} AS m ON m.__parent = t.__ord"]
         if created_rows is not None:
-            combined_sql += (f" UNION ALL SELECT {column_list('u', old)}{column_list('c', new)}u.__ord = r.__rep"
-                             f" AS __created, u.__ord AS __o1, 0 AS __o2{created_rows}")
+            parts.append(f"SELECT {column_list('u', old)}{column_list('c', new)}u.__ord = r.__rep"
+                         f" AS __created, u.__ord AS __o1, 0 AS __o2{created_rows}")
+        combined_sql = " UNION ALL ".join(parts)
         combined_sql = (f"(SELECT * EXCLUDE (__o1, __o2), row_number() OVER (ORDER BY __o1, __o2) AS __ord FROM"
                         f" ({combined_sql}))")
         if not (clause.on_create or clause.on_match):  # read once, by the next clause: not stored
@@ -84,10 +97,10 @@ class MergeWriter(WriterBase):
                                         variables + new_variables), counters)
         combined = self.run.materialize(combined_sql, variables + new_variables, dense=True)
         # rows that share a pattern with an earlier row match what it created: only one row per pattern creates
-        created_all = self.run.row_counts[matched.sql] == 0 and creating == self._row_count(table)
+        created_all = (matched is None or self.run.row_counts[matched.sql] == 0) and creating == self._row_count(table)
         return self._merge_sets(clause, combined, counters, matched_all=creating == 0, created_all=created_all)
 
-    def _one_row(self, clause: b.BMerge, table: Relation, matched: Relation,
+    def _one_row(self, clause: b.BMerge, table: Relation, matched: Relation | None,
                  variables: list[Any]) -> WriteResult | None:
         """MERGE over one row (ADR-0085, ADR-0095): no keys table and no groups, as one row is one group; and
         no table of the rows after it, which are read off tables that no write changes (the matches' ids,
@@ -95,8 +108,8 @@ class MergeWriter(WriterBase):
         row that matched nothing but whose `__ord` is not 1."""
         if self._row_count(table) != 1:
             return None
-        found = self.run.row_counts[matched.sql]
-        if found:  # nothing to create
+        found = 0 if matched is None else self.run.row_counts[matched.sql]
+        if found and matched is not None:  # nothing to create
             nothing = self.create_paths([clause.path], table, ranked_rows=0)  # its variables; no SQL runs
             new_variables = _new_variables(nothing, variables)
             row = "" if table.sql == SEED_ROW else f" JOIN {table.sql} AS t ON m.__parent = t.__ord"  # binds nothing
@@ -143,11 +156,69 @@ class MergeWriter(WriterBase):
     def _create_one(self, clause: b.BMerge, table: Relation, variables: list[Any]) -> WriteResult:
         """The MERGE's pattern created over its one row, numbered 1 (`_one_row`)."""
         self._check_merge_keys(clause.path, table)
-        created = self.create_paths([clause.path], Relation(f"(SELECT *, 1::BIGINT AS __rank FROM {table.sql})",
-                                                            variables), ranked_rows=1)
+        creation, clause = self._folded(clause)
+        created = self.create_paths([creation], Relation(f"(SELECT *, 1::BIGINT AS __rank FROM {table.sql})",
+                                                            variables), ranked_rows=1,
+                                    distinct=self._merged_on(clause.path))
         combined = Relation(f"(SELECT *, true AS __created FROM {created.relation.sql})", created.relation.variables,
                             rows=1)
         return self._merge_sets(clause, combined, Counter(created.counters), matched_all=False, created_all=True)
+
+    def _folded(self, clause: b.BMerge) -> tuple[b.BoundPath, b.BMerge]:
+        """The pattern to create with the leading ON CREATE SET items that its INSERT can store itself, and the
+        clause with the items left: `x.key = value` on an element the pattern creates (named once in it), of a key
+        neither the pattern nor an earlier such item gives, the value always storable and reading neither the
+        elements the pattern creates nor anything a write can change. Stored with the element, such a value
+        counts as the SET counts it (a value stored, none for null on a new element), and fails as the clause;
+        folding stops at the first other item, which then runs after them as it would."""
+        path = clause.path
+        if not clause.on_create:
+            return path, clause
+        elements = [*path.nodes, *path.relationships]
+        named = Counter(id(element.variable) for element in elements)
+        entries = {id(element.variable): self._property_entries(element.properties) for element in elements
+                   if element.is_new and named[id(element.variable)] == 1}
+        new = {id(element.variable) for element in elements if element.is_new}
+        folded: list[b.BoundSetItem] = []
+        for item in clause.on_create:
+            target, value = item.target, item.value
+            if not (item.kind == "property" and isinstance(item.key, str) and isinstance(target, b.BVariable)
+                    and id(target.variable) in entries and value is not None and value.type.kind is not Kind.NULL
+                    and is_storable(value.type) is True and not _reads_graph(value, set())
+                    and not b.reads_any(value, new)
+                    and all(key != item.key for key, _ in entries[id(target.variable)])):
+                break
+            entries[id(target.variable)].append((item.key, value))
+            folded.append(item)
+        if not folded:
+            return path, clause
+        grown = {id(item.target.variable) for item in folded if isinstance(item.target, b.BVariable)}
+
+        def with_folded(element: Any) -> Any:
+            if id(element.variable) not in grown:
+                return element
+            return replace(element, properties=b.BMap(tuple(entries[id(element.variable)]), type=t.MAP,
+                                                      span=element.span))
+        creation = replace(path, nodes=[with_folded(node) for node in path.nodes],
+                           relationships=[with_folded(rel) for rel in path.relationships])
+        return creation, replace(clause, on_create=clause.on_create[len(folded):])
+
+    def _merged_on(self, path: b.BoundPath) -> frozenset[str]:
+        """The keys of a MERGE of one node of one label that the nodes it creates hold no other node's values
+        of (`constraints.Write.distinct`: no uniqueness check of them runs): every row creating one matched no
+        node of that label on them, rows of equal values create one node, and the values are strings, integers
+        or booleans, stored in columns of their type, whose equality is the one the uniqueness check groups
+        by. Empty where that does not hold."""
+        (node, *others), catalog = path.nodes, self.store.catalog
+        if others or path.relationships or not node.is_new or node.dynamic or len(label_names(node.labels,
+                                                                                            node.span)) != 1:
+            return frozenset()
+        entries = self._property_entries(node.properties)
+        for key, value in entries:
+            column_type = catalog.column_type("node", key)
+            if value.type.kind not in EXACT_KEYS or column_type not in (None, t.CypherType(value.type.kind)):
+                return frozenset()
+        return frozenset(key for key, _ in entries)
 
     def _merge_sets(self, clause: b.BMerge, combined: Relation, counters: Counter[str], *, matched_all: bool,
                     created_all: bool) -> WriteResult:

@@ -65,6 +65,8 @@ class WriterBase:
         self.run = run
         self.rows_read_after = True
         """Whether a clause reads the rows of the clause being written (False: the statement's last clause)."""
+        self.unmatched = False
+        """Whether the MERGE being written can match nothing (its plan step's `unmatched`)."""
 
     @property
     def store(self) -> Any:

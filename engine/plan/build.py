@@ -5,6 +5,7 @@ from __future__ import annotations
 import weakref
 
 from engine.plan.plan import QueryPlan, Step
+from engine.plan.rules.fresh_nodes import unmatched_merges
 from engine.plan.rules.fuse_reads import fusable
 from engine.plan.rules.key_lookups import key_lookups
 from engine.plan.rules.level_walks import may_walk_levels
@@ -47,19 +48,26 @@ def _planned(query: b.BoundSingleQuery, *, fuse: bool, final: bool) -> QueryPlan
         step.ordered = ordered
     for clause_id, variables in reads_after(query.clauses).items():
         plan.step_by_id(clause_id).distinct_input = variables
+    for clause_id in unmatched_merges(query.clauses):
+        plan.step_by_id(clause_id).unmatched = True
     if any(isinstance(clause, b.BMatch) for clause in query.clauses):
         plan.reads = property_reads(query)
     return plan
 
 
-def plan_subquery(query: b.BoundSingleQuery, *, counted: bool = True, final: bool = False) -> QueryPlan:
-    """The plan of a subquery compiled inside a clause: its rows keep their order (the clause around it reads
-    it), a step may read distinct input where nothing after it counts rows (`counted`: whether the
+def plan_subquery(query: b.BoundSingleQuery, *, counted: bool = True, final: bool = False,
+                  ordered: bool = True) -> QueryPlan:
+    """The plan of a subquery compiled inside a clause: its rows keep their order where the clause around it
+    reads it (`ordered`: not for COUNT and EXISTS, where only the order the subquery's own clauses read is
+    kept), a step may read distinct input where nothing after it counts rows (`counted`: whether the
     subquery's own rows are, not for EXISTS), and with `final` its last step's rows go straight to the
     consumer (a COLLECT's list)."""
     steps = [Step(clause) for clause in query.clauses]
     if final and steps:
         steps[-1].final = True
+    if not ordered:
+        for step, demanded in zip(steps, demands(query.clauses, result_read=False), strict=True):
+            step.ordered = demanded
     plan = QueryPlan(steps)
     for clause_id, variables in reads_after(query.clauses, counted=counted).items():
         plan.step_by_id(clause_id).distinct_input = variables

@@ -31,6 +31,9 @@ class Step:
     distinct input rows of those (multiplicity.py, ADR-0048)."""
     final: bool = False
     """Its rows are the statement's result."""
+    unmatched: bool = False
+    """A MERGE whose pattern can match nothing: it joins a node the statement created to a relationship of a
+    type never created at it (fresh_nodes.py)."""
     may_walk_levels: bool = False
     """It may run a level walk, which reads its input rows as a table (level_walks.py): when the store is
     large enough for one, the rows before it are settled even if it is `fused`."""

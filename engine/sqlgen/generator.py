@@ -122,9 +122,11 @@ class QueryCompiler:
         return composite_order([OrderKey(f"{alias}.__ord"), *keys])
 
     def order_read(self, outer: SelectContext | None) -> bool:
-        """Whether the order of the rows the clause compiled now makes is read: always under an outer row, else
-        where a later clause reads it (`ordered`)."""
-        return self.ordered or outer is not None
+        """Whether the order of the rows the clause compiled now makes is read: where a later clause reads it
+        (`ordered`); under an outer row, unless the subquery's plan says its step's is not (COUNT, EXISTS)."""
+        if outer is not None:
+            return not self._steps or self.step.ordered
+        return self.ordered
 
     def alias(self, prefix: str = "b") -> str:
         self.aliases[0] += 1
@@ -513,20 +515,21 @@ class QueryCompiler:
         return Relation(f"(SELECT {', '.join(columns)})", list(imports), constant_order=True)
 
     def compile_query(self, query: b.BoundQuery, seed: Relation, outer: SelectContext | None, *,
-                      counted: bool = True, final: bool = False) -> Relation:
+                      counted: bool = True, final: bool = False, ordered: bool = True) -> Relation:
         """A subquery's SELECT. `counted`: whether the rows' number is read (not for EXISTS, which only asks
         whether there is one); `final`: its rows go straight to a COLLECT's list, ordered by
-        `Relation.order`."""
+        `Relation.order`; `ordered`: whether their order is read (not for COUNT and EXISTS)."""
         final = final and len(query.parts) == 1
-        parts = [self.compile_single(part, seed, outer, counted=counted, final=final) for part in query.parts]
+        parts = [self.compile_single(part, seed, outer, counted=counted, final=final, ordered=ordered)
+                 for part in query.parts]
         if len(parts) == 1:
             return parts[0]
         return Relation(f"({union_select(query, parts)})", list(query.output))
 
     def compile_single(self, query: b.BoundSingleQuery, seed: Relation, outer: SelectContext | None, *,
-                       counted: bool = True, final: bool = False) -> Relation:
+                       counted: bool = True, final: bool = False, ordered: bool = True) -> Relation:
         relation = seed
-        for step in plan_subquery(query, counted=counted, final=final):
+        for step in plan_subquery(query, counted=counted, final=final, ordered=ordered):
             relation = self.read_clause(step, relation, outer)
         return relation
 
@@ -536,7 +539,8 @@ class QueryCompiler:
             return decorrelated
         self.correlated_subqueries += 1
         relation = self.compile_query(node.query, self.seed(node.imports, outer), outer,
-                                      counted=node.kind != "exists", final=node.kind == "collect")
+                                      counted=node.kind != "exists", final=node.kind == "collect",
+                                      ordered=node.kind == "collect")
         if node.kind == "exists":
             return f"EXISTS (SELECT 1 FROM {relation.sql})"
         if node.kind == "count":
@@ -563,7 +567,7 @@ class QueryCompiler:
         detached = SelectContext(self.catalog, self.parameters, detached=True)
         detached.counter = self.aliases
         relation = self.compile_query(query, seed, detached, counted=node.kind != "exists",
-                                      final=node.kind == "collect")
+                                      final=node.kind == "collect", ordered=node.kind == "collect")
         group = ", ".join(keys)
         alias = self.alias("c")
         if node.kind == "exists":

@@ -114,3 +114,33 @@ def test_subqueries_that_combine_rows_or_call_rand_stay_per_row(subquery: str) -
         # Andy knows no one; Pete knows Andy, Tim knows both, who have two pets each
         assert [row[2] for row in db.execute(query).fetchall()] == (
             [[0], [2], [2], [2]] if "count" in subquery else [[], [True, True], [True, True], [True, True]])
+
+
+@pytest.mark.parametrize(("subquery", "expected"), [
+    # which pet a LIMIT or SKIP keeps decides the count: the subquery's own ORDER BY, else its MATCH's order
+    ("COUNT { MATCH (n)-[:HAS]->(d) WITH d ORDER BY d.age DESC LIMIT 1 MATCH (d)-[:HAS]->(toy) RETURN toy }",
+     [0, 0, 0, 2]),
+    ("COUNT { MATCH (n)-[:HAS]->(d) WITH d LIMIT 1 MATCH (d)-[:HAS]->(toy) RETURN toy }", [0, 0, 0, 0]),
+    ("COUNT { MATCH (n)-[:HAS]->(d) WITH d SKIP 1 MATCH (d)-[:HAS]->(toy) RETURN toy }", [0, 0, 0, 2]),
+    ("EXISTS { MATCH (n)-[:HAS]->(d) WITH d ORDER BY d.age LIMIT 1 MATCH (d)-[:HAS]->() }",
+     [False, False, False, False]),
+    ("COUNT { MATCH (n)-[:HAS]->(d) WITH d, COLLECT { MATCH (d)-[:HAS]->(t) RETURN t.name ORDER BY t.name DESC }"
+     " AS names WHERE names[0] = 'Bone' RETURN d }", [0, 0, 0, 1]),
+])
+def test_count_and_exists_keep_the_order_their_own_clauses_read(subquery: str, expected: list) -> None:
+    """A COUNT's or EXISTS's rows are never read in order (their plan builds no order for it), but a clause
+    inside that picks rows by order, or a COLLECT inside, still sees it: per row and run once for all rows."""
+    with engine.connect(":memory:") as db:
+        db.execute(PETS)
+        query = f"{OUTER} RETURN x.name AS x, n.name AS n, {{}} AS value ORDER BY x, n"
+        assert [row[2] for row in db.execute(query.format(subquery)).fetchall()] == expected
+        assert [row[2] for row in db.execute(query.format(correlated(subquery))).fetchall()] == expected
+
+
+def test_a_count_of_unwound_rows_counts_repeated_elements() -> None:
+    with engine.connect(":memory:") as db:
+        db.execute(PETS)
+        query = (f"{OUTER} RETURN x.name AS x, n.name AS n,"
+                 " COUNT { UNWIND [1, 1, 2] AS i MATCH (n)-[:HAS]->(d) WHERE d.age > i RETURN d } AS value"
+                 " ORDER BY x, n")
+        assert [row[2] for row in db.execute(query).fetchall()] == [0, 6, 6, 3]

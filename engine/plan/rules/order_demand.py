@@ -23,11 +23,11 @@ PLAIN_GROUP_KINDS = (Kind.BOOLEAN, Kind.INTEGER, Kind.STRING, Kind.NODE, Kind.RE
 sort order tells groups apart."""
 
 
-def demands(clauses: Sequence[b.BoundClause]) -> list[bool]:
+def demands(clauses: Sequence[b.BoundClause], *, result_read: bool = True) -> list[bool]:
     """For each clause, whether the order of its output rows is read by the clauses after it (or by the
-    result: the last clause's order always is)."""
+    result: the last clause's order is, unless `result_read` is False: a COUNT or EXISTS subquery's rows)."""
     result = [True] * len(clauses)
-    demanded = True
+    demanded = result_read
     for index in range(len(clauses) - 1, -1, -1):
         result[index] = demanded
         demanded = input_demanded(clauses[index], demanded)
