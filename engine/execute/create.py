@@ -164,12 +164,12 @@ class CreateWriter(WriterBase):
         return ranked, self.run.row_counts[ranked.sql]
 
     def _endpoint_sql(self, node: b.BoundNode, id_sql: dict[int, NewId], alias: str,
-                      rank: str | int = "__rank") -> str:
-        """The id of a relationship's end node: one this CREATE makes (numbered by `rank`), or a bound
-        variable's node (a variable not typed as a node is checked on each row: a value that is no node is a
-        type error)."""
+                      rank: str | Parameters = "__rank") -> str:
+        """The id of a relationship's end node: one this CREATE makes (numbered by `rank`, or the first
+        row's, bound to `rank` when it is the parameters), or a bound variable's node (a variable not typed
+        as a node is checked on each row: a value that is no node is a type error)."""
         if id(node.variable) in id_sql:
-            return id_sql[id(node.variable)].sql(rank)
+            return _new_id(id_sql[id(node.variable)], rank)
         return entity_id_of(f"{alias}.{node.variable.column}", node.variable.type, "node")
 
     def _property_entries(self, properties: b.BoundExpression | None) -> list[tuple[str, b.BoundExpression]]:
@@ -265,7 +265,7 @@ class CreateWriter(WriterBase):
         alias = queries.alias()
         compiler = ExpressionCompiler(queries.context_for(ranked, alias), queries)
         constant = rows == 1 and _row_free(elements, entries, id_sql)
-        rank: str | int = 1 if constant else f"{alias}.__rank"
+        rank: str | Parameters = parameters if constant else f"{alias}.__rank"
         structs = []
         for element, element_entries in zip(elements, entries, strict=True):
             values = {key: value for key, value in element_entries if value.type.kind is not Kind.NULL}
@@ -277,7 +277,7 @@ class CreateWriter(WriterBase):
                 else:
                     stored.append(f"NULL::{sql_type(column_type)}")
             if entity == "node":
-                head = [id_sql[id(element.variable)].sql(rank), _labels_sql(element, compiler, parameters)]
+                head = [_new_id(id_sql[id(element.variable)], rank), _labels_sql(element, compiler, parameters)]
             else:
                 rel, left, right = element
                 start = self._endpoint_sql(left, id_sql, alias, rank)
@@ -286,7 +286,7 @@ class CreateWriter(WriterBase):
                     start, end = end, start
                 missing = error_sql("SemanticError", "CreateRelationshipWithNullNode",
                                     "'failed to create a relationship: a node is null'")
-                head = [id_sql[id(rel.variable)].sql(rank), _type_sql(rel, compiler, parameters),
+                head = [_new_id(id_sql[id(rel.variable)], rank), _type_sql(rel, compiler, parameters),
                         f"coalesce({start}, {missing})", f"coalesce({end}, {missing})"]
             if constant:
                 structs.append(f"({', '.join([*head, *stored])})")
@@ -306,11 +306,11 @@ class CreateWriter(WriterBase):
         itself when every value is a literal or parameter that is not null (stored as given, or refused), else
         from the rows it inserts, which it returns to a count around it in the same SQL statement."""
         if not columns or not count:
-            self.run.execute(insert, values)
+            self.run.fetch_alone(insert, values)
             return 0
         stored = [{key: value for key, value in element if value.type.kind is not Kind.NULL} for element in entries]
         if all(known_present(value) for element in stored for value in element.values()):
-            self.run.execute(insert, values)
+            self.run.fetch_alone(insert, values)  # its one row: the count of elements (write_alone.py)
             return count // len(entries) * sum(len(element) for element in stored)
         present = " + ".join(f"({column} IS NOT NULL)::INTEGER" for column in columns)
         (total,) = self.run.fetchone(f"WITH inserted AS ({insert} RETURNING {present} AS n)"
@@ -370,6 +370,11 @@ class CreateWriter(WriterBase):
                 f" FROM rels WHERE id IN (SELECT {own_id} FROM {ranked.sql} AS {alias})")
             counters["properties_set"] += props
         return counters
+
+
+def _new_id(new_id: NewId, rank: str | Parameters) -> str:
+    """A new element's id on the row `rank` reads, or the one row's bound to `rank` when it is the parameters."""
+    return new_id.bound(rank) if isinstance(rank, Parameters) else new_id.sql(rank)
 
 
 def _row_free(elements: list[Any], entries: list[list[tuple[str, b.BoundExpression]]],

@@ -43,6 +43,7 @@ from engine.execute.statement_cache import CompiledRead, compiled_read
 from engine.execute.statement_run import Chain, StatementRun
 from engine.execute.subqueries import ReadClause, run_call_subquery
 from engine.execute.transaction import ExplicitTransaction
+from engine.execute.write_alone import may_write_alone
 from engine.execute.write_support import volatile
 from engine.execute.writes import Writer
 from engine.limits import StatementTimer
@@ -149,9 +150,10 @@ class Executor:
 
     def _run_statement(self, statement: b.BoundQuery, text: str, read_only: bool) -> Result:
         writes = statement.updating
+        alone = writes and not read_only and may_write_alone(statement, self.store.catalog)
         try:
             return self._in_transaction(lambda run: self._run_query(run, statement, self._window), text, read_only,
-                                        writes=writes)
+                                        writes=writes, alone=alone)
         except UnfusedRetry:
             self.compiled = None
             return self._in_transaction(lambda run: self._run_query(run, statement, self._window), text, read_only,
@@ -194,14 +196,15 @@ class Executor:
             return None
 
     def _in_transaction(self, body: Any, text: str, read_only: bool = False, *, fuse: bool = True,
-                        writes: bool = True) -> Result:
+                        writes: bool = True, alone: bool = False) -> Result:
         """Run `body` in one transaction: committed, or rolled back on error. A read-only run always
         rolls back, so even a write the compiler missed cannot persist. The timer is stopped before
         COMMIT or ROLLBACK, so an interrupt never lands on either. An error raised by the SQL of several
         fused read clauses (not a timeout, an interrupt or a memory limit) raises UnfusedRetry. Without
         `writes` (a statement with no updating clause) no full-text bookkeeping is kept."""
         explicit = self.transaction.open and self._trace is None
-        deferred = not writes and self._trace is None and not explicit
+        alone = alone and fuse and self._trace is None and self._profile is None and not explicit
+        deferred = (not writes or alone) and self._trace is None and not explicit
         if not deferred and not explicit:
             self.connection.execute("BEGIN TRANSACTION")
         timer = StatementTimer(self._timeout, self.connection.interrupt)
@@ -209,6 +212,8 @@ class Executor:
                            parsed=self.parsed)
         run.trace = self._trace
         run.fuse = fuse
+        run.alone = alone
+        self.store.before_schema_write = run.begin if alone else None
         if self._profile is not None:
             self._profile.steps.clear()  # a run again clause by clause starts the steps afresh
             run.profile = self._profile
@@ -225,7 +230,7 @@ class Executor:
                     self._check_constraints(run, existence=True)
                 run.drop_tables()
                 run.release_arrow()
-                if not read_only and run.begun:
+                if not read_only and (run.begun or run.wrote_alone):
                     self._note_write(run, getattr(result, "contains_updates", False), commits=not explicit)
             if timer.expired:  # it fired after the last SQL statement had started
                 raise StatementTimeout(timer.seconds or 0, run.span)
@@ -239,6 +244,8 @@ class Executor:
                     self.store.rolled_back()
                 else:
                     self.store.committed()
+            elif run.wrote_alone:  # committed by DuckDB with its one SQL statement
+                self.store.committed()
             if read_only and writes and not explicit:  # an explained write may have added a column the
                 self.store.reload()                        # rollback took away
         except BaseException as error:
@@ -251,6 +258,8 @@ class Executor:
                     self.connection.execute("ROLLBACK")
                 self.store.rolled_back()
                 self.store.reload()
+            elif alone:  # its write, alone, failed: DuckDB undid it; the ids it took are given back
+                self.store.rolled_back()
             with contextlib.suppress(duckdb.Error):  # a result still reading one is gone with the transaction
                 run.release_arrow()
             if isinstance(error, duckdb.InterruptException):
@@ -270,6 +279,8 @@ class Executor:
                     error.span = run.span
                 raise error.with_source(text) from None
             raise
+        finally:
+            self.store.before_schema_write = None
         result.statement = text
         result.timings["sql"] = run.sql_seconds
         return result
@@ -401,6 +412,8 @@ class Executor:
             handler = WRITE_HANDLERS.get(type(clause))
             if handler is None:
                 raise UnsupportedFeature(f"{type(clause).__name__[1:]} here", clause.span)
+            if in_place is None and not isinstance(clause, b.BMerge | b.BCreate):
+                run.begin()  # a write that is more than one UPDATE or INSERT: never alone (write_alone.py)
             writer.rows_read_after = bool(steps) or not final or profile is not None  # a profile counts them
             writer.unmatched = step.unmatched
             written = handler(writer, clause, relation)

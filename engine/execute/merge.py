@@ -49,6 +49,7 @@ class MergeWriter(WriterBase):
             if in_place is not None:
                 return in_place
             matched = self.run.materialize(f"({match_sql})", [], parameters.values)
+        self.run.begin()  # more than one UPDATE: not a write that runs alone (ADR-0110)
         one_row = self._one_row(clause, table, matched, relation.variables)
         if one_row is not None:
             return one_row
@@ -148,7 +149,8 @@ class MergeWriter(WriterBase):
                         unique=frozenset({id(node.variable)}), scan=scan)
         counters = Counter(self.set_items(clause.on_match, rows).counters)
         rest = replace(clause, on_match=[])
-        if not counters["properties_set"]:
+        if not counters["properties_set"]:  # matched nothing, so wrote nothing: the creation opens the transaction
+            self.run.begin()
             return self._create_one(rest, table, [])
         return self._merge_sets(rest, replace(rows, rows=counters["properties_set"]), counters, matched_all=True,
                                 created_all=False)

@@ -112,7 +112,7 @@ class SetWriter(WriterBase):
         """`_one_target` and the UPDATE in one SQL statement, where no index needs the table of the target: the
         UPDATE writes only a target that gains or loses a value, so the rows it reports updating are the count
         (ADR-0085)."""
-        (updated,) = self.run.fetchone(
+        (updated,) = self.run.fetch_alone(
             f"UPDATE {table} SET {column} = {checked} FROM {rows_sql} AS s WHERE {table}.id = s.id"
             f" AND (s.v IS NOT NULL OR {table}.{column} IS NOT NULL)", values)
         return updated
@@ -135,7 +135,7 @@ class SetWriter(WriterBase):
             return None
         changes = "" if known_present(item.value) else \
             f" AND ({value} IS NOT NULL OR {scan.alias}.{column} IS NOT NULL)"  # gains or loses a value
-        (updated,) = self.run.fetchone(
+        (updated,) = self.run.fetch_alone(
             f"UPDATE nodes AS {scan.alias} SET {column} = {stored_value(value, column_type, column_type)}"
             f" WHERE {scan.condition}{changes}", parameters.values)
         return updated

@@ -38,6 +38,11 @@ full-text indexes have yet to see."""
                  parsed: ParsedSql | None = None) -> None:
         self._connection = connection
         self._parsed = parsed
+        self.alone = False
+        """Whether the statement's one write may run in a transaction of its own (`fetch_alone`): the executor
+        sets it where the statement is that write and its transaction is deferred."""
+        self.wrote_alone = False
+        """Whether a write ran so, and changed rows: it is committed, and the statement ran no SQL before it."""
         """The connection's SQL texts sent again, kept parsed (parsed_sql.py)."""
         self.begun = not deferred
         """Whether the statement's transaction is open. A read defers it (`Executor._in_transaction`): one
@@ -80,9 +85,27 @@ full-text indexes have yet to see."""
     def connection(self) -> duckdb.DuckDBPyConnection:
         """The DuckDB connection, inside the statement's transaction (opened now if it was deferred)."""
         if not self.begun:
+            if self.wrote_alone:  # the write committed on its own: nothing may follow it (ADR-0110)
+                raise AssertionError("SQL after a statement's write that ran in a transaction of its own")
             self._connection.execute("BEGIN TRANSACTION")
             self.begun = True
         return self._connection
+
+    def begin(self) -> None:
+        """Open the statement's transaction now, if it was deferred."""
+        _ = self.connection
+
+    def fetch_alone(self, sql: str, parameters: Sequence[Any] = ()) -> tuple[Any, ...]:
+        """`fetchone` of a write that is the whole statement's (`alone`, ADR-0110): with no transaction open yet,
+        it runs in DuckDB's own, which is as atomic, and saves the BEGIN and the COMMIT. Its row's first
+        column is the count of rows it changed: with none, the statement may still open its transaction."""
+        if not self.alone or self.begun:
+            return self.fetchone(sql, parameters)
+        ran = self._run_sql(sql, parameters, last=True)
+        row = self._profiled(ran, ran.fetchone())
+        assert row is not None
+        self.wrote_alone = bool(row[0])
+        return row
 
     def _run_sql(self, sql: str | duckdb.Statement, parameters: Sequence[Any], *,
                  last: bool = False) -> duckdb.DuckDBPyConnection:

@@ -56,6 +56,11 @@ class NewId:
             return str(self.base + (rank - 1) * self.per_row + self.index)
         return f"({self.base} + ({rank} - 1) * {self.per_row} + {self.index})"
 
+    def bound(self, parameters: Parameters, rank: int = 1) -> str:
+        """The id on the row of rank `rank`, bound as a value: the SQL text is then the same on every run
+        of the statement, so DuckDB's parse of it is kept (parsed_sql.py)."""
+        return parameters.bind(self.base + (rank - 1) * self.per_row + self.index, t.INTEGER)
+
 
 class WriterBase:
     """What every part of the writer shares: the statement's run, its store, a compiler over a relation's

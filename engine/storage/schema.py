@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -182,6 +183,9 @@ class GraphStore:
         """Whether the open transaction deleted elements: its commit stores the counters (ADR-0103)."""
         self._storing: tuple[int, int, int] | None = None
         """What the open transaction wrote to graph_meta's counters, if it did (`before_commit`)."""
+        self.before_schema_write: Callable[[], None] | None = None
+        """Called before a column is added or widened: a statement whose transaction is deferred opens it
+        (engine/execute/write_alone.py)."""
         self.catalog = self._load_catalog()
         self._catalog_at = _CATALOG_COMMITS.get(self._shared_as, 0)
         self._fan_out: dict[tuple[frozenset[str] | None, str], int] = {}
@@ -374,6 +378,8 @@ class GraphStore:
         target = widened_column_type(current, [value_type]) or ANY
         existing = self.catalog.column(entity, key)
         table = ENTITY_TABLES[entity]
+        if (existing is None or target != current) and self.before_schema_write is not None:
+            self.before_schema_write()  # a statement whose write may run alone opens its transaction first
         if existing is None:
             col = f"p{sum(len(cols) for cols in self.catalog.columns.values())}"
             self.connection.execute(f"ALTER TABLE {table} ADD COLUMN {col} {sql_type(target)}")
