@@ -29,7 +29,7 @@ from engine.semantic import parameter_reads
 from engine.semantic.scope import Variable
 from engine.storage.schema import Catalog
 from engine.syntax import ast
-from engine.types import CypherType, type_of_value
+from engine.types import CypherType, parameter_type
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ def _serves(kept: _Kept, params: Mapping[str, Any], catalog: Catalog) -> bool:
     """Whether binding again would give the kept tree: the same parameter types and looked-at values, the
     same column types."""
     try:
-        return (all(name in params and type_of_value(params[name]) == cypher_type
+        return (all(name in params and parameter_type(params, name) == cypher_type
                     for name, cypher_type in kept.reads.types.items())
                 and all(name in params and same_value(params[name], value) for name, value in kept.inspected)
                 and all(catalog.column_type(entity, key) == found for entity, key, found in kept.columns))

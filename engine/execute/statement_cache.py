@@ -5,7 +5,7 @@ compiles to one SELECT (nothing ran before it: no temp table, no level walk, no 
 parameter's value, so the SELECT serves any values of the same types. It is reused when:
 - the store is as it was (`GraphStore.version`: no statement has committed or rolled back since, nor has
   another connection of the process created a relationship);
-- every parameter it bound is given again, with the same type (`type_of_value`);
+- every parameter it bound is given again, with the same type (`parameter_type`: as the connection typed it once);
 - the parameters whose values the compile looked at (parameter_reads.py) have the same values;
 - each parameter's value binds through the same SQL as before (`ParameterSlot.value_for`; a null, for
   one, binds none).
@@ -25,7 +25,7 @@ import duckdb
 from engine.semantic.parameter_reads import ParameterReads
 from engine.span import Span
 from engine.sqlgen.context import UNBOUND, ParameterSlot
-from engine.types import CypherType, type_of_value
+from engine.types import CypherType, parameter_type
 
 DEFAULT_SIZE = 256
 """Statements kept per connection, the least recently used dropped first."""
@@ -95,7 +95,7 @@ class StatementCache:
             return None
         params = params or {}
         try:
-            if any(name not in params or type_of_value(params[name]) != cypher_type
+            if any(name not in params or parameter_type(params, name) != cypher_type
                    for name, cypher_type in entry.types):
                 return None
             if any(name not in params or not same_value(params[name], value) for name, value in entry.inspected):
