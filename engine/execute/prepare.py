@@ -33,9 +33,10 @@ def prepare_step(run: StatementRun, step: Step) -> None:
 
 
 class _Counts:
-    """The end-label counts, brought up to date (`end_labels.flush`: relationships this statement created
-    are counted) and read only when a rule asks: most clauses test no label at the end of a typed
-    relationship, and a CREATE asks nothing (a load batch's `MATCH ... CREATE` reads no counts, ADR-0097)."""
+    """The end-label counts, brought up to date (a writing statement counts the relationships they miss,
+    `end_labels.flush`; a read's store works out what those add) and read only when a rule asks: most
+    clauses test no label at the end of a typed relationship, and a CREATE asks nothing (a load batch's
+    `MATCH ... CREATE` reads no counts, ADR-0097)."""
 
     def __init__(self, run: StatementRun) -> None:
         self.run = run
@@ -43,7 +44,8 @@ class _Counts:
 
     def _facts(self) -> EndLabels:
         if self.facts is None:
-            end_labels.flush(self.run)
+            if self.run.writes:  # counted in its transaction; a read's store works out what they miss
+                end_labels.flush(self.run)
             self.facts = self.run.store.end_labels()
         return self.facts
 
