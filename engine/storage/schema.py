@@ -181,8 +181,8 @@ class GraphStore:
         self._added_here: tuple[end_labels.Range, ...] = ()
         """Of the relationships the end-label counts miss (`uncounted_relationships`, ADR-0111), those the open
         transaction counted, and those it created and left out: the graph's own become so when it commits."""
-        self._end_labels_overlay: end_labels.Overlay | None = None
-        """The overlay `_end_labels` was worked out with."""
+        self._end_labels_with: tuple[end_labels.Overlay, end_labels.EndLabels] | None = None
+        """What the counts say with an overlay's rows added, and that overlay (`end_labels`)."""
         self._wrote = False
         """Whether the open transaction wrote (took ids, or a statement of it changed something)."""
         self._deleting = False
@@ -324,28 +324,30 @@ class GraphStore:
             self.relationships_changed()
             self._relationships_pending = False
 
-    def end_labels(self) -> end_labels.EndLabels:
+    def end_labels(self, *, complete: bool = True) -> end_labels.EndLabels:
         """Which labels every start and every end node of each relationship type carries, exactly as the
         statement's transaction stands (ADR-0092): read again after any write changed the counts. None hold
-        while other stores of this process share the database (`_SHARERS`)."""
+        while other stores of this process share the database (`_SHARERS`). Where the counts miss relationships
+        (ADR-0111), what those add is worked out (one SELECT, once while the same are missed) unless not
+        `complete`: then an answer that a label is not carried everywhere, or that a type has self-loops,
+        still holds, as relationships added never make a label carried or a type loop-free."""
         if self.shared or self._end_labels is end_labels.UNKNOWN:
             return end_labels.UNKNOWN
-        overlay = None
-        ranges = self.uncounted_relationships()
-        if ranges:  # a read: a write counts them first (execute/end_labels.py `flush`)
-            if self._counted_here or self._added_here:
-                return end_labels.UNKNOWN
-            overlay = self.overlay() or self._read_overlay(ranges)
-        if self._end_labels is None or self._end_labels_overlay is not overlay:
+        if self._end_labels is None:
             if self._end_label_counts is None:
                 self._end_label_counts = end_labels.load(self.connection)
-            counts = self._end_label_counts
-            if overlay is not None:
-                counts = dict(counts)
-                end_labels.add_rows(counts, list(overlay.rows))
-            self._end_labels = end_labels.of_counts(counts, loops_counted=self._loops_counted)
-            self._end_labels_overlay = overlay
-        return self._end_labels
+            self._end_labels = end_labels.of_counts(self._end_label_counts, loops_counted=self._loops_counted)
+        ranges = self.uncounted_relationships()
+        if not ranges or not complete:
+            return self._end_labels
+        if self._counted_here or self._added_here:  # a write counts them first (execute/end_labels.py `flush`)
+            return end_labels.UNKNOWN
+        overlay = self.overlay() or self._read_overlay(ranges)
+        if self._end_labels_with is None or self._end_labels_with[0] is not overlay:
+            counts = dict(self._end_label_counts or {})
+            end_labels.add_rows(counts, overlay.rows)
+            self._end_labels_with = overlay, end_labels.of_counts(counts, loops_counted=self._loops_counted)
+        return self._end_labels_with[1]
 
     @property
     def shared(self) -> bool:
@@ -409,14 +411,14 @@ class GraphStore:
     def end_labels_changed(self) -> None:
         """A write changed the end-label counts, or a rollback or another connection's commit may have."""
         if self._end_labels is not end_labels.UNKNOWN:
-            self._end_labels = None
+            self._end_labels = self._end_labels_with = None
             self._end_label_counts = None
 
     def end_labels_added(self, rows: list[tuple[str, str, str, int]]) -> None:
         """A write of the statement's transaction inserted these change rows into the counts."""
         if self._end_labels is end_labels.UNKNOWN:
             return
-        self._end_labels = None
+        self._end_labels = self._end_labels_with = None
         if self._end_label_counts is not None:
             end_labels.add_rows(self._end_label_counts, rows)
 
