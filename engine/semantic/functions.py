@@ -120,7 +120,8 @@ def _signatures() -> dict[str, FunctionSignature]:
         ("btrim", 1, 2, fixed(t.STRING)), ("normalize", 1, 2, fixed(t.STRING)),
         ("replace", 3, 3, fixed(t.STRING)), ("substring", 2, 3, fixed(t.STRING)),
         ("left", 2, 2, fixed(t.STRING)), ("right", 2, 2, fixed(t.STRING)),
-        ("split", 2, 2, fixed(t.list_of(t.STRING, null_free=True))), ("reverse", 1, 1, like_first(Kind.STRING, Kind.LIST)),
+        ("split", 2, 2, fixed(t.list_of(t.STRING, null_free=True))),
+        ("reverse", 1, 1, like_first(Kind.STRING, Kind.LIST)),
         ("tostring", 1, 1, fixed(t.STRING)), ("tostringornull", 1, 1, fixed(t.STRING)),
         # numbers
         ("tointeger", 1, 1, fixed(t.INTEGER)), ("tointegerornull", 1, 1, fixed(t.INTEGER)),

@@ -262,7 +262,8 @@ class ProjectionCompiler:
         pack = ", ".join(f"{column} := {column}" for column in columns)
         key = ", ".join(f"{term}, '{modifiers}'" for term, modifiers in terms)
         top = f"arg_min(struct_pack({pack}), create_sort_key({key}), {count})"
-        rows = f"(SELECT unnest(__top) AS __r, generate_subscripts(__top, 1) AS __ord FROM (SELECT {top} AS __top FROM {keyed}))"
+        rows = (f"(SELECT unnest(__top) AS __r, generate_subscripts(__top, 1) AS __ord"
+                f" FROM (SELECT {top} AS __top FROM {keyed}))")
         kept = f" WHERE __ord > {skip}" if skip is not None else ""
         select = f"(SELECT {select_list([f'__r.{column} AS {column}' for column in columns])}__ord FROM {rows}{kept})"
         return Relation(select, relation.variables, relation.carried)
