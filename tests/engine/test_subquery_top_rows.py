@@ -82,3 +82,15 @@ def test_a_nested_call_keeps_its_rows(db) -> None:
     kept, expected = both(db, query, "LIMIT 2", "LIMIT $n", {"n": 2})
     assert kept == expected
     assert kept  # the query has rows to compare
+
+
+@pytest.mark.parametrize("body", [
+    "MATCH (i:Item) WHERE i.g = a.g RETURN i.k AS k {page}",
+    "MATCH (i:Item) WHERE i.g = a.g WITH i ORDER BY i.w {page} MATCH (j:Item) WHERE j.g = i.g RETURN i.k + j.k AS k",
+    "UNWIND [3, 1, 2, 1] AS x RETURN x AS k ORDER BY x {page}",
+])
+def test_other_bodies_keep_their_rows(db, body: str) -> None:
+    template = "MATCH (a:G) CALL (a) { " + body + " } RETURN a.g AS g, k"
+    for literal, parameter, values in PAGES:
+        kept, expected = both(db, template, literal, parameter, values)
+        assert kept == expected, literal
