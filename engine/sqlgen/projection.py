@@ -95,8 +95,12 @@ class ProjectionCompiler:
         compiler = ExpressionCompiler(context, self.queries)
         items = [f"{compiler.compile(item.expression)} AS {item.variable.column}" for item in self.clause.items]
         prefix = ""
-        if context.shared is not None and context.shared.used and context.shared.source != source:
-            prefix, source = f"WITH {context.shared.source} AS MATERIALIZED {source} ", context.shared.source
+        if context.shared is not None and context.shared.used:
+            ctes = context.shared.ctes()
+            if context.shared.source != source:
+                ctes.insert(0, f"{context.shared.source} AS MATERIALIZED {source}")
+                source = context.shared.source
+            prefix = f"WITH {', '.join(ctes)} "
         carried = [f"{alias}.{v.column}" for v in self.carried] + self.relation.carried_columns(alias, self.carried)
         entity_columns = self.relation.carried_for(self.carried)
         for item in self.clause.items:  # `WITH n`, `WITH n AS m`: the new variable carries what n carried
