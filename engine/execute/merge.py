@@ -10,6 +10,8 @@ from typing import Any
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
+from engine.execute.index_kinds import maintained
+from engine.execute.merge_order import creates_first, went
 from engine.execute.set_items import _reads_graph
 from engine.execute.write_support import (
     WriterBase,
@@ -147,21 +149,49 @@ class MergeWriter(WriterBase):
         rows = Relation(f"(SELECT {column_list('m', [v.column for v in new_variables])}false AS __created,"
                         f" m.__k AS __ord FROM ({match_sql}) AS m)", new_variables, values=tuple(values),
                         unique=frozenset({id(node.variable)}), scan=scan)
-        counters = Counter(self.set_items(clause.on_match, rows).counters)
         rest = replace(clause, on_match=[])
+        if scan is not None and creates_first(clause) and self._inserts_alone(rest, item):
+            # the ON MATCH SET's column as its SET makes it, matched or not: the same columns either way
+            self.store.ensure_property_column("node", item.key, item.value.type)
+            created = self._create_one(rest, table, [], absent=rows)
+            if created.counters["nodes_created"]:
+                return created
+            # a node matched: the INSERT wrote nothing, so the UPDATE is still the statement's one write
+        counters = Counter(self.set_items(clause.on_match, rows).counters)
+        went(clause, created=not counters["properties_set"])
         if not counters["properties_set"]:  # matched nothing, so wrote nothing: the creation opens the transaction
             self.run.begin()
             return self._create_one(rest, table, [])
         return self._merge_sets(rest, replace(rows, rows=counters["properties_set"]), counters, matched_all=True,
                                 created_all=False)
 
-    def _create_one(self, clause: b.BMerge, table: Relation, variables: list[Any]) -> WriteResult:
-        """The MERGE's pattern created over its one row, numbered 1 (`_one_row`)."""
+    def _inserts_alone(self, clause: b.BMerge, item: b.BoundSetItem) -> bool:
+        """Whether the node of `_set_in_place`'s MERGE (`clause` without its ON MATCH SET `item`) may be created by
+        one INSERT where no node matches (`create_paths`' `absent`, ADR-0113) with nothing run after it: its
+        labels the statement's own, every property value, ON CREATE SET ones folded in, a literal or parameter
+        that is not null, no ON CREATE SET item left to run, the SET's value storable (else it fails, matched
+        or not), and no constraint to check or index to keep (as for a write run alone, write_alone.py)."""
+        catalog = self.store.catalog
+        if catalog.constraints or maintained(catalog.indexes) or item.value is None or not is_storable(
+                item.value.type):
+            return False
+        creation, left = self._folded(clause)
+        (node,) = creation.nodes
+        return not left.on_create and not node.dynamic and all(
+            isinstance(value, b.BLiteral | b.BParameter) and known_present(value)
+            for _, value in self._property_entries(node.properties))
+
+    def _create_one(self, clause: b.BMerge, table: Relation, variables: list[Any], *,
+                    absent: Relation | None = None) -> WriteResult:
+        """The MERGE's pattern created over its one row, numbered 1 (`_one_row`); with `absent`, only where that
+        scan finds no node (`create_paths`): where it found one, nothing is created or counted."""
         self._check_merge_keys(clause.path, table)
         creation, clause = self._folded(clause)
         created = self.create_paths([creation], Relation(f"(SELECT *, 1::BIGINT AS __rank FROM {table.sql})",
                                                             variables), ranked_rows=1,
-                                    distinct=self._merged_on(clause.path))
+                                    distinct=self._merged_on(clause.path), absent=absent)
+        if absent is not None and not created.counters["nodes_created"]:
+            return created
         combined = Relation(f"(SELECT *, true AS __created FROM {created.relation.sql})", created.relation.variables,
                             rows=1)
         return self._merge_sets(clause, combined, Counter(created.counters), matched_all=False, created_all=True)
