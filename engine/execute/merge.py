@@ -17,6 +17,7 @@ from engine.execute.write_support import (
     WriterBase,
     WriteResult,
     column_list,
+    column_takes,
     known_present,
     label_names,
 )
@@ -150,6 +151,8 @@ class MergeWriter(WriterBase):
                         f" m.__k AS __ord FROM ({match_sql}) AS m)", new_variables, values=tuple(values),
                         unique=frozenset({id(node.variable)}), scan=scan)
         rest = replace(clause, on_match=[])
+        if not self._quiet_unless_created(rest):  # SQL may follow the UPDATE: it is not the one write (ADR-0110)
+            self.run.begin()
         if scan is not None and creates_first(clause) and self._inserts_alone(rest, item):
             # the ON MATCH SET's column as its SET makes it, matched or not: the same columns either way
             self.store.ensure_property_column("node", item.key, item.value.type)
@@ -164,6 +167,16 @@ class MergeWriter(WriterBase):
             return self._create_one(rest, table, [])
         return self._merge_sets(rest, replace(rows, rows=counters["properties_set"]), counters, matched_all=True,
                                 created_all=False)
+
+    def _quiet_unless_created(self, clause: b.BMerge) -> bool:
+        """Whether the ON CREATE SET items of `_set_in_place`'s MERGE run no SQL over the rows created when it
+        matched (none): each a property set to a literal or parameter, storable and not null, whose column
+        takes it as it is (no ALTER TABLE). Others (labels, maps, values read off the node) may look at their
+        rows even when known to be none."""
+        return all(item.kind == "property" and isinstance(item.key, str) and item.value is not None
+                   and known_present(item.value) and is_storable(item.value.type) is True
+                   and column_takes(self.store.catalog, "node", item.key, item.value.type)
+                   for item in clause.on_create)
 
     def _inserts_alone(self, clause: b.BMerge, item: b.BoundSetItem) -> bool:
         """Whether the node of `_set_in_place`'s MERGE (`clause` without its ON MATCH SET `item`) may be created by
@@ -256,19 +269,19 @@ class MergeWriter(WriterBase):
                     created_all: bool) -> WriteResult:
         """ON CREATE and ON MATCH SET, each over its side of the rows after MERGE (`combined`, with `__created`)."""
         if not (clause.on_create or clause.on_match):
-            return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined.sql})", combined.variables),
-                               counters)
+            return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined.sql})", combined.variables,
+                                        values=combined.values), counters)
         for items, created_flag in ((clause.on_create, True), (clause.on_match, False)):
             if items:
                 every = created_all if created_flag else matched_all
                 none = matched_all if created_flag else created_all
                 subset = combined if every else Relation(
                     f"(SELECT * FROM {combined.sql} WHERE __created = {str(created_flag).lower()})",
-                    combined.variables, rows=0 if none else None)
+                    combined.variables, rows=0 if none else None, values=combined.values)  # the match's, if it binds
                 counters += self.set_items(items, subset).counters
         rows = f"(SELECT * EXCLUDE (__created) FROM {combined.sql})"
         if not self.run.stored(combined):  # one row's, read off tables no write changes (`_one_row`)
-            return WriteResult(Relation(rows, combined.variables), counters)
+            return WriteResult(Relation(rows, combined.variables, values=combined.values), counters)
         # the rows without the flag: a later writer reads them as the table they are (nothing copied)
         return WriteResult(self.run.projection(combined, rows), counters)
 

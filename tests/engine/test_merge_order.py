@@ -28,6 +28,11 @@ STATEMENTS = [
     "MERGE (q:M {id: $id}) ON CREATE SET q.c = q.id + 1 ON MATCH SET q.n = 1",  # not folded: the UPDATE first
     "MERGE (q:M {id: $id}) ON MATCH SET q.n = 1 ON CREATE SET q.c = 1",
     "MERGE (q:M {id: $id}) ON MATCH SET q.n = 1 RETURN q.id AS id",  # rows read after: never an in-place one
+    # ON CREATE SET items that run over no row when it matches, some running SQL even so:
+    "MERGE (q:M {id: $id}) ON CREATE SET q:New ON MATCH SET q.n = 1",
+    "MERGE (q:M {id: $id}) ON CREATE SET q += {a: 1} ON MATCH SET q.n = 1",
+    "MERGE (q:M {id: $id}) ON CREATE SET q.a = 1, q.b = q.id ON MATCH SET q.n = 1",
+    "MERGE (q:M {id: $id}) ON CREATE SET q:X:Y, q.c = 1 ON MATCH SET q.n = 1",
 ]
 
 
@@ -46,9 +51,10 @@ def _twins():
     return kept, fresh
 
 
-def _same(kept, fresh, statement: str, parameters: dict) -> tuple:
+def _same(kept, fresh, statement: str, parameters: dict, *, fails: bool = False) -> tuple:
     ran = _run(kept, statement, parameters)
     assert ran == _run(fresh, statement, parameters), (statement, parameters)
+    assert (ran[0] == "error") is fails, ran
     assert kept.execute(DUMP).rows == fresh.execute(DUMP).rows, (statement, parameters)
     return ran
 
@@ -79,8 +85,7 @@ def test_a_null_property_fails_either_way():
     with kept, fresh:
         statement = "MERGE (q:M {id: $id}) ON MATCH SET q.n = 1"
         for parameters in ({"id": 1}, {"id": 2}, {"id": None}, {"id": 3}, {"id": None}, {"id": 3}):
-            _same(kept, fresh, statement, parameters)
-        assert _run(kept, statement, {"id": None})[0] == "error"
+            _same(kept, fresh, statement, parameters, fails=parameters["id"] is None)
 
 
 def test_a_constraint_keeps_the_update_first():
@@ -97,10 +102,10 @@ def test_a_constraint_keeps_the_update_first():
         assert not any("count(*) = 0" in sql for sql in recording.sent)
 
 
-def test_in_an_explicit_transaction_ids_stay_dense_and_a_rollback_undoes_both_ways():
+@pytest.mark.parametrize("statement", [STATEMENTS[0], STATEMENTS[2], STATEMENTS[7]])
+def test_in_an_explicit_transaction_ids_stay_dense_and_a_rollback_undoes_both_ways(statement):
     kept, fresh = _twins()
     with kept, fresh:
-        statement = "MERGE (q:M {id: $id}) ON MATCH SET q.n = 1"
         for db in (kept, fresh):
             db.begin()
         for key in (1, 2, 2, 3, 1):
@@ -160,3 +165,21 @@ def test_each_run_tries_first_the_way_the_last_one_went():
             assert _kinds(recording.sent) == sends, key
         assert db.execute("MATCH (q:M) RETURN id(q) AS id, q.id AS key, q.n AS n ORDER BY id").rows == [
             (5, 10, 1), (6, 11, 1), (7, 12, None), (8, 13, None)]
+
+
+@pytest.mark.parametrize("on_create, alone", [
+    ("q.c = $id", True),  # over no row, no SQL: the UPDATE is still the statement's one write
+    ("q.c = $id, q.d = 'x'", True),
+    ("q.fresh = $id", False),  # a new column: its ALTER TABLE comes after the UPDATE
+    ("q:New", False),
+    ("q.c = q.id + 1", False),
+])
+def test_a_matching_merge_runs_alone_only_where_its_on_create_set_runs_no_sql(on_create, alone):
+    with engine.connect(":memory:") as db:
+        db.execute("CREATE (:M {id: 1, n: 0, c: 0, d: ''})")
+        recording = _recorded(db)
+        counters = db.execute(f"MERGE (q:M {{id: $id}}) ON CREATE SET {on_create} ON MATCH SET q.n = 1",
+                              {"id": 1}).counters
+        assert (counters["nodes_created"], counters["properties_set"]) == (0, 1)
+        assert ("BEGIN TRANSACTION" not in recording.sent) is alone
+        assert db.execute("MATCH (q:M) RETURN q.n AS n, labels(q) AS labels").rows == [(1, ["M"])]
