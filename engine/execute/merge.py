@@ -134,7 +134,9 @@ class MergeWriter(WriterBase):
         count of matches, as each match gains the value (a literal or parameter that is not null, on a key the
         pattern does not match on), so no table of the matches is stored; where the matches are a `scan` of
         `nodes`, the UPDATE filters the table by its condition (ADR-0104). Nothing matched: the pattern is
-        created as `_one_row` does. None where this does not apply (rows read after the MERGE, another SET)."""
+        created as `_one_row` does. Where the clause's last run created (merge_order.py), the node is first
+        inserted where that condition finds none, and the UPDATE runs only where it found one (ADR-0113). None
+        where this does not apply (rows read after the MERGE, another SET)."""
         path = clause.path
         if self.rows_read_after or table.sql != SEED_ROW or path.relationships or len(clause.on_match) != 1:
             return None
