@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 import engine
+from tests.engine.sql_sent import recorded
 
 GRAPH = "UNWIND range(0, 4) AS i CREATE (:P {id: i})"
 
@@ -96,7 +97,7 @@ def test_a_constraint_keeps_the_update_first():
         statement = "MERGE (q:M {id: $id}) ON MATCH SET q.n = 1"
         for key in KEYS:
             _same(kept, fresh, statement, {"id": key})
-        recording = _recorded(kept)
+        recording = recorded(kept)
         _same(kept, fresh, statement, {"id": 99})
         _same(kept, fresh, statement, {"id": 100})
         assert not any("count(*) = 0" in sql for sql in recording.sent)
@@ -119,26 +120,6 @@ def test_in_an_explicit_transaction_ids_stay_dense_and_a_rollback_undoes_both_wa
         _same(kept, fresh, "CREATE (:Z)", {})
 
 
-class _Recording:
-    """The engine's DuckDB connection, keeping the text of every statement sent through it."""
-
-    def __init__(self, real):
-        self._real, self.sent = real, []
-
-    def execute(self, sql, *args):
-        self.sent.append(getattr(sql, "query", sql))  # the text of a statement kept parsed (ADR-0109)
-        return self._real.execute(sql, *args)
-
-    def __getattr__(self, name):
-        return getattr(self._real, name)
-
-
-def _recorded(db) -> _Recording:
-    recording = _Recording(db._duck)
-    db._executor.connection = recording
-    return recording
-
-
 def _kinds(sent: list[str]) -> list[str]:
     """Each statement sent by its first word, an INSERT that looks for its node first as INSERT-IF-ABSENT."""
     return ["INSERT-IF-ABSENT" if "count(*) = 0" in sql else sql.split()[0].upper() for sql in sent]
@@ -148,7 +129,7 @@ def test_each_run_tries_first_the_way_the_last_one_went():
     with engine.connect(":memory:") as db:
         db.execute("UNWIND range(0, 4) AS i CREATE (:P {id: i, n: 0})")  # column n there: no ALTER first
         statement = "MERGE (q:M {id: $id}) ON MATCH SET q.n = 1"
-        recording = _recorded(db)
+        recording = recorded(db)
         steps = [  # key, what it does, the SQL statements it sends
             (10, "creates", ["UPDATE", "BEGIN", "INSERT", "COMMIT"]),  # first run: the UPDATE first
             (11, "creates", ["INSERT-IF-ABSENT"]),  # the last created: one INSERT, in DuckDB's own transaction
@@ -177,7 +158,7 @@ def test_each_run_tries_first_the_way_the_last_one_went():
 def test_a_matching_merge_runs_alone_only_where_its_on_create_set_runs_no_sql(on_create, alone):
     with engine.connect(":memory:") as db:
         db.execute("CREATE (:M {id: 1, n: 0, c: 0, d: ''})")
-        recording = _recorded(db)
+        recording = recorded(db)
         counters = db.execute(f"MERGE (q:M {{id: $id}}) ON CREATE SET {on_create} ON MATCH SET q.n = 1",
                               {"id": 1}).counters
         assert (counters["nodes_created"], counters["properties_set"]) == (0, 1)
