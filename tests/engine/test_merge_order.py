@@ -26,6 +26,7 @@ STATEMENTS = [
     "MERGE (q:P {id: $id}) ON MATCH SET q.n = $id",
     "MERGE (q:M {id: $id}) ON CREATE SET q.c = $id, q.d = 'new' ON MATCH SET q.n = 1",
     "MERGE (q:M:N {id: $id, k: 'x'}) ON MATCH SET q.fresh = [1, 2]",  # ON MATCH's column made on the first run
+    "MERGE (q {id: $id}) ON MATCH SET q.n = 'any'",  # no label: a P's key matches too
     "MERGE (q:M {id: $id}) ON CREATE SET q.c = q.id + 1 ON MATCH SET q.n = 1",  # not folded: the UPDATE first
     "MERGE (q:M {id: $id}) ON MATCH SET q.n = 1 ON CREATE SET q.c = 1",
     "MERGE (q:M {id: $id}) ON MATCH SET q.n = 1 RETURN q.id AS id",  # rows read after: never an in-place one
@@ -103,7 +104,7 @@ def test_a_constraint_keeps_the_update_first():
         assert not any("count(*) = 0" in sql for sql in recording.sent)
 
 
-@pytest.mark.parametrize("statement", [STATEMENTS[0], STATEMENTS[2], STATEMENTS[7]])
+@pytest.mark.parametrize("statement", [STATEMENTS[0], STATEMENTS[2], STATEMENTS[8]])
 def test_in_an_explicit_transaction_ids_stay_dense_and_a_rollback_undoes_both_ways(statement):
     kept, fresh = _twins()
     with kept, fresh:
