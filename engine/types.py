@@ -50,6 +50,9 @@ class CypherType:
     kind: Kind
     element: CypherType | None = None
     fields: tuple[tuple[str, CypherType], ...] | None = None
+    null_free: bool = False
+    """Of a list: no element is ever null (Cypher's `LIST<T NOT NULL>`), as of `labels()` or `collect()`. A
+    type of its own, so that a rule taking two types as one (`unify`) keeps it only where both have it."""
 
     def __repr__(self) -> str:
         if self.kind is Kind.LIST:
@@ -93,8 +96,8 @@ TEMPORAL_KINDS = frozenset({Kind.DATE, Kind.LOCAL_TIME, Kind.ZONED_TIME, Kind.LO
                             Kind.DURATION})
 
 
-def list_of(element: CypherType) -> CypherType:
-    return CypherType(Kind.LIST, element=element)
+def list_of(element: CypherType, *, null_free: bool = False) -> CypherType:
+    return CypherType(Kind.LIST, element=element, null_free=null_free)
 
 
 def record(fields: Sequence[tuple[str, CypherType]]) -> CypherType:
@@ -320,7 +323,7 @@ def column_type(value_type: CypherType) -> CypherType | None:
     if value_type.kind in COLUMN_KINDS:
         return value_type
     if value_type.kind is Kind.LIST and (value_type.element or ANY).kind in COLUMN_KINDS:
-        return value_type
+        return list_of(value_type.element or ANY)  # a column may hold lists with nulls
     return ANY
 
 

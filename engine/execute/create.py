@@ -28,6 +28,10 @@ from engine.sqlgen.runtime import error_sql
 from engine.syntax import ast
 from engine.types import Kind, is_storable, sql_type
 
+COUNTED_AT_ONCE = 1_000
+"""Relationships one INSERT creates from which they are counted at once, off the labels the rows hold (a load
+batch's, ADR-0097); fewer are left for `end_labels.flush` to count with others (ADR-0111)."""
+
 
 class CreateWriter(WriterBase):
     """The CREATE part of the writer."""
@@ -124,11 +128,13 @@ class CreateWriter(WriterBase):
     def _count_ends(self, hops: list[tuple[b.BoundRelationship, b.BoundNode, b.BoundNode]], relation: Relation,
                     ranked: Relation, id_sql: dict[int, NewId], first: int, count: int) -> None:
         """Add the new relationships to the end-label counts: off the labels of their end nodes that the rows
-        hold (new nodes' from the statement, bound ones' carried by the MATCH that just bound them), else
-        by joining their ends to the node table (a scan of every node's labels, most of a load batch's
-        count among a million nodes: ADR-0097)."""
+        hold (new nodes' from the statement, bound ones' carried by the MATCH that just bound them), where
+        they are a load batch's; else they are left out, to be counted with others by joining their ends to
+        the node table (`end_labels.flush`: a scan of every node's labels, most of a load batch's count among
+        a million nodes, ADR-0097; a few relationships' count is one SQL statement, ADR-0111)."""
         carried = {id(c.variable): c.name for c in relation.carried if c.column == "labels"}
-        if not all(node.is_new or id(node.variable) in carried for _, left, right in hops for node in (left, right)):
+        if count < COUNTED_AT_ONCE or not all(
+                node.is_new or id(node.variable) in carried for _, left, right in hops for node in (left, right)):
             end_labels.relationships_added(self.run, first, first + count)
             return
         _, compiler, alias, parameters = self.compiler(ranked)

@@ -1,12 +1,16 @@
 """Keeping the end-label counts (engine/storage/end_labels.py, ADR-0092) exact under every write.
 
-The writers call these at the few places the counts change: a relationship created (after its INSERT; counted
-when the counts are next needed, `flush`, so that a statement creating several sets of them counts them once) or
-deleted (before its DELETE), a label added to or removed from nodes (before the UPDATE, with the (node,
-label) pairs that really change), a node deleted while relationships still hold it (its labels leave their
-ends). Each is one set-based SQL statement in the statement's transaction, so a rollback, of a statement or
-of a batch of CALL IN TRANSACTIONS, undoes it with the data; after it the store reads the counts again.
-The rows each one inserts come back (RETURNING) and the store folds them into the counts it holds.
+The writers call these at the few places the counts change: a relationship created (after its INSERT), deleted
+(before its DELETE), a label added to or removed from nodes (before the UPDATE, with the (node, label) pairs
+that really change), a node deleted while relationships still hold it (its labels leave their ends). Each is one
+set-based SQL statement in the statement's transaction, so a rollback, of a statement or of a batch of CALL IN
+TRANSACTIONS, undoes it with the data; the rows each one inserts come back (RETURNING) and the store folds them
+into the counts it holds.
+
+A created relationship is left out of the counts (ADR-0111) unless its ends' labels are at hand: the store holds
+which are (`GraphStore.uncounted_relationships`), past the commit, and `flush` counts them all before anything
+else changes the counts or a writing statement reads them. A read works out what they add without writing
+(`GraphStore.end_labels`), and the next write stores that (`settle`).
 """
 
 from __future__ import annotations
@@ -18,11 +22,17 @@ from engine.storage import end_labels
 if TYPE_CHECKING:
     from engine.execute.statement_run import StatementRun
 
+MOST_RANGES = 32
+"""Separate id ranges the counts may miss before a write counts them all at its end (`settle`): each is a term of
+the next count's condition."""
+MOST_UNCOUNTED = 10_000
+"""Relationships the counts may miss before a write counts them all at its end: what a read works out for them
+(`GraphStore.end_labels`) stays a small join."""
+
 
 def relationships_added(run: StatementRun, first: int, last: int) -> None:
-    """The relationships of ids `first` to `last` - 1 were just inserted: counted by `flush`, with any others
-    the statement creates before the counts are next read or changed otherwise, in one statement."""
-    run.created_relationships.append((first, last))
+    """The relationships of ids `first` to `last` - 1 were just inserted: left out of the counts until `flush`."""
+    run.store.relationships_uncounted(first, last)
 
 
 def relationships_ending(run: StatementRun, ends: str, values: list[Any]) -> None:
@@ -32,20 +42,45 @@ def relationships_ending(run: StatementRun, ends: str, values: list[Any]) -> Non
 
 
 def flush(run: StatementRun) -> None:
-    """Count the relationships created since the last flush: before anything reads the counts (a clause's
-    plan, execute/prepare.py), before any other change to them, and before the statement (or a batch of
-    it) commits. The labels of their ends are read as they are then: any label change since has not been
-    counted at their ends (`labels_changing` flushes first)."""
-    if run.created_relationships:
-        ranges = " OR ".join(f"(r.id >= {int(first)} AND r.id < {int(last)})"
-                             for first, last in run.created_relationships)
-        run.created_relationships.clear()
-        _run(run, end_labels.add(ranges, 1))
+    """Count every relationship the counts miss (`GraphStore.uncounted_relationships`), in the statement's
+    transaction: before anything else changes the counts, and before a writing statement reads them (a clause's
+    plan, execute/prepare.py). The labels of their ends are read as they are now: a label change counts at the
+    ends of every relationship, so it flushes first. What a read worked out for them (`Overlay`), when it still
+    holds, is stored as it is."""
+    ranges = run.store.uncounted_relationships()
+    if not ranges:
+        return
+    overlay = run.store.overlay()
+    if overlay is not None and not end_labels.without(overlay.ranges, ranges):
+        _store_overlay(run, overlay)
+        ranges = end_labels.without(ranges, overlay.ranges)
+    if ranges:
+        _run(run, end_labels.add(end_labels.ranges_where(ranges), 1))
+        run.store.relationships_counted(ranges)
 
 
-def discard(run: StatementRun) -> None:
-    """The writes since the last flush were rolled back (a batch of CALL IN TRANSACTIONS): nothing to count."""
-    run.created_relationships.clear()
+def settle(run: StatementRun, *, count_all: bool) -> None:
+    """Before a writing statement (or a batch of it) commits: store what a read worked out for the relationships
+    the counts miss (a small INSERT of its rows), and leave this statement's own out; or count them all, where
+    `count_all` (an explicit transaction's statement), where other stores share the database (they read no
+    counts, and count before they change them), or where they are spread over many id ranges. Nothing where
+    the statement's transaction is not open: a read, or a write that ran alone (ADR-0110) and created no
+    relationship."""
+    if not run.writes or not run.begun:
+        return
+    ranges = run.store.uncounted_relationships()
+    if count_all or run.store.shared or len(ranges) > MOST_RANGES \
+            or sum(last - first for first, last in ranges) > MOST_UNCOUNTED:
+        flush(run)
+        return
+    overlay = run.store.overlay()
+    if overlay is not None and not end_labels.without(overlay.ranges, ranges):
+        _store_overlay(run, overlay)
+
+
+def _store_overlay(run: StatementRun, overlay: end_labels.Overlay) -> None:
+    _run(run, end_labels.INSERT_ROWS, end_labels.row_lists(overlay.rows))
+    run.store.relationships_counted(overlay.ranges)
 
 
 def relationships_removing(run: StatementRun, ids: str) -> None:

@@ -222,7 +222,7 @@ class Executor:
         try:
             with timer:
                 result = body(run)
-                end_labels.flush(run)
+                end_labels.settle(run, count_all=explicit)
                 run.changes.sync(final=True)
                 if run.deleted_nodes:
                     self.check_no_dangling(run)

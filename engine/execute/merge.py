@@ -58,22 +58,25 @@ class MergeWriter(WriterBase):
             return one_row
         unmatched = table if matched is None else Relation(
             f"(SELECT * FROM {table.sql} WHERE __ord NOT IN (SELECT __parent FROM {matched.sql}))", relation.variables)
-        keyed, key_names = self._keyed_rows(path, unmatched)
+        keyed, key_names, values, columns_only = self._keyed_rows(path, unmatched)
         # one row per pattern to create: its key, its first row, and its rank among them (new ids follow it)
         group = ", ".join(key_names)
         representatives = self.run.materialize(
             f"(SELECT {group + ', ' if group else ''}min(__ord) AS __rep,"
             f" row_number() OVER (ORDER BY min(__ord)) AS __rank FROM {keyed.sql}"
-            f"{' GROUP BY ' + group if group else ''} HAVING count(*) > 0)", [])
+            f"{' GROUP BY ' + group if group else ''} HAVING count(*) > 0)", [], values)
         creating = self.run.row_counts[representatives.sql]
+        if creating and not columns_only:  # the rows that take what is created read their keys again: stored
+            keyed = self.run.materialize(keyed.sql, keyed.variables, values)
         creation, clause = self._folded(clause)
         created = self.create_paths(
             [creation], Relation(f"(SELECT t.*, r.__rank FROM {table.sql} AS t JOIN {representatives.sql} AS r"
                              f" ON t.__ord = r.__rep)", relation.variables), ranked_rows=creating,
             distinct=self._merged_on(path))
         join_keys = " AND ".join(f"u.{k} IS NOT DISTINCT FROM r.{k}" for k in key_names) or "true"
-        created_rows = (f" FROM {keyed.sql} AS u JOIN {representatives.sql} AS r ON {join_keys}"
-                        f" JOIN {created.relation.sql} AS c ON c.__ord = r.__rep")
+        created_rows = None if not creating else (
+            f" FROM {keyed.sql} AS u JOIN {representatives.sql} AS r ON {join_keys}"
+            f" JOIN {created.relation.sql} AS c ON c.__ord = r.__rep")
         return self._merged(clause, table, matched, created, created_rows, relation.variables,
                             Counter(created.counters), creating)
 
@@ -334,15 +337,13 @@ class MergeWriter(WriterBase):
             (counted,) = self.run.fetchone(f"SELECT count(*) FROM {table.sql}")
         return counted
 
-    def _keyed_rows(self, path: b.BoundPath, unmatched: Relation) -> tuple[Relation, list[str]]:
+    def _keyed_rows(self, path: b.BoundPath, unmatched: Relation) -> tuple[Relation, list[str], list[Any], bool]:
         """The unmatched rows with one key column per thing the created pattern depends on: the bound
-        variables it connects, the labels and types read off the row, and its property values. Rows with
-        equal keys create one pattern."""
+        variables it connects, the labels and types read off the row, and its property values, as a SELECT,
+        with the values it binds and whether its keys are the rows' own columns. Rows with equal keys create
+        one pattern."""
         select, key_names, values, columns_only = self._keyed_select(path, unmatched)
-        if not values and columns_only:
-            # keys that are columns of the rows (the nodes a relationship joins): read where needed, not stored
-            return Relation(select, unmatched.variables), key_names
-        return self.run.materialize(select, unmatched.variables, values), key_names
+        return Relation(select, unmatched.variables), key_names, values, columns_only and not values
 
     def _check_merge_keys(self, path: b.BoundPath, row: Relation) -> None:
         """Fail as the keys of one row to create from fail (a null property value), without storing them:

@@ -33,25 +33,30 @@ def prepare_step(run: StatementRun, step: Step) -> None:
 
 
 class _Counts:
-    """The end-label counts, brought up to date (`end_labels.flush`: relationships this statement created
-    are counted) and read only when a rule asks: most clauses test no label at the end of a typed
-    relationship, and a CREATE asks nothing (a load batch's `MATCH ... CREATE` reads no counts, ADR-0097)."""
+    """The end-label counts, brought up to date (a writing statement counts the relationships they miss,
+    `end_labels.flush`) and read only when a rule asks: most clauses test no label at the end of a typed
+    relationship, and a CREATE asks nothing (a load batch's `MATCH ... CREATE` reads no counts, ADR-0097).
+    A read asks the counts as stored first: where they say no, relationships they miss cannot say yes, and
+    what those add is worked out only for a yes (`GraphStore.end_labels`, ADR-0111)."""
 
     def __init__(self, run: StatementRun) -> None:
         self.run = run
-        self.facts: EndLabels | None = None
+        self.counted = not run.writes
+        """Whether what the counts miss is counted or left to the store: a writing statement counts it once."""
 
-    def _facts(self) -> EndLabels:
-        if self.facts is None:
+    def _facts(self, *, complete: bool) -> EndLabels:
+        if not self.counted:
             end_labels.flush(self.run)
-            self.facts = self.run.store.end_labels()
-        return self.facts
+            self.counted = True
+        return self.run.store.end_labels(complete=complete)
 
     def holds(self, relationship_type: str, side: Side, label: str) -> bool:
-        return self._facts().holds(relationship_type, side, label)
+        return (self._facts(complete=False).holds(relationship_type, side, label)
+                and self._facts(complete=True).holds(relationship_type, side, label))
 
     def loop_free(self, relationship_types: frozenset[str] | None) -> bool:
-        return self._facts().loop_free(relationship_types)
+        return (self._facts(complete=False).loop_free(relationship_types)
+                and self._facts(complete=True).loop_free(relationship_types))
 
 
 def run_level_walks(run: StatementRun, step: Step, requests: list[LevelWalk]) -> bool:

@@ -65,6 +65,8 @@ full-text indexes have yet to see."""
         self.sql_seconds = 0.0
         """Time spent inside DuckDB running this statement's SQL and fetching its rows."""
         self.changes = StatementChanges(self, writes=writes)
+        self.writes = writes
+        """Whether the statement has an updating clause (a read one never writes, not even the end-label counts)."""
         self.fuse = True
         """Whether consecutive read clauses run as one SELECT (ADR-0029); off for the re-run that locates
         an error raised inside such a SELECT."""
@@ -76,8 +78,6 @@ full-text indexes have yet to see."""
         """Names under which this statement's ArrowRows values are registered on the connection (`bound`)."""
         self.run_query: Callable[[StatementRun, b.BoundQuery], Result] | None = None
         """Runs a bound query as part of this statement (the executor's): SHOW ... WHERE runs one."""
-        self.created_relationships: list[tuple[int, int]] = []
-        """The id ranges of relationships created and not yet in the end-label counts (end_labels.py)."""
         self._virtual_ids = {"node": 0, "relationship": 0}
         """How many virtual nodes and relationships this statement has made (`virtual_ids`)."""
 

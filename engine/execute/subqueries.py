@@ -294,7 +294,7 @@ class CallRun:
         `explain` (a traced run that is rolled back) nothing is committed."""
         if self.run.trace is not None:
             return
-        end_labels.flush(self.run)
+        end_labels.settle(self.run, count_all=False)
         self.run.changes.sync()
         if self.run.deleted_any:
             self.executor.store.deleting()
@@ -311,7 +311,6 @@ class CallRun:
         self.run.connection.execute("BEGIN TRANSACTION")
         self.executor.store.reload()
         self.run.deleted_nodes, self.run.deleted_any = state
-        end_labels.discard(self.run)
         self.run.changes.begin()
 
     def _as_cypher_error(self, error: Exception) -> CypherError:

@@ -57,7 +57,7 @@ def refresh(run: StatementRun, index: IndexInfo, scope: Scope | None) -> None:
         where = "" if scope is None else f" AND id IN {touched_ids(index.entity, values)}"
         for table in ("ft_postings", "ft_fields"):
             run.execute(f"DELETE FROM {table} WHERE idx = $1{where}", values)
-    parameters: list[Any] = []
+    parameters: list[Any] = [index.id]  # $1 in the statements below
     selects = []
     for key in index.properties:
         column = catalog.column(index.entity, key)
@@ -72,35 +72,40 @@ def refresh(run: StatementRun, index: IndexInfo, scope: Scope | None) -> None:
     if not selects:
         return
     chosen = analyzers.for_index(index)
-    # The standard tokenizer cuts ASCII texts without its full pattern (analyzer.ASCII_TOKEN_PATTERN), the
-    # rest with it, in a statement of its own that runs only when such texts are there.
+    # The standard tokenizer cuts ASCII texts without its full pattern (analyzer.ASCII_TOKEN_PATTERN): its
+    # compilation costs tens of milliseconds a statement. A first statement writes every text so cut unless
+    # one is not ASCII (its tokens NULL); only then does a second cut them all with the full pattern.
     first = "ft_ascii_tokens(texts)" if chosen.tokenizer == analyzers.STANDARD \
         else f"ft_value_tokens_{chosen.tokenizer}(texts)"
-    tokens = run.materialize(
-        f"(SELECT id, field, texts, {first} AS toks"
-        f" FROM ({' UNION ALL '.join(selects)}) WHERE texts IS NOT NULL)", [], parameters)
-    if not run.row_counts[tokens.sql]:
-        return
-    (complex_texts,) = run.fetchone(f"SELECT count(*) FROM {tokens.sql} WHERE toks IS NULL")
-    if complex_texts:
-        run.execute(f"UPDATE {tokens.sql} SET toks = ft_value_tokens(texts) WHERE toks IS NULL")
-    # a filter leaves NULL where it dropped a stop word: not a term, not counted in the field's length, but
-    # its position taken
-    length = "len(toks)"
-    if chosen.filter is not None:
-        run.execute(f"UPDATE {tokens.sql} SET toks = ft_filter_{chosen.filter}(toks)")
-        length = "len(list_filter(toks, lambda t: t IS NOT NULL))"
-    run.execute(f"INSERT INTO ft_fields SELECT $1, id, field, {length}, ft_norm_length({length}) FROM {tokens.sql}",
-                [index.id])
+    source = f"({' UNION ALL '.join(selects)})"
     # a whole index is written in term order: a term's postings then sit in few row groups, which DuckDB
     # skips by their min and max (ADR-0049); later refreshes append
     order = " ORDER BY term" if scope is None else ""
-    run.execute(
-        f"INSERT INTO ft_postings (idx, id, field, term, tf, positions, norm) SELECT $1, id, field, term,"
+    uncut, _, _ = run.fetchone(_write_sql(source, first, chosen.filter, order), parameters)
+    if uncut:
+        run.execute(_write_sql(source, f"coalesce({first}, ft_value_tokens(texts))", chosen.filter, order),
+                    parameters)
+
+
+def _write_sql(source: str, tokens: str, token_filter: str | None, order: str) -> str:
+    """One statement writing the `ft_fields` and `ft_postings` rows of the texts of `source` (rows `id`,
+    `field`, `texts`) as `tokens` cuts them, all or none: none when a text's tokens are NULL. Its one row
+    says how many are, then how many rows each table got. $1 is the index id, `source`'s parameters follow."""
+    toks = f"ft_filter_{token_filter}({tokens})" if token_filter else tokens
+    # a filter leaves NULL where it dropped a stop word: not a term, not counted in the field's length, but
+    # its position taken
+    length = "len(list_filter(toks, lambda t: t IS NOT NULL))" if token_filter else "len(toks)"
+    return (
+        f"WITH t AS MATERIALIZED (SELECT id, field, {toks} AS toks FROM {source} WHERE texts IS NOT NULL),"
+        f" w AS (SELECT id, field, toks, {length} AS length FROM t"
+        f" WHERE NOT EXISTS (SELECT 1 FROM t WHERE toks IS NULL)),"
+        f" f AS (INSERT INTO ft_fields SELECT $1, id, field, length, ft_norm_length(length) FROM w RETURNING 1),"
+        f" p AS (INSERT INTO ft_postings (idx, id, field, term, tf, positions, norm) SELECT $1, id, field, term,"
         f" count(*)::INTEGER, list(pos ORDER BY pos), any_value(norm)"
-        f" FROM (SELECT id, field, ft_norm_length({length}) AS norm, unnest(toks) AS term,"
-        f" (generate_subscripts(toks, 1) - 1)::INTEGER AS pos FROM {tokens.sql}) WHERE term IS NOT NULL"
-        f" GROUP BY id, field, term{order}", [index.id])
+        f" FROM (SELECT id, field, ft_norm_length(length) AS norm, unnest(toks) AS term,"
+        f" (generate_subscripts(toks, 1) - 1)::INTEGER AS pos FROM w) WHERE term IS NOT NULL"
+        f" GROUP BY id, field, term{order} RETURNING 1)"
+        f" SELECT (SELECT count(*) FROM t WHERE toks IS NULL), (SELECT count(*) FROM f), (SELECT count(*) FROM p)")
 
 
 def drop(run: StatementRun, index: IndexInfo) -> None:

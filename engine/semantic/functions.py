@@ -120,7 +120,8 @@ def _signatures() -> dict[str, FunctionSignature]:
         ("btrim", 1, 2, fixed(t.STRING)), ("normalize", 1, 2, fixed(t.STRING)),
         ("replace", 3, 3, fixed(t.STRING)), ("substring", 2, 3, fixed(t.STRING)),
         ("left", 2, 2, fixed(t.STRING)), ("right", 2, 2, fixed(t.STRING)),
-        ("split", 2, 2, fixed(t.list_of(t.STRING))), ("reverse", 1, 1, like_first(Kind.STRING, Kind.LIST)),
+        ("split", 2, 2, fixed(t.list_of(t.STRING, null_free=True))),
+        ("reverse", 1, 1, like_first(Kind.STRING, Kind.LIST)),
         ("tostring", 1, 1, fixed(t.STRING)), ("tostringornull", 1, 1, fixed(t.STRING)),
         # numbers
         ("tointeger", 1, 1, fixed(t.INTEGER)), ("tointegerornull", 1, 1, fixed(t.INTEGER)),
@@ -138,7 +139,8 @@ def _signatures() -> dict[str, FunctionSignature]:
         # lists and maps
         ("size", 1, 1, fixed(t.INTEGER)), ("length", 1, 1, fixed(t.INTEGER)),
         ("head", 1, 1, element_of_first), ("last", 1, 1, element_of_first), ("tail", 1, 1, like_first(Kind.LIST)),
-        ("range", 2, 3, fixed(t.list_of(t.INTEGER))), ("keys", 1, 1, fixed(t.list_of(t.STRING))),
+        ("range", 2, 3, fixed(t.list_of(t.INTEGER, null_free=True))),
+        ("keys", 1, 1, fixed(t.list_of(t.STRING, null_free=True))),
         ("coalesce", 1, None, unify_arguments), ("isempty", 1, 1, fixed(t.BOOLEAN)),
         ("nullif", 2, 2, lambda args: args[0]),
         # Cypher 25 collection functions (sqlgen/collections.py)
@@ -147,7 +149,7 @@ def _signatures() -> dict[str, FunctionSignature]:
         ("coll.indexof", 2, 2, fixed(t.INTEGER)), ("coll.insert", 3, 3, fixed(t.ANY_LIST)),
         ("coll.remove", 2, 2, fixed(t.ANY_LIST)), ("coll.flatten", 1, 2, fixed(t.ANY_LIST)),
         # graph
-        ("labels", 1, 1, fixed(t.list_of(t.STRING))), ("type", 1, 1, fixed(t.STRING)),
+        ("labels", 1, 1, fixed(t.list_of(t.STRING, null_free=True))), ("type", 1, 1, fixed(t.STRING)),
         ("id", 1, 1, fixed(t.INTEGER)), ("elementid", 1, 1, fixed(t.STRING)),
         ("properties", 1, 1, fixed(t.MAP)),
         ("startnode", 1, 1, end_node), ("endnode", 1, 1, end_node),
@@ -243,7 +245,7 @@ root, as `register_functions` is."""
 # accepts are in ARGUMENT_KINDS.
 AGGREGATES: dict[str, tuple[int, ReturnRule]] = {
     "count": (1, fixed(t.INTEGER)),
-    "collect": (1, lambda args: t.list_of(args[0] if args[0].kind is not Kind.NULL else t.ANY)),
+    "collect": (1, lambda args: t.list_of(args[0] if args[0].kind is not Kind.NULL else t.ANY, null_free=True)),
     # Over no rows (or only nulls) the sum is the integer 0 whatever the argument (Neo4j starts from it), so
     # only a sum of integers has one type.
     "sum": (1, lambda args: t.INTEGER if args[0].kind is Kind.INTEGER else t.ANY),

@@ -16,7 +16,7 @@ value, so it stays correlated, as does any body with a clause other than MATCH, 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.plan.rules.multiplicity import VOLATILE_FUNCTIONS
@@ -41,6 +41,21 @@ class SharedRows:
     source: str
     alias: str
     used: bool = False
+    keys: dict[tuple[str, ...], str] = field(default_factory=dict)
+    """Each set of key columns the subqueries run over -> the name of the CTE of their distinct values: items
+    importing the same variables (`COUNT {(m)-->()}, COUNT {(m)<--()}`) share one DISTINCT, which DuckDB
+    otherwise computes once per subquery."""
+
+    def distinct_keys(self, columns: tuple[str, ...], name: str) -> str:
+        """The name of the CTE of the distinct values of `columns` (`name` if it is new), with a constant
+        `__ord`: the seed of a subquery run over all rows."""
+        self.used = True
+        return self.keys.setdefault(columns, name)
+
+    def ctes(self) -> list[str]:
+        """The key CTEs' definitions, after the one of `source`."""
+        return [f"{name} AS (SELECT DISTINCT {', '.join(f'{self.alias}.{c}' for c in columns)}, 1::BIGINT AS __ord"
+                f" FROM {self.source} AS {self.alias})" for columns, name in self.keys.items()]
 
 
 def keyed_query(query: b.BoundQuery, keys: tuple[Variable, ...]) -> b.BoundQuery | None:

@@ -560,10 +560,8 @@ class QueryCompiler:
         query = keyed_query(node.query, node.imports)
         if query is None:
             return None
-        shared.used = True
         keys = [k.column for k in node.imports]
-        seed = Relation(f"(SELECT DISTINCT {select_list([f'{shared.alias}.{k}' for k in keys])}1::BIGINT AS __ord"
-                        f" FROM {shared.source} AS {shared.alias})", list(node.imports), constant_order=True)
+        seed = Relation(shared.distinct_keys(tuple(keys), self.alias("k")), list(node.imports), constant_order=True)
         detached = SelectContext(self.catalog, self.parameters, detached=True)
         detached.counter = self.aliases
         relation = self.compile_query(query, seed, detached, counted=node.kind != "exists",

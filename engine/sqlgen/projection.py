@@ -95,8 +95,12 @@ class ProjectionCompiler:
         compiler = ExpressionCompiler(context, self.queries)
         items = [f"{compiler.compile(item.expression)} AS {item.variable.column}" for item in self.clause.items]
         prefix = ""
-        if context.shared is not None and context.shared.used and context.shared.source != source:
-            prefix, source = f"WITH {context.shared.source} AS MATERIALIZED {source} ", context.shared.source
+        if context.shared is not None and context.shared.used:
+            ctes = context.shared.ctes()
+            if context.shared.source != source:
+                ctes.insert(0, f"{context.shared.source} AS MATERIALIZED {source}")
+                source = context.shared.source
+            prefix = f"WITH {', '.join(ctes)} "
         carried = [f"{alias}.{v.column}" for v in self.carried] + self.relation.carried_columns(alias, self.carried)
         entity_columns = self.relation.carried_for(self.carried)
         for item in self.clause.items:  # `WITH n`, `WITH n AS m`: the new variable carries what n carried
@@ -214,6 +218,13 @@ class ProjectionCompiler:
         order = ", ".join([*[(f"__z{i} {'DESC' if item.nulls_first else 'ASC'}, " if item.nulls_first is not None
                                else "") + f"__s{i} {d}"
                               for i, (d, item) in enumerate(zip(directions, clause.order_by, strict=True))], "__ord"])
+        if self._top_rows_apply(relation):
+            terms: list[tuple[str, str]] = []
+            for i, (d, item) in enumerate(zip(directions, clause.order_by, strict=True)):
+                if item.nulls_first is not None:
+                    terms.append((f"__z{i}", f"{'DESC' if item.nulls_first else 'ASC'} NULLS LAST"))
+                terms.append((f"__s{i}", d))
+            return self._top_rows(keyed, relation, compiler, [*terms, ("__ord", "ASC NULLS LAST")])
         paging = ""
         if clause.limit is not None:
             paging += f" LIMIT {compiler.integer(clause.limit)}"
@@ -226,6 +237,40 @@ class ProjectionCompiler:
         columns = [v.column for v in new_variables] + [c.name for c in relation.carried]
         inner = f"(SELECT {select_list(columns)}row_number() OVER (ORDER BY {order}) AS __ord FROM {keyed})"
         return Relation(inner, new_variables, relation.carried)
+
+    def _top_rows_apply(self, relation: Relation) -> bool:
+        """Whether the first rows LIMIT keeps (after SKIP) are taken by `_top_rows`: under an outer row, with
+        a LIMIT and SKIP written as literals whose sum arg_min takes (1 to TOP_ROWS_MAX - 1). A parameter's
+        value may change while the compiled SQL is kept (statement_cache.py), so it keeps ORDER BY ... LIMIT."""
+        clause = self.clause
+        if self.outer is None or self.outer.detached or not isinstance(clause.limit, b.BLiteral):
+            return False
+        if clause.skip is not None and not isinstance(clause.skip, b.BLiteral):
+            return False
+        rows = clause.limit.value + (clause.skip.value if clause.skip is not None else 0)
+        return 0 < rows < TOP_ROWS_MAX and bool(relation.variables or relation.carried)
+
+    def _top_rows(self, keyed: str, relation: Relation, compiler: ExpressionCompiler,
+                  terms: list[tuple[str, str]]) -> Relation:
+        """The rows SKIP and LIMIT keep of `keyed`, numbered in their order, as one aggregate: the
+        `skip + limit` first rows by a sort key of the ORDER BY's terms and `__ord` (`create_sort_key` orders
+        as ORDER BY does), kept by `arg_min` in that order. Under an outer row DuckDB runs a LIMIT as a window
+        partitioned by the outer row, and the rows' numbers as another; the aggregate costs it less
+        (ADR-0112). No input row gives a null list, which unnests to no row, as the LIMIT keeps none."""
+        clause = self.clause
+        columns = [v.column for v in relation.variables] + [c.name for c in relation.carried]
+        count = compiler.integer(clause.limit)
+        skip = compiler.integer(clause.skip) if clause.skip is not None else None
+        if skip is not None:
+            count = f"{count} + {skip}"
+        pack = ", ".join(f"{column} := {column}" for column in columns)
+        key = ", ".join(f"{term}, '{modifiers}'" for term, modifiers in terms)
+        top = f"arg_min(struct_pack({pack}), create_sort_key({key}), {count})"
+        rows = (f"(SELECT unnest(__top) AS __r, generate_subscripts(__top, 1) AS __ord"
+                f" FROM (SELECT {top} AS __top FROM {keyed}))")
+        kept = f" WHERE __ord > {skip}" if skip is not None else ""
+        select = f"(SELECT {select_list([f'__r.{column} AS {column}' for column in columns])}__ord FROM {rows}{kept})"
+        return Relation(select, relation.variables, relation.carried)
 
 
 def _first_per_key(queries: QueryCompiler, relation: Relation, variables: list[Variable]) -> Relation:
@@ -246,6 +291,9 @@ def _first_per_key(queries: QueryCompiler, relation: Relation, variables: list[V
                     f" AS {alias}) QUALIFY row_number() OVER (PARTITION BY {partition} ORDER BY __ord) = 1)",
                     relation.variables)
 
+
+TOP_ROWS_MAX = 1_000_000
+"""DuckDB's arg_min takes fewer rows than this."""
 
 ROW_NUMBER = "row_number() OVER (ORDER BY __ord)"
 """The rows' numbers in their order, which the ids of the virtual elements they make read (ADR-0074)."""

@@ -8,18 +8,23 @@ counts those whose start (end) node carries it; side `loop` with label '' counts
 a pattern's test of that label on a node it reaches over such a relationship decides nothing; where a type
 has no self-loop, two consecutive relationships of it in one direction are never the same one (both rules:
 plan/rules/end_labels.py). Writes keep the counts exact in their own transaction
-(engine/execute/end_labels.py), so a rollback undoes them with the data.
+(engine/execute/end_labels.py), so a rollback undoes them with the data, except that relationships a
+statement creates may stay out of them after it commits (`Uncounted`, ADR-0111): a read adds what they
+contribute (`Overlay`), and the next write stores that.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import duckdb
 
 Side = Literal["src", "dst"]
+
+Range = tuple[int, int]
+"""Relationship ids `first` to `last` - 1."""
 
 TABLE = "graph_end_labels"
 
@@ -32,15 +37,16 @@ SUMMED = f"(SELECT type, side, label, sum(n) AS n FROM {TABLE} GROUP BY ALL HAVI
 """The counts: each (type, side, label)'s changes summed."""
 
 
-def contributions(where: str) -> str:
+def contributions(where: str, schema: str = "") -> str:
     """The (type, side, label, n) rows the relationships `r` of `rels` meeting `where` add to the counts: the
     relationships first (one scan), the self-loops among them, then the labels at both ends in one join
     with the nodes, which a load batch among a million nodes pays half as much as a join per end (ADR-0097)."""
-    return (f"WITH c AS MATERIALIZED (SELECT r.type, r.src, r.dst FROM rels AS r WHERE {where})"
+    prefix = f"{schema}." if schema else ""
+    return (f"WITH c AS MATERIALIZED (SELECT r.type, r.src, r.dst FROM {prefix}rels AS r WHERE {where})"
             " SELECT type, side, label, count(*) AS n FROM (SELECT type, 'rel' AS side, '' AS label FROM c"
             " UNION ALL SELECT type, 'loop', '' FROM c WHERE src = dst"
             " UNION ALL SELECT x.type, x.side, unnest(list_distinct(e.labels)) FROM (SELECT type, 'src' AS side,"
-            " src AS id FROM c UNION ALL SELECT type, 'dst', dst FROM c) AS x JOIN nodes AS e ON e.id = x.id)"
+            f" src AS id FROM c UNION ALL SELECT type, 'dst', dst FROM c) AS x JOIN {prefix}nodes AS e ON e.id = x.id)"
             " GROUP BY ALL")
 
 
@@ -52,9 +58,12 @@ def labels_moved(pairs: str, sign: int) -> str:
             f" UNION ALL SELECT r.type, 'dst', p.l FROM {pairs} AS p JOIN rels AS r ON r.dst = p.id) GROUP BY ALL")
 
 
-def add(where: str, sign: int) -> str:
-    """The statement adding (`sign` 1) or taking away (-1) what the relationships meeting `where` contribute."""
-    return f"INSERT INTO {TABLE} SELECT type, side, label, {int(sign)} * n FROM ({contributions(where)})"
+def add(where: str, sign: int, schema: str = "") -> str:
+    """The statement adding (`sign` 1) or taking away (-1) what the relationships meeting `where` contribute;
+    `schema`: the graph's, where the search path may be on another."""
+    prefix = f"{schema}." if schema else ""
+    return (f"INSERT INTO {prefix}{TABLE} SELECT type, side, label, {int(sign)} * n"
+            f" FROM ({contributions(where, schema)})")
 
 
 def add_ends(ends: str) -> str:
@@ -67,6 +76,84 @@ def add_ends(ends: str) -> str:
             " UNION ALL SELECT type, 'loop', '', loops FROM g WHERE loops > 0"
             " UNION ALL SELECT type, 'src', unnest(list_distinct(src_labels)), n FROM g"
             " UNION ALL SELECT type, 'dst', unnest(list_distinct(dst_labels)), n FROM g) GROUP BY ALL")
+
+
+def ranges_where(ranges: tuple[Range, ...]) -> str:
+    """The condition on `r.id` of relationships in `ranges` (integers, written into the SQL)."""
+    return " OR ".join(f"(r.id >= {int(first)} AND r.id < {int(last)})" for first, last in ranges)
+
+
+def joined(*parts: tuple[Range, ...]) -> tuple[Range, ...]:
+    """The ids of every range of `parts`, as sorted ranges that neither overlap nor touch."""
+    merged: list[Range] = []
+    for first, last in sorted(r for part in parts for r in part if r[0] < r[1]):
+        if merged and first <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(last, merged[-1][1]))
+        else:
+            merged.append((first, last))
+    return tuple(merged)
+
+
+def without(ranges: tuple[Range, ...], taken: tuple[Range, ...]) -> tuple[Range, ...]:
+    """The ids of `ranges` not in `taken`, as ranges."""
+    left: list[Range] = []
+    for first, last in joined(ranges):
+        for cut_first, cut_last in joined(taken):
+            if cut_last <= first or cut_first >= last:
+                continue
+            if cut_first > first:
+                left.append((first, cut_first))
+            first = max(first, cut_last)
+            if first >= last:
+                break
+        if first < last:
+            left.append((first, last))
+    return tuple(left)
+
+
+INSERT_ROWS = (f"INSERT INTO {TABLE} SELECT unnest($1::VARCHAR[]), unnest($2::VARCHAR[]), unnest($3::VARCHAR[]),"
+               " unnest($4::BIGINT[])")
+"""Change rows already worked out (an `Overlay`'s), as four bound lists: one SQL text, whatever the rows."""
+
+
+def row_lists(rows: tuple[tuple[str, str, str, int], ...]) -> list[list[Any]]:
+    """`INSERT_ROWS`'s four parameters."""
+    return [[row[column] for row in rows] for column in range(4)]
+
+
+CONSISTENT = (f"SELECT (SELECT coalesce(sum(n), 0) FROM {TABLE} WHERE side = 'rel')"
+              " = (SELECT count(*) FROM rels)")
+"""Whether the counts hold every relationship: not where a process ended with some uncounted (`Uncounted`)."""
+
+RECOUNT = (f"DELETE FROM {TABLE}", f"INSERT INTO {TABLE} {contributions('true')}")
+"""Count a graph afresh, where `CONSISTENT` says its counts miss relationships."""
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """What relationships the counts miss contribute to them, as a read worked them out (a SELECT of
+    `contributions`, no write): the counts plus these rows are exact while the same relationships are missed.
+    Whatever could change their contribution (a label set or removed at an end, a deletion) counts them first,
+    and so ends that. The next writing statement stores the rows (`INSERT_ROWS`) without reading the
+    relationships again."""
+
+    ranges: tuple[Range, ...]
+    rows: tuple[tuple[str, str, str, int], ...]
+
+
+@dataclass
+class Uncounted:
+    """A graph's committed relationships that are not in its counts yet, held in the process (ADR-0111). A
+    small write's relationships would each cost an INSERT of counts (a join of them with their end nodes,
+    about 4 ms); left out, they are counted once for many writes: by a read that asks (`Overlay`), stored
+    by the write after it; by any write that deletes or changes labels, first; by the last store to close
+    a file. A process that ends without storing them leaves counts that `CONSISTENT` finds short, and the
+    next opening counts the graph again."""
+
+    ranges: tuple[Range, ...] = ()
+    overlay: Overlay | None = None
+    checked: bool = False
+    """Whether the stored counts were checked (`CONSISTENT`) when this process first opened the graph."""
 
 
 COUNT_ALL = f"INSERT INTO {TABLE} {contributions('true')}"
@@ -123,7 +210,13 @@ def load(connection: duckdb.DuckDBPyConnection) -> Counts:
             for relationship_type, side, label, n in connection.execute(f"SELECT * FROM {SUMMED}").fetchall()}
 
 
-def add_rows(counts: Counts, rows: list[tuple[str, str, str, int]]) -> None:
+def missed(connection: duckdb.DuckDBPyConnection, ranges: tuple[Range, ...]) -> tuple[tuple[str, str, str, int], ...]:
+    """What the relationships of `ranges`, which the counts miss, add to them (change rows; no write)."""
+    rows = connection.execute(f"SELECT * FROM ({contributions(ranges_where(ranges))})").fetchall()
+    return tuple((relationship_type, side, label, int(n)) for relationship_type, side, label, n in rows)
+
+
+def add_rows(counts: Counts, rows: list[tuple[str, str, str, int]] | tuple[tuple[str, str, str, int], ...]) -> None:
     """Fold change rows (`DELTA`, a handful: one per type, side and label a write touched) into `counts`."""
     for relationship_type, side, label, n in rows:
         key = (relationship_type, side, label)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import duckdb
 
 from engine.quoting import sql_identifier
+from engine.storage.end_labels import Uncounted
 
 PERSIST_EVERY = 1.0
 """Seconds a file's stored counters and last write may lag behind a committing write before it stores them
@@ -66,6 +67,9 @@ class Counters:
     _undo: dict[str, int] | None = None
     _owner: object | None = None
     """The store whose open transaction took ids, and the counters before it did (`take`, `settle`)."""
+    uncounted: Uncounted = field(default_factory=Uncounted)
+    """The graph's committed relationships not yet in its end-label counts (ADR-0111): held here, as they live
+    and end with the same stores as the ids."""
 
     def take(self, owner: object, entity: str, count: int) -> int:
         """Reserve `count` consecutive ids of `entity` for `owner`'s transaction; the first."""

@@ -177,6 +177,12 @@ class GraphStore:
             if durable else id_counters.read(connection, durable=False)
         """The graph's next ids and last write, shared with the process's other stores of it (id_counters.py)."""
         self._durable = durable
+        self._counted_here: tuple[end_labels.Range, ...] = ()
+        self._added_here: tuple[end_labels.Range, ...] = ()
+        """Of the relationships the end-label counts miss (`uncounted_relationships`, ADR-0111), those the open
+        transaction counted, and those it created and left out: the graph's own become so when it commits."""
+        self._end_labels_with: tuple[end_labels.Overlay, end_labels.EndLabels] | None = None
+        """What the counts say with an overlay's rows added, and that overlay (`end_labels`)."""
         self._wrote = False
         """Whether the open transaction wrote (took ids, or a statement of it changed something)."""
         self._deleting = False
@@ -204,6 +210,9 @@ class GraphStore:
         self._transactions = 0
         """Statements that committed or rolled back here: all a compile reads of the store (the catalog, its
         statistics) is as it was while the count and `_RELATIONSHIP_CHANGES` are."""
+        if not self._counters.uncounted.checked:
+            self._counters.uncounted.checked = True
+            self._check_end_labels(read_only)
 
     def _first_opening(self) -> None:
         """What a graph gets once, the first time it is opened for writing (one flag each in graph_meta): a new
@@ -220,6 +229,19 @@ class GraphStore:
             first = self.allocate_schema_ids(len(DEFAULT_LOOKUP_INDEXES))
             self._insert_indexes([IndexInfo(name, "lookup", entity, (), (), id=first + offset)
                                   for offset, (name, entity) in enumerate(DEFAULT_LOOKUP_INDEXES)])
+
+    def _check_end_labels(self, read_only: bool) -> None:
+        """The first opening in this process: counts a process left short (`end_labels.Uncounted`) are counted
+        again, or, read-only, answer nothing."""
+        if self._end_labels is end_labels.UNKNOWN:
+            return
+        (consistent,) = self.connection.execute(end_labels.CONSISTENT).fetchone() or (True,)
+        if consistent:
+            return
+        if read_only:
+            self._end_labels = end_labels.UNKNOWN
+        else:
+            self.connection.execute(";\n".join(end_labels.RECOUNT))
 
     def _has_end_labels(self) -> bool:
         """Whether a graph opened read-only has end-label counts (one made before them has not)."""
@@ -291,23 +313,81 @@ class GraphStore:
     def committed(self) -> None:
         """The statement's transaction (or a batch of it) committed: its ids and its write's time kept."""
         self._settle(committed=True)
+        if self._counted_here or self._added_here:
+            uncounted = self._counters.uncounted
+            uncounted.ranges = end_labels.joined(end_labels.without(uncounted.ranges, self._counted_here),
+                                                 self._added_here)
+            self._counted_here = self._added_here = ()
         self._transactions += 1
         self._catalog_at = _CATALOG_COMMITS[self._shared_as] = _CATALOG_COMMITS.get(self._shared_as, 0) + 1
         if self._relationships_pending:
             self.relationships_changed()
             self._relationships_pending = False
 
-    def end_labels(self) -> end_labels.EndLabels:
+    def end_labels(self, *, complete: bool = True) -> end_labels.EndLabels:
         """Which labels every start and every end node of each relationship type carries, exactly as the
         statement's transaction stands (ADR-0092): read again after any write changed the counts. None hold
-        while other stores of this process share the database (`_SHARERS`)."""
-        if len(_SHARERS.get(self._shared_as, ())) > 1:
+        while other stores of this process share the database (`_SHARERS`). Where the counts miss relationships
+        (ADR-0111), what those add is worked out (one SELECT, once while the same are missed) unless not
+        `complete`: then an answer that a label is not carried everywhere, or that a type has self-loops,
+        still holds, as relationships added never make a label carried or a type loop-free."""
+        if self.shared or self._end_labels is end_labels.UNKNOWN:
             return end_labels.UNKNOWN
         if self._end_labels is None:
             if self._end_label_counts is None:
                 self._end_label_counts = end_labels.load(self.connection)
             self._end_labels = end_labels.of_counts(self._end_label_counts, loops_counted=self._loops_counted)
-        return self._end_labels
+        ranges = self.uncounted_relationships()
+        if not ranges or not complete:
+            return self._end_labels
+        if self._counted_here or self._added_here:  # a write counts them first (execute/end_labels.py `flush`)
+            return end_labels.UNKNOWN
+        overlay = self.overlay() or self._read_overlay(ranges)
+        if self._end_labels_with is None or self._end_labels_with[0] is not overlay:
+            counts = dict(self._end_label_counts or {})
+            end_labels.add_rows(counts, overlay.rows)
+            self._end_labels_with = overlay, end_labels.of_counts(counts, loops_counted=self._loops_counted)
+        return self._end_labels_with[1]
+
+    @property
+    def shared(self) -> bool:
+        """Whether other stores of this process are open on the database (`_SHARERS`)."""
+        return len(_SHARERS.get(self._shared_as, ())) > 1
+
+    def uncounted_relationships(self) -> tuple[end_labels.Range, ...]:
+        """The relationships the end-label counts miss, as the open transaction sees them (ADR-0111)."""
+        return end_labels.joined(end_labels.without(self._counters.uncounted.ranges, self._counted_here),
+                                 self._added_here)
+
+    def relationships_uncounted(self, first: int, last: int) -> None:
+        """The open transaction created relationships `first` to `last` - 1 and left them out of the counts."""
+        self._added_here = end_labels.joined(self._added_here, ((first, last),))
+
+    def relationships_counted(self, ranges: tuple[end_labels.Range, ...]) -> None:
+        """The open transaction counted the relationships of `ranges`."""
+        self._counted_here = end_labels.joined(self._counted_here, ranges)
+        self._added_here = end_labels.without(self._added_here, ranges)
+
+    def overlay(self) -> end_labels.Overlay | None:
+        """What a read worked out the graph's uncounted relationships add to the counts, while it still holds:
+        the same relationships are uncounted (a write that could change what they add counts them first)."""
+        uncounted = self._counters.uncounted
+        overlay = uncounted.overlay
+        return overlay if overlay is not None and overlay.ranges == uncounted.ranges else None
+
+    def _read_overlay(self, ranges: tuple[end_labels.Range, ...]) -> end_labels.Overlay:
+        overlay = end_labels.Overlay(ranges, end_labels.missed(self.connection, ranges))
+        self._counters.uncounted.overlay = overlay
+        return overlay
+
+    def end_label_counts(self) -> end_labels.Counts:
+        """The counts as the graph stands in the open transaction: the table's, with what the relationships
+        they miss add (read now, for checks: `end_labels` is what a plan asks)."""
+        counts = end_labels.load(self.connection)
+        ranges = self.uncounted_relationships()
+        if ranges:
+            end_labels.add_rows(counts, end_labels.missed(self.connection, ranges))
+        return counts
 
     def close(self) -> None:
         """Its connection closed: it no longer shares the database (`_SHARERS`); the last store of a file's graph
@@ -317,22 +397,28 @@ class GraphStore:
             id_counters.release(self._shared_as, self, self._store_at_close)
 
     def _store_at_close(self, counters: id_counters.Counters) -> None:
+        if self._shared_as in graphs.DROPPED:
+            return
         values = counters.values(wrote=False)
-        if values != counters.stored and self._shared_as not in graphs.DROPPED:
-            with contextlib.suppress(duckdb.Error):  # a database failed beyond writing: the next opening recovers
+        with contextlib.suppress(duckdb.Error):  # a database failed beyond writing: the next opening recovers
+            if values != counters.stored:
                 id_counters.persist(self.connection, counters, values)
+            if counters.uncounted.ranges:  # named in full, as the search path may be on another graph
+                self.connection.execute(end_labels.add(end_labels.ranges_where(counters.uncounted.ranges), 1,
+                                                       schema=counters.table.rsplit(".", 1)[0]))
+                counters.uncounted.ranges = ()
 
     def end_labels_changed(self) -> None:
         """A write changed the end-label counts, or a rollback or another connection's commit may have."""
         if self._end_labels is not end_labels.UNKNOWN:
-            self._end_labels = None
+            self._end_labels = self._end_labels_with = None
             self._end_label_counts = None
 
     def end_labels_added(self, rows: list[tuple[str, str, str, int]]) -> None:
         """A write of the statement's transaction inserted these change rows into the counts."""
         if self._end_labels is end_labels.UNKNOWN:
             return
-        self._end_labels = None
+        self._end_labels = self._end_labels_with = None
         if self._end_label_counts is not None:
             end_labels.add_rows(self._end_label_counts, rows)
 
@@ -415,8 +501,10 @@ class GraphStore:
             self._storing = values
 
     def rolled_back(self) -> None:
-        """The transaction (or a batch of CALL IN TRANSACTIONS) was rolled back: its ids are given back."""
+        """The transaction (or a batch of CALL IN TRANSACTIONS) was rolled back: its ids are given back, and
+        what it counted of the end labels or left out of them is as if it had never run."""
         self._settle(committed=False)
+        self._counted_here = self._added_here = ()
 
     def _settle(self, *, committed: bool) -> None:
         self._counters.settle(self, committed=committed, wrote=self._wrote, stored=self._storing)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -19,9 +21,15 @@ LABELS = ["A", "B", "C"]
 TYPES = ["R", "S"]
 
 
-def counts(db: engine.Connection) -> list[tuple[str, str, str, int]]:
-    """The counts the writers kept (zero rows say nothing)."""
+def stored(db: engine.Connection) -> list[tuple[str, str, str, int]]:
+    """The counts the table holds (zero rows say nothing)."""
     return sorted(db._duck.execute(f"SELECT * FROM {SUMMED}").fetchall())
+
+
+def counts(db: engine.Connection) -> list[tuple[str, str, str, int]]:
+    """The counts the writers kept: the table's, with what the relationships the store says they miss add
+    (ADR-0111)."""
+    return sorted((*key, n) for key, n in db._store.end_label_counts().items())
 
 
 def recount(db: engine.Connection) -> list[tuple[str, str, str, int]]:
@@ -192,7 +200,7 @@ def test_the_counts_the_store_holds_equal_the_table_after_random_writes(seed: in
             with contextlib.suppress(CypherError):
                 db.execute(random_write(rng))
             held = db._store.end_labels()
-            assert held == store_end_labels.of_counts(store_end_labels.load(db._duck))
+            assert held == store_end_labels.of_counts({(t, side, label): n for t, side, label, n in counts(db)})
 
 
 def test_a_read_after_creates_in_the_same_statement_sees_them_counted() -> None:
@@ -204,3 +212,60 @@ def test_a_read_after_creates_in_the_same_statement_sees_them_counted() -> None:
                           " WITH 1 AS y MATCH (a:A)-[:R]->(b) RETURN count(*) AS n").rows
         assert rows == [(2,)]
         assert counts(db) == recount(db)
+
+
+def test_a_few_new_relationships_wait_for_a_read_and_the_write_after_it_stores_them() -> None:
+    """A small CREATE leaves its relationships out of the table (ADR-0111); a read that tests labels works out
+    what they add without writing; the next write stores that, and the table alone is exact again."""
+    with engine.connect(":memory:") as db:
+        db.execute("UNWIND range(1, 3) AS i CREATE (:N {i: i})-[:R]->(:N)")
+        db.execute("MATCH (n:N {i: 1}) CREATE (n)-[:R]->(:M)")
+        assert stored(db) == [] and db._store.uncounted_relationships() == ((0, 4),)
+        assert counts(db) == recount(db)
+        query = "MATCH (a:N)-[:R]->(b:N) RETURN count(*) AS n"
+        assert db.execute(query).rows == [(3,)]
+        assert node_joins(db, query) == 1  # the end's test stays: an R ends at an M
+        assert stored(db) == []  # the read wrote nothing
+        db.execute("CREATE (:X) WITH 1 AS one CREATE (:Y)")
+        assert stored(db) == recount(db) and db._store.uncounted_relationships() == ()
+        db.execute("MATCH (m:M) DETACH DELETE m")  # a delete counts before it takes away
+        db.execute("CREATE (:N)-[:R]->(:N)")
+        assert counts(db) == recount(db) and node_joins(db, query) == 0
+        assert db.execute(query).rows == [(4,)]
+
+
+def test_relationships_left_out_are_stored_when_the_file_closes(tmp_path) -> None:
+    path = str(tmp_path / "g.duckdb")
+    with engine.connect(path) as db:
+        db.execute("CREATE (:A)-[:R]->(:B)")
+        assert stored(db) == []
+    with engine.connect(path) as db:
+        assert stored(db) == recount(db) == [("R", "dst", "B", 1), ("R", "rel", "", 1), ("R", "src", "A", 1)]
+
+
+def test_a_process_that_ended_with_relationships_left_out_has_them_counted_at_the_next_opening(tmp_path) -> None:
+    path = str(tmp_path / "g.duckdb")
+    code = ("import os, sys, engine\n"
+            "db = engine.connect(sys.argv[1])\n"
+            "db.execute('CREATE (:A)-[:R]->(:B)')\n"
+            "db.execute('MATCH (a:A) CREATE (a)-[:R]->(:C)')\n"
+            "os._exit(0)\n")
+    subprocess.run([sys.executable, "-c", code, path], check=True)
+    with engine.connect(path) as db:
+        assert stored(db) == recount(db)
+        assert db._store.uncounted_relationships() == ()
+        assert db.execute("MATCH (a:A)-[:R]->(b:B) RETURN count(*)").rows == [(1,)]
+
+
+def test_a_read_the_stored_counts_answer_no_works_nothing_out() -> None:
+    """Relationships added never make a label carried at every end: where the stored counts say an end's label is
+    not, a read asks nothing of the relationships they miss (ADR-0111), and still answers right."""
+    with engine.connect(":memory:") as db:
+        db.execute("CREATE (:N)-[:R]->(:M) WITH 1 AS one MATCH (a)-[:R]->(b:N) RETURN count(*)")  # counted
+        db.execute("UNWIND range(1, 3) AS i CREATE (:N)-[:R]->(:N)")
+        assert db._store.uncounted_relationships()
+        assert db.execute("MATCH (a)-[:R]->(b:N) RETURN count(*) AS n").rows == [(3,)]
+        assert db._store.overlay() is None
+        assert db.execute("MATCH (a:N)-[:R]->(b) RETURN count(*) AS n").rows == [(4,)]  # src: every R's is N
+        assert db._store.overlay() is not None
+        assert node_joins(db, "MATCH (a:N)-[:R]->(b) RETURN count(*) AS n") == 0

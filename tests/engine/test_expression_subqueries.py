@@ -101,6 +101,20 @@ def test_a_subquery_run_for_all_rows_answers_as_one_run_per_row(subquery: str) -
         assert [row[:2] for row in rows] == [("Andy", None), ("Pete", "Andy"), ("Tim", "Andy"), ("Tim", "Pete")]
 
 
+def test_subqueries_importing_the_same_variables_share_one_distinct_of_them() -> None:
+    """Every subquery above in one RETURN: those importing `n` run over one CTE of its distinct values, the
+    one importing `n` and `x` over another, the nested one (importing `d`) over a third; each answers as
+    when run per row."""
+    with engine.connect(":memory:") as db:
+        db.execute(PETS)
+        query = f"{OUTER} RETURN x.name AS x, n.name AS n, " + ", ".join(
+            f"{{}} AS v{i}" for i in range(len(SUBQUERIES))) + " ORDER BY x, n"
+        shared = query.format(*SUBQUERIES)
+        _, trace = db.explain(shared)
+        assert trace[-1][0].count(" AS (SELECT DISTINCT ") == 3
+        assert db.execute(shared).fetchall() == db.execute(query.format(*map(correlated, SUBQUERIES))).fetchall()
+
+
 @pytest.mark.parametrize("subquery", [
     "COLLECT { MATCH (n)-[:HAS]->(d) RETURN count(*) }",  # [0] for a row with no pets, not []
     "COLLECT { MATCH (n)-[:HAS]->(d) RETURN rand() < 2 }",

@@ -279,6 +279,27 @@ def test_list_of_strings_is_indexed(db: engine.Connection) -> None:
     assert hits(db, '"zebra crossing"') == [8]
 
 
+
+@pytest.mark.parametrize("analyzer", ["standard-no-stop-words", "english"])
+def test_a_write_of_ascii_and_other_texts_indexes_as_building_the_index(analyzer: str) -> None:
+    """ASCII texts are cut by a shortcut; a write with one other text among them cuts them all with the full
+    pattern. Either way the postings, positions and norms are those of the index built over the same data."""
+    create = ("UNWIND range(0, size($texts) - 1) AS i CREATE (:Doc {i: i, body: $texts[i]})",
+              {"texts": ["the plain graph words", "a café graph", "naïve graph graph", "日本 graph", "", "the"]})
+    index = ("CREATE FULLTEXT INDEX docs FOR (n:Doc) ON EACH [n.body]"
+             f" OPTIONS {{indexConfig: {{`fulltext.analyzer`: '{analyzer}'}}}}")
+    built, kept = engine.connect(":memory:"), engine.connect(":memory:")
+    built.execute(*create)
+    built.execute(index)
+    kept.execute(index)
+    kept.execute("CREATE (:Doc {i: 9, body: 'plain words'})")  # ASCII only: the shortcut
+    kept.execute("MATCH (n:Doc {i: 9}) DETACH DELETE n")
+    kept.execute(*create)
+    for query in ("graph", "café", "naïve", "日本", "plain", '"café graph"', '"plain words"~1'):
+        found = query_nodes(kept, "docs", query)
+        assert found and found == query_nodes(built, "docs", query), query
+
+
 # -- the query syntax ---------------------------------------------------------------------------------------
 
 

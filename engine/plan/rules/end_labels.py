@@ -63,12 +63,33 @@ def implied_labels(clause: b.BoundClause, facts: EndLabelFacts) -> dict[int, fro
 
 def loop_free(clause: b.BoundClause, facts: EndLabelFacts) -> frozenset[int]:
     """The relationship patterns under `clause` (by id) that match no self-loop: every type they admit has
-    none (a type expression that names no types, or a dynamic one, admits any). A CREATE matches nothing,
-    so it asks nothing: a load batch's `MATCH ... CREATE` reads no counts (ADR-0097)."""
+    none (a type expression that names no types, or a dynamic one, admits any). Only those it could spare a
+    check are asked about (`repeatable`). A CREATE matches nothing, so it asks nothing: a load batch's
+    `MATCH ... CREATE` reads no counts (ADR-0097)."""
     if isinstance(clause, b.BCreate):
         return frozenset()
-    return frozenset(id(link) for link in b.walk(clause) if isinstance(link, b.BoundRelationship)
-                     and facts.loop_free(None if link.dynamic else type_names(link.types)))
+    return frozenset(id(link) for link in repeatable(clause)
+                     if facts.loop_free(None if link.dynamic else type_names(link.types)))
+
+
+def repeatable(clause: b.BoundClause) -> list[b.BoundRelationship]:
+    """The relationship patterns under `clause` whose uniqueness check a self-loop-free type spares
+    (sqlgen/patterns.py `_may_repeat`): two consecutive ones of a path running one way, and one of a length
+    that may be 2 or more. A read that asks about no other spares the store working out the relationships
+    its counts miss (ADR-0111)."""
+    links: dict[int, b.BoundRelationship] = {}
+    for path in b.walk(clause):
+        if not isinstance(path, b.BoundPath):
+            continue
+        hops = [link for link in path.relationships if isinstance(link, b.BoundRelationship)]
+        for link in hops:
+            if link.length is not None and (link.length[1] is None or link.length[1] >= 2):
+                links[id(link)] = link
+        for first, second in zip(path.relationships, path.relationships[1:], strict=False):
+            if isinstance(first, b.BoundRelationship) and isinstance(second, b.BoundRelationship) \
+                    and first.direction == second.direction != "both":
+                links[id(first)], links[id(second)] = first, second
+    return list(links.values())
 
 
 def conjuncts(labels: ast.LabelExpression | None) -> set[str]:
