@@ -10,11 +10,14 @@ from typing import Any
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
+from engine.execute.index_kinds import maintained
+from engine.execute.merge_order import creates_first, went
 from engine.execute.set_items import _reads_graph
 from engine.execute.write_support import (
     WriterBase,
     WriteResult,
     column_list,
+    column_takes,
     known_present,
     label_names,
 )
@@ -134,7 +137,9 @@ class MergeWriter(WriterBase):
         count of matches, as each match gains the value (a literal or parameter that is not null, on a key the
         pattern does not match on), so no table of the matches is stored; where the matches are a `scan` of
         `nodes`, the UPDATE filters the table by its condition (ADR-0104). Nothing matched: the pattern is
-        created as `_one_row` does. None where this does not apply (rows read after the MERGE, another SET)."""
+        created as `_one_row` does. Where the clause's last run created (merge_order.py), the node is first
+        inserted where that condition finds none, and the UPDATE runs only where it found one (ADR-0113). None
+        where this does not apply (rows read after the MERGE, another SET)."""
         path = clause.path
         if self.rows_read_after or table.sql != SEED_ROW or path.relationships or len(clause.on_match) != 1:
             return None
@@ -150,21 +155,61 @@ class MergeWriter(WriterBase):
         rows = Relation(f"(SELECT {column_list('m', [v.column for v in new_variables])}false AS __created,"
                         f" m.__k AS __ord FROM ({match_sql}) AS m)", new_variables, values=tuple(values),
                         unique=frozenset({id(node.variable)}), scan=scan)
-        counters = Counter(self.set_items(clause.on_match, rows).counters)
         rest = replace(clause, on_match=[])
+        if not self._quiet_unless_created(rest):  # SQL may follow the UPDATE: it is not the one write (ADR-0110)
+            self.run.begin()
+        if scan is not None and creates_first(clause) and self._inserts_alone(rest, item):
+            # the ON MATCH SET's column as its SET makes it, matched or not: the same columns either way
+            self.store.ensure_property_column("node", item.key, item.value.type)
+            created = self._create_one(rest, table, [], absent=rows)
+            if created.counters["nodes_created"]:
+                return created
+            # a node matched: the INSERT wrote nothing, so the UPDATE is still the statement's one write
+        counters = Counter(self.set_items(clause.on_match, rows).counters)
+        went(clause, created=not counters["properties_set"])
         if not counters["properties_set"]:  # matched nothing, so wrote nothing: the creation opens the transaction
             self.run.begin()
             return self._create_one(rest, table, [])
         return self._merge_sets(rest, replace(rows, rows=counters["properties_set"]), counters, matched_all=True,
                                 created_all=False)
 
-    def _create_one(self, clause: b.BMerge, table: Relation, variables: list[Any]) -> WriteResult:
-        """The MERGE's pattern created over its one row, numbered 1 (`_one_row`)."""
+    def _quiet_unless_created(self, clause: b.BMerge) -> bool:
+        """Whether the ON CREATE SET items of `_set_in_place`'s MERGE run no SQL over the rows created when it
+        matched (none): each a property set to a literal or parameter, storable and not null, whose column
+        takes it as it is (no ALTER TABLE). Others (labels, maps, values read off the node) may look at their
+        rows even when known to be none."""
+        return all(item.kind == "property" and isinstance(item.key, str) and item.value is not None
+                   and known_present(item.value) and is_storable(item.value.type) is True
+                   and column_takes(self.store.catalog, "node", item.key, item.value.type)
+                   for item in clause.on_create)
+
+    def _inserts_alone(self, clause: b.BMerge, item: b.BoundSetItem) -> bool:
+        """Whether the node of `_set_in_place`'s MERGE (`clause` without its ON MATCH SET `item`) may be created by
+        one INSERT where no node matches (`create_paths`' `absent`, ADR-0113) with nothing run after it: its
+        labels the statement's own, every property value, ON CREATE SET ones folded in, a literal or parameter
+        that is not null, no ON CREATE SET item left to run, the SET's value storable (else it fails, matched
+        or not), and no constraint to check or index to keep (as for a write run alone, write_alone.py)."""
+        catalog = self.store.catalog
+        if catalog.constraints or maintained(catalog.indexes) or item.value is None or not is_storable(
+                item.value.type):
+            return False
+        creation, left = self._folded(clause)
+        (node,) = creation.nodes
+        return not left.on_create and not node.dynamic and all(
+            isinstance(value, b.BLiteral | b.BParameter) and known_present(value)
+            for _, value in self._property_entries(node.properties))
+
+    def _create_one(self, clause: b.BMerge, table: Relation, variables: list[Any], *,
+                    absent: Relation | None = None) -> WriteResult:
+        """The MERGE's pattern created over its one row, numbered 1 (`_one_row`); with `absent`, only where that
+        scan finds no node (`create_paths`): where it found one, nothing is created or counted."""
         self._check_merge_keys(clause.path, table)
         creation, clause = self._folded(clause)
         created = self.create_paths([creation], Relation(f"(SELECT *, 1::BIGINT AS __rank FROM {table.sql})",
                                                             variables), ranked_rows=1,
-                                    distinct=self._merged_on(clause.path))
+                                    distinct=self._merged_on(clause.path), absent=absent)
+        if absent is not None and not created.counters["nodes_created"]:
+            return created
         combined = Relation(f"(SELECT *, true AS __created FROM {created.relation.sql})", created.relation.variables,
                             rows=1)
         return self._merge_sets(clause, combined, Counter(created.counters), matched_all=False, created_all=True)
@@ -229,19 +274,19 @@ class MergeWriter(WriterBase):
                     created_all: bool) -> WriteResult:
         """ON CREATE and ON MATCH SET, each over its side of the rows after MERGE (`combined`, with `__created`)."""
         if not (clause.on_create or clause.on_match):
-            return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined.sql})", combined.variables),
-                               counters)
+            return WriteResult(Relation(f"(SELECT * EXCLUDE (__created) FROM {combined.sql})", combined.variables,
+                                        values=combined.values), counters)
         for items, created_flag in ((clause.on_create, True), (clause.on_match, False)):
             if items:
                 every = created_all if created_flag else matched_all
                 none = matched_all if created_flag else created_all
                 subset = combined if every else Relation(
                     f"(SELECT * FROM {combined.sql} WHERE __created = {str(created_flag).lower()})",
-                    combined.variables, rows=0 if none else None)
+                    combined.variables, rows=0 if none else None, values=combined.values)  # the match's, if it binds
                 counters += self.set_items(items, subset).counters
         rows = f"(SELECT * EXCLUDE (__created) FROM {combined.sql})"
         if not self.run.stored(combined):  # one row's, read off tables no write changes (`_one_row`)
-            return WriteResult(Relation(rows, combined.variables), counters)
+            return WriteResult(Relation(rows, combined.variables, values=combined.values), counters)
         # the rows without the flag: a later writer reads them as the table they are (nothing copied)
         return WriteResult(self.run.projection(combined, rows), counters)
 

@@ -21,12 +21,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.execute.statement_run import Chain
+from engine.execute.write_support import column_takes
 from engine.plan.plan import Step
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
 from engine.sqlgen.relation import Relation
 from engine.storage.schema import Catalog
-from engine.types import ANY, Kind, widened_column_type
+from engine.types import Kind
 
 
 def rows_in_place(catalog: Catalog, steps: Sequence[Step], relation: Relation, pending: Chain,
@@ -45,9 +46,7 @@ def rows_in_place(catalog: Catalog, steps: Sequence[Step], relation: Relation, p
     if (item.kind != "property" or not isinstance(item.target, b.BVariable) or item.target.variable is not node
             or item.target.type.kind is not Kind.NODE or not isinstance(item.key, str) or item.value is None):
         return None
-    current = catalog.column_type("node", item.key)
-    if item.value.type.kind is not Kind.NULL and (
-            current is None or (widened_column_type(current, [item.value.type]) or ANY) != current):
+    if item.value.type.kind is not Kind.NULL and not column_takes(catalog, "node", item.key, item.value.type):
         return None
     local = all(_row_local(expression, node) for expression in (
         match.paths[0].nodes[0].properties, match.paths[0].nodes[0].where, match.where, item.value))

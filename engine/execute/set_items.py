@@ -78,6 +78,8 @@ class SetWriter(WriterBase):
         values = [stored_value(compiler.compile(item.value), item.value.type, column_type, check=False)
                   for item, column_type in zip(items, column_types, strict=True)]
         names = [f"v{i}" for i in range(len(items))]
+        if self._known_rows(relation) == 0:  # a MERGE's side known empty: nothing to write, no SQL (as one item)
+            return Counter()
         rows = self._per_target(
             f"(SELECT {target_sql} AS id, {''.join(f'{v} AS {name}, ' for v, name in zip(values, names, strict=True))}"
             f"{alias}.__ord AS __ord FROM {relation.sql} AS {alias}{compiler.context.join_text()}"

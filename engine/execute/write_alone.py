@@ -2,7 +2,8 @@
 
 BEGIN and COMMIT cost a small write a fifth of its time in DuckDB (0.27-0.30 of 1.0 ms), and a single SQL
 statement is atomic by itself. A statement may run its write so when it is `MATCH (x ...) SET x.key = v` or a
-lone `MERGE`, whose in-place forms (set_in_place.py, merge.py `_set_in_place`) are one UPDATE, or a lone
+lone `MERGE`, whose in-place forms (set_in_place.py, merge.py `_set_in_place`) are one UPDATE (or one INSERT
+of its node where none matches, after a run that created: ADR-0113), or a lone
 `CREATE` of nodes with no dynamic labels, one INSERT (create.py `_insert_counting`), and nothing runs after
 that write: no constraint to check, no index to keep (the catalog holds neither). Its transaction
 is then deferred: any other SQL it runs through the statement's connection opens it first, as does any

@@ -15,8 +15,9 @@ from engine.sqlgen.expressions import ExpressionCompiler, to_variant
 from engine.sqlgen.generator import QueryCompiler
 from engine.sqlgen.relation import NodeScan, Relation
 from engine.sqlgen.runtime import error_sql
+from engine.storage.schema import Catalog
 from engine.syntax import ast
-from engine.types import CypherType, Kind, is_variant
+from engine.types import CypherType, Kind, is_variant, widened_column_type
 
 if TYPE_CHECKING:
     from engine.execute.statement_run import StatementRun
@@ -136,6 +137,13 @@ def stored_value(sql: str, value_type: CypherType, column_type: CypherType, *, c
                             "'lists stored as properties may only hold non-null values'")
                 + f" ELSE {sql} END")
     return sql
+
+
+def column_takes(catalog: Catalog, entity: str, key: str, value_type: CypherType) -> bool:
+    """Whether `entity`'s property column `key` is there with a type that a value of `value_type` keeps:
+    setting it runs no ALTER TABLE first (`GraphStore.ensure_property_column`)."""
+    current = catalog.column_type(entity, key)
+    return current is not None and (widened_column_type(current, [value_type]) or t.ANY) == current
 
 
 def known_present(value: b.BoundExpression) -> bool:

@@ -79,6 +79,12 @@ class Counters:
         self.next_ids[entity] = first + count
         return first
 
+    def give_back(self, entity: str, first: int, count: int) -> None:
+        """The last `count` ids of `entity` taken, from `first` on, were not used (an INSERT that found its
+        element there already, ADR-0113): the next allocation takes them again, so ids stay dense."""
+        if self.next_ids[entity] == first + count:
+            self.next_ids[entity] = first
+
     def values(self, wrote: bool) -> tuple[int, int, int]:
         """What graph_meta should hold once the transaction commits (`wrote`: it writes now)."""
         return self.next_ids["node"], self.next_ids["relationship"], now_micros() if wrote else self.last_write

@@ -527,6 +527,10 @@ class GraphStore:
         self._wrote = True
         return self._counters.take(self, entity, count)
 
+    def give_back_ids(self, entity: str, first: int, count: int) -> None:
+        """Ids just allocated (`allocate_ids`) and not used: taken again by the next allocation."""
+        self._counters.give_back(entity, first, count)
+
     # -- schema objects ------------------------------------------------------------------------
 
     def allocate_schema_id(self) -> int:

@@ -7,29 +7,10 @@ from __future__ import annotations
 import pytest
 
 import engine
+from tests.engine.sql_sent import Recording, recorded
 
 
-class _Recording:
-    """The engine's DuckDB connection, keeping the text of every statement sent through it."""
-
-    def __init__(self, real):
-        self._real, self.sent = real, []
-
-    def execute(self, sql, *args):
-        self.sent.append(str(sql))
-        return self._real.execute(sql, *args)
-
-    def __getattr__(self, name):
-        return getattr(self._real, name)
-
-
-def _recorded(db) -> _Recording:
-    recording = _Recording(db._duck)
-    db._executor.connection = recording
-    return recording
-
-
-def _transactions(recording: _Recording) -> int:
+def _transactions(recording: Recording) -> int:
     return sum(sql.startswith("BEGIN") for sql in recording.sent)
 
 
@@ -47,7 +28,7 @@ def _transactions(recording: _Recording) -> int:
 def test_which_writes_run_without_begin_and_commit(statement, alone):
     with engine.connect(":memory:") as db:
         db.execute("CREATE (:P {id: 1, seen: 0, hits: 0})")
-        recording = _recorded(db)
+        recording = recorded(db)
         db.execute(statement)
         assert (_transactions(recording) == 0) is alone
         assert ("COMMIT" in recording.sent) is not alone
@@ -60,7 +41,7 @@ def test_a_write_alone_is_seen_by_reads_kept_from_before_and_moves_the_last_writ
         assert db.execute(read).rows == [(0,)]
         assert db.execute(read).rows == [(0,)]  # now a kept read (ADR-0044)
         before = db.graphs()[0]["last_write"]
-        recording = _recorded(db)
+        recording = recorded(db)
         db.execute("MATCH (p:P {id: 1}) SET p.seen = p.seen + 1")
         assert _transactions(recording) == 0
         assert db.execute(read).rows == [(1,)]
@@ -107,13 +88,13 @@ def test_a_constraint_or_an_index_keeps_the_write_in_a_transaction():
     with engine.connect(":memory:") as db:
         db.execute("CREATE (:P {id: 1, seen: 0})")
         db.execute("CREATE CONSTRAINT FOR (p:P) REQUIRE p.seen IS UNIQUE")
-        recording = _recorded(db)
+        recording = recorded(db)
         db.execute("MATCH (p:P {id: 1}) SET p.seen = 1")
         assert _transactions(recording) == 1
     with engine.connect(":memory:") as db:
         db.execute("CREATE (:P {id: 1, name: 'a'})")
         db.execute("CREATE FULLTEXT INDEX names FOR (p:P) ON EACH [p.name]")
-        recording = _recorded(db)
+        recording = recorded(db)
         db.execute("MATCH (p:P {id: 1}) SET p.name = 'b'")
         assert _transactions(recording) == 1
         assert db.execute("CALL db.index.fulltext.queryNodes('names', 'b') YIELD node RETURN node.id AS id").rows == [
