@@ -269,3 +269,16 @@ def test_a_read_the_stored_counts_answer_no_works_nothing_out() -> None:
         assert db.execute("MATCH (a:N)-[:R]->(b) RETURN count(*) AS n").rows == [(4,)]  # src: every R's is N
         assert db._store.overlay() is not None
         assert node_joins(db, "MATCH (a:N)-[:R]->(b) RETURN count(*) AS n") == 0
+
+
+def test_a_named_graph_s_relationships_left_out_are_stored_when_the_file_closes(tmp_path) -> None:
+    """The close names the graph's tables in full: the connection's search path may be on another graph."""
+    path = str(tmp_path / "g.duckdb")
+    with engine.connect(path) as db:
+        db.execute("CREATE DATABASE other")
+        db.execute("USE other CREATE (:A)-[:R]->(:B)")
+        db.execute("CREATE (:C)-[:S]->(:C)")
+    with engine.connect(path, graph="other") as db:
+        assert stored(db) == recount(db) == [("R", "dst", "B", 1), ("R", "rel", "", 1), ("R", "src", "A", 1)]
+    with engine.connect(path) as db:
+        assert stored(db) == recount(db) == [("S", "dst", "C", 1), ("S", "rel", "", 1), ("S", "src", "C", 1)]
