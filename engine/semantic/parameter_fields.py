@@ -42,7 +42,10 @@ def narrow_parameters(root: b.BoundQuery) -> None:
     for node in b.walk(root):
         flow.note(node)
     for parameter in flow.parameters:
-        demand = flow.demand(parameter)
+        try:
+            demand = flow.demand(parameter)
+        except RecursionError:  # thousands of WITHs passing it on: left whole
+            continue
         reads = parameter.type if demand is None else _narrowed(parameter.type, demand)
         parameter.reads = None if reads == parameter.type else reads
 

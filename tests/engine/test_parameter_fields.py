@@ -10,7 +10,6 @@ must keep the whole type, and a value sent again of another type must bind throu
 from __future__ import annotations
 
 import contextlib
-import math
 from collections.abc import Iterator
 
 import pytest
@@ -18,6 +17,7 @@ import pytest
 import engine
 from engine.semantic import binder
 from engine.values import Date, DateTime, Point
+from tests.engine.exact_values import exact
 
 ROWS = [
     {"a": 1, "b": "x", "l": [{"b": "p", "c": 1.5}, {"b": "q", "c": -0.0}], "n": {"c": 1, "d": "é"}, "z": [[1]]},
@@ -106,17 +106,6 @@ def whole_types() -> Iterator[None]:
         yield
     finally:
         binder.narrow_parameters = narrow
-
-
-def exact(value: object) -> object:
-    """`value` with each number tagged by its type and each float by its sign, so 1 != 1.0 and 0.0 != -0.0."""
-    if isinstance(value, dict):
-        return {key: exact(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [exact(item) for item in value]
-    if isinstance(value, float):
-        return ("float", value, math.copysign(1.0, value))
-    return (type(value).__name__, value)
 
 
 def outcome(db: engine.Connection, statement: str, params: dict) -> tuple:
