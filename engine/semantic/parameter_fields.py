@@ -18,8 +18,9 @@ where there is one: what `sqlgen` converts the value to (context.binding).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from engine.semantic import bound as b
 from engine.semantic.scope import Variable
@@ -39,8 +40,7 @@ def has_record(cypher_type: CypherType) -> bool:
 def narrow_parameters(root: b.BoundQuery) -> None:
     """Set `reads` on each parameter node of `root` whose uses read only some fields of its records."""
     flow = _Flow()
-    for node in b.walk(root):
-        flow.note(node)
+    flow.visit(root)
     for parameter in flow.parameters:
         try:
             demand = flow.demand(parameter)
@@ -48,6 +48,26 @@ def narrow_parameters(root: b.BoundQuery) -> None:
             continue
         reads = parameter.type if demand is None else _narrowed(parameter.type, demand)
         parameter.reads = None if reads == parameter.type else reads
+
+
+_LEAF_NAMES = frozenset({"Span", "CypherType", "Kind", "Procedure", "str", "int", "float", "bool", "None", "ast",
+                         "LabelExpression", "list", "tuple"})
+"""Names in a field's annotation that hold neither a bound node nor a variable (as `bound._LEAF_NAMES`, but
+variables are looked for too)."""
+
+_SCANNED: dict[type, tuple[str, ...]] = {}
+
+
+def _scanned(cls: type) -> tuple[str, ...]:
+    """The fields of a class of bound nodes that may hold a bound node, or a variable held otherwise than as
+    `_HOLDS_VARIABLE` names."""
+    names = _SCANNED.get(cls)
+    if names is None:
+        allowed = _HOLDS_VARIABLE.get(cls)
+        names = _SCANNED[cls] = tuple(
+            f.name for f in fields(cls)
+            if f.name != allowed and not set(re.findall(r"[A-Za-z_]\w*", str(f.type))) <= _LEAF_NAMES)
+    return names
 
 
 @dataclass
@@ -62,36 +82,39 @@ class _Flow:
     held_elsewhere: set[int] = field(default_factory=set)
     memo: dict[int, CypherType | None] = field(default_factory=dict)
 
-    def note(self, node: object) -> None:
-        if isinstance(node, b.BParameter):
-            if has_record(node.type):
-                self.parameters.append(node)
-            return
-        if isinstance(node, b.BLiteral):
-            return
-        if isinstance(node, b.BVariable):
-            self.uses.setdefault(id(node.variable), []).append(node)
-        elif isinstance(node, b.BProperty):
-            self.roles[id(node.subject)] = ("field", node)
-        elif isinstance(node, b.BUnwind):
-            self.roles[id(node.expression)] = ("unwind", node.variable)
-        elif isinstance(node, b.BProjection) and not (node.is_return or node.distinct or node.aggregating):
-            for item in node.items:
-                self.roles[id(item.expression)] = ("alias", item.variable)
-        allowed = _HOLDS_VARIABLE.get(type(node))
-        for name, value in vars(node).items():
-            if name == allowed:
+    def visit(self, root: object) -> None:
+        """Every bound node under `root` once, each place holding one counted."""
+        stack, seen = [root], {id(root)}
+        while stack:
+            node = stack.pop()
+            if isinstance(node, b.BParameter):
+                if has_record(node.type):
+                    self.parameters.append(node)
                 continue
-            self._held(value)
+            if isinstance(node, b.BVariable):
+                self.uses.setdefault(id(node.variable), []).append(node)
+            elif isinstance(node, b.BProperty):
+                self.roles[id(node.subject)] = ("field", node)
+            elif isinstance(node, b.BUnwind):
+                self.roles[id(node.expression)] = ("unwind", node.variable)
+            elif isinstance(node, b.BProjection) and not (node.is_return or node.distinct or node.aggregating):
+                for item in node.items:
+                    self.roles[id(item.expression)] = ("alias", item.variable)
+            if not isinstance(node, b.BLiteral):
+                for name in _scanned(type(node)):
+                    self._held(getattr(node, name), stack, seen)
 
-    def _held(self, value: object) -> None:
-        if isinstance(value, Variable):
-            self.held_elsewhere.add(id(value))
-        elif isinstance(value, list | tuple):
+    def _held(self, value: object, stack: list[object], seen: set[int]) -> None:
+        if isinstance(value, list | tuple):
             for item in value:
-                self._held(item)
+                self._held(item, stack, seen)
+        elif isinstance(value, Variable):
+            self.held_elsewhere.add(id(value))
         elif type(value).__module__ == b.__name__:
             self.holders[id(value)] += 1
+            if id(value) not in seen:
+                seen.add(id(value))
+                stack.append(value)
 
     def demand(self, expression: b.BoundExpression) -> CypherType | None:
         """What of `expression`'s value its one holder reads: its type whole, a narrower type of the same
