@@ -32,6 +32,7 @@ from engine.semantic.functions import (
     KeywordArgument,
 )
 from engine.semantic.known_names import NOT_YET_FUNCTIONS, did_you_mean
+from engine.semantic.parameter_fields import has_record
 from engine.semantic.scope import Scope, Variable
 from engine.semantic.type_predicates import parse_type
 from engine.span import Span
@@ -72,6 +73,8 @@ class ExpressionBinding:
 
     virtual_sites: list[int]
     """How many calls making virtual elements the statement holds so far (`b.VirtualSite`)."""
+    record_parameters: bool
+    """Whether a parameter bound holds records (`parameter_fields.narrow_parameters`)."""
 
     # -- expressions -------------------------------------------------------------------------------
 
@@ -97,6 +100,7 @@ class ExpressionBinding:
         value = self.params[node.name]
         cypher_type = t.parameter_type(self.params, node.name)
         parameter_reads.bound(node.name, cypher_type)
+        self.record_parameters = self.record_parameters or has_record(cypher_type)
         return b.BParameter(node.name, value, type=cypher_type, span=node.span)
 
     def _bind_variable(self, node: ast.Variable, scope: Scope, context: ExpressionContext) -> b.BoundExpression:

@@ -36,6 +36,7 @@ from engine.semantic.bound import observed as _observed
 from engine.semantic.constants import constant_of
 from engine.semantic.functions import AGGREGATES
 from engine.semantic.known_names import NOT_YET_PROCEDURES, did_you_mean
+from engine.semantic.parameter_fields import narrow_parameters
 from engine.semantic.procedure_macros import PROCEDURE_MACROS
 from engine.semantic.scope import ColumnNamer, Scope, Variable
 from engine.semantic.unknown import UNKNOWN
@@ -75,6 +76,8 @@ class Binder(PatternBinding, ExpressionBinding):
         self.property_types: PropertyTypes = property_types or (lambda entity, key: t.ANY)
         self.writes: list[tuple[tuple[str, ...], str | None, CypherType]] = []
         self.virtual_sites = [0]
+        self.record_parameters = False
+        """Whether a parameter bound holds records, whose fields the statement may read only some of."""
 
     # -- statements --------------------------------------------------------------------------------
 
@@ -82,7 +85,10 @@ class Binder(PatternBinding, ExpressionBinding):
         if isinstance(statement, ast.Query):
             stands_for = extensions.rewritten(statement, self.params)
             if stands_for is None:
-                return self.bind_query(statement, Scope(), top_level=True)
+                query = self.bind_query(statement, Scope(), top_level=True)
+                if self.record_parameters:
+                    narrow_parameters(query)
+                return query
             statement = stands_for
         return b.BSchemaCommand(statement, params=dict(self.params))
 

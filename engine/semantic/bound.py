@@ -45,6 +45,9 @@ class BParameter(BoundExpression):
     given: Any
     """The value as given. Read `value` to decide anything by it: that read is noted (parameter_reads.py),
     and a compiled statement is reused only for the same value. The SQL that binds it reads `given`."""
+    reads: CypherType | None = field(default=None, kw_only=True)
+    """The part of `type` the statement can read, where that is provably less than the whole: records of
+    fewer fields, which the SQL converts the value to (parameter_fields.py, ADR-0114). None: the whole."""
 
     @property
     def value(self) -> Any:

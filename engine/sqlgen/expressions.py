@@ -277,7 +277,7 @@ class ExpressionCompiler:
 
     def _parameter(self, node: b.BParameter) -> str:
         # the binder typed the parameter by its value (`type_of_value`), so that is its own type
-        return self.context.parameters.bind_parameter(node.name, node.given, node.type, own=True)
+        return self.context.parameters.bind_parameter(node.name, node.given, node.type, own=True, reads=node.reads)
 
     def _variable(self, node: b.BVariable) -> str:
         if node.variable.constant is not None:
