@@ -84,18 +84,21 @@ def test_merges_alone_match_or_create_with_their_counters():
         assert db.execute("MATCH (p:P) RETURN p.id AS id, p.hits AS hits").rows == [(1, 1)]
 
 
-def test_a_constraint_or_an_index_keeps_the_write_in_a_transaction():
+SEARCH_B = "CALL db.index.fulltext.queryNodes('names', 'b') YIELD node RETURN node.id AS id"
+
+
+@pytest.mark.parametrize(("schema", "write", "key", "value", "search"), [
+    ("CREATE CONSTRAINT FOR (p:P) REQUIRE p.seen IS UNIQUE", "MATCH (p:P {id: 1}) SET p.seen = 1", "seen", 1, None),
+    ("CREATE FULLTEXT INDEX names FOR (p:P) ON EACH [p.name]", "MATCH (p:P {id: 1}) SET p.name = 'b'", "name", "b",
+     SEARCH_B),
+])
+def test_a_constraint_or_an_index_keeps_the_write_in_a_transaction(schema, write, key, value, search):
     with engine.connect(":memory:") as db:
-        db.execute("CREATE (:P {id: 1, seen: 0})")
-        db.execute("CREATE CONSTRAINT FOR (p:P) REQUIRE p.seen IS UNIQUE")
+        db.execute("CREATE (:P {id: 1, seen: 0, name: 'a'})")
+        db.execute(schema)
         recording = recorded(db)
-        db.execute("MATCH (p:P {id: 1}) SET p.seen = 1")
+        db.execute(write)
         assert _transactions(recording) == 1
-    with engine.connect(":memory:") as db:
-        db.execute("CREATE (:P {id: 1, name: 'a'})")
-        db.execute("CREATE FULLTEXT INDEX names FOR (p:P) ON EACH [p.name]")
-        recording = recorded(db)
-        db.execute("MATCH (p:P {id: 1}) SET p.name = 'b'")
-        assert _transactions(recording) == 1
-        assert db.execute("CALL db.index.fulltext.queryNodes('names', 'b') YIELD node RETURN node.id AS id").rows == [
-            (1,)]
+        assert db.execute(f"MATCH (p:P {{id: 1}}) RETURN p.{key} AS v").rows == [(value,)]
+        if search is not None:  # the index saw the write
+            assert db.execute(search).rows == [(1,)]
