@@ -50,10 +50,7 @@ def flush(run: StatementRun) -> None:
     ranges = run.store.uncounted_relationships()
     if not ranges:
         return
-    overlay = run.store.overlay()
-    if overlay is not None and not end_labels.without(overlay.ranges, ranges):
-        _store_overlay(run, overlay)
-        ranges = end_labels.without(ranges, overlay.ranges)
+    ranges = _store_overlay(run, ranges)
     if ranges:
         _run(run, end_labels.add(end_labels.ranges_where(ranges), 1))
         run.store.relationships_counted(ranges)
@@ -73,14 +70,18 @@ def settle(run: StatementRun, *, count_all: bool) -> None:
             or sum(last - first for first, last in ranges) > MOST_UNCOUNTED:
         flush(run)
         return
+    _store_overlay(run, ranges)
+
+
+def _store_overlay(run: StatementRun, ranges: tuple[end_labels.Range, ...]) -> tuple[end_labels.Range, ...]:
+    """Store what a read worked out for uncounted relationships (`Overlay`), where it still holds and they are
+    all among `ranges` (a small INSERT of its rows, no join); the ranges left uncounted."""
     overlay = run.store.overlay()
-    if overlay is not None and not end_labels.without(overlay.ranges, ranges):
-        _store_overlay(run, overlay)
-
-
-def _store_overlay(run: StatementRun, overlay: end_labels.Overlay) -> None:
+    if overlay is None or end_labels.without(overlay.ranges, ranges):
+        return ranges
     _run(run, end_labels.INSERT_ROWS, end_labels.row_lists(overlay.rows))
     run.store.relationships_counted(overlay.ranges)
+    return end_labels.without(ranges, overlay.ranges)
 
 
 def relationships_removing(run: StatementRun, ids: str) -> None:

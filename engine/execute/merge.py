@@ -58,7 +58,9 @@ class MergeWriter(WriterBase):
             return one_row
         unmatched = table if matched is None else Relation(
             f"(SELECT * FROM {table.sql} WHERE __ord NOT IN (SELECT __parent FROM {matched.sql}))", relation.variables)
-        keyed, key_names, values, columns_only = self._keyed_rows(path, unmatched)
+        # the unmatched rows with their keys, worked out where read: stored only where something is created
+        select, key_names, values, columns_only = self._keyed_select(path, unmatched)
+        keyed = Relation(select, unmatched.variables)
         # one row per pattern to create: its key, its first row, and its rank among them (new ids follow it)
         group = ", ".join(key_names)
         representatives = self.run.materialize(
@@ -66,7 +68,7 @@ class MergeWriter(WriterBase):
             f" row_number() OVER (ORDER BY min(__ord)) AS __rank FROM {keyed.sql}"
             f"{' GROUP BY ' + group if group else ''} HAVING count(*) > 0)", [], values)
         creating = self.run.row_counts[representatives.sql]
-        if creating and not columns_only:  # the rows that take what is created read their keys again: stored
+        if creating and not (columns_only and not values):  # the rows taking what is created read them again
             keyed = self.run.materialize(keyed.sql, keyed.variables, values)
         creation, clause = self._folded(clause)
         created = self.create_paths(
@@ -337,14 +339,6 @@ class MergeWriter(WriterBase):
             (counted,) = self.run.fetchone(f"SELECT count(*) FROM {table.sql}")
         return counted
 
-    def _keyed_rows(self, path: b.BoundPath, unmatched: Relation) -> tuple[Relation, list[str], list[Any], bool]:
-        """The unmatched rows with one key column per thing the created pattern depends on: the bound
-        variables it connects, the labels and types read off the row, and its property values, as a SELECT,
-        with the values it binds and whether its keys are the rows' own columns. Rows with equal keys create
-        one pattern."""
-        select, key_names, values, columns_only = self._keyed_select(path, unmatched)
-        return Relation(select, unmatched.variables), key_names, values, columns_only and not values
-
     def _check_merge_keys(self, path: b.BoundPath, row: Relation) -> None:
         """Fail as the keys of one row to create from fail (a null property value), without storing them:
         nothing to run when every property value is a literal or parameter that is not null."""
@@ -355,7 +349,9 @@ class MergeWriter(WriterBase):
         self.run.fetchone(f"SELECT count(*) FROM {select}", values)
 
     def _keyed_select(self, path: b.BoundPath, unmatched: Relation) -> tuple[str, list[str], list[Any], bool]:
-        """The SELECT of `_keyed_rows`, its key columns' names, its parameters' values, and whether it reads
+        """The unmatched rows with one key column per thing the created pattern depends on (the bound variables
+        it connects, the labels and types read off the row, its property values; rows with equal keys create
+        one pattern), as a SELECT: with its key columns' names, its parameters' values, and whether it reads
         the rows' own columns alone (joins nothing)."""
         _, compiler, alias, parameters = self.compiler(unmatched)
         keys: list[str] = []
