@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from engine import types as t
@@ -32,6 +33,9 @@ COUNTED_AT_ONCE = 1_000
 """Relationships one INSERT creates from which they are counted at once, off the labels the rows hold (a load
 batch's, ADR-0097); fewer are left for `end_labels.flush` to count with others (ADR-0111)."""
 
+INSERT_INTO = {"node": "INSERT INTO nodes (id, labels", "relationship": "INSERT INTO rels (id, type, src, dst"}
+"""The head of the INSERT of new elements of each entity, before their property columns."""
+
 
 class CreateWriter(WriterBase):
     """The CREATE part of the writer."""
@@ -41,12 +45,17 @@ class CreateWriter(WriterBase):
         return self.create_paths(clause.paths, relation)
 
     def create_paths(self, paths: list[b.BoundPath], relation: Relation, *, ranked_rows: int | None = None,
-                     distinct: frozenset[str] = frozenset(), absent: Relation | None = None) -> WriteResult:
+                     distinct: frozenset[str] = frozenset(), absent: Relation | None = None,
+                     uncounted: bool = False) -> WriteResult:
         """The paths created once per row of `relation`. With `ranked_rows`, `relation` already has
         `__rank`, 1 to `ranked_rows` in row order; `distinct`: the keys a MERGE found the new nodes' values
         of unique (`constraints.Write.distinct`). `absent`: a scan of `nodes` (`Relation.scan`) that the one node
         of one row whose values read nothing of it is inserted only where it finds nothing, tested by the
-        INSERT itself (ADR-0113); where it found a node, nothing is created, counted or allocated."""
+        INSERT itself (ADR-0113); where it found a node, nothing is created, counted or allocated. `uncounted`:
+        `relation` is a SELECT with `__rank` whose rows are not counted first (relationships between bound nodes
+        alone, ADR-0115): their ids follow the next free one, taken once the INSERT says how many it made."""
+        if uncounted:
+            return self._create_uncounted(paths, relation)
         if ranked_rows is None:
             ranked, rows = self._ranked(relation)
         else:
@@ -82,14 +91,40 @@ class CreateWriter(WriterBase):
                 for rel, left, right in hops:
                     counters += self._insert_relationship(rel, left, right, ranked, id_sql)
             else:
-                counters += self._insert_nodes(new_nodes, ranked, id_sql, node_base, rows, absent)
-                counters += self._insert_relationships(hops, ranked, id_sql, rows)
+                counters += self._insert_elements(new_nodes, hops, ranked, id_sql, node_base, rows, absent)
             if absent is not None and not counters["nodes_created"]:  # found: its id is the next one's again
                 self.store.give_back_ids("node", node_base, rows * len(new_nodes))
                 return WriteResult(Relation(SEED_ROW, relation.variables), counters)
             self._record_created([*new_nodes, *new_rels], distinct)
             if new_rels:
                 self._count_ends(hops, relation, ranked, id_sql, rel_base, rows * len(new_rels))
+        return WriteResult(self._created_rows(paths, relation, ranked, new_nodes, new_rels, id_sql), counters)
+
+    def _create_uncounted(self, paths: list[b.BoundPath], ranked: Relation) -> WriteResult:
+        """`create_paths` of relationships between bound nodes over ranked rows not counted first: one INSERT
+        numbering them from the next free id, which takes as many ids as it inserted (nothing else allocates
+        in between: the statement's writes run one after another)."""
+        new_rels = [rel for path in paths for rel in path.relationships]
+        assert all(not node.is_new for path in paths for node in path.nodes) and new_rels, "relationships alone"
+        first = self.store.allocate_ids("relationship", 0)  # the next free id; none taken yet
+        self.run.changes.allocated("relationship", first)
+        id_sql = {id(rel.variable): NewId(first, len(new_rels), index) for index, rel in enumerate(new_rels)}
+        assert not any(b.reads_any(rel.properties, set(id_sql)) for rel in new_rels), "no value reads a new element"
+        hops = [(rel, path.nodes[index], path.nodes[index + 1])
+                for path in paths for index, rel in enumerate(path.relationships)]
+        counters = self._insert_elements([], hops, ranked, id_sql, first, None)
+        created = counters["relationships_created"]
+        if created:
+            taken = self.store.allocate_ids("relationship", created)
+            assert taken == first, "ids taken by the INSERT"
+            self._record_created(new_rels)
+            self._count_ends(hops, ranked, ranked, id_sql, first, created)
+        return WriteResult(self._created_rows(paths, ranked, ranked, [], new_rels, id_sql), counters)
+
+    def _created_rows(self, paths: list[b.BoundPath], relation: Relation, ranked: Relation,
+                      new_nodes: list[b.BoundNode], new_rels: list[b.BoundRelationship],
+                      id_sql: dict[int, NewId]) -> Relation:
+        """The rows after CREATE: `relation`'s with the variables and paths it binds, read off `ranked`."""
         columns = [f"q.{v.column}" for v in relation.variables]
         new_variables: list[Variable] = []
         for node in new_nodes:
@@ -108,9 +143,8 @@ class CreateWriter(WriterBase):
                                f" AS {path.variable.column}")
                 new_variables.append(path.variable)
         # a projection of a stored table: the next clause reads it, nothing is copied
-        output = Relation(f"(SELECT {', '.join([*columns, 'q.__ord'])} FROM {ranked.sql} AS q)",
-                          relation.variables + new_variables)
-        return WriteResult(output, counters)
+        return Relation(f"(SELECT {', '.join([*columns, 'q.__ord'])} FROM {ranked.sql} AS q)",
+                        relation.variables + new_variables, values=ranked.values)
 
     def _record_created(self, elements: list[b.BoundNode | b.BoundRelationship],
                         distinct: frozenset[str] = frozenset()) -> None:
@@ -211,44 +245,40 @@ class CreateWriter(WriterBase):
             values.append((column, stored_value(compiler.compile(value), value.type, column_type)))
         return values
 
-    def _insert_nodes(self, nodes: list[b.BoundNode], ranked: Relation, id_sql: dict[int, NewId], base: int,
-                      rows: int, absent: Relation | None = None) -> Counter[str]:
-        """All the nodes a CREATE makes, for every row, in one INSERT (a UNION ALL of one SELECT per
-        node pattern); properties counted from the inserted rows. `absent`: see `create_paths`."""
+    def _insert_elements(self, nodes: list[b.BoundNode],
+                         hops: list[tuple[b.BoundRelationship, b.BoundNode, b.BoundNode]], ranked: Relation,
+                         id_sql: dict[int, NewId], base: int, rows: int | None,
+                         absent: Relation | None = None) -> Counter[str]:
+        """All the nodes and relationships a CREATE makes, for every row (`rows`: how many, None where not
+        counted), in one SQL statement: an INSERT into each table, each one SELECT (`_element_rows`), both in one
+        statement where there are both (ADR-0115); counted from what they insert. `absent`: see `create_paths`."""
+        assert absent is None or not ranked.values, "an INSERT-if-absent reads one constant row"
+        parameters = Parameters(list(ranked.values if absent is None else absent.values))  # the SQL's first
+        inserts: list[_Insert] = []
+        node_entries = [self._property_entries(node.properties) for node in nodes]
+        hop_entries = [self._property_entries(rel.properties) for rel, _, _ in hops]
+        self._ensure_columns("node", node_entries)
+        self._ensure_columns("relationship", hop_entries)
+        for entity, elements, entries in (("node", nodes, node_entries), ("relationship", hops, hop_entries)):
+            if elements:
+                select, columns = self._element_rows(elements, entries, ranked, id_sql, parameters, entity, rows,
+                                                     absent)
+                insert = f"{INSERT_INTO[entity]}{''.join(', ' + c for c in columns)}) {select}"
+                inserts.append(_Insert(insert, columns, entries, None if rows is None else rows * len(elements)))
+        counts = self._insert_counting(inserts, parameters.values)
         counters: Counter[str] = Counter()
-        if not nodes:
-            return counters
-        entries = [self._property_entries(node.properties) for node in nodes]
-        self._ensure_columns("node", entries)
-        parameters = Parameters([] if absent is None else list(absent.values))  # the scan's values come first
-        select, columns = self._element_rows(nodes, entries, ranked, id_sql, parameters, "node", rows, absent)
-        inserted, counters["properties_set"] = self._insert_counting(
-            f"INSERT INTO nodes (id, labels{''.join(', ' + c for c in columns)}) {select}", parameters.values,
-            columns, entries, rows * len(nodes))
-        if not inserted:
-            return counters
-        counters["nodes_created"] += inserted
-        if any(node.dynamic for node in nodes):
-            (added,) = self.run.fetchone(f"SELECT coalesce(sum(len(labels)), 0) FROM nodes WHERE id >= {base}"
-                                        f" AND id < {base + rows * len(nodes)}")
-            counters["labels_added"] += int(added)
-        else:
-            counters["labels_added"] += rows * sum(len(label_names(node.labels, node.span)) for node in nodes)
-        return counters
-
-    def _insert_relationships(self, hops: list[tuple[b.BoundRelationship, b.BoundNode, b.BoundNode]],
-                              ranked: Relation, id_sql: dict[int, NewId], rows: int) -> Counter[str]:
-        counters: Counter[str] = Counter()
-        if not hops:
-            return counters
-        entries = [self._property_entries(rel.properties) for rel, _, _ in hops]
-        self._ensure_columns("relationship", entries)
-        parameters = Parameters()
-        select, columns = self._element_rows(hops, entries, ranked, id_sql, parameters, "relationship", rows)
-        _, counters["properties_set"] = self._insert_counting(
-            f"INSERT INTO rels (id, type, src, dst{''.join(', ' + c for c in columns)}) {select}", parameters.values,
-            columns, entries, rows * len(hops))
-        counters["relationships_created"] += rows * len(hops)
+        counters["properties_set"] = sum(stored for _, stored in counts)
+        if hops:
+            counters["relationships_created"] = counts[-1][0]
+        if nodes and counts[0][0]:
+            counters["nodes_created"] = counts[0][0]
+            if any(node.dynamic for node in nodes):
+                (added,) = self.run.fetchone(f"SELECT coalesce(sum(len(labels)), 0) FROM nodes WHERE id >= {base}"
+                                            f" AND id < {base + counts[0][0]}")
+                counters["labels_added"] = int(added)
+            else:
+                counters["labels_added"] = counts[0][0] // len(nodes) * sum(
+                    len(label_names(node.labels, node.span)) for node in nodes)
         return counters
 
     def _ensure_columns(self, entity: str, entries: list[list[tuple[str, b.BoundExpression]]]) -> None:
@@ -264,7 +294,7 @@ class CreateWriter(WriterBase):
 
     def _element_rows(self, elements: list[Any], entries: list[list[tuple[str, b.BoundExpression]]],
                       ranked: Relation, id_sql: dict[int, NewId], parameters: Parameters,
-                      entity: str, rows: int, absent: Relation | None = None) -> tuple[str, list[str]]:
+                      entity: str, rows: int | None, absent: Relation | None = None) -> tuple[str, list[str]]:
         """One SELECT yielding a row per (input row, element): each input row unnests a list holding one
         struct per element of the pattern. (A UNION ALL of one SELECT per element took DuckDB seconds
         to plan for a script of hundreds of CREATEs.) Over one row whose values nothing reads (`_row_free`),
@@ -319,23 +349,25 @@ class CreateWriter(WriterBase):
                   f"{compiler.context.join_text()}")
         return select, columns
 
-    def _insert_counting(self, insert: str, values: list[Any], columns: list[str],
-                         entries: list[list[tuple[str, b.BoundExpression]]], count: int) -> tuple[int, int]:
-        """Run the INSERT of at most `count` elements and return how many it inserted (its one row: fewer only
-        where a MERGE inserts a node if absent) and the properties it stored: counted from the statement
-        itself when every value is a literal or parameter that is not null (stored as given, or refused), else
-        from the rows it inserts, which it returns to a count around it in the same SQL statement."""
-        if not columns or not count:
-            (inserted,) = self.run.fetch_alone(insert, values)
-            return inserted, 0
-        stored = [{key: value for key, value in element if value.type.kind is not Kind.NULL} for element in entries]
-        if all(known_present(value) for element in stored for value in element.values()):
-            (inserted,) = self.run.fetch_alone(insert, values)  # its one row: the count (write_alone.py)
-            return inserted, inserted // len(entries) * sum(len(element) for element in stored)
-        present = " + ".join(f"({column} IS NOT NULL)::INTEGER" for column in columns)
-        inserted, total = self.run.fetchone(f"WITH inserted AS ({insert} RETURNING {present} AS n)"
-                                            f" SELECT count(*), coalesce(sum(n), 0) FROM inserted", values)
-        return inserted, int(total)
+    def _insert_counting(self, inserts: list[_Insert], values: list[Any]) -> list[tuple[int, int]]:
+        """Run the INSERTs in one SQL statement and return, of each, how many elements it inserted (fewer than
+        its `count` only where a MERGE inserts a node if absent) and the properties it stored. One INSERT alone
+        whose values are literals or parameters that are not null (stored as given, or refused) is counted from
+        its own row; else each returns its rows to a count around them."""
+        if len(inserts) == 1:
+            (insert,) = inserts
+            stored = [{key: value for key, value in element if value.type.kind is not Kind.NULL}
+                      for element in insert.entries]
+            if not insert.columns or insert.count == 0 or all(
+                    known_present(value) for element in stored for value in element.values()):
+                (inserted,) = self.run.fetch_alone(insert.sql, values)  # its one row: the count (write_alone.py)
+                return [(inserted, inserted // len(stored) * sum(len(element) for element in stored))]
+        ctes = ", ".join(f"i{index} AS ({insert.sql} RETURNING {insert.present()} AS n)"
+                         for index, insert in enumerate(inserts))
+        counts = ", ".join(f"(SELECT count(*) FROM i{index}), (SELECT coalesce(sum(n), 0) FROM i{index})"
+                           for index in range(len(inserts)))
+        row = self.run.fetchone(f"WITH {ctes} SELECT {counts}", values)
+        return [(int(row[2 * index]), int(row[2 * index + 1])) for index in range(len(inserts))]
 
     def _insert_node(self, node: b.BoundNode, ranked: Relation, id_sql: dict[int, NewId]) -> Counter[str]:
         _, compiler, alias, parameters = self.compiler(ranked)
@@ -390,6 +422,21 @@ class CreateWriter(WriterBase):
                 f" FROM rels WHERE id IN (SELECT {own_id} FROM {ranked.sql} AS {alias})")
             counters["properties_set"] += props
         return counters
+
+
+@dataclass(frozen=True)
+class _Insert:
+    """One INSERT of a CREATE's elements of one table: the statement, the property columns it stores, the
+    property entries of each element, and how many elements it inserts at most (None: not counted)."""
+
+    sql: str
+    columns: list[str]
+    entries: list[list[tuple[str, b.BoundExpression]]]
+    count: int | None
+
+    def present(self) -> str:
+        """Of an inserted row, how many of its property columns hold a value."""
+        return " + ".join(f"({column} IS NOT NULL)::INTEGER" for column in self.columns) or "0"
 
 
 def _new_id(new_id: NewId, rank: str | Parameters) -> str:

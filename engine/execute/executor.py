@@ -389,6 +389,9 @@ class Executor:
                 continue
             in_place = None if not (seeded and final and profile is None and pending is not None) else rows_in_place(
                 self.store.catalog, planned, relation, pending, volatile(relation.sql))
+            if in_place is None and pending is not None and final and not steps and profile is None and (
+                    isinstance(clause, b.BMerge) and step.unmatched):  # may be read once, by one INSERT (ADR-0115)
+                in_place = replace(relation, values=tuple(pending.parameters.values))
             if in_place is not None:  # an error its SQL raises is located by running the clauses one at a time
                 relation, pending, run.in_chain = in_place, None, True
             fresh = [c for c in relation.carried if c.column == "labels"] if pending is not None else []

@@ -41,9 +41,12 @@ class MergeWriter(WriterBase):
 
     def merge(self, clause: b.BMerge, relation: Relation) -> WriteResult:
         path = clause.path
+        known_unmatched, self.unmatched = self.unmatched, False  # this clause's, never a MERGE's run inside it
+        if known_unmatched and self._creates_at_once(clause, relation):
+            self._check_merge_sets(clause, relation)
+            return self._created_at_once(clause, relation)
         table = relation if relation.sql == SEED_ROW else self.stored_rows(relation)  # the seed row is a constant
         self._check_merge_sets(clause, table)
-        known_unmatched, self.unmatched = self.unmatched, False  # this clause's, never a MERGE's run inside it
         matched = None  # known to match nothing: not looked for
         if not known_unmatched:
             queries, compiler, alias, parameters = self.compiler(table)
@@ -81,6 +84,31 @@ class MergeWriter(WriterBase):
             f" JOIN {created.relation.sql} AS c ON c.__ord = r.__rep")
         return self._merged(clause, table, matched, created, created_rows, relation.variables,
                             Counter(created.counters), creating)
+
+    def _creates_at_once(self, clause: b.BMerge, relation: Relation) -> bool:
+        """Whether a MERGE known to match nothing (fresh_nodes.py) is created by `_created_at_once`: the
+        statement's last clause, over rows that are not the seed row, creating relationships alone (between
+        bound nodes, none of whose values reads one of them), with no SET item to run (ON CREATE ones folded
+        into the INSERT, no ON MATCH)."""
+        if self.rows_read_after or relation.sql == SEED_ROW or clause.on_match:
+            return False
+        creation, rest = self._folded(clause)
+        new = {id(rel.variable) for rel in creation.relationships}
+        return not rest.on_create and all(not node.is_new for node in creation.nodes) and not any(
+            b.reads_any(rel.properties, new) for rel in creation.relationships)
+
+    def _created_at_once(self, clause: b.BMerge, relation: Relation) -> WriteResult:
+        """`_creates_at_once`'s MERGE as one INSERT reading the rows once (ADR-0115): of each group of rows with
+        equal keys (`_keyed_select`) the first, ranked in row order, creates the pattern, numbered from the
+        next free id. No table is stored: not of the rows (nothing reads them after), of the groups, or of the
+        matches (there are none)."""
+        creation, _ = self._folded(clause)
+        select, key_names, values, _ = self._keyed_select(clause.path, relation)
+        partition = f"PARTITION BY {', '.join(key_names)} " if key_names else ""
+        firsts = f"(SELECT * FROM {select} QUALIFY row_number() OVER ({partition}ORDER BY __ord) = 1)"
+        ranked = Relation(f"(SELECT *, row_number() OVER (ORDER BY __ord) AS __rank FROM {firsts})",
+                          relation.variables, relation.carried, values=tuple(values))
+        return self.create_paths([creation], ranked, uncounted=True)
 
     def _merged(self, clause: b.BMerge, table: Relation, matched: Relation | None, created: WriteResult,
                 created_rows: str | None, variables: list[Any], counters: Counter[str],

@@ -106,7 +106,8 @@ class WriterBase:
     def stored_rows(self, relation: Relation) -> Relation:
         """`relation` as a table, which a clause reading its rows several times needs (copied only if it is
         a SELECT)."""
-        return relation if is_stored(self.run, relation) else self.run.materialize(relation.sql, relation.variables)
+        return relation if is_stored(self.run, relation) else self.run.materialize(relation.sql, relation.variables,
+                                                                                   relation.values)
 
 
 

@@ -73,6 +73,10 @@ def random_write(rng: random.Random) -> str:
         f"MATCH (x:{a}) WITH x LIMIT 2 CREATE (x)-[:{t}]->(x)-[:$('{u}')]->(:$('{c}'))",
         f"CREATE (:{a}) WITH 1 AS one MATCH (x:{a}), (y) WITH x, y LIMIT 4 CREATE (x)-[:{t}]->(y)",
         f"MATCH (x:{a}), (y:{b}) WITH x, y LIMIT 2 REMOVE x:{a} SET y:{c} CREATE (x)-[:{u}]->(y)",
+        # a last MERGE that can match nothing, created by one INSERT from the next free id (ADR-0115)
+        f"UNWIND range(0, {k}) AS i CREATE (m:{a} {{i: i}}) WITH m, i MATCH (y:{b}) WHERE id(y) % 3 = i % 3"
+        f" MERGE (m)-[:{t} {{w: i % 2}}]->(y)",
+        f"CREATE (m:{a}) WITH m MATCH (y:{b}) WITH m, y LIMIT 3 MERGE (m)<-[:{u}]-(y)",
     ])
 
 
@@ -282,3 +286,13 @@ def test_a_named_graph_s_relationships_left_out_are_stored_when_the_file_closes(
         assert stored(db) == recount(db) == [("R", "dst", "B", 1), ("R", "rel", "", 1), ("R", "src", "A", 1)]
     with engine.connect(path) as db:
         assert stored(db) == recount(db) == [("S", "dst", "C", 1), ("S", "rel", "", 1), ("S", "src", "C", 1)]
+
+
+def test_a_merge_at_once_of_many_relationships_keeps_the_counts() -> None:
+    with engine.connect(":memory:") as db:
+        db.execute("UNWIND range(0, 2) AS k CREATE (:B {k: k})")
+        result = db.execute("UNWIND range(1, 1500) AS i CREATE (m:A {i: i}) WITH m, i MATCH (y:B {k: i % 3})"
+                            " MERGE (m)-[:R]->(y)")
+        assert result.counters["relationships_created"] == 1500
+        assert counts(db) == recount(db)
+        assert db.execute("MATCH (:A)-[:R]->(:B) RETURN count(*)").fetchall() == [(1500,)]

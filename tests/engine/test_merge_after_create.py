@@ -61,3 +61,39 @@ def test_no_match_is_looked_for_at_a_node_without_relationships_of_the_type(db):
     assert not any("JOIN rels" in sql for sql, _ in trace)
     _, trace = db.explain("CREATE (m:M)-[:R]->(:S) WITH m MATCH (x:X) MERGE (m)-[:R]->(x)")
     assert any("JOIN rels" in sql for sql, _ in trace)
+
+
+def test_a_last_merge_that_can_match_nothing_creates_in_one_insert(db):
+    """ADR-0115: the MERGE's rows are read once by its INSERT; no table of them or of their groups is stored."""
+    statement = ("CREATE (m:M) WITH m UNWIND [1, 2, 2, 1, 2] AS i MATCH (x:X {k: i})"
+                 " MERGE (m)-[r:R {w: i % 2}]->(x) ON CREATE SET r.first = i")
+    _, trace = db.explain(statement)
+    merge_sql = [sql for sql, _ in trace if "INSERT INTO rels" in sql]
+    assert len(merge_sql) == 1 and not any("__rep" in sql for sql, _ in trace)
+    result = db.execute(statement)
+    assert result.counters["relationships_created"] == 2 and result.counters["properties_set"] == 4
+    assert db.execute("MATCH (:M)-[r:R]->(x:X) RETURN x.k, r.w, r.first ORDER BY x.k").fetchall() == [
+        (1, 1, 1), (2, 0, 2)]
+    # ids stay dense: the next relationship takes the id after the MERGE's last
+    ids = db.execute("MATCH ()-[r:R]->() RETURN id(r) ORDER BY id(r)").fetchall()
+    db.execute("CREATE (:N)-[:Q]->(:N)")
+    assert db.execute("MATCH ()-[q:Q]->() RETURN id(q)").fetchall() == [(ids[-1][0] + 1,)]
+
+
+def test_a_last_merge_at_once_that_fails_leaves_nothing_and_takes_no_ids(db):
+    before = db.execute("CREATE (:N)-[q:Q]->(:N) RETURN id(q)").fetchall()[0][0]
+    with pytest.raises(engine.CypherError) as failure:
+        db.execute("CREATE (m:M) WITH m UNWIND [1, 5] AS i OPTIONAL MATCH (x:X {k: i}) MERGE (m)-[:R]->(x)")
+    assert failure.value.span is not None and failure.value.detail == "CreateRelationshipWithNullNode"
+    with pytest.raises(engine.CypherError):  # a null property value in the pattern
+        db.execute("CREATE (m:M) WITH m UNWIND [1, null] AS i MATCH (x:X) MERGE (m)-[:R {w: i}]->(x)")
+    assert db.execute("MATCH (m:M) RETURN count(m)").fetchall() == [(0,)]
+    assert db.execute("CREATE (:N)-[q:Q]->(:N) RETURN id(q)").fetchall() == [(before + 1,)]
+
+
+def test_a_last_merge_at_once_reads_the_values_its_rows_bind(db):
+    result = db.execute("CREATE (m:M) WITH m UNWIND $pairs AS p MATCH (x:X {k: p.k})"
+                        " MERGE (m)-[:R {tag: toLower(p.tag)}]->(x)",
+                        {"pairs": [{"k": 1, "tag": "A"}, {"k": 1, "tag": "a"}, {"k": 2, "tag": "B"}]})
+    assert result.counters["relationships_created"] == 2
+    assert db.execute("MATCH (:M)-[r:R]->(x) RETURN x.k, r.tag ORDER BY x.k").fetchall() == [(1, "a"), (2, "b")]
