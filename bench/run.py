@@ -365,7 +365,8 @@ class Bench:
             if system not in loaded:
                 records[system].status, records[system].note = "not loaded", "the load did not finish"
         active = [s for s in loaded]
-        for index in range(self.plan.remember_sessions):
+        # session 0 warms each system up untimed (its answers still checked), as a read's first run does
+        for index in range(self.plan.remember_sessions + 1):
             order = active[index % len(active):] + active[:index % len(active)] if active else []
             answers = {}
             for system in order:
@@ -385,8 +386,9 @@ class Bench:
                     records[system].cpu.clear()
                     continue
                 answers[system] = result["rows"]
-                records[system].times.append(result["seconds"])
-                records[system].cpu.append(result.get("cpu", 0.0))
+                if index:
+                    records[system].times.append(result["seconds"])
+                    records[system].cpu.append(result.get("cpu", 0.0))
             reference = answers.get(REFERENCE, answers.get("ours"))
             for system, rows in answers.items():
                 if rows != reference and records[system].status == "ok":

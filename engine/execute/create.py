@@ -53,7 +53,7 @@ class CreateWriter(WriterBase):
         of one row whose values read nothing of it is inserted only where it finds nothing, tested by the
         INSERT itself (ADR-0113); where it found a node, nothing is created, counted or allocated. `uncounted`:
         `relation` is a SELECT with `__rank` whose rows are not counted first (relationships between bound nodes
-        alone, ADR-0115): their ids follow the next free one, taken once the INSERT says how many it made."""
+        alone, ADR-0116): their ids follow the next free one, taken once the INSERT says how many it made."""
         if uncounted:
             return self._create_uncounted(paths, relation)
         if ranked_rows is None:
@@ -209,12 +209,12 @@ class CreateWriter(WriterBase):
         return ranked, self.run.row_counts[ranked.sql]
 
     def _endpoint_sql(self, node: b.BoundNode, id_sql: dict[int, NewId], alias: str,
-                      rank: str | Parameters = "__rank") -> str:
+                      rank: str | Parameters = "__rank", parameters: Parameters | None = None) -> str:
         """The id of a relationship's end node: one this CREATE makes (numbered by `rank`, or the first
         row's, bound to `rank` when it is the parameters), or a bound variable's node (a variable not typed
         as a node is checked on each row: a value that is no node is a type error)."""
         if id(node.variable) in id_sql:
-            return _new_id(id_sql[id(node.variable)], rank)
+            return _new_id(id_sql[id(node.variable)], rank, parameters)
         return entity_id_of(f"{alias}.{node.variable.column}", node.variable.type, "node")
 
     def _property_entries(self, properties: b.BoundExpression | None) -> list[tuple[str, b.BoundExpression]]:
@@ -251,7 +251,7 @@ class CreateWriter(WriterBase):
                          absent: Relation | None = None) -> Counter[str]:
         """All the nodes and relationships a CREATE makes, for every row (`rows`: how many, None where not
         counted), in one SQL statement: an INSERT into each table, each one SELECT (`_element_rows`), both in one
-        statement where there are both (ADR-0115); counted from what they insert. `absent`: see `create_paths`."""
+        statement where there are both (ADR-0116); counted from what they insert. `absent`: see `create_paths`."""
         assert absent is None or not ranked.values, "an INSERT-if-absent reads one constant row"
         parameters = Parameters(list(ranked.values if absent is None else absent.values))  # the SQL's first
         inserts: list[_Insert] = []
@@ -321,16 +321,17 @@ class CreateWriter(WriterBase):
                 else:
                     stored.append(f"NULL::{sql_type(column_type)}")
             if entity == "node":
-                head = [_new_id(id_sql[id(element.variable)], rank), _labels_sql(element, compiler, parameters)]
+                head = [_new_id(id_sql[id(element.variable)], rank, parameters),
+                        _labels_sql(element, compiler, parameters)]
             else:
                 rel, left, right = element
-                start = self._endpoint_sql(left, id_sql, alias, rank)
-                end = self._endpoint_sql(right, id_sql, alias, rank)
+                start = self._endpoint_sql(left, id_sql, alias, rank, parameters)
+                end = self._endpoint_sql(right, id_sql, alias, rank, parameters)
                 if rel.direction == "left":
                     start, end = end, start
                 missing = error_sql("SemanticError", "CreateRelationshipWithNullNode",
                                     "'failed to create a relationship: a node is null'")
-                head = [_new_id(id_sql[id(rel.variable)], rank), _type_sql(rel, compiler, parameters),
+                head = [_new_id(id_sql[id(rel.variable)], rank, parameters), _type_sql(rel, compiler, parameters),
                         f"coalesce({start}, {missing})", f"coalesce({end}, {missing})"]
             if constant:  # the row's values
                 structs.append(", ".join([*head, *stored]))
@@ -439,9 +440,10 @@ class _Insert:
         return " + ".join(f"({column} IS NOT NULL)::INTEGER" for column in self.columns) or "0"
 
 
-def _new_id(new_id: NewId, rank: str | Parameters) -> str:
-    """A new element's id on the row `rank` reads, or the one row's bound to `rank` when it is the parameters."""
-    return new_id.bound(rank) if isinstance(rank, Parameters) else new_id.sql(rank)
+def _new_id(new_id: NewId, rank: str | Parameters, parameters: Parameters | None = None) -> str:
+    """A new element's id on the row `rank` reads, or the one row's bound to `rank` when it is the parameters;
+    with `parameters`, its block's first id bound there (`NewId.sql`)."""
+    return new_id.bound(rank) if isinstance(rank, Parameters) else new_id.sql(rank, parameters)
 
 
 def _row_free(elements: list[Any], entries: list[list[tuple[str, b.BoundExpression]]],

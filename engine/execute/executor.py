@@ -262,6 +262,9 @@ class Executor:
                 self.store.rolled_back()
             with contextlib.suppress(duckdb.Error):  # a result still reading one is gone with the transaction
                 run.release_arrow()
+            if run.tables and not explicit:  # those of batches IN TRANSACTIONS committed: the next run's names
+                with contextlib.suppress(duckdb.Error):
+                    run.drop_tables()
             if isinstance(error, duckdb.InterruptException):
                 interrupted = (StatementTimeout(timer.seconds or 0, run.span) if timer.expired
                                else StatementInterrupted(span=run.span))
@@ -390,7 +393,7 @@ class Executor:
             in_place = None if not (seeded and final and profile is None and pending is not None) else rows_in_place(
                 self.store.catalog, planned, relation, pending, volatile(relation.sql))
             if in_place is None and pending is not None and final and not steps and profile is None and (
-                    isinstance(clause, b.BMerge) and step.unmatched):  # may be read once, by one INSERT (ADR-0115)
+                    isinstance(clause, b.BMerge) and step.unmatched):  # may be read once, by one INSERT (ADR-0116)
                 in_place = replace(relation, values=tuple(pending.parameters.values))
             if in_place is not None:  # an error its SQL raises is located by running the clauses one at a time
                 relation, pending, run.in_chain = in_place, None, True

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine import types as t
 from engine.errors import UnsupportedFeature
+from engine.execute.constraints import UNIQUE_KINDS
 from engine.execute.index_kinds import maintained
 from engine.execute.merge_order import creates_first, went
 from engine.execute.set_items import _reads_graph
@@ -59,6 +60,11 @@ class MergeWriter(WriterBase):
         one_row = self._one_row(clause, table, matched, relation.variables)
         if one_row is not None:
             return one_row
+        if matched is not None and self.run.row_counts[matched.sql] == self._row_count(table) and (
+                self._finds_at_most_one(path)):  # as many matches as rows, at most one each: every row found one
+            creation, clause = self._folded(clause)
+            nothing = self.create_paths([creation], table, ranked_rows=0)  # its variables; no SQL runs
+            return self._merged(clause, table, matched, nothing, None, relation.variables, Counter())
         unmatched = table if matched is None else Relation(
             f"(SELECT * FROM {table.sql} WHERE __ord NOT IN (SELECT __parent FROM {matched.sql}))", relation.variables)
         # the unmatched rows with their keys, worked out where read: stored only where something is created
@@ -98,7 +104,7 @@ class MergeWriter(WriterBase):
             b.reads_any(rel.properties, new) for rel in creation.relationships)
 
     def _created_at_once(self, clause: b.BMerge, relation: Relation) -> WriteResult:
-        """`_creates_at_once`'s MERGE as one INSERT reading the rows once (ADR-0115): of each group of rows with
+        """`_creates_at_once`'s MERGE as one INSERT reading the rows once (ADR-0116): of each group of rows with
         equal keys (`_keyed_select`) the first, ranked in row order, creates the pattern, numbered from the
         next free id. No table is stored: not of the rows (nothing reads them after), of the groups, or of the
         matches (there are none)."""
@@ -282,6 +288,23 @@ class MergeWriter(WriterBase):
         creation = replace(path, nodes=[with_folded(node) for node in path.nodes],
                            relationships=[with_folded(rel) for rel in path.relationships])
         return creation, replace(clause, on_create=clause.on_create[len(folded):])
+
+    def _finds_at_most_one(self, path: b.BoundPath) -> bool:
+        """Whether the MERGE's match finds at most one node for a row: its pattern is one node, and a uniqueness
+        constraint (or node key) of one of its labels is on properties it matches on, each given a value of a kind
+        whose equality is the grouping the constraint's check runs (EXACT_KEYS, in a column of that kind). The
+        graph holds to it: every write before the MERGE was checked."""
+        (node, *others), catalog = path.nodes, self.store.catalog
+        if others or path.relationships or node.dynamic or not catalog.constraints:
+            return False
+        labels = set(label_names(node.labels, node.span))
+        entries = dict(self._property_entries(node.properties))
+        return any(
+            constraint.kind in UNIQUE_KINDS and constraint.entity == "node" and constraint.label in labels
+            and all(key in entries and entries[key].type.kind in EXACT_KEYS
+                    and catalog.column_type("node", key) == t.CypherType(entries[key].type.kind)
+                    for key in constraint.properties)
+            for constraint in catalog.constraints.values())
 
     def _merged_on(self, path: b.BoundPath) -> frozenset[str]:
         """The keys of a MERGE of one node of one label that the nodes it creates hold no other node's values

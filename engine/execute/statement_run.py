@@ -38,12 +38,12 @@ full-text indexes have yet to see."""
                  parsed: ParsedSql | None = None) -> None:
         self._connection = connection
         self._parsed = parsed
+        """The connection's SQL texts sent again, kept parsed (parsed_sql.py)."""
         self.alone = False
         """Whether the statement's one write may run in a transaction of its own (`fetch_alone`): the executor
         sets it where the statement is that write and its transaction is deferred."""
         self.wrote_alone = False
         """Whether a write ran so, and changed rows: it is committed, and the statement ran no SQL before it."""
-        """The connection's SQL texts sent again, kept parsed (parsed_sql.py)."""
         self.begun = not deferred
         """Whether the statement's transaction is open. A read defers it (`Executor._in_transaction`): one
         that turns out to be a single SELECT runs it on its own, which is as atomic, and saves the
@@ -51,12 +51,15 @@ full-text indexes have yet to see."""
         self.store = store
         self.timer = timer
         self.tables: list[str] = []
+        self._table_names = itertools.count(1)
+        """Numbers the statement's tables (`materialize`) afresh in every run, so a statement run again sends the
+        same SQL texts, whose parse is then kept (parsed_sql.py); `tables` are gone before the next run."""
         self.row_counts: dict[str, int] = {}
         """How many rows each table of `tables` holds (DuckDB's CREATE TABLE AS returns it)."""
         self.dense: set[str] = set()
+        """The tables of `tables` whose `__ord` numbers their rows 1..n (what `settle` makes)."""
         self.projections: set[str] = set()
         """SELECTs of columns of a table of `tables` (`projection`)."""
-        """The tables of `tables` whose `__ord` numbers their rows 1..n (what `settle` makes)."""
         self.aliases = [0]
         self.deleted_nodes = False
         self.deleted_any = False
@@ -176,7 +179,7 @@ full-text indexes have yet to see."""
                     dense: bool = False) -> Relation:
         """A temp table of the rows of `select` (a parenthesised SELECT or a table's name); `dense`: its `__ord`
         is 1..n (see `dense`)."""
-        name = f"_cypher_t{next(_TABLE_NAMES)}"
+        name = f"_cypher_t{next(self._table_names)}"
         (self.row_counts[name],) = self.fetchone(f"CREATE TEMP TABLE {name} AS SELECT * FROM {select}", parameters)
         self.tables.append(name)
         if dense:

@@ -51,11 +51,14 @@ class NewId:
     per_row: int
     index: int
 
-    def sql(self, rank: str | int = "__rank") -> str:
-        """The id on the row whose rank (1, 2, ...) the SQL `rank` reads, or of the row of rank `rank`."""
+    def sql(self, rank: str | int = "__rank", parameters: Parameters | None = None) -> str:
+        """The id on the row whose rank (1, 2, ...) the SQL `rank` reads, or of the row of rank `rank`; with
+        `parameters`, the block's first id is bound there, so that the SQL text is the same on every run of
+        the statement (its parse kept, parsed_sql.py)."""
         if isinstance(rank, int):
             return str(self.base + (rank - 1) * self.per_row + self.index)
-        return f"({self.base} + ({rank} - 1) * {self.per_row} + {self.index})"
+        base = str(self.base) if parameters is None else parameters.bind(self.base, t.INTEGER)
+        return f"({base} + ({rank} - 1) * {self.per_row} + {self.index})"
 
     def bound(self, parameters: Parameters, rank: int = 1) -> str:
         """The id on the row of rank `rank`, bound as a value: the SQL text is then the same on every run

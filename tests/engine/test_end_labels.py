@@ -73,7 +73,7 @@ def random_write(rng: random.Random) -> str:
         f"MATCH (x:{a}) WITH x LIMIT 2 CREATE (x)-[:{t}]->(x)-[:$('{u}')]->(:$('{c}'))",
         f"CREATE (:{a}) WITH 1 AS one MATCH (x:{a}), (y) WITH x, y LIMIT 4 CREATE (x)-[:{t}]->(y)",
         f"MATCH (x:{a}), (y:{b}) WITH x, y LIMIT 2 REMOVE x:{a} SET y:{c} CREATE (x)-[:{u}]->(y)",
-        # a last MERGE that can match nothing, created by one INSERT from the next free id (ADR-0115)
+        # a last MERGE that can match nothing, created by one INSERT from the next free id (ADR-0116)
         f"UNWIND range(0, {k}) AS i CREATE (m:{a} {{i: i}}) WITH m, i MATCH (y:{b}) WHERE id(y) % 3 = i % 3"
         f" MERGE (m)-[:{t} {{w: i % 2}}]->(y)",
         f"CREATE (m:{a}) WITH m MATCH (y:{b}) WITH m, y LIMIT 3 MERGE (m)<-[:{u}]-(y)",

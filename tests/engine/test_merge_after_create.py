@@ -64,7 +64,7 @@ def test_no_match_is_looked_for_at_a_node_without_relationships_of_the_type(db):
 
 
 def test_a_last_merge_that_can_match_nothing_creates_in_one_insert(db):
-    """ADR-0115: the MERGE's rows are read once by its INSERT; no table of them or of their groups is stored."""
+    """ADR-0116: the MERGE's rows are read once by its INSERT; no table of them or of their groups is stored."""
     statement = ("CREATE (m:M) WITH m UNWIND [1, 2, 2, 1, 2] AS i MATCH (x:X {k: i})"
                  " MERGE (m)-[r:R {w: i % 2}]->(x) ON CREATE SET r.first = i")
     _, trace = db.explain(statement)
