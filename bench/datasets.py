@@ -220,7 +220,7 @@ class AgentMemory:
         return {"session": f"session-{number}", "startedAt": messages[0]["at"], "messages": messages}
 
 
-def agent_memory(messages: int, remember_sessions: int = 6) -> Dataset:
+def agent_memory(messages: int, remember_sessions: int = 10) -> Dataset:
     gen = AgentMemory(messages)
     sessions, entity_rows, message_rows, mentions, facts, decisions, supersedes = [], {}, [], [], [], [], []
     for number in range(max(1, messages // MESSAGES_PER_SESSION)):

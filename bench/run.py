@@ -29,6 +29,7 @@ class Plan:
     """(people, KNOWS relationships), or () for no social graph."""
     reps: int
     remember_sessions: int
+    """Timed sessions of `remember`, after one untimed: at most the sessions `datasets.agent_memory` makes, less one."""
     read_timeout: float
     load_budget: float
     systems: list[str]
@@ -48,7 +49,7 @@ class Plan:
     """The micro benchmarks after the datasets (`bench/micro.py`), at this scale; None: not run."""
 
 
-FULL = Plan(agent_sizes=[1_000, 10_000, 100_000], social=(100_000, 1_000_000), reps=9, remember_sessions=5,
+FULL = Plan(agent_sizes=[1_000, 10_000, 100_000], social=(100_000, 1_000_000), reps=9, remember_sessions=9,
             read_timeout=15.0, load_budget=100.0, systems=["ours", "handsql", *PEERS, "baseline"],
             micro=micro.FULL)
 QUICK = Plan(agent_sizes=[1_000], social=(2_000, 20_000), reps=2, remember_sessions=2,
