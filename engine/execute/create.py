@@ -118,7 +118,8 @@ class CreateWriter(WriterBase):
             taken = self.store.allocate_ids("relationship", created)
             assert taken == first, "ids taken by the INSERT"
             self._record_created(new_rels)
-            self._count_ends(hops, ranked, ranked, id_sql, first, created)
+            # counted later, by their ends (ADR-0111): the rows, read again now, may read what was just inserted
+            end_labels.relationships_added(self.run, first, first + created)
         return WriteResult(self._created_rows(paths, ranked, ranked, [], new_rels, id_sql), counters)
 
     def _created_rows(self, paths: list[b.BoundPath], relation: Relation, ranked: Relation,

@@ -387,7 +387,7 @@ class MergeWriter(WriterBase):
     def _row_count(self, table: Relation) -> int:
         counted = 1 if table.sql == SEED_ROW else self.run.row_counts.get(table.sql)
         if counted is None:
-            (counted,) = self.run.fetchone(f"SELECT count(*) FROM {table.sql}")
+            (counted,) = self.run.fetchone(f"SELECT count(*) FROM {table.sql}", table.values)
         return counted
 
     def _check_merge_keys(self, path: b.BoundPath, row: Relation) -> None:

@@ -97,3 +97,10 @@ def test_a_last_merge_at_once_reads_the_values_its_rows_bind(db):
                         {"pairs": [{"k": 1, "tag": "A"}, {"k": 1, "tag": "a"}, {"k": 2, "tag": "B"}]})
     assert result.counters["relationships_created"] == 2
     assert db.execute("MATCH (:M)-[r:R]->(x) RETURN x.k, r.tag ORDER BY x.k").fetchall() == [(1, "a"), (2, "b")]
+
+
+def test_a_last_merge_at_once_refuses_a_set_of_its_own_key_over_rows_it_read_in_place(db):
+    with pytest.raises(engine.CypherError, match="ON CREATE or ON MATCH SET"):
+        db.execute("CREATE (m:M) WITH m UNWIND $ks AS k MATCH (x:X {k: k})"
+                   " MERGE (m)-[r:R {w: k}]->(x) ON CREATE SET r.w = 0", {"ks": [1, 2]})
+
