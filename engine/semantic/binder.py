@@ -113,6 +113,8 @@ class Binder(PatternBinding, ExpressionBinding):
                                     detail="InvalidClauseComposition")
         ordered = ends_in_order_by(query)
         updating = self.updating or (top_level and self._transactional_writes)
+        if len(parts) > 1 and not any(query.union_all):
+            parts = [_distinct_return(part) for part in parts]
         return b.BoundQuery(parts, list(query.union_all), columns, updating, ordered, _union_output(parts))
 
     def bind_single_query(self, query: ast.SingleQuery, scope: Scope, *, top_level: bool,
@@ -866,6 +868,18 @@ def _check_match_modes(clause: ast.Match) -> None:
         raise CypherSyntaxError(f"Mixing {first} and {second} in the same graph pattern is not supported. Split the "
                                 "pattern into separate MATCH clauses instead.", clause.pattern.span,
                                 detail="MixedPathModes")
+
+def _distinct_return(part: b.BoundSingleQuery) -> b.BoundSingleQuery:
+    """A part of a UNION without ALL whose RETURN drops its own duplicates first: the UNION keeps one row of
+    each kind anyway, the first, which is each part's first of its kind, so the rows and their order are the
+    same; a part returning many equal rows then hands the UNION few. Not where an ORDER BY, SKIP or LIMIT of
+    the part reads its rows before they would be made distinct."""
+    last = part.clauses[-1]
+    if (not isinstance(last, b.BProjection) or not last.is_return or last.distinct or last.order_by
+            or last.skip is not None or last.limit is not None):
+        return part
+    return replace(part, clauses=[*part.clauses[:-1], replace(last, distinct=True)])
+
 
 def _union_output(parts: list[b.BoundSingleQuery]) -> list[Variable]:
     """The result columns of a query: a single part's own, or the first part's names and columns typed to hold

@@ -70,3 +70,26 @@ def test_values_keep_their_types_when_a_part_ran_apart():
         rows = db.execute("MATCH (a:A)<-[*0..1]-(a) RETURN a.s AS c UNION ALL MATCH (b:B) RETURN 1 AS c"
                           " UNION ALL RETURN 1.5 AS c UNION ALL RETURN true AS c").fetchall()
         assert rows == [("x",), ("y",), (1,), (1.5,), (True,)]
+
+
+@pytest.mark.parametrize(("query", "rows"), [
+    # each part drops its own duplicates first (binder `_distinct_return`): the same rows, in the same order
+    ("UNWIND [3, 1, 3, 2, 1] AS x RETURN x AS c UNION UNWIND [2, 4, 4] AS y RETURN y AS c", [(3,), (1,), (2,), (4,)]),
+    ("UNWIND [1, 1.0, 2] AS x RETURN x AS c UNION RETURN 2.0 AS c", [(1,), (2,)]),
+    ("UNWIND [1, 2] AS x RETURN count(*) AS c UNION UNWIND [5, 6] AS y RETURN count(*) AS c", [(2,)]),
+    # a LIMIT, SKIP or ORDER BY reads the part's rows before any are dropped
+    ("UNWIND ['a', 'a', 'b'] AS x RETURN x AS c LIMIT 2 UNION RETURN 'z' AS c", [("a",), ("z",)]),
+    ("UNWIND ['a', 'a', 'b'] AS x RETURN x AS c SKIP 1 UNION RETURN 'z' AS c", [("a",), ("b",), ("z",)]),
+    ("UNWIND ['b', 'a', 'b'] AS x RETURN x AS c ORDER BY c UNION RETURN 'z' AS c", [("a",), ("b",), ("z",)]),
+])
+def test_a_union_part_drops_its_duplicates_before_the_union(db, query, rows):
+    assert db.execute(query).fetchall() == rows
+
+
+def test_a_union_part_of_many_equal_rows_is_made_distinct_where_it_is_made(db):
+    db.execute("MATCH (a:A) UNWIND range(1, 200) AS i CREATE (a)-[:S]->(a)")
+    query = ("MATCH (a:A)-[:S*2]->(b) RETURN b.x AS c UNION MATCH (a:B) RETURN a.x AS c")
+    assert db.execute(query).fetchall() == [(1,), ("b",)]
+    _, trace = db.explain(query)
+    part = next(sql for sql, _ in trace if "_cypher_t1" in sql)
+    assert any(form in part for form in ("QUALIFY", "GROUP BY", "DISTINCT"))  # deduplicated as it is stored
