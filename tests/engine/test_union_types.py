@@ -93,3 +93,10 @@ def test_a_union_part_of_many_equal_rows_is_made_distinct_where_it_is_made(db):
     _, trace = db.explain(query)
     part = next(sql for sql, _ in trace if "_cypher_t1" in sql)
     assert any(form in part for form in ("QUALIFY", "GROUP BY", "DISTINCT"))  # deduplicated as it is stored
+
+
+def test_a_subquery_union_part_drops_duplicates_per_outer_row(db):
+    assert db.execute("UNWIND [1, 2] AS o CALL (o) { UNWIND [1, 1, o] AS x RETURN x AS c UNION RETURN 5 AS c }"
+                      " RETURN o, c").fetchall() == [(1, 1), (1, 5), (2, 1), (2, 2), (2, 5)]
+    assert db.execute("UNWIND [1, 2] AS o RETURN o, COUNT { UNWIND [1, 1, o] AS x RETURN x AS c UNION"
+                      " RETURN 5 AS c } AS n").fetchall() == [(1, 2), (2, 3)]
