@@ -65,11 +65,10 @@ class SetWriter(WriterBase):
 
     def _set_property_group(self, items: list[b.BoundSetItem], relation: Relation) -> Counter[str]:
         """`SET n.a = x, n.b = y, ...` on one node or relationship variable, values that read no graph and
-        are always storable (`_property_groups`): one table of the targets and values, one count, one
-        UPDATE, where an item at a time would take three statements each."""
+        are always storable (`_property_groups`): one count and one UPDATE of them all (`_write_per_target`),
+        where an item at a time would take two statements each."""
         target = items[0].target
         entity = "node" if target.type.kind is Kind.NODE else "relationship"
-        table = ENTITY_TABLES[entity]
         catalog = self.store.catalog
         columns = [self.store.ensure_property_column(entity, item.key, item.value.type) for item in items]
         column_types = [catalog.column_type(entity, item.key) or t.ANY for item in items]
@@ -80,29 +79,36 @@ class SetWriter(WriterBase):
         names = [f"v{i}" for i in range(len(items))]
         if self._known_rows(relation) == 0:  # a MERGE's side known empty: nothing to write, no SQL (as one item)
             return Counter()
-        rows = self._per_target(
-            f"(SELECT {target_sql} AS id, {''.join(f'{v} AS {name}, ' for v, name in zip(values, names, strict=True))}"
-            f"{alias}.__ord AS __ord FROM {relation.sql} AS {alias}{compiler.context.join_text()}"
-            f" WHERE ({target_sql}) IS NOT NULL)", names, parameters.values)
-        count = self._properties_set(rows, table, columns, names)
-        assignments = ", ".join(f"{column} = {stored_value(f's.v{i}', column_type, column_type)}"
-                                for i, (column, column_type) in enumerate(zip(columns, column_types, strict=True)))
-        self.run.execute(f"UPDATE {table} SET {assignments} FROM {rows.sql} AS s WHERE {table}.id = s.id")
-        self.run.changes.touch(entity, rows.sql, keys=[item.key for item in items])
-        self.run.changes.wrote(entity, keys=[item.key for item in items])
+        assigned = "".join(f"{value} AS {name}, " for value, name in zip(values, names, strict=True))
+        rows_sql = (f"(SELECT {target_sql} AS id, {assigned}{alias}.__ord AS __ord FROM {relation.sql} AS {alias}"
+                    f"{compiler.context.join_text()} WHERE ({target_sql}) IS NOT NULL)")
+        count = self._write_per_target(entity, rows_sql, parameters.values, [item.key for item in items],
+                                       columns, column_types, names)
         return Counter({"properties_set": count})
 
-    def _per_target(self, rows_sql: str, names: list[str], parameters: Sequence[Any] = ()) -> Relation:
-        """A table of one row per target (`id`) of the assignments in `rows_sql` (columns `id`, `names` and
-        `__ord`): each value is its last row's (Neo4j writes row by row, so the last write wins, null or
-        not), with `<name>__set`, how many of its rows set a value, and `<name>__removes`, whether any sets
-        null. One grouping here serves both the counters and the UPDATE."""
-        columns = ", ".join(f"arg_max_null({name}, __ord) AS {name}, count({name}) AS {name}__set,"
-                            f" bool_or({name} IS NULL) AS {name}__removes" for name in names)
-        return self.run.materialize(f"(SELECT id, {columns} FROM {rows_sql} GROUP BY id)", [], parameters)
+    def _write_per_target(self, entity: str, rows_sql: str, values: Sequence[Any], keys: list[str],
+                          columns: list[str], column_types: list[CypherType], names: list[str]) -> int:
+        """Write the assignments of `rows_sql` (columns `id`, `names`, `__ord`; a target may recur) to `columns`
+        of their targets, each target's last row's value (`_last_values_sql`); returns Neo4j's propertiesSet
+        for them (`_properties_set`). Two SQL statements, the count and the UPDATE, each reading `rows_sql`;
+        the rows are a table first only where an index needs the targets' ids or a value reads the clock or
+        chance (computed once, so the count and the write see the same values)."""
+        table = ENTITY_TABLES[entity]
+        indexed = self.run.changes.records(entity, keys=keys)
+        if indexed or volatile(rows_sql):
+            rows_sql, values = self.run.materialize(rows_sql, [], values).sql, []
+        count = self._properties_set(rows_sql, values, table, columns, names)
+        assignments = ", ".join(f"{column} = {stored_value(f's.{name}', column_type, column_type)}"
+                                for name, column, column_type in zip(names, columns, column_types, strict=True))
+        self.run.execute(f"UPDATE {table} SET {assignments} FROM {_last_values_sql(rows_sql, names)} AS s"
+                         f" WHERE {table}.id = s.id", values)
+        if indexed:
+            self.run.changes.touch(entity, f"(SELECT DISTINCT id FROM {rows_sql})", keys=keys)
+        self.run.changes.wrote(entity, keys=keys)
+        return count
 
     def _one_target(self, rows_sql: str, table: str, column: str, values: Sequence[Any]) -> tuple[Relation, int]:
-        """`_per_target` and `_properties_set` where each target is written once (one row, or rows that each
+        """`_write_per_target`'s grouping and count where each target is written once (one row, or rows that each
         hold another element: `Relation.unique`), in one SQL statement: a target counts 1 when it gets a value
         or loses one, and the table keeps it only then (writing null where there is none changes nothing), so
         the table's rows are the count (ADR-0085, ADR-0095)."""
@@ -142,12 +148,31 @@ class SetWriter(WriterBase):
             f" WHERE {scan.condition}{changes}", parameters.values)
         return updated
 
-    def _properties_set(self, rows: Relation, table: str, columns: list[str], names: list[str]) -> int:
-        """Neo4j's propertiesSet for `_per_target` rows about to be written to `columns`: every value set,
-        plus one per target that loses a property it has (setting null where there is no value counts 0)."""
-        counts = " + ".join(f"coalesce(sum(s.{name}__set), 0) + count(*) FILTER (WHERE s.{name}__removes"
+    def _properties_set(self, rows_sql: str, values: Sequence[Any], table: str, columns: list[str],
+                        names: list[str]) -> int:
+        """Neo4j's propertiesSet for the assignments of `rows_sql` (as `_write_per_target`'s) about to be written
+        to `columns`: every value set, and every null that removes a property there at its row's turn. Where
+        no target of a key has both rows setting a value and rows setting null, that is each value set plus one
+        per target that only sets null and has the property, counted per target in one statement; where some
+        does (rare), whether a null removes depends on the row before it (`_exact_properties_set`)."""
+        terms = ", ".join(f"count({name}) AS {name}__set, bool_or({name} IS NULL) AS {name}__removes" for name in names)
+        counts = " + ".join(f"coalesce(sum(s.{name}__set), 0) + count(*) FILTER (WHERE s.{name}__set = 0"
                             f" AND e.{column} IS NOT NULL)" for name, column in zip(names, columns, strict=True))
-        (count,) = self.run.fetchone(f"SELECT {counts} FROM {rows.sql} AS s JOIN {table} AS e ON e.id = s.id")
+        mixed = " OR ".join(f"s.{name}__set > 0 AND s.{name}__removes" for name in names)
+        (count, mixes) = self.run.fetchone(
+            f"SELECT {counts}, coalesce(bool_or({mixed}), false) FROM (SELECT id, {terms} FROM {rows_sql} GROUP BY id)"
+            f" AS s JOIN {table} AS e ON e.id = s.id", values)
+        return self._exact_properties_set(rows_sql, values, table, columns, names) if mixes else count
+
+    def _exact_properties_set(self, rows_sql: str, values: Sequence[Any], table: str, columns: list[str],
+                              names: list[str]) -> int:
+        """`_properties_set` row by row: a value counts, a null counts where the target's row before it set a
+        value, or, on its first row, where the target has the property."""
+        window = "OVER (PARTITION BY r.id ORDER BY r.__ord)"
+        terms = " + ".join(f"(r.{name} IS NOT NULL OR coalesce(lag(r.{name} IS NOT NULL) {window},"
+                           f" e.{column} IS NOT NULL))::INTEGER" for name, column in zip(names, columns, strict=True))
+        (count,) = self.run.fetchone(f"SELECT coalesce(sum(c), 0) FROM (SELECT {terms} AS c FROM {rows_sql} AS r"
+                                     f" JOIN {table} AS e ON e.id = r.id)", values)
         return count
 
     def _rounds(self, items: list[b.BoundSetItem], relation: Relation) -> list[Relation] | None:
@@ -462,11 +487,11 @@ class SetWriter(WriterBase):
                 counters["properties_set"] += self._update_one_target(rows_sql, table, column, checked, values)
                 self.run.changes.wrote(entity, keys=[item.key])
                 continue
-            if once:
-                rows, count = self._one_target(rows_sql, table, column, values)
-            else:
-                rows = self._per_target(rows_sql, ["v"], values)
-                count = self._properties_set(rows, table, [column], ["v"])
+            if not once:
+                counters["properties_set"] += self._write_per_target(
+                    entity, rows_sql, values, [item.key], [column], [column_type or t.ANY], ["v"])
+                continue
+            rows, count = self._one_target(rows_sql, table, column, values)
             self.run.execute(f"UPDATE {table} SET {column} = {checked} FROM {rows.sql} AS s WHERE {table}.id = s.id")
             self._wrote_key(entity, rows.sql, item.key)
             counters["properties_set"] += count
@@ -557,6 +582,13 @@ def _written_keys(items: list[b.BoundSetItem]) -> set[str] | None:
         if item.kind in ("property", "remove_property"):
             keys.add(item.key)
     return keys
+
+
+def _last_values_sql(rows_sql: str, names: list[str]) -> str:
+    """One row per target (`id`) of the assignments in `rows_sql` (columns `id`, `names` and `__ord`), each value
+    its last row's: Neo4j writes row by row, so the last write wins, null or not."""
+    columns = ", ".join(f"arg_max_null({name}, __ord) AS {name}" for name in names)
+    return f"(SELECT id, {columns} FROM {rows_sql} GROUP BY id)"
 
 
 def _target_id(item: b.BoundSetItem) -> int | None:
