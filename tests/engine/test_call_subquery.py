@@ -48,3 +48,16 @@ def test_a_variable_returned_in_backticks_is_the_variable() -> None:
         assert db.execute("CALL () { MATCH (n) RETURN `n` UNION ALL MATCH (n) RETURN `n` } "
                           "RETURN count(n) AS c").fetchall() == [(4,)]
         assert db.execute("MATCH (`n`) RETURN `n` LIMIT 1").columns == ["n"]
+
+
+def test_a_failed_batch_leaves_no_table_behind_for_the_next_statement():
+    """A statement's temp tables are numbered from 1 in every run (ADR-0116): those of batches committed before
+    one failed are dropped with the failure, so the next statement can make tables of the same names."""
+    with engine.connect(":memory:") as db:
+        db.execute("UNWIND range(1, 5) AS i CREATE (:N {i: i})")
+        with pytest.raises(engine.CypherError, match="by zero"):
+            db.execute("UNWIND [1, 2, 0, 4] AS x CALL (x) { MATCH (n:N) WITH n, x ORDER BY n.i"
+                       " MERGE (n)-[:R]->(:M {v: 10 / x}) } IN TRANSACTIONS OF 1 ROW")
+        assert db._duck.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchall() == [(0,)]
+        assert db.execute("UNWIND [1, 2] AS x MATCH (n:N {i: x}) MERGE (n)-[:R]->(:M {v: x})"
+                          " RETURN count(*)").fetchall() == [(2,)]
