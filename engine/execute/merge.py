@@ -43,9 +43,10 @@ class MergeWriter(WriterBase):
     def merge(self, clause: b.BMerge, relation: Relation) -> WriteResult:
         path = clause.path
         known_unmatched, self.unmatched = self.unmatched, False  # this clause's, never a MERGE's run inside it
-        if known_unmatched and self._creates_at_once(clause, relation):
+        creation = self._created_at_once(clause, relation) if known_unmatched else None
+        if creation is not None:
             self._check_merge_sets(clause, relation)
-            return self._created_at_once(clause, relation)
+            return self._create_at_once(creation, clause.path, relation)
         table = relation if relation.sql == SEED_ROW else self.stored_rows(relation)  # the seed row is a constant
         self._check_merge_sets(clause, table)
         matched = None  # known to match nothing: not looked for
@@ -91,25 +92,26 @@ class MergeWriter(WriterBase):
         return self._merged(clause, table, matched, created, created_rows, relation.variables,
                             Counter(created.counters), creating)
 
-    def _creates_at_once(self, clause: b.BMerge, relation: Relation) -> bool:
-        """Whether a MERGE known to match nothing (fresh_nodes.py) is created by `_created_at_once`: the
-        statement's last clause, over rows that are not the seed row, creating relationships alone (between
-        bound nodes, none of whose values reads one of them), with no SET item to run (ON CREATE ones folded
-        into the INSERT, no ON MATCH)."""
+    def _created_at_once(self, clause: b.BMerge, relation: Relation) -> b.BoundPath | None:
+        """The pattern `_create_at_once` creates for a MERGE known to match nothing (fresh_nodes.py), with its ON
+        CREATE items folded in, where it applies: the statement's last clause, over rows that are not the seed
+        row, creating relationships alone (between bound nodes, none of whose values reads one of them), with no
+        SET item to run (ON CREATE ones all folded into the INSERT, no ON MATCH); else None."""
         if self.rows_read_after or relation.sql == SEED_ROW or clause.on_match:
-            return False
+            return None
         creation, rest = self._folded(clause)
         new = {id(rel.variable) for rel in creation.relationships}
-        return not rest.on_create and all(not node.is_new for node in creation.nodes) and not any(
-            b.reads_any(rel.properties, new) for rel in creation.relationships)
+        if rest.on_create or any(node.is_new for node in creation.nodes) or any(
+                b.reads_any(rel.properties, new) for rel in creation.relationships):
+            return None
+        return creation
 
-    def _created_at_once(self, clause: b.BMerge, relation: Relation) -> WriteResult:
-        """`_creates_at_once`'s MERGE as one INSERT reading the rows once (ADR-0116): of each group of rows with
-        equal keys (`_keyed_select`) the first, ranked in row order, creates the pattern, numbered from the
-        next free id. No table is stored: not of the rows (nothing reads them after), of the groups, or of the
-        matches (there are none)."""
-        creation, _ = self._folded(clause)
-        select, key_names, values, _ = self._keyed_select(clause.path, relation)
+    def _create_at_once(self, creation: b.BoundPath, path: b.BoundPath, relation: Relation) -> WriteResult:
+        """`_created_at_once`'s pattern as one INSERT reading the rows once (ADR-0116): of each group of rows with
+        equal keys (`_keyed_select` of the MERGE's `path`) the first, ranked in row order, creates it, numbered
+        from the next free id. No table is stored: not of the rows (nothing reads them after), of the groups,
+        or of the matches (there are none)."""
+        select, key_names, values, _ = self._keyed_select(path, relation)
         partition = f"PARTITION BY {', '.join(key_names)} " if key_names else ""
         firsts = f"(SELECT * FROM {select} QUALIFY row_number() OVER ({partition}ORDER BY __ord) = 1)"
         ranked = Relation(f"(SELECT *, row_number() OVER (ORDER BY __ord) AS __rank FROM {firsts})",
