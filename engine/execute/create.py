@@ -45,17 +45,12 @@ class CreateWriter(WriterBase):
         return self.create_paths(clause.paths, relation)
 
     def create_paths(self, paths: list[b.BoundPath], relation: Relation, *, ranked_rows: int | None = None,
-                     distinct: frozenset[str] = frozenset(), absent: Relation | None = None,
-                     uncounted: bool = False) -> WriteResult:
+                     distinct: frozenset[str] = frozenset(), absent: Relation | None = None) -> WriteResult:
         """The paths created once per row of `relation`. With `ranked_rows`, `relation` already has
         `__rank`, 1 to `ranked_rows` in row order; `distinct`: the keys a MERGE found the new nodes' values
         of unique (`constraints.Write.distinct`). `absent`: a scan of `nodes` (`Relation.scan`) that the one node
         of one row whose values read nothing of it is inserted only where it finds nothing, tested by the
-        INSERT itself (ADR-0113); where it found a node, nothing is created, counted or allocated. `uncounted`:
-        `relation` is a SELECT with `__rank` whose rows are not counted first (relationships between bound nodes
-        alone, ADR-0116): their ids follow the next free one, taken once the INSERT says how many it made."""
-        if uncounted:
-            return self._create_uncounted(paths, relation)
+        INSERT itself (ADR-0113); where it found a node, nothing is created, counted or allocated."""
         if ranked_rows is None:
             ranked, rows = self._ranked(relation)
         else:
@@ -100,10 +95,10 @@ class CreateWriter(WriterBase):
                 self._count_ends(hops, relation, ranked, id_sql, rel_base, rows * len(new_rels))
         return WriteResult(self._created_rows(paths, relation, ranked, new_nodes, new_rels, id_sql), counters)
 
-    def _create_uncounted(self, paths: list[b.BoundPath], ranked: Relation) -> WriteResult:
-        """`create_paths` of relationships between bound nodes over ranked rows not counted first: one INSERT
-        numbering them from the next free id, which takes as many ids as it inserted (nothing else allocates
-        in between: the statement's writes run one after another)."""
+    def create_uncounted(self, paths: list[b.BoundPath], ranked: Relation) -> WriteResult:
+        """`create_paths` of relationships between bound nodes over `ranked`, a SELECT with `__rank` whose rows
+        are not counted first (ADR-0116): one INSERT numbering them from the next free id, which takes as many
+        ids as it inserted (nothing else allocates in between: the statement's writes run one after another)."""
         new_rels = [rel for path in paths for rel in path.relationships]
         assert all(not node.is_new for path in paths for node in path.nodes) and new_rels, "relationships alone"
         first = self.store.allocate_ids("relationship", 0)  # the next free id; none taken yet

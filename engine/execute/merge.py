@@ -116,7 +116,7 @@ class MergeWriter(WriterBase):
         firsts = f"(SELECT * FROM {select} QUALIFY row_number() OVER ({partition}ORDER BY __ord) = 1)"
         ranked = Relation(f"(SELECT *, row_number() OVER (ORDER BY __ord) AS __rank FROM {firsts})",
                           relation.variables, relation.carried, values=tuple(values))
-        return self.create_paths([creation], ranked, uncounted=True)
+        return self.create_uncounted([creation], ranked)
 
     def _merged(self, clause: b.BMerge, table: Relation, matched: Relation | None, created: WriteResult,
                 created_rows: str | None, variables: list[Any], counters: Counter[str],
